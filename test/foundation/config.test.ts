@@ -1,0 +1,49 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs/promises';
+import { ConfigError, configTableMarkdown, loadConfig } from '../../src/config.js';
+
+describe('config', () => {
+  it('parses an empty environment into local defaults', () => {
+    const config = loadConfig({});
+    assert.equal(config.temporal.address, '127.0.0.1:7233');
+    assert.equal(config.temporal.taskQueue, 'eligibility');
+    assert.equal(config.service.baseUrl, 'http://127.0.0.1:4010');
+    assert.equal(config.service.idempotencyHeader, 'Idempotency-Key');
+  });
+
+  it('parses a valid environment', () => {
+    const config = loadConfig({
+      TEMPORAL_ADDRESS: 'temporal.internal:7233',
+      TEMPORAL_NAMESPACE: 'eligibility-prod',
+      ELIGIBILITY_BASE_URL: 'https://api.example.test',
+      ELIGIBILITY_MAX_RPS: '7.5',
+      LOG_PRETTY: 'true',
+    });
+    assert.equal(config.temporal.address, 'temporal.internal:7233');
+    assert.equal(config.temporal.namespace, 'eligibility-prod');
+    assert.equal(config.service.baseUrl, 'https://api.example.test');
+    assert.equal(config.service.maxRps, 7.5);
+    assert.equal(config.log.pretty, true);
+  });
+
+  it('rejects an invalid environment naming every bad variable, without echoing values', () => {
+    assert.throws(
+      () => loadConfig({ ELIGIBILITY_BASE_URL: 'not a url', SANDBOX_PORT: '70000', ELIGIBILITY_CLIENT_SECRET: '' }),
+      (err: unknown) => {
+        assert.ok(err instanceof ConfigError);
+        assert.deepEqual(
+          err.problems.map((p) => p.variable),
+          ['ELIGIBILITY_BASE_URL', 'SANDBOX_PORT'],
+        );
+        assert.match(err.message, /ELIGIBILITY_BASE_URL/);
+        assert.doesNotMatch(err.message, /not a url/);
+        return true;
+      },
+    );
+  });
+
+  it('is documented in the README by the table generated from it', async () => {
+    const readme = await fs.readFile(new URL('../../README.md', import.meta.url), 'utf8');
+    assert.ok(readme.includes(configTableMarkdown()), 'README.md holds `npm run docs:config` output');
+  });
+});

@@ -1,0 +1,27 @@
+import assert from 'node:assert/strict';
+import { temporal } from '@temporalio/proto';
+import { searchAttributeKeys } from '../../workflows/search-attributes.js';
+import { testTemporal } from '../setup/temporal.js';
+
+describe('the Temporal dev server of the test run', () => {
+  it('answers on its frontend', async () => {
+    const { connection } = testTemporal();
+    const info = await connection.workflowService.getSystemInfo({});
+    assert.ok(info.serverVersion, 'the server reports its version');
+  });
+
+  it('has the five search attributes registered as Keyword', async () => {
+    const { connection, server } = testTemporal();
+    const { customAttributes } = await connection.operatorService.listSearchAttributes({
+      namespace: server.namespace,
+    });
+    assert.equal(searchAttributeKeys.length, 5);
+    for (const key of searchAttributeKeys) {
+      assert.equal(
+        customAttributes?.[key.name],
+        temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
+        `${key.name} is a Keyword attribute`,
+      );
+    }
+  });
+});

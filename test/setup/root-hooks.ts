@@ -1,0 +1,14 @@
+import { startTestTemporal, stopTestTemporal } from './temporal.js';
+
+// One dev server for the whole run. A server that cannot start fails the run with its reason; nothing is skipped.
+export const mochaHooks = {
+  async beforeAll(this: Mocha.Context) {
+    // The first run on a machine may build the Temporal CLI with Go, which takes minutes.
+    this.timeout(20 * 60_000);
+    await startTestTemporal();
+  },
+  async afterAll(this: Mocha.Context) {
+    this.timeout(30_000);
+    await stopTestTemporal();
+  },
+};
