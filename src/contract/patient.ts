@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { DateOfBirth, PersonName, StateCode, Timestamp } from './common.js';
+
+/** The legacy patient record of `GET /v1/patients/{patientId}`. */
+export const LegacyPatient = z.object({
+  patientId: z.string().min(1),
+  firstName: PersonName,
+  lastName: PersonName,
+  dateOfBirth: DateOfBirth,
+  state: StateCode,
+  address: z.string(),
+  created: Timestamp,
+  updated: Timestamp,
+});
+export type LegacyPatient = z.infer<typeof LegacyPatient>;
+
+/**
+ * The patient object of a v2 verification. Which of its fields are required is not shown in the spec: the project
+ * requires the identity (names and date of birth) and leaves state and member id optional, since a member id is
+ * often what a discovery is for.
+ */
+export const VerificationPatient = z.object({
+  firstName: PersonName,
+  lastName: PersonName,
+  dateOfBirth: DateOfBirth,
+  state: StateCode.optional(),
+  memberId: z.string().min(1).optional(),
+});
+export type VerificationPatient = z.infer<typeof VerificationPatient>;
+
+/** The subscriber when the patient is a dependent; all three fields required when it is given (spec gap). */
+export const Subscriber = z.object({ firstName: PersonName, lastName: PersonName, dateOfBirth: DateOfBirth });
+export type Subscriber = z.infer<typeof Subscriber>;
