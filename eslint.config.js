@@ -8,7 +8,7 @@ export default tseslint.config(
   {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ['*.js', 'bin/*.js'] },
+        projectService: { allowDefaultProject: ['*.js', 'bin/*.js', 'src/codec/*.cjs'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },
@@ -46,8 +46,33 @@ export default tseslint.config(
     },
   },
   {
+    // The sandbox imitates the service on its own: it shares the contract with the client, never the client's code,
+    // so the two sides cannot agree on a mistake (DESIGN §1).
+    files: ['src/sandbox/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../client', '../client/*', '../../client', '../../client/*', '**/src/client', '**/src/client/*'],
+              message: 'The sandbox may import src/contract, never src/client.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['eslint.config.js', 'bin/*.js'],
     ...tseslint.configs.disableTypeChecked,
+  },
+  {
+    // Converters the SDK loads with require(): plain CommonJS.
+    files: ['**/*.cjs'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', exports: 'writable', module: 'writable' } },
+    rules: { ...tseslint.configs.disableTypeChecked.rules, '@typescript-eslint/no-require-imports': 'off' },
   },
   {
     files: ['test/**/*.ts'],

@@ -1,5 +1,5 @@
-// PLACEHOLDER until the client issue lands: the signatures are the agreed interface between workflows and
-// activities; the bodies are written by the client/activities work.
+import { Context } from '@temporalio/activity';
+import type { EligibilityClient } from '../src/client/index.js';
 import type {
   Discovery,
   LegacyPatient,
@@ -14,23 +14,43 @@ import type {
   VerificationResponseV2,
   WebhookEndpoint,
 } from '../src/contract/index.js';
+import { toActivityFailure } from './failures.js';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type EligibilityClient = any;
+/**
+ * Runs one client call as an activity: the activity's cancellation aborts the HTTP call, and the client's typed errors
+ * become the failures of DESIGN §4. Retries are Temporal's alone (`workflows/activity-options.ts`).
+ */
+async function serviceCall<T>(call: (opts: { signal: AbortSignal }) => Promise<T>): Promise<T> {
+  try {
+    return await call({ signal: Context.current().cancellationSignal });
+  } catch (err) {
+    throw toActivityFailure(err);
+  }
+}
 
-export function createActivities(_client: EligibilityClient) {
-  const notYet = () => Promise.reject(new Error('not implemented yet'));
+/**
+ * One activity per service call, each a thin wrapper over the client (created once per worker, so every activity
+ * shares its token). Workflows proxy `Activities`; a fake with another signature does not compile.
+ */
+export function createActivities(client: EligibilityClient) {
   return {
-    lookupPayer: (_payerId: string): Promise<Payer> => notYet(),
-    fetchDiscovery: (_discoveryId: string): Promise<Discovery> => notYet(),
-    createVerificationV2: (_request: VerificationRequestV2, _idempotencyKey: string): Promise<VerificationResponseV2> =>
-      notYet(),
-    createVerificationV1: (_request: VerificationRequestV1): Promise<VerificationResponseV1> => notYet(),
-    updateRun: (_flowRunId: string, _input: RunInput): Promise<RunUpdateResponse> => notYet(),
-    fetchLegacyPatient: (_patientId: string): Promise<LegacyPatient> => notYet(),
-    createProviderGroup: (_request: ProviderGroupRequest): Promise<ProviderGroupResponse> => notYet(),
-    registerWebhook: (_url: string): Promise<WebhookEndpoint> => notYet(),
-    subscribeWebhookEvent: (_endpointId: string, _event: string): Promise<WebhookEndpoint> => notYet(),
+    lookupPayer: (payerId: string): Promise<Payer> => serviceCall((o) => client.getPayer(payerId, o)),
+    fetchDiscovery: (discoveryId: string): Promise<Discovery> =>
+      serviceCall((o) => client.getDiscovery(discoveryId, o)),
+    /** `idempotencyKey` comes from the workflow (`uuid4()`), so every attempt and replay sends the same one. */
+    createVerificationV2: (request: VerificationRequestV2, idempotencyKey: string): Promise<VerificationResponseV2> =>
+      serviceCall((o) => client.createVerificationV2(request, { ...o, idempotencyKey })),
+    createVerificationV1: (request: VerificationRequestV1): Promise<VerificationResponseV1> =>
+      serviceCall((o) => client.createVerificationV1(request, o)),
+    updateRun: (flowRunId: string, input: RunInput): Promise<RunUpdateResponse> =>
+      serviceCall((o) => client.updateRun(flowRunId, input, o)),
+    fetchLegacyPatient: (patientId: string): Promise<LegacyPatient> =>
+      serviceCall((o) => client.getLegacyPatient(patientId, o)),
+    createProviderGroup: (request: ProviderGroupRequest): Promise<ProviderGroupResponse> =>
+      serviceCall((o) => client.createProviderGroup(request, o)),
+    registerWebhook: (url: string): Promise<WebhookEndpoint> => serviceCall((o) => client.registerWebhook(url, o)),
+    subscribeWebhookEvent: (endpointId: string, event: string): Promise<WebhookEndpoint> =>
+      serviceCall((o) => client.subscribeWebhookEvent(endpointId, event, o)),
   };
 }
 

@@ -1,11 +1,75 @@
-// The `eligibility` command. Its subcommands arrive with the edges issue; `npm start` already runs this file.
-function run(): Promise<void> {
-  const command = process.argv[2] ?? 'help';
-  console.log(`eligibility ${command}: not yet — this command arrives with the edges issue (npm test works now).`);
-  return Promise.resolve();
+import { Command, CommanderError } from 'commander';
+import { registerBatch } from './commands/batch.js';
+import { registerCodec } from './commands/codec.js';
+import { registerDev } from './commands/dev.js';
+import { registerIntake } from './commands/intake.js';
+import { registerList } from './commands/list.js';
+import { registerSandbox } from './commands/sandbox.js';
+import { registerStart } from './commands/start.js';
+import { registerStatus } from './commands/status.js';
+import { registerSupplyInput } from './commands/supply-input.js';
+import { registerWebhooks } from './commands/webhooks.js';
+import { registerWebhookReceiver } from './commands/webhook.js';
+import { registerWorker } from './commands/worker.js';
+import { CliError, createContext, type CliContext } from './context.js';
+
+function buildProgram(ctx: CliContext): Command {
+  const program = new Command('eligibility')
+    .description('Start, inspect and feed verifications of benefits running on Temporal.')
+    .option('--verbose', 'print the stack trace of an error')
+    // Errors are reported by run() below as one line; subcommands inherit these settings when created after them.
+    .exitOverride()
+    .configureOutput({ outputError: () => undefined })
+    .showHelpAfterError(false)
+    .addHelpText(
+      'after',
+      `
+Configuration comes from environment variables (TEMPORAL_ADDRESS, TEMPORAL_TASK_QUEUE, ELIGIBILITY_BASE_URL, …;
+see the README). Run \`eligibility <command> --help\` for a command's options and examples.`,
+    );
+  registerStart(program, ctx);
+  registerBatch(program, ctx);
+  registerStatus(program, ctx);
+  registerList(program, ctx);
+  registerSupplyInput(program, ctx);
+  registerWebhooks(program, ctx);
+  registerSandbox(program, ctx);
+  registerWorker(program, ctx);
+  registerWebhookReceiver(program, ctx);
+  registerIntake(program, ctx);
+  registerCodec(program, ctx);
+  registerDev(program, ctx);
+  return program;
 }
 
-run().catch((err: unknown) => {
-  console.error(err instanceof Error ? err.message : err);
-  process.exit(1);
-});
+async function run(argv: readonly string[]): Promise<number> {
+  const ctx = createContext();
+  const program = buildProgram(ctx);
+  try {
+    await program.parseAsync(argv);
+    return 0;
+  } catch (err) {
+    // Loaded only on failure: it knows the Temporal client's error classes, which --help need not load.
+    const { reportError } = await import('./errors.js');
+    const { line, exitCode } = reportError(err, () => {
+      try {
+        return ctx.config().temporal.address;
+      } catch {
+        return undefined;
+      }
+    });
+    if (line !== undefined) console.error(`eligibility: ${line}`);
+    const quiet = err instanceof CliError || err instanceof CommanderError;
+    // The whole error, its stack and its causes (a gRPC status, a socket error), for --verbose only.
+    if (program.opts<{ verbose?: boolean }>().verbose && !quiet) console.error(err);
+    return exitCode;
+  }
+}
+
+run(process.argv).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error('eligibility:', err);
+    process.exit(1);
+  },
+);

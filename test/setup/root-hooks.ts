@@ -1,4 +1,8 @@
+import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { startTestTemporal, stopTestTemporal } from './temporal.js';
+
+// Tests fail activities and workflows on purpose; the worker's warnings about them would bury mocha's report.
+Runtime.install({ logger: new DefaultLogger('ERROR') });
 
 // One dev server for the whole run. A server that cannot start fails the run with its reason; nothing is skipped.
 export const mochaHooks = {

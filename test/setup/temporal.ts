@@ -3,12 +3,14 @@ import { NativeConnection } from '@temporalio/worker';
 import { loadConfig } from '../../src/config.js';
 import { findTemporalCli } from '../../src/temporal/cli.js';
 import { startDevServer, type DevServer } from '../../src/temporal/dev-server.js';
+import { testDataConverter } from './codec.js';
 
 /** The one dev server of a test run, started by the root hook and shared by every suite. */
 export interface TestTemporal {
   server: DevServer;
   connection: Connection;
   nativeConnection: NativeConnection;
+  /** Encrypts with this run's keys (see `testCodec`), like every client of the project. */
   client: Client;
 }
 
@@ -29,7 +31,7 @@ export async function startTestTemporal(): Promise<TestTemporal> {
   const server = await startDevServer({ cliPath, namespace: temporal.namespace });
   const connection = await Connection.connect({ address: server.address });
   const nativeConnection = await NativeConnection.connect({ address: server.address });
-  const client = new Client({ connection, namespace: server.namespace });
+  const client = new Client({ connection, namespace: server.namespace, dataConverter: testDataConverter() });
   current = { server, connection, nativeConnection, client };
   console.log(`  (Temporal dev server for this run: ${server.address}, CLI ${cliPath})`);
   return current;

@@ -1,0 +1,31 @@
+import type { Command } from 'commander';
+import { untilInterrupted, type CliContext } from '../context.js';
+
+export function registerIntake(program: Command, ctx: CliContext): void {
+  program
+    .command('intake')
+    .description('serve the intake HTTP API (start verifications, status, run input) until Ctrl-C or SIGTERM')
+    .addHelpText(
+      'after',
+      `
+Listens on INTAKE_HOST:INTAKE_PORT (default 127.0.0.1:4030); callers send INTAKE_API_KEY in the x-api-key header.
+Verifications start on TEMPORAL_TASK_QUEUE at TEMPORAL_ADDRESS. GET /docs/openapi.json describes the API.
+
+Example:
+  $ INTAKE_HOST=0.0.0.0 INTAKE_API_KEY=… eligibility intake`,
+    )
+    .action(async () => {
+      const signal = untilInterrupted();
+      // Imported here so the other commands do not load the HTTP server and the Temporal client.
+      const { serveHttp } = await import('../serve-http.js');
+      const { createIntakeApi } = await import('../../intake/api.js');
+      const config = ctx.config();
+      await serveHttp(config, {
+        what: 'Intake API',
+        host: config.intake.host,
+        port: config.intake.port,
+        signal,
+        create: (client, logger) => createIntakeApi({ config, client, taskQueue: config.temporal.taskQueue, logger }),
+      });
+    });
+}

@@ -1,0 +1,69 @@
+import { InvalidArgumentError, type Command } from 'commander';
+import type { Stage } from '../../../workflows/types.js';
+import { positiveInt, withClient, type CliContext } from '../context.js';
+import { table } from '../format.js';
+
+/** Every stage, checked against the `Stage` type: a stage added there and not here does not compile. */
+const STAGES = Object.keys({
+  validating: true,
+  'awaiting-discovery': true,
+  creating: true,
+  created: true,
+  'awaiting-input': true,
+  completed: true,
+  failed: true,
+  'no-coverage': true,
+  'timed-out': true,
+  cancelled: true,
+} satisfies Record<Stage, true>) as Stage[];
+
+function stage(value: string): Stage {
+  if (!(STAGES as string[]).includes(value)) {
+    throw new InvalidArgumentError(`expected one of ${STAGES.join(', ')}.`);
+  }
+  return value as Stage;
+}
+
+export function registerList(program: Command, ctx: CliContext): void {
+  program
+    .command('list')
+    .description('list verifications, newest first, optionally only those at one stage (a visibility query)')
+    .option('--stage <stage>', `only verifications at this stage: ${STAGES.join(', ')}`, stage)
+    .option('--limit <n>', 'at most this many', positiveInt, 20)
+    .addHelpText(
+      'after',
+      `
+Uses the search attributes VerificationStage, PayerId and VerificationId (visibility can lag a moment behind).
+The same query works in Temporal UI: WorkflowType = 'verificationWorkflow' AND VerificationStage = 'awaiting-input'.
+
+Examples:
+  $ eligibility list --stage awaiting-input
+  $ eligibility list --limit 100`,
+    )
+    .action(async (options: { stage?: Stage; limit: number }) => {
+      const { PayerId, VerificationId, VerificationStage } = await import('../../../workflows/search-attributes.js');
+      await withClient(ctx, async (client) => {
+        const query = [
+          "WorkflowType = 'verificationWorkflow'",
+          ...(options.stage ? [`VerificationStage = '${options.stage}'`] : []),
+        ].join(' AND ');
+        const rows: string[][] = [];
+        for await (const wf of client.workflow.list({ query, pageSize: Math.min(options.limit, 1000) })) {
+          const attributes = wf.typedSearchAttributes;
+          rows.push([
+            wf.workflowId,
+            attributes.get(VerificationStage) ?? '',
+            attributes.get(PayerId) ?? '',
+            attributes.get(VerificationId) ?? '',
+            wf.status.name,
+          ]);
+          if (rows.length >= options.limit) break;
+        }
+        if (rows.length === 0) {
+          console.log(options.stage ? `no verifications at stage ${options.stage}` : 'no verifications');
+          return;
+        }
+        console.log(table(['workflowId', 'stage', 'payerId', 'verificationId', 'status'], rows));
+      });
+    });
+}

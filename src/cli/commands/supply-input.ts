@@ -1,0 +1,57 @@
+import type { Command } from 'commander';
+import { RunInput } from '../../contract/index.js';
+import { CliError, withClient, type CliContext } from '../context.js';
+
+/** The update's activity gives up after 2 minutes (workflows/run-inputs.ts); wait a little longer than that. */
+const UPDATE_TIMEOUT_MS = 150_000;
+
+function parseInput(text: string): RunInput {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new CliError('--input is not valid JSON');
+  }
+  const parsed = RunInput.safeParse(value);
+  if (!parsed.success) throw new CliError('--input must be a JSON object');
+  return parsed.data;
+}
+
+export function registerSupplyInput(program: Command, ctx: CliContext): void {
+  program
+    .command('supply-input')
+    .description('send the input a pending run asks for (the supplyRunInput update) and print the answer')
+    .argument('<workflowId>', 'the verification (or run-<flowRunId>) workflow')
+    .argument('<flowRunId>', 'the run awaiting input (see `eligibility status`)')
+    .requiredOption('--input <json>', 'the input, a JSON object')
+    .addHelpText(
+      'after',
+      `
+Prints the service's answer, {"flowRunId", "status"}. A rejection (by the workflow or the service) prints one line
+naming the field at fault (param) and exits 1; the run then still awaits input.
+
+Example:
+  $ eligibility supply-input verification-p-003 6f1c…-run-id --input '{"authorizationNumber":"A-100"}'`,
+    )
+    .action(async (workflowId: string, flowRunId: string, options: { input: string }) => {
+      const input = parseInput(options.input);
+      const { ApplicationFailure, WorkflowUpdateFailedError } = await import('@temporalio/client');
+      const { supplyRunInputUpdate } = await import('../../../workflows/messages.js');
+      await withClient(ctx, async (client) => {
+        const handle = client.workflow.getHandle(workflowId);
+        try {
+          const answer = await client.withDeadline(Date.now() + UPDATE_TIMEOUT_MS, () =>
+            handle.executeUpdate(supplyRunInputUpdate, { args: [{ flowRunId, input }] }),
+          );
+          console.log(JSON.stringify(answer));
+        } catch (err) {
+          if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) {
+            const param = (err.cause.details?.[0] as { param?: unknown } | undefined)?.param;
+            const named = typeof param === 'string' ? ` (param ${param})` : '';
+            throw new CliError(`input rejected${named}: ${err.cause.message}`);
+          }
+          throw err;
+        }
+      });
+    });
+}

@@ -1,0 +1,101 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { Payload, PayloadCodec } from '@temporalio/common';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { Logger } from '../logging.js';
+
+export interface CodecServerOptions {
+  codec: PayloadCodec;
+  /** Required on every call: `Authorization: Bearer <token>`, or the endpoint path `/t/<token>` for Temporal UI. */
+  token: string;
+  /** Browser origins allowed (Temporal UI's); any other Origin is refused. */
+  origins: readonly string[];
+  /** The namespace whose payloads this server decodes; a request naming another in X-Namespace is refused. */
+  namespace: string;
+  logger: Logger;
+}
+
+// The codec-server contract of Temporal UI and CLI: payloads as JSON, bytes in base64.
+const JsonPayloads = z.object({
+  payloads: z.array(z.object({ metadata: z.record(z.string(), z.string()).optional(), data: z.string().optional() })),
+});
+type JsonPayloads = z.infer<typeof JsonPayloads>;
+
+const fromJson = ({ payloads }: JsonPayloads): Payload[] =>
+  payloads.map((p) => ({
+    metadata: Object.fromEntries(Object.entries(p.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64')])),
+    data: Buffer.from(p.data ?? '', 'base64'),
+  }));
+
+const toJson = (payloads: Payload[]): JsonPayloads => ({
+  payloads: payloads.map((p) => ({
+    metadata: Object.fromEntries(
+      Object.entries(p.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v ?? new Uint8Array()).toString('base64')]),
+    ),
+    data: Buffer.from(p.data ?? new Uint8Array()).toString('base64'),
+  })),
+});
+
+function sameSecret(given: string | undefined, expected: string): boolean {
+  if (given === undefined) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * The codec server Temporal UI and `temporal --codec-endpoint` call to show decrypted payloads to a person: only to a
+ * caller with the token, from an allowed origin, for this namespace. It never logs payloads.
+ */
+export function createCodecServer(options: CodecServerOptions): FastifyInstance {
+  const app = Fastify({ logger: false, bodyLimit: 8 * 1024 * 1024 });
+
+  const cors = (request: FastifyRequest, reply: FastifyReply): boolean => {
+    const origin = request.headers.origin;
+    if (origin === undefined) return true; // not a browser: the CLI, curl
+    if (!options.origins.includes(origin)) {
+      void reply.code(403).send({ error: 'origin not allowed' });
+      return false;
+    }
+    void reply
+      .header('access-control-allow-origin', origin)
+      .header('access-control-allow-credentials', 'true')
+      .header('access-control-allow-methods', 'POST, GET, OPTIONS')
+      .header('access-control-allow-headers', 'X-Namespace, Content-Type, Authorization')
+      .header('vary', 'Origin');
+    return true;
+  };
+
+  const handle = (operation: 'encode' | 'decode') => async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!cors(request, reply)) return reply;
+    const pathToken = (request.params as { token?: string }).token;
+    const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
+    if (!sameSecret(pathToken ?? bearer, options.token)) return reply.code(401).send({ error: 'token required' });
+    const namespace = request.headers['x-namespace'];
+    if (typeof namespace === 'string' && namespace !== options.namespace) {
+      return reply.code(403).send({ error: `namespace ${namespace} is not served here` });
+    }
+    const body = JsonPayloads.safeParse(request.body);
+    if (!body.success) return reply.code(400).send({ error: 'expected {payloads: [{metadata, data}]}' });
+    try {
+      const payloads = fromJson(body.data);
+      const result =
+        operation === 'encode' ? await options.codec.encode(payloads) : await options.codec.decode(payloads);
+      return reply.send(toJson(result));
+    } catch (err) {
+      options.logger.warn({ operation, error: (err as Error).name }, 'codec server could not process payloads');
+      return reply.code(400).send({ error: (err as Error).message });
+    }
+  };
+
+  const preflight = (request: FastifyRequest, reply: FastifyReply) =>
+    cors(request, reply) ? reply.code(204).send() : reply;
+  for (const prefix of ['', '/t/:token']) {
+    app.post(`${prefix}/encode`, handle('encode'));
+    app.post(`${prefix}/decode`, handle('decode'));
+    app.options(`${prefix}/encode`, preflight);
+    app.options(`${prefix}/decode`, preflight);
+  }
+  app.get('/health', () => ({ ok: true }));
+  return app;
+}

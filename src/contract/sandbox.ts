@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { CallerId, DateOfBirth, PersonName, StateCode, Uuid } from './common.js';
+
+/**
+ * The sandbox's own endpoints (`/sandbox/...`), which are not part of the service: tests and benchmarks use them to
+ * create discoveries, inject faults and count calls. Kept in the contract so both sides parse one shape.
+ */
+
+/** `POST /sandbox/discoveries`. `delayMs` -1 = the discovery never completes on its own. */
+export const SandboxDiscoveryRequest = z.object({
+  firstName: PersonName,
+  lastName: PersonName,
+  dateOfBirth: DateOfBirth,
+  state: StateCode,
+  id: CallerId.optional(),
+  payerId: z.string().min(1).optional(),
+  delayMs: z.number().int().min(-1).optional(),
+});
+export type SandboxDiscoveryRequest = z.infer<typeof SandboxDiscoveryRequest>;
+
+/** `POST /sandbox/discoveries/{discoveryId}/complete`; without `successful` the magic values decide. */
+export const SandboxDiscoveryCompleteRequest = z.object({ successful: z.boolean().optional() });
+export type SandboxDiscoveryCompleteRequest = z.infer<typeof SandboxDiscoveryCompleteRequest>;
+
+const rate = z.number().min(0).max(1);
+
+/** Fault injection, as configured (`SANDBOX_FAULT_*`) and as `GET /sandbox/faults` shows it. */
+export const FaultSettings = z.object({
+  /** Probability of an injected 500 on a service call (not on /oauth/token). */
+  error500Rate: rate,
+  /** Probability of an injected 429 on a service call (not on /oauth/token). */
+  error429Rate: rate,
+  /** Added before every call, /oauth/token included. */
+  latencyMs: z.number().int().min(0).max(60_000),
+  /** `Retry-After` of injected 429s. */
+  retryAfterSeconds: z.number().int().positive(),
+  /** The next N responses of verification creation (v1 and v2) are dropped after the request was processed. */
+  dropResponses: z.number().int().min(0),
+  webhookDuplicateRate: rate,
+  webhookDropRate: rate,
+  /** Deliveries are held briefly and sent in reverse order. */
+  webhookReorder: z.boolean(),
+});
+export type FaultSettings = z.infer<typeof FaultSettings>;
+
+/** `POST /sandbox/faults`: a partial update; an unknown field is rejected by name. */
+export const FaultUpdate = FaultSettings.partial().strict();
+export type FaultUpdate = z.infer<typeof FaultUpdate>;
+
+/** A run as `GET /sandbox/runs?verificationId=…` lists it. `id` is the caller's id of the verification, when given. */
+export const SandboxRun = z.object({
+  flowRunId: Uuid,
+  status: z.string().min(1),
+  verificationId: Uuid,
+  id: z.string().optional(),
+});
+export type SandboxRun = z.infer<typeof SandboxRun>;
+export const SandboxRunList = z.array(SandboxRun);
+
+const count = z.number().int().min(0);
+
+/** `GET /sandbox/stats`. Calls to `/sandbox/...` itself are not counted. */
+export const SandboxStats = z.object({
+  /** `"<METHOD> <route pattern>"` -> `"<status>"` -> count, e.g. `{"GET /v1/payers/:payerId": {"200": 3}}`. */
+  calls: z.record(z.string(), z.record(z.string(), count)),
+  /** Verifications created (v1 and v2); an idempotent replay creates none. */
+  verificationsCreated: count,
+  idempotentReplays: count,
+  /** Every 429 sent, from the rate limit and from fault injection. */
+  tooManyRequestsSent: count,
+  tokensIssued: count,
+  /** Responses destroyed by the `dropResponses` fault (their calls are counted under the status not sent). */
+  responsesDropped: count,
+  webhookDeliveries: z.object({
+    /** HTTP attempts made; every attempt ends as succeeded (2xx) or failed (other status, timeout, network). */
+    attempted: count,
+    succeeded: count,
+    failed: count,
+    /** Events given up after the last attempt failed. */
+    abandoned: count,
+    /** Events never sent because of the `webhookDropRate` fault. */
+    dropped: count,
+  }),
+});
+export type SandboxStats = z.infer<typeof SandboxStats>;

@@ -1,0 +1,185 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import type { Client } from '@temporalio/client';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.js';
+import { createDataConverter } from '../codec/data-converter.js';
+import { ensureKeyFile } from '../codec/keys.js';
+import { startCodecServer } from '../codec/run-codec-server.js';
+import { createIntakeApi } from '../intake/api.js';
+import { createLogger } from '../logging.js';
+import { createSandbox } from '../sandbox/server.js';
+import { findTemporalCli } from '../temporal/cli.js';
+import { connectClient } from '../temporal/client.js';
+import { assertPortFree, startDevServer } from '../temporal/dev-server.js';
+import { createWebhookReceiver, WEBHOOK_PATH } from '../webhook/index.js';
+import { runWorker } from '../../workers/run-worker.js';
+
+export interface DevStackOptions {
+  config: Config;
+  /** false: use the Temporal server at TEMPORAL_ADDRESS instead of starting one. */
+  startTemporal: boolean;
+  log: (line: string) => void;
+}
+
+export interface DevStack {
+  /** The configuration the stack runs with (sandbox URL and webhook secret filled in). */
+  config: Config;
+  client: Client;
+  uiUrl: string | undefined;
+  /** undefined when ENCRYPTION_DISABLED=true. */
+  codecServerUrl: string | undefined;
+  sandboxUrl: string;
+  webhookUrl: string;
+  intakeUrl: string;
+  stop(): Promise<void>;
+}
+
+function hostPort(address: string): { ip: string; port: number } {
+  const at = address.lastIndexOf(':');
+  return { ip: address.slice(0, at), port: Number(address.slice(at + 1)) };
+}
+
+/**
+ * With no webhook authentication configured, the stack signs deliveries with a secret made for this run, shared by
+ * its sandbox and its receiver, so `npm start` needs no setup and still never runs an unauthenticated receiver.
+ */
+function withDevSecret(config: Config): Config {
+  const { webhook, sandbox } = config;
+  const configured = webhook.signingSecret ?? (webhook.basicAuth || webhook.authDisabled ? undefined : null);
+  const secret = configured === null ? randomBytes(32).toString('hex') : configured;
+  return {
+    ...config,
+    webhook: { ...webhook, ...(secret ? { signingSecret: secret } : {}) },
+    sandbox: { ...sandbox, ...(secret && !sandbox.webhookSecret ? { webhookSecret: secret } : {}) },
+  };
+}
+
+/**
+ * Encryption for the local stack: the key file is made on the first run (CODEC_KEYS, when set, wins), and the codec
+ * server gets a token made for this run unless one is configured. With ENCRYPTION_DISABLED=true it says so loudly.
+ */
+async function startDevCodec(config: Config, log: (line: string) => void) {
+  if (config.codec.disabled) {
+    log('');
+    log('!!! ENCRYPTION IS OFF (ENCRYPTION_DISABLED=true): patient data is stored and shown in plaintext by Temporal.');
+    log('');
+    return undefined;
+  }
+  if (!config.codec.keys && (await ensureKeyFile(config.codec.keyFile))) {
+    log(`Made a local payload encryption key in ${config.codec.keyFile}`);
+  }
+  const token = config.codec.server.token ?? randomBytes(24).toString('hex');
+  const uiOrigins = [`http://127.0.0.1:${config.dev.uiPort}`, `http://localhost:${config.dev.uiPort}`];
+  const withCodec: Config = {
+    ...config,
+    codec: {
+      ...config.codec,
+      server: { ...config.codec.server, token, origins: [...new Set([...config.codec.server.origins, ...uiOrigins])] },
+    },
+  };
+  if (config.codec.server.port !== 0) {
+    await assertPortFree(config.codec.server.port, config.codec.server.host, 'codec server');
+  }
+  const server = await startCodecServer(withCodec, token);
+  log(`Codec server on ${server.url} (payloads are encrypted; Temporal UI decrypts through it)`);
+  return { config: withCodec, server };
+}
+
+async function listen(app: FastifyInstance, host: string, port: number, what: string): Promise<string> {
+  if (port !== 0) await assertPortFree(port, host, what);
+  return (await app.listen({ host, port })).replace(/\/$/, '');
+}
+
+/**
+ * The whole product on one machine: a Temporal dev server (state in DEV_DATA_DIR, UI on TEMPORAL_UI_PORT), the
+ * sandbox, a worker, the webhook receiver and the intake API. `stop()` stops them in reverse order; a part that
+ * fails to start stops the parts already running.
+ */
+export async function startDevStack(options: DevStackOptions): Promise<DevStack> {
+  const { log } = options;
+  const stops: (() => Promise<void>)[] = [];
+  const stop = async () => {
+    for (const s of stops.reverse()) await s().catch((err: unknown) => log(`while stopping: ${String(err)}`));
+  };
+  try {
+    let config = withDevSecret(options.config);
+    const logger = createLogger(config);
+    const codec = await startDevCodec(config, log);
+    if (codec) stops.push(() => codec.server.close());
+    config = codec?.config ?? config;
+    let uiUrl: string | undefined;
+    if (options.startTemporal) {
+      const { ip, port } = hostPort(config.temporal.address);
+      const cliPath = await findTemporalCli({
+        explicitPath: config.temporal.cliPath,
+        cacheDir: config.temporal.cacheDir,
+        searchPath: config.temporal.searchPath,
+        log,
+      });
+      const server = await startDevServer({
+        cliPath,
+        ip,
+        port,
+        uiPort: config.dev.uiPort,
+        namespace: config.temporal.namespace,
+        dbFile: path.resolve(config.dev.dataDir, 'temporal.sqlite'),
+        // Temporal UI asks the codec server to decrypt what it shows; the database keeps only ciphertext.
+        extraArgs: codec ? ['--ui-codec-endpoint', codec.server.uiEndpoint] : [],
+      });
+      stops.push(() => server.stop());
+      uiUrl = server.uiUrl;
+      log(`Temporal dev server on ${server.address}${uiUrl ? `, Temporal UI at ${uiUrl}` : ''}`);
+    }
+
+    const sandbox = await createSandbox(config.sandbox);
+    if (config.sandbox.port !== 0) await assertPortFree(config.sandbox.port, config.sandbox.host, 'sandbox');
+    const sandboxUrl = (await sandbox.listen()).replace(/\/$/, '');
+    stops.push(() => sandbox.close());
+    config = { ...config, service: { ...config.service, baseUrl: sandboxUrl } };
+    log(`Sandbox of the eligibility service on ${sandboxUrl}`);
+
+    const temporal = await connectClient(config.temporal, { dataConverter: await createDataConverter(config.codec) });
+    stops.push(() => temporal.close());
+
+    const workerStop = new AbortController();
+    const worker = runWorker(config, { signal: workerStop.signal, log });
+    stops.push(async () => {
+      workerStop.abort();
+      await worker;
+    });
+
+    const receiver = createWebhookReceiver({
+      config,
+      client: temporal.client,
+      taskQueue: config.temporal.taskQueue,
+      logger,
+    });
+    const webhookBase = await listen(receiver, config.webhook.host, config.webhook.port, 'webhook receiver');
+    stops.push(() => receiver.close());
+    const intake = createIntakeApi({
+      config,
+      client: temporal.client,
+      taskQueue: config.temporal.taskQueue,
+      logger,
+      timing: { graceSeconds: config.dev.graceSeconds },
+    });
+    const intakeUrl = await listen(intake, config.intake.host, config.intake.port, 'intake API');
+    stops.push(() => intake.close());
+    log(`Webhook receiver on ${webhookBase}${WEBHOOK_PATH}, intake API on ${intakeUrl}`);
+
+    return {
+      config,
+      client: temporal.client,
+      uiUrl,
+      codecServerUrl: codec?.server.url,
+      sandboxUrl,
+      webhookUrl: `${webhookBase}${WEBHOOK_PATH}`,
+      intakeUrl,
+      stop,
+    };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}

@@ -1,0 +1,62 @@
+import type { Client } from '@temporalio/client';
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import type { Config } from '../config.js';
+import type { Logger } from '../logging.js';
+import type { Timing } from '../../workflows/timing.js';
+import { apiKeyGuard } from './api-key.js';
+import type { IntakeDeps } from './deps.js';
+import { intakeOpenApiDocument, OPENAPI_PATH } from './openapi.js';
+import { runInputRoute } from './routes/run-input.js';
+import { listRoute } from './routes/list.js';
+import { startRoute } from './routes/start.js';
+import { statusRoute } from './routes/status.js';
+import { invalidRequestBody } from './schemas.js';
+
+export interface IntakeApiOptions {
+  config: Pick<Config, 'intake'>;
+  /** The process's one Temporal client; no request opens a connection of its own. */
+  client: Client;
+  /** Task queue of the verification workflows. */
+  taskQueue: string;
+  logger: Logger;
+  /** Waiting times of the verifications it starts (tests shorten them). */
+  timing?: Partial<Timing>;
+}
+
+/**
+ * The intake HTTP API (DESIGN §6): start verifications, read their status, list them by stage, supply run input.
+ * Every route but the OpenAPI document needs the API key. Returns the app; the caller listens.
+ */
+export function createIntakeApi(options: IntakeApiOptions): FastifyInstance {
+  const { config, client, taskQueue, logger } = options;
+  const deps: IntakeDeps = {
+    client,
+    taskQueue,
+    timeoutMs: config.intake.temporalTimeoutMs,
+    ...(options.timing ? { timing: options.timing } : {}),
+  };
+  // Typed as Fastify's base logger so the app keeps Fastify's default instance type.
+  const loggerInstance: FastifyBaseLogger = logger.child({ component: 'intake-api' });
+  const app = Fastify({ loggerInstance });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const status = error.statusCode ?? 500;
+    // Only the code is logged: a JSON parser's message quotes the body, which holds patient data.
+    request.log.warn({ code: error.code, status }, 'intake request failed');
+    if (status === 413) return reply.code(413).send({ error: 'payload_too_large' });
+    if (status === 415) return reply.code(415).send({ error: 'unsupported_media_type', message: 'send JSON' });
+    if (status >= 400 && status < 500)
+      return reply.code(400).send(invalidRequestBody('body', 'the body is not valid JSON'));
+    return reply.code(500).send({ error: 'internal_error' });
+  });
+  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 'not_found' }));
+  app.addHook('onRequest', apiKeyGuard(config.intake.apiKey, [OPENAPI_PATH]));
+
+  const document = intakeOpenApiDocument();
+  app.get(OPENAPI_PATH, (_request, reply) => reply.send(document));
+  startRoute(app, deps);
+  listRoute(app, deps);
+  statusRoute(app, deps);
+  runInputRoute(app, deps);
+  return app;
+}

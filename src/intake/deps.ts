@@ -1,0 +1,17 @@
+import type { Client } from '@temporalio/client';
+import type { Timing } from '../../workflows/timing.js';
+
+/** What the intake routes share: the process's one Temporal client and where its workflows run. */
+export interface IntakeDeps {
+  client: Client;
+  taskQueue: string;
+  /** Deadline of the Temporal calls of one request, in milliseconds. */
+  timeoutMs: number;
+  /** Waiting times of started verifications (tests shorten them); the workflow's defaults otherwise. */
+  timing?: Partial<Timing>;
+}
+
+/** Runs Temporal calls under the request's deadline, so an unreachable server answers 503 instead of hanging. */
+export function withDeadline<T>(deps: IntakeDeps, fn: () => Promise<T>): Promise<T> {
+  return deps.client.withDeadline(Date.now() + deps.timeoutMs, fn);
+}

@@ -1,0 +1,122 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { CsvError, parse as parseCsv } from 'csv-parse/sync';
+import { FLAT_COLUMNS, flatToRequest, isFlatColumn, type FlatRequest } from './flat-request.js';
+
+/**
+ * Reading intake files: CSV (one patient per row, the columns of `FLAT_COLUMNS`) or JSONL (one request object per
+ * line). Rows are numbered for people: `row` is the 1-based data row (the header and blank lines do not count) and
+ * `line` the line of the file where it starts. Nothing here ever puts a cell's value in a message: it is patient data.
+ */
+
+/** A field that is wrong, named by its contract path (`param`), with a message that never repeats the value. */
+export interface RowProblem {
+  param: string;
+  message: string;
+}
+
+/** One request of a file: the nested request, or the problem that kept it from being read. */
+export interface IntakeRow {
+  row: number;
+  line: number;
+  request?: unknown;
+  problem?: RowProblem;
+}
+
+export type IntakeFormat = 'csv' | 'jsonl';
+
+/** The file as a whole cannot be read (unknown format or columns, broken quoting); names a line, never a value. */
+export class IntakeFileError extends Error {
+  override name = 'IntakeFileError';
+}
+
+export function intakeFormat(file: string): IntakeFormat {
+  const ext = path.extname(file).toLowerCase();
+  if (ext === '.csv') return 'csv';
+  if (ext === '.jsonl' || ext === '.ndjson') return 'jsonl';
+  throw new IntakeFileError(`${path.basename(file)}: expected a .csv or .jsonl file`);
+}
+
+export async function readRequestsFile(file: string): Promise<IntakeRow[]> {
+  const format = intakeFormat(file);
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (err) {
+    throw new IntakeFileError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`);
+  }
+  return format === 'csv' ? parseCsvRequests(text) : parseJsonlRequests(text);
+}
+
+const newlines = (text: string) => text.split('\n').length - 1;
+
+interface CsvRecord {
+  record: string[];
+  /** The record's text as read: the blank lines skipped before it, the record, its line break. */
+  raw: string;
+}
+
+function parseCsvRecords(text: string): CsvRecord[] {
+  try {
+    // Without `columns`: the header is read here, so every record, the header included, comes with its raw text,
+    // from which line numbers are counted (csv-parse's own line count drifts after skipped and multi-line records).
+    return parseCsv(text, {
+      bom: true,
+      trim: true,
+      skip_empty_lines: true,
+      // A row with a missing or an extra field is reported as that row's problem instead of stopping the file.
+      relax_column_count: true,
+      raw: true,
+    }) as unknown as CsvRecord[];
+  } catch (err) {
+    // csv-parse messages can quote the offending field; only its line is kept.
+    const line = err instanceof CsvError ? (err as CsvError & { lines?: number }).lines : undefined;
+    throw new IntakeFileError(`the CSV cannot be parsed${line ? ` at line ${line}` : ''} (check its quoting)`);
+  }
+}
+
+export function parseCsvRequests(text: string): IntakeRow[] {
+  const [head, ...records] = parseCsvRecords(text);
+  if (!head) return [];
+  const header = head.record.map((name) => name.trim());
+  const unknown = header.filter((name) => !isFlatColumn(name));
+  if (unknown.length > 0) {
+    throw new IntakeFileError(
+      `unknown CSV column${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `"${n}"`).join(', ')}; ` +
+        `the columns are: ${FLAT_COLUMNS.join(', ')}`,
+    );
+  }
+  let linesBefore = newlines(head.raw);
+  return records.map(({ record, raw }, index) => {
+    const skipped = /^(?:[ \t]*\r?\n)*/.exec(raw)?.[0] ?? '';
+    const at = { row: index + 1, line: 1 + linesBefore + newlines(skipped) };
+    linesBefore += newlines(raw);
+    if (record.length !== header.length) {
+      return {
+        ...at,
+        problem: {
+          param: 'columns',
+          message: `the row has ${record.length} field${record.length === 1 ? '' : 's'}, the header ${header.length}`,
+        },
+      };
+    }
+    const flat: FlatRequest = {};
+    header.forEach((name, i) => (flat[name as keyof FlatRequest] = record[i]));
+    return { ...at, request: flatToRequest(flat) };
+  });
+}
+
+export function parseJsonlRequests(text: string): IntakeRow[] {
+  const rows: IntakeRow[] = [];
+  text.split(/\r?\n/).forEach((content, index) => {
+    if (content.trim() === '') return;
+    const at = { row: rows.length + 1, line: index + 1 };
+    try {
+      rows.push({ ...at, request: JSON.parse(content) as unknown });
+    } catch {
+      // JSON.parse's message quotes the text around the error: patient data.
+      rows.push({ ...at, problem: { param: 'body', message: 'the line is not valid JSON' } });
+    }
+  });
+  return rows;
+}

@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import {
+  CallerId,
+  INVALID_REQUEST,
+  RunInput,
+  RunUpdateResponse,
+  VerificationIntakeV1,
+  VerificationIntakeV2,
+} from '../contract/index.js';
+import type { VerificationStatus } from '../../workflows/types.js';
+import { STAGES } from './stages.js';
+
+/**
+ * The intake API's bodies, parameters and answers. Requests are validated with them (the verification itself with
+ * the contract's `VerificationIntake`, inside `startVerification`), and the OpenAPI document is generated from them.
+ */
+
+export const Stage = z.enum(STAGES);
+
+/** What `POST /verifications` accepts, as a document can say it: `version` may be left out (v2). */
+export const VerificationIntakeRequest = z
+  .union([VerificationIntakeV2.extend({ version: z.literal('v2').optional() }), VerificationIntakeV1])
+  .describe('A verification request; payerId (or discoveryId) is required, v1 also needs memberId or discoveryId');
+
+export const StartedResponse = z.object({
+  workflowId: z.string(),
+  duplicate: z.literal(true).optional().describe('Present when the caller id was seen before: nothing new started'),
+});
+
+export const ErrorResponse = z.object({
+  error: z.string().describe('`invalid_request_error`, `unauthorized`, `not_found`, `temporal_unavailable`, …'),
+  param: z.string().optional().describe('The offending field, as a dotted path'),
+  message: z.string().optional(),
+});
+
+const DiscoverySummary = z.object({
+  discoveryId: z.string(),
+  status: z.enum(['pending', 'complete']),
+  successful: z.boolean(),
+  payerId: z.string().nullable(),
+  payerName: z.string().nullable(),
+});
+const RunSummary = z.object({
+  flowRunId: z.string(),
+  state: z.enum(['pending', 'submitting', 'answered']),
+  serviceStatus: z.string().optional(),
+});
+const LastError = z.object({
+  type: z.string(),
+  message: z.string(),
+  param: z.string().optional(),
+  flowRunId: z.string().optional(),
+});
+
+/** The workflow's `status` query: identifiers and progress, no patient data. */
+export const VerificationStatusResponse = z.object({
+  stage: Stage,
+  callerId: CallerId.optional(),
+  version: z.enum(['v1', 'v2']),
+  payerId: z.string().optional(),
+  specialtyCode: z.string().optional(),
+  discoveryId: z.string().optional(),
+  verificationId: z.string().optional(),
+  discovery: DiscoverySummary.optional(),
+  runs: z.array(RunSummary),
+  pendingRuns: z.array(z.string()),
+  lastError: LastError.optional(),
+});
+// The schema documents the query's type: these stop compiling when either drifts from the other.
+const _statusFits = (s: VerificationStatus): z.input<typeof VerificationStatusResponse> => s;
+const _schemaFits = (s: z.output<typeof VerificationStatusResponse>): VerificationStatus => s;
+void _statusFits;
+void _schemaFits;
+
+export const WorkflowIdParams = z.object({ workflowId: z.string().min(1).max(1000) });
+export const RunInputParams = WorkflowIdParams.extend({ flowRunId: z.string().min(1).max(200) });
+export const RunInputRequest = z.object({ input: RunInput.describe('Patched into the run’s callback state') });
+export const RunInputResponse = RunUpdateResponse;
+
+export const ListQuery = z.object({
+  stage: Stage.optional().describe('Only verifications in this stage; all verifications without it'),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+});
+
+/** One verification as visibility shows it: search attributes only, never patient data. */
+export const VerificationListItem = z.object({
+  workflowId: z.string(),
+  stage: z.string().nullable(),
+  payerId: z.string().nullable(),
+  verificationId: z.string().nullable(),
+  discoveryId: z.string().nullable(),
+  status: z.string().describe('Temporal execution status: RUNNING, COMPLETED, FAILED, …'),
+  startTime: z.iso.datetime(),
+});
+export const VerificationList = z.array(VerificationListItem);
+
+export const invalidRequestBody = (param: string, message?: string): z.infer<typeof ErrorResponse> => ({
+  error: INVALID_REQUEST,
+  param,
+  ...(message ? { message } : {}),
+});

@@ -1,0 +1,50 @@
+import { Client, Connection } from '@temporalio/client';
+import type { DataConverter } from '@temporalio/common';
+import type { TemporalConfig } from '../config.js';
+import { temporalConnectionOptions, type ConnectionSettings } from './connection-options.js';
+
+/** A Temporal client and the connection under it; `close()` ends both. */
+export interface TemporalClient {
+  client: Client;
+  close(): Promise<void>;
+}
+
+/** The server did not answer at the configured address: the message names it, so a wrong address shows at once. */
+export class TemporalUnreachableError extends Error {
+  override name = 'TemporalUnreachableError';
+  constructor(
+    readonly address: string,
+    cause: unknown,
+  ) {
+    super(`cannot reach the Temporal server at ${address} (is it running? TEMPORAL_ADDRESS sets the address)`, {
+      cause,
+    });
+  }
+}
+
+export interface ConnectClientOptions {
+  /** Encrypts payloads (src/codec): every client of the project passes the process's one converter. */
+  dataConverter: DataConverter;
+  /** How long to wait for the server before giving up; a CLI should fail in seconds, not hang. */
+  connectTimeoutMs?: number;
+}
+
+/** Connects to Temporal once per process; callers share the returned client and close it when done. */
+export async function connectClient(
+  config: ConnectionSettings & Pick<TemporalConfig, 'namespace'>,
+  options: ConnectClientOptions,
+): Promise<TemporalClient> {
+  // TLS files are read (and a bad path reported) before any connection attempt.
+  const connectionOptions = await temporalConnectionOptions(config);
+  let connection: Connection;
+  try {
+    connection = await Connection.connect({
+      ...connectionOptions,
+      connectTimeout: options.connectTimeoutMs ?? 5000,
+    });
+  } catch (err) {
+    throw new TemporalUnreachableError(config.address, err);
+  }
+  const client = new Client({ connection, namespace: config.namespace, dataConverter: options.dataConverter });
+  return { client, close: () => connection.close() };
+}

@@ -1,0 +1,68 @@
+import { randomUUID } from 'node:crypto';
+import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import type { SearchAttributePair } from '@temporalio/common';
+import { VerificationIntake, firstInvalidParam, intakeMemberId } from '../contract/index.js';
+import { verificationWorkflowId } from '../../workflows/ids.js';
+import { DiscoveryId, PayerId, SpecialtyCode, VerificationStage } from '../../workflows/search-attributes.js';
+import type { Timing } from '../../workflows/timing.js';
+import type { verificationWorkflow } from '../../workflows/index.js';
+
+/** A request that would fail the workflow's `validating` stage, caught before anything starts. */
+export class IntakeValidationError extends Error {
+  override name = 'IntakeValidationError';
+  constructor(
+    readonly param: string,
+    detail: string,
+  ) {
+    super(`${param}: ${detail}`);
+  }
+}
+
+export interface StartedVerification {
+  workflowId: string;
+  /** false when a verification with this caller id already ran or runs: nothing new was started. */
+  started: boolean;
+}
+
+export interface StartVerificationOptions {
+  taskQueue: string;
+  timing?: Partial<Timing>;
+}
+
+/** Validates an intake request and starts its verification; the same caller id never starts a second one. */
+export async function startVerification(
+  client: Client,
+  request: unknown,
+  options: StartVerificationOptions,
+): Promise<StartedVerification> {
+  const parsed = VerificationIntake.safeParse(request);
+  if (!parsed.success) {
+    throw new IntakeValidationError(firstInvalidParam(parsed.error), parsed.error.issues[0]?.message ?? 'invalid');
+  }
+  const intake = parsed.data;
+  const workflowId = verificationWorkflowId(intake.id ?? randomUUID());
+  const waitsForDiscovery =
+    intake.discoveryId !== undefined && (intake.payerId === undefined || intakeMemberId(intake) === undefined);
+  // Set at start, where they are free; the workflow upserts only when the stage changes. Never patient data.
+  const typedSearchAttributes: SearchAttributePair[] = [
+    { key: VerificationStage, value: waitsForDiscovery ? 'awaiting-discovery' : 'creating' },
+  ];
+  if (intake.payerId) typedSearchAttributes.push({ key: PayerId, value: intake.payerId });
+  if (intake.version === 'v2') typedSearchAttributes.push({ key: SpecialtyCode, value: intake.specialtyCode });
+  if (intake.discoveryId) typedSearchAttributes.push({ key: DiscoveryId, value: intake.discoveryId });
+  try {
+    await client.workflow.start<typeof verificationWorkflow>('verificationWorkflow', {
+      workflowId,
+      taskQueue: options.taskQueue,
+      args: [{ request: intake, ...(options.timing ? { timing: options.timing } : {}) }],
+      typedSearchAttributes,
+      // A caller id seen before, running or closed, is a duplicate submission: nothing new starts.
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      workflowIdConflictPolicy: 'FAIL',
+    });
+    return { workflowId, started: true };
+  } catch (err) {
+    if (err instanceof WorkflowExecutionAlreadyStartedError) return { workflowId, started: false };
+    throw err;
+  }
+}

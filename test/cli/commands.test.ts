@@ -1,0 +1,212 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { runAwaitingInputSignal, statusQuery } from '../../workflows/messages.js';
+import { DiscoveryId } from '../../workflows/search-attributes.js';
+import { testTemporal } from '../setup/temporal.js';
+import { eventually, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
+import { lines, runCli } from './run-cli.js';
+
+describe('eligibility command against Temporal and the sandbox', function () {
+  this.timeout(60_000);
+  let h: WorkflowHarness;
+  let dir: string;
+  let env: Record<string, string>;
+  // Unique per run: workflow ids outlive a test on the shared dev server.
+  const tag = randomUUID().slice(0, 8);
+  const client = () => testTemporal().client;
+  const cli = (...args: string[]) => runCli(args, env);
+
+  before(async () => {
+    h = await startWorkflowHarness();
+    dir = await fs.mkdtemp(path.join(os.tmpdir(), 'eligibility-cli-'));
+    env = {
+      TEMPORAL_ADDRESS: testTemporal().server.address,
+      TEMPORAL_NAMESPACE: testTemporal().server.namespace,
+      TEMPORAL_TASK_QUEUE: h.taskQueue,
+      ELIGIBILITY_BASE_URL: h.sandbox.url,
+    };
+  });
+  after(async () => {
+    await h?.stop();
+    if (dir) await fs.rm(dir, { recursive: true, force: true });
+  });
+
+  async function file(name: string, content: string): Promise<string> {
+    const p = path.join(dir, name);
+    await fs.writeFile(p, content);
+    return p;
+  }
+
+  async function exists(workflowId: string): Promise<boolean> {
+    try {
+      await client().workflow.getHandle(workflowId).describe();
+      return true;
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) return false;
+      throw err;
+    }
+  }
+
+  it('batch: reports an invalid CSV row by row, line and field without its value, and starts the others', async () => {
+    const csv = await file(
+      'intake.csv',
+      [
+        'id,firstName,lastName,dateOfBirth,state,memberId,payerId,placeOfServiceCode,specialtyCode',
+        `${tag}-c1,Testy,Samplesworth,01/15/1980,WA,EVG1,60054,11,PRC`,
+        '',
+        `${tag}-c2,Secretly,Zyxwvutson,13/45/1990,WA,EVG2,60054,11,PRC`,
+        `${tag}-c3,Fakella,Placeholder,03/22/1975,TX,,87726,11,PSY`,
+      ].join('\n'),
+    );
+    const run = await cli('batch', csv);
+    const output = run.stdout + run.stderr;
+    assert.equal(run.code, 2, output);
+    // Row 2 of the data is on line 4 of the file (the header and a blank line come before it).
+    assert.match(run.stdout, /^2\s+4\s+invalid\s+patient\.dateOfBirth/m);
+    assert.match(run.stdout, new RegExp(`^1\\s+2\\s+started\\s+verification-${tag}-c1$`, 'm'));
+    assert.match(run.stdout, new RegExp(`^3\\s+5\\s+started\\s+verification-${tag}-c3$`, 'm'));
+    for (const value of ['13/45/1990', 'Secretly', 'Zyxwvutson', 'EVG2']) assert.ok(!output.includes(value), value);
+    assert.equal(lines(run.stderr).length, 1);
+    assert.match(run.stderr, /^eligibility: 1 row not started \(1 invalid, 0 failed to start\)/);
+    for (const id of ['c1', 'c3']) {
+      const description = await client().workflow.getHandle(`verification-${tag}-${id}`).describe();
+      assert.equal(description.type, 'verificationWorkflow');
+      assert.equal(description.taskQueue, h.taskQueue);
+    }
+    assert.equal(await exists(`verification-${tag}-c2`), false, 'the invalid row was not started');
+
+    const again = await cli('batch', csv);
+    assert.match(again.stdout, new RegExp(`^1\\s+2\\s+duplicate\\s+verification-${tag}-c1$`, 'm'));
+  });
+
+  it('batch: reads JSONL and creates the sandbox discovery of an @sandbox row', async () => {
+    const patient = { firstName: 'Sandy', lastName: 'Discoverly', dateOfBirth: '12/01/1985', state: 'WA' };
+    const jsonl = await file(
+      'intake.jsonl',
+      [
+        JSON.stringify({ id: `${tag}-j1`, payerId: '60054', patient, placeOfServiceCode: '11', specialtyCode: 'PRC' }),
+        JSON.stringify({
+          id: `${tag}-j2`,
+          discoveryId: '@sandbox',
+          patient,
+          placeOfServiceCode: '11',
+          specialtyCode: 'PRC',
+        }),
+        '{"id": "not json',
+      ].join('\n'),
+    );
+    const refused = await cli('batch', jsonl);
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /^eligibility: discoveryId @sandbox \(row 2\).*--sandbox-url/);
+    assert.equal(await exists(`verification-${tag}-j1`), false, 'nothing starts before the whole file can');
+
+    const run = await cli('batch', jsonl, '--sandbox-url', h.sandbox.url, '--concurrency', '2');
+    assert.equal(run.code, 2, run.stdout + run.stderr);
+    assert.match(run.stdout, /^3\s+3\s+invalid\s+body: the line is not valid JSON$/m);
+    assert.match(run.stdout, /starting: 2\/2 \(started 2, duplicate 0, failed 0\)/);
+    const description = await client().workflow.getHandle(`verification-${tag}-j2`).describe();
+    const discoveryId = description.typedSearchAttributes.get(DiscoveryId);
+    assert.match(discoveryId ?? '', /^[0-9a-f-]{36}$/);
+  });
+
+  it('start and status: prints the workflow id, then the status query readably and as JSON', async () => {
+    const startArgs = [
+      ...['start', '--id', `${tag}-s1`, '--payer-id', '87726', '--first-name', 'Mocky', '--last-name', 'Examplar'],
+      ...['--dob', '11/30/2001', '--state', 'CA', '--place-of-service', '11', '--specialty', 'OCT'],
+    ];
+    const started = await cli(...startArgs);
+    assert.equal(started.code, 0, started.stderr);
+    assert.equal(started.stdout.trim(), `verification-${tag}-s1 started`);
+    const workflowId = `verification-${tag}-s1`;
+    await eventually(async () => {
+      const s = await client().workflow.getHandle(workflowId).query(statusQuery);
+      return s.stage === 'created' ? s : undefined;
+    });
+    const [readable, json] = await Promise.all([cli('status', workflowId), cli('status', workflowId, '--json')]);
+    assert.equal(readable.code, 0, readable.stderr);
+    assert.match(readable.stdout, /^stage\s+created$/m);
+    assert.match(readable.stdout, /^payerId\s+87726$/m);
+    assert.match(readable.stdout, /^verificationId\s+[0-9a-f-]{36}$/m);
+    assert.ok(!readable.stdout.includes('Mocky'), 'no patient data');
+    const parsed = JSON.parse(json.stdout) as { workflowId: string; stage: string; execution: string };
+    assert.equal(parsed.workflowId, workflowId);
+    assert.equal(parsed.stage, 'created');
+    assert.equal(parsed.execution, 'RUNNING');
+
+    const [duplicate, invalid] = await Promise.all([
+      cli(...startArgs),
+      cli('start', '--id', `${tag}-s2`, '--payer-id', '87726', '--first-name', 'A', '--dob', '1/2/3'),
+    ]);
+    assert.equal(duplicate.code, 0, duplicate.stderr);
+    assert.match(duplicate.stdout, new RegExp(`^${workflowId} duplicate: `));
+    assert.equal(invalid.code, 1);
+    assert.match(invalid.stderr, /^eligibility: invalid request: patient\.lastName: /);
+  });
+
+  it('list --stage and supply-input: finds a run awaiting input, prints a rejection by param, sends input', async () => {
+    const workflowId = `verification-${tag}-aba`;
+    const started = await cli(
+      ...['start', '--id', `${tag}-aba`, '--payer-id', '60054', '--first-name', 'Bea', '--last-name', 'Havioral'],
+      ...['--dob', '06/18/2012', '--state', 'WA', '--place-of-service', '12', '--specialty', 'ABA'],
+    );
+    assert.equal(started.code, 0, started.stderr);
+    const handle = client().workflow.getHandle(workflowId);
+    const { verificationId } = await eventually(async () => {
+      const s = await handle.query(statusQuery);
+      return s.verificationId ? s : undefined;
+    });
+    const [run] = await h.sandbox.runs(verificationId);
+    const flowRunId = run!.flowRunId;
+    // What the webhook receiver does on `sandbox.run.pending`.
+    await handle.signal(runAwaitingInputSignal, { flowRunId });
+    await eventually(
+      async () => {
+        const query = `WorkflowId = '${workflowId}' AND VerificationStage = 'awaiting-input'`;
+        return (await client().workflow.count(query)).count === 1 ? true : undefined;
+      },
+      15_000,
+      'visibility to show the stage',
+    );
+    const listed = await cli('list', '--stage', 'awaiting-input');
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.match(listed.stdout, /^workflowId\s+stage\s+payerId\s+verificationId\s+status$/m);
+    assert.match(
+      listed.stdout,
+      new RegExp(`^${workflowId}\\s+awaiting-input\\s+60054\\s+${verificationId}\\s+RUNNING$`, 'm'),
+    );
+
+    const [unknownRun, serviceRejects] = await Promise.all([
+      cli('supply-input', workflowId, 'no-such-run', '--input', '{"a":1}'),
+      cli('supply-input', workflowId, flowRunId, '--input', '{}'),
+    ]);
+    for (const [rejected, param] of [
+      [unknownRun, 'flowRunId'],
+      [serviceRejects, 'input'],
+    ] as const) {
+      assert.equal(rejected.code, 1);
+      assert.equal(lines(rejected.stderr).length, 1, rejected.stderr);
+      assert.match(rejected.stderr, new RegExp(`^eligibility: input rejected \\(param ${param}\\)`));
+    }
+    const accepted = await cli('supply-input', workflowId, flowRunId, '--input', '{"authorizationNumber":"A-100"}');
+    assert.equal(accepted.code, 0, accepted.stderr);
+    assert.deepEqual(JSON.parse(accepted.stdout), { flowRunId, status: 'CREATED' });
+  });
+
+  it('webhooks register: registers once; running it again changes nothing', async () => {
+    const url = `http://127.0.0.1:9/webhooks/${tag}`;
+    const first = await cli('webhooks', 'register', url);
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(
+      first.stdout,
+      /^ep_\S+ .* \(registered now; subscribed now: sandbox\.discovery\.updated, sandbox\.run\.pending\)$/m,
+    );
+    const second = await cli('webhooks', 'register', url);
+    assert.equal(second.code, 0, second.stderr);
+    assert.match(second.stdout, /\(registered before; nothing changed\)$/m);
+    assert.equal(first.stdout.split(' ')[0], second.stdout.split(' ')[0], 'the same endpoint');
+  });
+});

@@ -1,0 +1,107 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client, Connection } from '@temporalio/client';
+import { parse } from 'csv-parse/sync';
+import { freePort } from '../../src/temporal/dev-server.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Names, dates of birth and member ids of the example file: the values that must never leave encrypted payloads. */
+async function examplePhi(): Promise<string[]> {
+  const rows = parse<Record<string, string>>(await fs.readFile(path.join(root, 'examples/intake.csv'), 'utf8'), {
+    columns: true,
+  });
+  const values = rows.flatMap((r) => [r.firstName, r.lastName, r.dateOfBirth, r.memberId]);
+  return [...new Set(values.filter((v): v is string => typeof v === 'string' && v.length > 0))];
+}
+
+/** The outcome the example file is written to produce, row by row (DESIGN §7, examples/intake.csv). */
+const EXPECTED: Record<string, string> = {
+  'verification-example-001': 'completed',
+  'verification-example-007': 'completed', // its discovery, created in the sandbox, completes by webhook
+  'verification-example-008': 'no-coverage',
+  'verification-example-009': 'awaiting-input', // ABA opens a run; the run.pending webhook makes it known
+  'verification-example-010': 'completed', // v1
+};
+
+// `eligibility dev` brings up its own Temporal dev server (that is what `npm start` does and what is tested here),
+// on free ports and a throwaway data folder, so it never meets the suite's shared server or a developer's `.data/`.
+describe('eligibility dev (npm start)', function () {
+  this.timeout(120_000);
+
+  it('runs the example file to its summary with the expected outcomes and stops cleanly on SIGINT', async () => {
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'eligibility-dev-'));
+    const env = {
+      ...process.env,
+      TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}`,
+      TEMPORAL_UI_PORT: String(await freePort()),
+      SANDBOX_PORT: '0',
+      WEBHOOK_PORT: '0',
+      INTAKE_PORT: '0',
+      DEV_DATA_DIR: dataDir,
+      CODEC_KEY_FILE: path.join(dataDir, 'codec-keys'),
+      CODEC_SERVER_PORT: '0',
+      DEV_GRACE_SECONDS: '1',
+      LOG_LEVEL: 'warn',
+    };
+    const child = spawn(process.execPath, ['bin/eligibility.js', 'dev'], { cwd: root, env });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      const deadline = Date.now() + 100_000;
+      while (!out.includes('Ctrl-C stops everything')) {
+        if (child.exitCode !== null) assert.fail(`eligibility dev exited early (${child.exitCode}):\n${out}\n${err}`);
+        if (Date.now() > deadline) assert.fail(`no summary within 100 s:\n${out}\n${err}`);
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      for (const [workflowId, stage] of Object.entries(EXPECTED)) {
+        assert.match(out, new RegExp(`${workflowId}\\s+${stage}\\b`), `${workflowId} should be ${stage}:\n${out}`);
+      }
+      assert.match(
+        out,
+        /11\s+12\s+invalid\s+patient\.dateOfBirth/,
+        'the invalid row is reported by row, line and field',
+      );
+      assert.doesNotMatch(out, /13\/01\/1990/, 'the invalid value itself is not printed');
+      assert.match(out, /Temporal UI: http:\/\/127\.0\.0\.1:\d+/);
+      assert.match(out, /Codec server on http:\/\/127\.0\.0\.1:\d+/);
+
+      // Patient data stays private: none of the example's PHI in the logs, nor in any workflow's search attributes.
+      const phi = await examplePhi();
+      const logs = out + err;
+      assert.deepEqual(
+        phi.filter((value) => logs.includes(value)),
+        [],
+        'PHI values found in the logs of npm start',
+      );
+      const connection = await Connection.connect({ address: env.TEMPORAL_ADDRESS });
+      try {
+        const attributes: string[] = [];
+        for await (const wf of new Client({ connection }).workflow.list()) {
+          attributes.push(JSON.stringify(wf.typedSearchAttributes), JSON.stringify(wf.searchAttributes));
+        }
+        assert.ok(attributes.length >= 10, `listed ${attributes.length / 2} workflows`);
+        assert.deepEqual(
+          phi.filter((value) => attributes.some((a) => a.includes(value))),
+          [],
+          'PHI values found in search attributes',
+        );
+      } finally {
+        await connection.close();
+      }
+      child.kill('SIGINT');
+      assert.equal(await exited, 0, `exit code after SIGINT:\n${out}\n${err}`);
+      assert.match(out, /Stopped\./);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await fs.rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});

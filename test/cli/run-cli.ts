@@ -1,0 +1,35 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { testCodecEnv } from '../setup/codec.js';
+
+const BIN = fileURLToPath(new URL('../../bin/eligibility.js', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs the real `eligibility` bin in a child process, as a person would, with `env` added to this one's and the test
+ * run's codec keys (so it reads what the suite's clients and workers write).
+ */
+export function runCli(args: readonly string[], env: Record<string, string> = {}): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { cwd: ROOT, env: { ...process.env, ...testCodecEnv(), ...env }, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        const code = error?.code;
+        // A number is the command's exit code; anything else (not started, killed by the timeout) is the test's error.
+        if (error && typeof code !== 'number') reject(new Error(`eligibility ${args.join(' ')}: ${error.message}`));
+        else resolve({ code: typeof code === 'number' ? code : 0, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** The non-empty lines of a stream's output. */
+export const lines = (text: string) => text.split('\n').filter((line) => line.trim() !== '');

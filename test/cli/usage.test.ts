@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { freePort } from '../../src/temporal/dev-server.js';
+import { lines, runCli } from './run-cli.js';
+
+describe('eligibility command: help and usage errors', function () {
+  this.timeout(60_000);
+
+  it('prints --help for every command and exits 0', async () => {
+    const commands = [
+      [],
+      ['start'],
+      ['batch'],
+      ['status'],
+      ['list'],
+      ['supply-input'],
+      ['webhooks'],
+      ['webhooks', 'register'],
+      ['sandbox'],
+      ['worker'],
+      ['dev'],
+    ];
+    const runs = await Promise.all(commands.map((command) => runCli([...command, '--help'])));
+    runs.forEach((run, i) => {
+      const name = ['eligibility', ...commands[i]!].join(' ');
+      assert.equal(run.code, 0, `${name} --help exit code (stderr: ${run.stderr})`);
+      assert.match(run.stdout, new RegExp(`^Usage: ${name} `), `${name} --help`);
+      assert.equal(run.stderr, '');
+    });
+    assert.match(runs[2]!.stdout, /CSV columns/);
+    assert.match(runs[2]!.stdout, /Examples:/);
+  });
+
+  it('answers an unknown command and a bad flag with one line on stderr and exit code 1', async () => {
+    const [unknown, badFlag, missing] = await Promise.all([
+      runCli(['stauts', 'x']),
+      runCli(['list', '--nope']),
+      runCli(['status']),
+    ]);
+    for (const run of [unknown, badFlag, missing]) {
+      assert.equal(run.code, 1);
+      assert.equal(run.stdout, '');
+      assert.equal(lines(run.stderr).length, 1, run.stderr);
+      assert.match(run.stderr, /^eligibility: /);
+    }
+    assert.match(unknown.stderr, /unknown command 'stauts'.*status/);
+    assert.match(badFlag.stderr, /unknown option '--nope'/);
+    assert.match(missing.stderr, /missing required argument 'workflowId'/);
+  });
+
+  it('names the address in one line when the Temporal server is not reachable', async () => {
+    const address = `127.0.0.1:${await freePort()}`;
+    const run = await runCli(['status', 'verification-x'], { TEMPORAL_ADDRESS: address });
+    assert.equal(run.code, 1);
+    assert.equal(lines(run.stderr).length, 1, run.stderr);
+    assert.match(run.stderr, new RegExp(`^eligibility: cannot reach the Temporal server at ${address}`));
+    assert.doesNotMatch(run.stderr, /\n\s+at /, 'no stack trace');
+  });
+
+  it('reports an invalid configuration by variable, without connecting', async () => {
+    const run = await runCli(['list'], { TEMPORAL_ADDRESS: 'not-an-address' });
+    assert.equal(run.code, 1);
+    assert.equal(lines(run.stderr).length, 1);
+    assert.match(run.stderr, /TEMPORAL_ADDRESS/);
+  });
+});

@@ -1,0 +1,205 @@
+import assert from 'node:assert/strict';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { loadConfig } from '../../src/config.js';
+import { createIntakeApi } from '../../src/intake/api.js';
+import { createLogger } from '../../src/logging.js';
+import { cancelSignal, runAwaitingInputSignal } from '../../workflows/messages.js';
+import type { Timing } from '../../workflows/timing.js';
+import type { VerificationStatus } from '../../workflows/types.js';
+import { testTemporal } from '../setup/temporal.js';
+import { eventually, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
+
+const KEY = 'test-intake-key';
+const FAST: Partial<Timing> = { pollInitialSeconds: 0.2, pollMaxSeconds: 1, graceSeconds: 0.3 };
+let seq = 0;
+const callerId = (name: string) => `${name}-${Date.now()}-${++seq}`;
+
+function v2Request(overrides: Record<string, unknown> = {}) {
+  return {
+    id: callerId('api'),
+    patient: { firstName: 'Ada', lastName: 'Lovelace', dateOfBirth: '12/10/1985', state: 'NY', memberId: 'M1234567' },
+    payerId: '60054',
+    placeOfServiceCode: '11',
+    specialtyCode: 'PRC',
+    ...overrides,
+  };
+}
+
+describe('intake API', function () {
+  this.timeout(40_000);
+  let h: WorkflowHarness;
+  let api: FastifyInstance;
+  const client = () => testTemporal().client;
+
+  before(async () => {
+    h = await startWorkflowHarness();
+    const config = loadConfig({ INTAKE_API_KEY: KEY, LOG_LEVEL: 'silent' });
+    api = createIntakeApi({
+      config,
+      client: client(),
+      taskQueue: h.taskQueue,
+      logger: createLogger(config),
+      timing: FAST,
+    });
+  });
+  after(async () => {
+    await api?.close();
+    await h?.stop();
+  });
+
+  const call = (options: InjectOptions) =>
+    api.inject({ ...options, headers: { 'x-api-key': KEY, ...(options.headers as Record<string, string>) } });
+  const post = (url: string, payload: unknown) => call({ method: 'POST', url, payload: payload as object });
+
+  it('refuses a missing or wrong API key with 401', async () => {
+    const missing = await api.inject({ method: 'GET', url: '/verifications' });
+    const wrong = await api.inject({
+      method: 'POST',
+      url: '/verifications',
+      headers: { 'x-api-key': 'nope' },
+      payload: {},
+    });
+    for (const response of [missing, wrong]) {
+      assert.equal(response.statusCode, 401);
+      assert.equal(response.json<{ error: string }>().error, 'unauthorized');
+    }
+  });
+
+  it('names the invalid field of a request, and starts nothing', async () => {
+    const bad = v2Request({ patient: { firstName: 'Ada', lastName: 'Lovelace', dateOfBirth: '1985-12-10' } });
+    const response = await post('/verifications', bad);
+    assert.equal(response.statusCode, 400);
+    const body = response.json<{ error: string; param: string }>();
+    assert.equal(body.error, 'invalid_request_error');
+    assert.equal(body.param, 'patient.dateOfBirth');
+    assert.doesNotMatch(response.body, /1985-12-10/, 'the value is not echoed');
+    const noPayer = await post('/verifications', v2Request({ payerId: undefined }));
+    assert.deepEqual([noPayer.statusCode, noPayer.json<{ param: string }>().param], [400, 'payerId']);
+    const malformed = await call({
+      method: 'POST',
+      url: '/verifications',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"id": "x", "patient": {',
+    });
+    assert.deepEqual([malformed.statusCode, malformed.json<{ param: string }>().param], [400, 'body']);
+    assert.doesNotMatch(malformed.body, /patient/);
+  });
+
+  it('starts a verification once per caller id and reports its status', async () => {
+    const request = v2Request();
+    const first = await post('/verifications', request);
+    assert.equal(first.statusCode, 202);
+    const { workflowId } = first.json<{ workflowId: string }>();
+    assert.equal(workflowId, `verification-${request.id}`);
+    const again = await post('/verifications', request);
+    assert.equal(again.statusCode, 200);
+    assert.deepEqual(again.json(), { workflowId, duplicate: true });
+
+    await client().workflow.getHandle(workflowId).result();
+    const closed = await post('/verifications', request);
+    assert.deepEqual(closed.json(), { workflowId, duplicate: true }, 'a closed one is a duplicate too');
+    const { count } = await client().workflow.count(`WorkflowId = "${workflowId}"`);
+    assert.equal(count, 1, 'one workflow');
+    assert.equal((await h.sandbox.stats()).verificationsCreated, 1);
+
+    const status = await call({ method: 'GET', url: `/verifications/${workflowId}` });
+    assert.equal(status.statusCode, 200);
+    const body = status.json<VerificationStatus>();
+    assert.equal(body.stage, 'completed');
+    assert.equal(body.callerId, request.id);
+    assert.match(body.verificationId ?? '', /^[0-9a-f-]{36}$/);
+    assert.doesNotMatch(status.body, /Lovelace|12\/10\/1985|M1234567/, 'no patient data');
+  });
+
+  it('answers 404 for an unknown workflow', async () => {
+    const response = await call({ method: 'GET', url: '/verifications/verification-no-such-id' });
+    assert.equal(response.statusCode, 404);
+    assert.equal(response.json<{ error: string }>().error, 'not_found');
+  });
+
+  it('runs the supplyRunInput update: the service’s 400 names input, good input is accepted', async () => {
+    // A grace period long enough for the test to tell the workflow about the run before it completes.
+    const config = loadConfig({ INTAKE_API_KEY: KEY, LOG_LEVEL: 'silent' });
+    const slowApi = createIntakeApi({
+      config,
+      client: client(),
+      taskQueue: h.taskQueue,
+      logger: createLogger(config),
+      timing: { ...FAST, graceSeconds: 30 },
+    });
+    const started = await slowApi.inject({
+      method: 'POST',
+      url: '/verifications',
+      headers: { 'x-api-key': KEY },
+      payload: v2Request({ specialtyCode: 'ABA' }),
+    });
+    await slowApi.close();
+    assert.equal(started.statusCode, 202);
+    const { workflowId } = started.json<{ workflowId: string }>();
+    const handle = client().workflow.getHandle(workflowId);
+    const status = async () =>
+      (await call({ method: 'GET', url: `/verifications/${workflowId}` })).json<VerificationStatus>();
+    const verificationId = await eventually(async () => (await status()).verificationId);
+    const [run] = await eventually(async () => {
+      const runs = await h.sandbox.runs(verificationId);
+      return runs.length > 0 ? runs : undefined;
+    });
+    const flowRunId = run!.flowRunId;
+    await handle.signal(runAwaitingInputSignal, { flowRunId });
+    await eventually(async () => ((await status()).stage === 'awaiting-input' ? true : undefined));
+
+    const url = `/verifications/${workflowId}/runs/${flowRunId}/input`;
+    const empty = await post(url, { input: {} });
+    assert.equal(empty.statusCode, 400);
+    assert.equal(empty.json<{ param: string }>().param, 'input');
+    const notObject = await post(url, { input: 'yes' });
+    assert.deepEqual([notObject.statusCode, notObject.json<{ param: string }>().param], [400, 'input']);
+    const unknownRun = await post(`/verifications/${workflowId}/runs/no-such-run/input`, { input: { a: 1 } });
+    assert.deepEqual([unknownRun.statusCode, unknownRun.json<{ param: string }>().param], [400, 'flowRunId']);
+
+    const accepted = await post(url, { input: { authorizationNumber: 'A-100' } });
+    assert.equal(accepted.statusCode, 200);
+    assert.deepEqual(accepted.json(), { flowRunId, status: 'CREATED' });
+    assert.deepEqual((await status()).runs, [{ flowRunId, state: 'answered', serviceStatus: 'CREATED' }]);
+    await eventually(async () => ((await status()).stage === 'completed' ? true : undefined));
+  });
+
+  it('lists verifications by stage from search attributes, and names an unknown stage', async () => {
+    const discovery = await h.sandbox.createDiscovery({
+      firstName: 'Grace',
+      lastName: 'Hopper',
+      dateOfBirth: '12/09/1976',
+      state: 'NY',
+      delayMs: -1,
+    });
+    const request = v2Request({ payerId: undefined, discoveryId: discovery.discoveryId });
+    delete (request.patient as { memberId?: string }).memberId;
+    const started = await post('/verifications', request);
+    const { workflowId } = started.json<{ workflowId: string }>();
+    type Item = { workflowId: string; stage: string; discoveryId: string; status: string; startTime: string };
+    const item = await eventually(async () => {
+      const response = await call({ method: 'GET', url: '/verifications?stage=awaiting-discovery&limit=50' });
+      assert.equal(response.statusCode, 200);
+      return response.json<Item[]>().find((i) => i.workflowId === workflowId);
+    }, 15_000);
+    assert.equal(item.stage, 'awaiting-discovery');
+    assert.equal(item.discoveryId, discovery.discoveryId);
+    assert.equal(item.status, 'RUNNING');
+    assert.ok(!Number.isNaN(Date.parse(item.startTime)));
+    assert.deepEqual(Object.keys(item).sort(), [
+      'discoveryId',
+      'payerId',
+      'stage',
+      'startTime',
+      'status',
+      'verificationId',
+      'workflowId',
+    ]);
+    const limited = await call({ method: 'GET', url: '/verifications?limit=1' });
+    assert.equal(limited.json<Item[]>().length, 1);
+
+    const bad = await call({ method: 'GET', url: '/verifications?stage=sleeping' });
+    assert.deepEqual([bad.statusCode, bad.json<{ param: string }>().param], [400, 'stage']);
+    await client().workflow.getHandle(workflowId).signal(cancelSignal, { reason: 'test' });
+  });
+});

@@ -1,0 +1,45 @@
+import assert from 'node:assert/strict';
+import { Client, Connection } from '@temporalio/client';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { loadConfig } from '../../src/config.js';
+import { createIntakeApi } from '../../src/intake/api.js';
+import { createLogger } from '../../src/logging.js';
+
+describe('intake API OpenAPI document', () => {
+  it('is served without an API key and is a valid OpenAPI 3.1 document', async () => {
+    const config = loadConfig({ LOG_LEVEL: 'silent' });
+    // Serving the document touches no Temporal server: a lazy connection is never used.
+    const connection = Connection.lazy({ address: '127.0.0.1:1' });
+    const api = createIntakeApi({
+      config,
+      client: new Client({ connection }),
+      taskQueue: 'q',
+      logger: createLogger(config),
+    });
+    try {
+      const response = await api.inject({ method: 'GET', url: '/docs/openapi.json' });
+      assert.equal(response.statusCode, 200);
+      const document = response.json<{
+        openapi: string;
+        paths: Record<string, unknown>;
+        components: { schemas: Record<string, { anyOf?: unknown[] }> };
+      }>();
+      assert.equal(document.openapi, '3.1.0');
+      const result = await new Validator().validate(document);
+      assert.deepEqual(result.errors, undefined);
+      assert.equal(result.valid, true);
+      assert.deepEqual(Object.keys(document.paths).sort(), [
+        '/docs/openapi.json',
+        '/verifications',
+        '/verifications/{workflowId}',
+        '/verifications/{workflowId}/runs/{flowRunId}/input',
+      ]);
+      const schemas = (document as { components: { schemas: Record<string, { anyOf?: unknown[] }> } }).components
+        .schemas;
+      assert.equal(schemas.VerificationIntakeRequest?.anyOf?.length, 2, 'v2 and v1 requests, from the contract');
+    } finally {
+      await api.close();
+      await connection.close();
+    }
+  });
+});

@@ -1,0 +1,175 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { Client, type WorkflowHandle } from '@temporalio/client';
+import type { Payload } from '@temporalio/common';
+import { createActivities } from '../../activities/index.js';
+import { EligibilityClient } from '../../src/client/index.js';
+import { encryptedDataConverter } from '../../src/codec/data-converter.js';
+import { ENCRYPTED_ENCODING, EncryptionCodec, KEY_ID_METADATA } from '../../src/codec/encryption-codec.js';
+import { generateKey } from '../../src/codec/keys.js';
+import { loadConfig } from '../../src/config.js';
+import { startVerification } from '../../src/temporal/start-verification.js';
+import type { verificationWorkflow } from '../../workflows/index.js';
+import { runAwaitingInputSignal, statusQuery, supplyRunInputUpdate } from '../../workflows/messages.js';
+import { createWorker } from '../../workers/create-worker.js';
+import { workflowBundle } from '../setup/bundle.js';
+import { testCodecKeys } from '../setup/codec.js';
+import { startTestSandbox, type TestSandbox } from '../setup/sandbox.js';
+import { testTemporal } from '../setup/temporal.js';
+import { eventually } from '../setup/workflow-harness.js';
+
+// Recognisable patient values: none of them may appear anywhere in what Temporal stores.
+const PHI = {
+  firstName: 'Phionella',
+  lastName: 'Secretworth',
+  dateOfBirth: '04/05/1967',
+  memberId: 'MBRPHI778899',
+  note: 'Phionella allergic to penicillin',
+};
+
+/**
+ * Every payload of a history, wherever it sits (inputs, results, signals, updates, failures, memo), but search
+ * attributes: the server must read those to index them, so no codec touches them; they carry identifiers only.
+ */
+function payloadsOf(value: unknown, found: Payload[] = [], path = ''): Payload[] {
+  if (value === null || typeof value !== 'object' || value instanceof Uint8Array) return found;
+  const record = value as Record<string, unknown>;
+  if ('metadata' in record && 'data' in record && record.data instanceof Uint8Array) found.push(record);
+  for (const [key, child] of Object.entries(record)) {
+    if (key !== 'searchAttributes') payloadsOf(child, found, `${path}.${key}`);
+  }
+  return found;
+}
+
+/** The history as text with every byte array spelled out, so a plaintext value anywhere would be found. */
+function rawText(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => (v instanceof Uint8Array ? Buffer.from(v).toString('latin1') : v));
+}
+
+const keyIdOf = (p: Payload) => Buffer.from(p.metadata?.[KEY_ID_METADATA] ?? new Uint8Array()).toString();
+
+describe('patient data in Temporal', function () {
+  this.timeout(60_000);
+  let sandbox: TestSandbox;
+  before(async () => {
+    sandbox = await startTestSandbox();
+  });
+  after(async () => sandbox?.close());
+
+  /** A worker with its own task queue and converter, stoppable to simulate a restart. */
+  async function worker(taskQueue: string, keys: string) {
+    const config = loadConfig({ ELIGIBILITY_BASE_URL: sandbox.url });
+    const w = await createWorker({
+      connection: testTemporal().nativeConnection,
+      namespace: testTemporal().server.namespace,
+      taskQueue,
+      activities: createActivities(new EligibilityClient(config.service)),
+      dataConverter: encryptedDataConverter(testCodecKeys(keys)),
+      maxActivitiesPerSecond: 100,
+      workflowBundle: await workflowBundle(),
+    });
+    const running = w.run();
+    return {
+      w,
+      stop: async () => {
+        w.shutdown();
+        await running;
+      },
+    };
+  }
+
+  function clientWith(keys: string): Client {
+    return new Client({
+      connection: testTemporal().connection,
+      dataConverter: encryptedDataConverter(testCodecKeys(keys)),
+    });
+  }
+
+  /** Starts an ABA verification (its run awaits input) with the PHI above, and waits until the run is known. */
+  async function startWithRun(client: Client, taskQueue: string) {
+    const { workflowId } = await startVerification(
+      client,
+      {
+        id: `phi-${randomUUID()}`,
+        patient: {
+          firstName: PHI.firstName,
+          lastName: PHI.lastName,
+          dateOfBirth: PHI.dateOfBirth,
+          memberId: PHI.memberId,
+        },
+        payerId: '60054',
+        placeOfServiceCode: '11',
+        specialtyCode: 'ABA',
+      },
+      { taskQueue, timing: { graceSeconds: 60 } },
+    );
+    const wf: WorkflowHandle<typeof verificationWorkflow> = client.workflow.getHandle(workflowId);
+    const verificationId = await eventually(async () => (await wf.query(statusQuery)).verificationId);
+    const [run] = await sandbox.runs(verificationId);
+    assert.ok(run, 'the sandbox opened a run');
+    await wf.signal(runAwaitingInputSignal, { flowRunId: run.flowRunId });
+    await eventually(async () => ((await wf.query(statusQuery)).stage === 'awaiting-input' ? true : undefined));
+    return { wf, flowRunId: run.flowRunId };
+  }
+
+  it('stores only ciphertext: no PHI in the raw history, and the codec decodes it back', async () => {
+    const keys = generateKey('phi');
+    const taskQueue = `phi-${randomUUID()}`;
+    const w = await worker(taskQueue, keys);
+    try {
+      const client = clientWith(keys);
+      const { wf, flowRunId } = await startWithRun(client, taskQueue);
+      const answer = await wf.executeUpdate(supplyRunInputUpdate, { args: [{ flowRunId, input: { note: PHI.note } }] });
+      assert.equal(answer.status, 'CREATED');
+      assert.equal((await wf.result()).outcome, 'completed');
+
+      // A client with no codec sees what the database holds.
+      const raw = new Client({ connection: testTemporal().connection });
+      const history = await raw.workflow.getHandle(wf.workflowId).fetchHistory();
+      const text = rawText(history);
+      assert.deepEqual(
+        Object.values(PHI).filter((v) => text.includes(v)),
+        [],
+        'PHI found in the raw history',
+      );
+      const payloads = payloadsOf(history);
+      assert.ok(payloads.length >= 8, `payloads found: ${payloads.length}`);
+      for (const p of payloads) {
+        assert.equal(Buffer.from(p.metadata?.encoding ?? new Uint8Array()).toString(), ENCRYPTED_ENCODING);
+      }
+      // The codec is what turns them back into the patient's data.
+      const decoded = await new EncryptionCodec(testCodecKeys(keys)).decode(payloads);
+      const plain = decoded.map((p) => Buffer.from(p.data ?? new Uint8Array()).toString()).join('\n');
+      for (const value of [PHI.firstName, PHI.lastName, PHI.dateOfBirth, PHI.memberId, PHI.note]) {
+        assert.ok(plain.includes(value), `${value} decodes from the history`);
+      }
+    } finally {
+      await w.stop();
+    }
+  });
+
+  it('finishes a workflow started under key A after the worker restarts with key B current and A kept', async () => {
+    const keyA = generateKey('keyA');
+    const keyB = generateKey('keyB');
+    const taskQueue = `rotate-${randomUUID()}`;
+    const before = await worker(taskQueue, keyA);
+    const { wf, flowRunId } = await startWithRun(clientWith(keyA), taskQueue);
+    await before.stop();
+
+    const rotated = `${keyB},${keyA}`; // B encrypts; A still decrypts
+    const after = await worker(taskQueue, rotated);
+    try {
+      const handle = clientWith(rotated).workflow.getHandle<typeof verificationWorkflow>(wf.workflowId);
+      await handle.executeUpdate(supplyRunInputUpdate, { args: [{ flowRunId, input: { note: 'rotated' } }] });
+      assert.equal((await handle.result()).outcome, 'completed');
+      const payloads = payloadsOf(
+        await new Client({ connection: testTemporal().connection }).workflow.getHandle(wf.workflowId).fetchHistory(),
+      );
+      const ids = new Set(payloads.map(keyIdOf));
+      assert.ok(ids.has('keyA'), 'payloads written before the rotation are under key A');
+      assert.ok(ids.has('keyB'), 'payloads written after it are under key B');
+    } finally {
+      await after.stop();
+    }
+  });
+});

@@ -1,0 +1,65 @@
+import { randomUUID } from 'node:crypto';
+import type { Worker } from '@temporalio/worker';
+import { createActivities } from '../../activities/index.js';
+import { EligibilityClient } from '../../src/client/index.js';
+import { loadConfig } from '../../src/config.js';
+import { createWorker } from '../../workers/create-worker.js';
+import { workflowBundle } from './bundle.js';
+import { testDataConverter } from './codec.js';
+import { startTestSandbox, type TestSandbox } from './sandbox.js';
+import { testTemporal } from './temporal.js';
+
+/** A sandbox and a real worker (own task queue) on the run's dev server: what a workflow suite runs against. */
+export interface WorkflowHarness {
+  sandbox: TestSandbox;
+  taskQueue: string;
+  worker: Worker;
+  stop(): Promise<void>;
+}
+
+export async function startWorkflowHarness(
+  sandboxOverrides?: Parameters<typeof startTestSandbox>[0],
+): Promise<WorkflowHarness> {
+  const sandbox = await startTestSandbox(sandboxOverrides);
+  const config = loadConfig({ ELIGIBILITY_BASE_URL: sandbox.url });
+  const { nativeConnection, server } = testTemporal();
+  const taskQueue = `test-${randomUUID()}`;
+  const worker = await createWorker({
+    connection: nativeConnection,
+    namespace: server.namespace,
+    taskQueue,
+    activities: createActivities(new EligibilityClient(config.service)),
+    dataConverter: testDataConverter(),
+    maxActivitiesPerSecond: 500,
+    workflowBundle: await workflowBundle(),
+  });
+  const running = worker.run();
+  return {
+    sandbox,
+    taskQueue,
+    worker,
+    async stop() {
+      worker.shutdown();
+      await running;
+      await sandbox.close();
+    },
+  };
+}
+
+/** Service calls only (the sandbox's own /sandbox/* control routes are not part of the service). */
+export function serviceCalls(stats: { calls: Record<string, Record<string, number>> }): number {
+  return Object.entries(stats.calls)
+    .filter(([route]) => !route.includes(' /sandbox/'))
+    .reduce((sum, [, byStatus]) => sum + Object.values(byStatus).reduce((a, b) => a + b, 0), 0);
+}
+
+/** Polls `probe` until it returns a value that is not undefined, or fails after `timeoutMs`. */
+export async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000, what = 'condition') {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

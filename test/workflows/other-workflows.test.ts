@@ -1,0 +1,105 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { EligibilityClient } from '../../src/client/index.js';
+import { loadConfig } from '../../src/config.js';
+import type { Discovery } from '../../src/contract/index.js';
+import { discoveryWorkflowId, runWorkflowId } from '../../workflows/ids.js';
+import type { discoveryWorkflow, runInputWorkflow, webhookSetupWorkflow } from '../../workflows/index.js';
+import { discoveryUpdatedSignal, supplyRunInputUpdate } from '../../workflows/messages.js';
+import { recordHistory } from '../setup/histories.js';
+import { testTemporal } from '../setup/temporal.js';
+import { startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
+
+describe('discoveryWorkflow, runInputWorkflow and webhookSetupWorkflow', function () {
+  this.timeout(60_000);
+  let h: WorkflowHarness;
+  before(async () => {
+    h = await startWorkflowHarness();
+  });
+  after(async () => h?.stop());
+  beforeEach(async () => h.sandbox.reset());
+  const client = () => testTemporal().client;
+
+  it('discoveryWorkflow: signal-with-start wakes the wait and reports what was found', async () => {
+    const created = await fetch(`${h.sandbox.url}/sandbox/discoveries`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ firstName: 'Alan', lastName: 'Turing', dateOfBirth: '06/23/1954', state: 'CA', delayMs: -1 }),
+    });
+    const discovery = (await created.json()) as Discovery;
+    const workflowId = discoveryWorkflowId(discovery.discoveryId);
+    const wf = await client().workflow.start<typeof discoveryWorkflow>('discoveryWorkflow', {
+      taskQueue: h.taskQueue,
+      workflowId,
+      args: [{ discoveryId: discovery.discoveryId, timing: { pollInitialSeconds: 3600 } }],
+    });
+    await fetch(`${h.sandbox.url}/sandbox/discoveries/${discovery.discoveryId}/complete`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    // What the webhook receiver does: signal-with-start finds the running workflow and signals it.
+    await client().workflow.signalWithStart<typeof discoveryWorkflow, [{ discoveryId: string }]>('discoveryWorkflow', {
+      taskQueue: h.taskQueue,
+      workflowId,
+      args: [{ discoveryId: discovery.discoveryId }],
+      signal: discoveryUpdatedSignal,
+      signalArgs: [{ discoveryId: discovery.discoveryId }],
+    });
+    const result = await wf.result();
+    assert.equal(result.outcome, 'complete');
+    assert.equal(result.discovery?.successful, true);
+    await recordHistory('discovery-workflow', wf);
+  });
+
+  it('runInputWorkflow: answers the supplyRunInput update for a run whose verification has closed', async () => {
+    // An ABA verification opens a run at the service, as if its verification workflow had already closed.
+    const service = new EligibilityClient(loadConfig({ ELIGIBILITY_BASE_URL: h.sandbox.url }).service);
+    const { verificationId } = await service.createVerificationV2(
+      {
+        patient: { firstName: 'Alan', lastName: 'Turing', dateOfBirth: '06/23/1954' },
+        payerId: '60054',
+        placeOfServiceCode: '11',
+        specialtyCode: 'ABA',
+      },
+      { idempotencyKey: randomUUID() },
+    );
+    const runs = (await (await fetch(`${h.sandbox.url}/sandbox/runs?verificationId=${verificationId}`)).json()) as {
+      flowRunId: string;
+    }[];
+    const flowRunId = runs[0]!.flowRunId;
+    const wf = await client().workflow.start<typeof runInputWorkflow>('runInputWorkflow', {
+      taskQueue: h.taskQueue,
+      workflowId: runWorkflowId(flowRunId),
+      args: [{ flowRunId, verificationId }],
+    });
+    const answer = await wf.executeUpdate(supplyRunInputUpdate, { args: [{ flowRunId, input: { note: 'ok' } }] });
+    assert.deepEqual(answer, { flowRunId, status: 'CREATED' });
+    const result = await wf.result();
+    assert.equal(result.outcome, 'completed');
+    await recordHistory('run-input-workflow', wf);
+  });
+
+  it('webhookSetupWorkflow: registers once and subscribes each event; re-running changes nothing', async () => {
+    const url = 'http://127.0.0.1:9/webhooks/eligibility';
+    const events = ['sandbox.discovery.updated', 'sandbox.run.pending'];
+    const first = await client().workflow.execute<typeof webhookSetupWorkflow>('webhookSetupWorkflow', {
+      taskQueue: h.taskQueue,
+      workflowId: `webhook-setup-${randomUUID()}`,
+      args: [{ url, events }],
+    });
+    assert.equal(first.registered, true);
+    assert.deepEqual(first.subscribed, events);
+    assert.match(first.endpointId, /^ep_/);
+    const again = await client().workflow.execute<typeof webhookSetupWorkflow>('webhookSetupWorkflow', {
+      taskQueue: h.taskQueue,
+      workflowId: `webhook-setup-${randomUUID()}`,
+      args: [{ url, events, existing: first }],
+    });
+    assert.equal(again.registered, false);
+    assert.deepEqual(again.subscribed, []);
+    const stats = await h.sandbox.stats();
+    assert.equal(stats.calls['POST /v1/webhooks']?.['201'], 1);
+    assert.equal(stats.calls['POST /v1/webhooks/:endpointId/events']?.['201'], 2);
+  });
+});

@@ -1,0 +1,57 @@
+import { NativeConnection } from '@temporalio/worker';
+import { createActivities } from '../activities/index.js';
+import { EligibilityClient } from '../src/client/index.js';
+import { createDataConverter } from '../src/codec/data-converter.js';
+import type { Config } from '../src/config.js';
+import { TemporalUnreachableError } from '../src/temporal/client.js';
+import { temporalConnectionOptions } from '../src/temporal/connection-options.js';
+import { createWorker } from './create-worker.js';
+
+export interface RunWorkerOptions {
+  /** Drains and stops the worker when aborted (the entry points abort it on SIGINT / SIGTERM). */
+  signal?: AbortSignal;
+  log?: (line: string) => void;
+}
+
+/** The worker of the eligibility task queue until `signal` aborts; resolves once it has drained and stopped. */
+export async function runWorker(config: Config, options: RunWorkerOptions = {}): Promise<void> {
+  const log = options.log ?? ((line: string) => console.log(line));
+  // Keys are checked before connecting: a worker that cannot encrypt must not start taking tasks.
+  const dataConverter = await createDataConverter(config.codec);
+  // TLS files are read (and a bad path reported) before any connection attempt.
+  const connectionOptions = await temporalConnectionOptions(config.temporal);
+  let connection: NativeConnection;
+  try {
+    connection = await NativeConnection.connect(connectionOptions);
+  } catch (err) {
+    throw new TemporalUnreachableError(config.temporal.address, err);
+  }
+  try {
+    // One client per process: one cached token shared by every activity of this worker.
+    const activities = createActivities(new EligibilityClient(config.service));
+    const worker = await createWorker({
+      connection,
+      namespace: config.temporal.namespace,
+      taskQueue: config.temporal.taskQueue,
+      activities,
+      dataConverter,
+      maxActivitiesPerSecond: config.service.maxRps,
+      shutdownGraceSeconds: config.worker.shutdownGraceSeconds,
+    });
+    if (options.signal?.aborted) return;
+    // The SDK's runtime also listens for SIGINT / SIGTERM; whichever runs first starts the drain, the other sees it
+    // stopping.
+    const stop = () => {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+    };
+    options.signal?.addEventListener('abort', stop, { once: true });
+    log(`Worker polling task queue ${config.temporal.taskQueue} on ${config.temporal.address}`);
+    try {
+      await worker.run();
+    } finally {
+      options.signal?.removeEventListener('abort', stop);
+    }
+  } finally {
+    await connection.close();
+  }
+}

@@ -1,0 +1,56 @@
+import { condition, proxyActivities, setHandler } from '@temporalio/workflow';
+import type { Activities } from '../activities/index.js';
+import { isSuccessfulDiscovery, type Discovery } from '../src/contract/index.js';
+import { serviceCallOptions } from './activity-options.js';
+import { discoveryUpdatedSignal } from './messages.js';
+import { ms, type Timing } from './timing.js';
+import type { DiscoverySummary } from './types.js';
+
+const { fetchDiscovery } = proxyActivities<Activities>(serviceCallOptions);
+
+export type DiscoveryWaitResult =
+  | { kind: 'complete'; discovery: Discovery }
+  | { kind: 'timed-out'; discovery: Discovery }
+  | { kind: 'stopped' };
+
+/**
+ * Waits for a discovery to complete: a `discoveryUpdated` signal (from the webhook receiver) triggers a fetch at
+ * once; without signals it polls with doubling intervals up to a deadline. The handler is set when the workflow
+ * starts, so a signal that races ahead of the wait is counted, not lost.
+ */
+export class DiscoveryWatch {
+  private updates = 0;
+
+  constructor(private readonly discoveryId: string | undefined) {
+    setHandler(discoveryUpdatedSignal, ({ discoveryId }) => {
+      if (discoveryId === this.discoveryId) this.updates += 1;
+    });
+  }
+
+  async wait(timing: Timing, stopped: () => boolean): Promise<DiscoveryWaitResult> {
+    if (!this.discoveryId) throw new Error('DiscoveryWatch.wait needs a discoveryId');
+    const deadline = Date.now() + ms(timing.discoveryDeadlineSeconds);
+    let interval = ms(timing.pollInitialSeconds);
+    // The first fetch comes right away: the discovery may have completed before this workflow indexed its id.
+    for (;;) {
+      const seen = this.updates;
+      const discovery = await fetchDiscovery(this.discoveryId);
+      if (discovery.status === 'complete') return { kind: 'complete', discovery };
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) return { kind: 'timed-out', discovery };
+      const woken = await condition(() => this.updates > seen || stopped(), Math.min(interval, remaining));
+      if (stopped()) return { kind: 'stopped' };
+      if (!woken) interval = Math.min(interval * 2, ms(timing.pollMaxSeconds));
+    }
+  }
+}
+
+export function summarizeDiscovery(d: Discovery): DiscoverySummary {
+  return {
+    discoveryId: d.discoveryId,
+    status: d.status,
+    successful: isSuccessfulDiscovery(d),
+    payerId: isSuccessfulDiscovery(d) ? d.payerId : null,
+    payerName: d.payerName,
+  };
+}

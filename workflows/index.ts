@@ -1,0 +1,5 @@
+// The workflows the worker registers. Only workflow functions are exported here: the bundler registers every export.
+export { discoveryWorkflow } from './discovery-workflow.js';
+export { runInputWorkflow } from './run-input-workflow.js';
+export { verificationWorkflow } from './verification-workflow.js';
+export { webhookSetupWorkflow } from './webhook-setup-workflow.js';

@@ -1,0 +1,23 @@
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { RunUpdateResponse } from '../src/contract/index.js';
+import type {
+  DiscoveryUpdated,
+  RunAwaitingInput,
+  SupplyRunInput,
+  VerificationStatus,
+} from './types.js';
+
+// Defined once, used by the workflows and by every client (webhook receiver, intake API, CLI, tests).
+
+/** The webhook receiver: a discovery changed; the workflow fetches it at once instead of waiting for a poll. */
+export const discoveryUpdatedSignal = defineSignal<[DiscoveryUpdated]>('discoveryUpdated');
+/** The webhook receiver or an operator: a run of this verification awaits callback input. */
+export const runAwaitingInputSignal = defineSignal<[RunAwaitingInput]>('runAwaitingInput');
+/** Run input from Temporal UI, which sends signals only; a rejection shows in `status().lastError`. */
+export const runInputSignal = defineSignal<[SupplyRunInput]>('runInput');
+export const cancelSignal = defineSignal<[{ reason?: string }?]>('cancel');
+
+/** Run input with an answer: the service's `{flowRunId, status}`, or a failure naming the bad `param`. */
+export const supplyRunInputUpdate = defineUpdate<RunUpdateResponse, [SupplyRunInput]>('supplyRunInput');
+
+export const statusQuery = defineQuery<VerificationStatus>('status');

@@ -1,0 +1,109 @@
+import { allHandlersFinished, condition, proxyActivities, setHandler } from '@temporalio/workflow';
+import type { Activities } from '../activities/index.js';
+import type { RunUpdateResponse } from '../src/contract/index.js';
+import { serviceCallOptions } from './activity-options.js';
+import { describeFailure, invalidRequest, toCallerFailure } from './failures.js';
+import { runAwaitingInputSignal, runInputSignal, supplyRunInputUpdate } from './messages.js';
+import { ms } from './timing.js';
+import type { LastError, RunSummary, SupplyRunInput } from './types.js';
+
+// A person is waiting on the other end of the update, so its call gives up after minutes, not an hour.
+const { updateRun } = proxyActivities<Activities>({ ...serviceCallOptions, scheduleToCloseTimeout: '2 minutes' });
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export type InputWaitResult = 'completed' | 'timed-out' | 'stopped';
+
+/**
+ * Runs awaiting callback input, shared by the verification workflow and the standalone run workflow: learns of runs
+ * from `runAwaitingInput`, takes input from the `supplyRunInput` update (which answers the caller) or the
+ * `runInput` signal (which cannot, so its errors land in `lastError`), and sends it with `PUT /v1/runs/{id}`.
+ */
+export class RunInputs {
+  private readonly runs = new Map<string, RunSummary>();
+  lastError: LastError | undefined;
+
+  /**
+   * `known` runs are added before the handlers exist: setting a handler delivers buffered updates at once, and an
+   * update for the run a workflow was started for must find it.
+   */
+  constructor(
+    private readonly onChange: () => void = () => undefined,
+    known: readonly string[] = [],
+  ) {
+    for (const flowRunId of known) this.runs.set(flowRunId, { flowRunId, state: 'pending' });
+    setHandler(runAwaitingInputSignal, ({ flowRunId }) => this.add(flowRunId));
+    setHandler(supplyRunInputUpdate, (request) => this.submit(request), {
+      // Runs before anything is written to history: a rejected update leaves no trace and costs no service call.
+      validator: (request: SupplyRunInput) => this.validate(request),
+    });
+    setHandler(runInputSignal, async (request) => {
+      try {
+        this.validate(request);
+        await this.submit(request);
+      } catch (err) {
+        this.lastError = { ...describeFailure(err), flowRunId: request?.flowRunId };
+      }
+    });
+  }
+
+  add(flowRunId: string): void {
+    if (typeof flowRunId !== 'string' || flowRunId.length === 0 || this.runs.has(flowRunId)) return;
+    this.runs.set(flowRunId, { flowRunId, state: 'pending' });
+    this.onChange();
+  }
+
+  get summaries(): RunSummary[] {
+    return [...this.runs.values()].map((run) => ({ ...run }));
+  }
+
+  get pending(): string[] {
+    return [...this.runs.values()].filter((run) => run.state !== 'answered').map((run) => run.flowRunId);
+  }
+
+  /** Waits up to `graceSeconds` for a run to appear, then until every run is answered or the deadline passes. */
+  async waitForInput(graceSeconds: number, deadlineSeconds: number, stopped: () => boolean): Promise<InputWaitResult> {
+    const anyRun = await condition(() => stopped() || this.runs.size > 0, ms(graceSeconds));
+    if (stopped()) return 'stopped';
+    if (anyRun) {
+      const answered = await condition(() => stopped() || this.pending.length === 0, ms(deadlineSeconds));
+      if (stopped()) return 'stopped';
+      if (!answered) return 'timed-out';
+    }
+    // An update still sending input must answer its caller before the workflow closes.
+    await condition(allHandlersFinished);
+    return 'completed';
+  }
+
+  private validate(request: SupplyRunInput): void {
+    if (!isPlainObject(request) || typeof request.flowRunId !== 'string') {
+      throw invalidRequest('flowRunId', 'a flowRunId is required');
+    }
+    const run = this.runs.get(request.flowRunId);
+    if (!run) throw invalidRequest('flowRunId', 'no run of this workflow awaits input under this flowRunId');
+    if (run.state === 'answered') throw invalidRequest('flowRunId', 'this run has already been answered');
+    if (run.state === 'submitting') throw invalidRequest('flowRunId', 'input for this run is being sent already');
+    if (!isPlainObject(request.input)) throw invalidRequest('input', 'input must be a JSON object');
+  }
+
+  private async submit({ flowRunId, input }: SupplyRunInput): Promise<RunUpdateResponse> {
+    const run = this.runs.get(flowRunId);
+    if (!run) throw invalidRequest('flowRunId', 'no run of this workflow awaits input under this flowRunId');
+    run.state = 'submitting';
+    try {
+      const response = await updateRun(flowRunId, input);
+      run.state = 'answered';
+      run.serviceStatus = response.status;
+      this.lastError = undefined;
+      this.onChange();
+      return response;
+    } catch (err) {
+      // The run stays pending: the person can correct the input and try again.
+      run.state = 'pending';
+      this.lastError = { ...describeFailure(err), flowRunId };
+      throw toCallerFailure(err);
+    }
+  }
+}

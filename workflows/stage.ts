@@ -1,0 +1,24 @@
+import { upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import type { SearchAttributeUpdatePair } from '@temporalio/common';
+import { VerificationStage } from './search-attributes.js';
+import type { Stage } from './types.js';
+
+/**
+ * The current stage, mirrored to the `VerificationStage` search attribute. Each upsert is a billed action, so it is
+ * made only when the indexed value actually changes; the starter sets the first value at start, which is free.
+ */
+export class StageTracker {
+  private indexed: string | undefined;
+
+  constructor(public stage: Stage) {
+    this.indexed = workflowInfo().typedSearchAttributes.get(VerificationStage);
+  }
+
+  /** Moves to `stage`; `also` rides on the same upsert (one action however many keys). */
+  enter(stage: Stage, also: SearchAttributeUpdatePair[] = []): void {
+    this.stage = stage;
+    if (stage === this.indexed && also.length === 0) return;
+    upsertSearchAttributes([{ key: VerificationStage, value: stage }, ...also]);
+    this.indexed = stage;
+  }
+}

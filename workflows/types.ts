@@ -1,0 +1,124 @@
+import type { RunInput, VerificationIntakeInput } from '../src/contract/index.js';
+import type { Timing } from './timing.js';
+
+export type Stage =
+  | 'validating'
+  | 'awaiting-discovery'
+  | 'creating'
+  | 'created'
+  | 'awaiting-input'
+  | 'completed'
+  | 'failed'
+  | 'no-coverage'
+  | 'timed-out'
+  | 'cancelled';
+
+export type Outcome = Extract<Stage, 'completed' | 'failed' | 'no-coverage' | 'timed-out' | 'cancelled'>;
+
+export interface VerificationWorkflowInput {
+  /** The intake request; validated again by the workflow (the `validating` stage). */
+  request: VerificationIntakeInput;
+  timing?: Partial<Timing>;
+  /** Carried across continue-as-new or given by a caller that already holds one; otherwise `uuid4()`. */
+  idempotencyKey?: string;
+}
+
+/** What a discovery found, without patient identity (names and date of birth stay with the service). */
+export interface DiscoverySummary {
+  discoveryId: string;
+  status: 'pending' | 'complete';
+  successful: boolean;
+  payerId: string | null;
+  payerName: string | null;
+}
+
+export type RunState = 'pending' | 'submitting' | 'answered';
+
+export interface RunSummary {
+  flowRunId: string;
+  state: RunState;
+  /** The service's run status after the input was accepted (e.g. `CREATED`). */
+  serviceStatus?: string;
+}
+
+export interface LastError {
+  type: string;
+  message: string;
+  param?: string;
+  flowRunId?: string;
+}
+
+/** The `status` query: identifiers and progress, no patient data. */
+export interface VerificationStatus {
+  stage: Stage;
+  callerId?: string;
+  version: 'v1' | 'v2';
+  payerId?: string;
+  specialtyCode?: string;
+  discoveryId?: string;
+  verificationId?: string;
+  discovery?: DiscoverySummary;
+  runs: RunSummary[];
+  pendingRuns: string[];
+  lastError?: LastError;
+}
+
+export interface VerificationResult {
+  outcome: Outcome;
+  callerId?: string;
+  verificationId?: string;
+  discovery?: DiscoverySummary & { memberId: string | null };
+  runs: RunSummary[];
+  lastError?: LastError;
+}
+
+export interface SupplyRunInput {
+  flowRunId: string;
+  input: RunInput;
+}
+
+export interface RunAwaitingInput {
+  flowRunId: string;
+}
+
+export interface DiscoveryUpdated {
+  discoveryId: string;
+}
+
+export interface DiscoveryWorkflowInput {
+  discoveryId: string;
+  timing?: Partial<Pick<Timing, 'pollInitialSeconds' | 'pollMaxSeconds' | 'discoveryDeadlineSeconds'>>;
+}
+
+export interface DiscoveryWorkflowResult {
+  outcome: 'complete' | 'timed-out' | 'cancelled';
+  discovery?: DiscoverySummary;
+}
+
+export interface RunInputWorkflowInput {
+  flowRunId: string;
+  verificationId?: string;
+  callerId?: string;
+  timing?: Partial<Pick<Timing, 'inputDeadlineSeconds'>>;
+}
+
+export interface RunInputWorkflowResult {
+  outcome: 'completed' | 'timed-out' | 'cancelled';
+  runs: RunSummary[];
+  lastError?: LastError;
+}
+
+export interface WebhookSetupInput {
+  url: string;
+  events: string[];
+  /** The endpoint an earlier setup registered: given, it is reused and only missing events are subscribed. */
+  existing?: { endpointId: string; url: string; events: string[] };
+}
+
+export interface WebhookSetupResult {
+  endpointId: string;
+  url: string;
+  events: string[];
+  registered: boolean;
+  subscribed: string[];
+}

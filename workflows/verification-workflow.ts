@@ -1,0 +1,157 @@
+import { ApplicationFailure, proxyActivities, setHandler, uuid4 } from '@temporalio/workflow';
+import type { Activities } from '../activities/index.js';
+import {
+  VerificationIntake,
+  firstInvalidParam,
+  intakeMemberId,
+  type Discovery,
+  type VerificationRequestV1,
+  type VerificationRequestV2,
+} from '../src/contract/index.js';
+import { serviceCallOptions } from './activity-options.js';
+import { DiscoveryWatch, summarizeDiscovery } from './discovery-wait.js';
+import { FailureType } from './failure-types.js';
+import { describeFailure, invalidRequest, isActivityFailureOfType, toCallerFailure } from './failures.js';
+import { cancelSignal, statusQuery } from './messages.js';
+import { RunInputs } from './run-inputs.js';
+import { PayerId, VerificationId } from './search-attributes.js';
+import { StageTracker } from './stage.js';
+import { resolveTiming } from './timing.js';
+import type { LastError, Outcome, VerificationResult, VerificationStatus, VerificationWorkflowInput } from './types.js';
+
+const { lookupPayer, createVerificationV2, createVerificationV1 } = proxyActivities<Activities>(serviceCallOptions);
+
+/**
+ * One patient's verification of benefits (DESIGN §3): validate, wait for the discovery when the payer or member id
+ * is unknown, look the payer up, create the verification exactly once, take input for runs that ask for it.
+ */
+export async function verificationWorkflow(input: VerificationWorkflowInput): Promise<VerificationResult> {
+  const timing = resolveTiming(input.timing);
+  const raw = input.request as { id?: unknown; discoveryId?: unknown; version?: unknown } | undefined;
+  const stage = new StageTracker('validating');
+  const discoveries = new DiscoveryWatch(typeof raw?.discoveryId === 'string' ? raw.discoveryId : undefined);
+  let cancelled = false;
+  let verificationId: string | undefined;
+  let discovery: Discovery | undefined;
+  let lastError: LastError | undefined;
+  // Parsed before the handlers exist, so a query always sees it; failing on it is the `validating` stage below.
+  const parsed = VerificationIntake.safeParse(input.request);
+  const request: VerificationIntake | undefined = parsed.success ? parsed.data : undefined;
+  const runs = new RunInputs(() => {
+    if (runs.pending.length > 0 && (stage.stage === 'created' || stage.stage === 'awaiting-input')) {
+      stage.enter('awaiting-input');
+    }
+  });
+  const stopped = () => cancelled;
+
+  setHandler(cancelSignal, () => {
+    cancelled = true;
+  });
+  setHandler(statusQuery, (): VerificationStatus => {
+    const callerId = typeof raw?.id === 'string' ? raw.id : undefined;
+    return {
+      stage: stage.stage,
+      version: raw?.version === 'v1' ? 'v1' : 'v2',
+      ...(callerId ? { callerId } : {}),
+      ...(request ? { payerId: discovery?.payerId ?? request.payerId, discoveryId: request.discoveryId } : {}),
+      ...(request?.version === 'v2' ? { specialtyCode: request.specialtyCode } : {}),
+      ...(verificationId ? { verificationId } : {}),
+      ...(discovery ? { discovery: summarizeDiscovery(discovery) } : {}),
+      runs: runs.summaries,
+      pendingRuns: runs.pending,
+      ...((runs.lastError ?? lastError) ? { lastError: runs.lastError ?? lastError } : {}),
+    };
+  });
+
+  const finish = (outcome: Outcome): VerificationResult => {
+    stage.enter(outcome);
+    return {
+      outcome,
+      ...(request?.id ? { callerId: request.id } : {}),
+      ...(verificationId ? { verificationId } : {}),
+      ...(discovery ? { discovery: { ...summarizeDiscovery(discovery), memberId: discovery.memberId } } : {}),
+      runs: runs.summaries,
+      ...((runs.lastError ?? lastError) ? { lastError: runs.lastError ?? lastError } : {}),
+    };
+  };
+  /** Ends the workflow as failed: the failure names the field, and its details carry the result object. */
+  const fail = (failure: ApplicationFailure): never => {
+    lastError = describeFailure(failure);
+    const result = finish('failed');
+    throw ApplicationFailure.create({
+      type: failure.type ?? FailureType.InvalidRequest,
+      message: failure.message,
+      nonRetryable: true,
+      details: [{ ...(lastError.param ? { param: lastError.param } : {}), result }],
+    });
+  };
+
+  // validating
+  if (!parsed.success) {
+    const param = firstInvalidParam(parsed.error);
+    return fail(invalidRequest(param, parsed.error.issues[0]?.message ?? 'invalid'));
+  }
+  const valid = parsed.data;
+
+  // awaiting-discovery: only when the payer or the member id is unknown and a discovery will tell
+  let payerId = valid.payerId;
+  let memberId = intakeMemberId(valid);
+  if (valid.discoveryId && (payerId === undefined || memberId === undefined)) {
+    stage.enter('awaiting-discovery');
+    const waited = await discoveries.wait(timing, stopped);
+    if (waited.kind === 'stopped') return finish('cancelled');
+    discovery = waited.discovery;
+    if (waited.kind === 'timed-out') return finish('timed-out');
+    if (discovery.payerName === null || discovery.memberId === null) return finish('no-coverage');
+    payerId ??= discovery.payerId;
+    memberId ??= discovery.memberId;
+  }
+  if (payerId === undefined) return fail(invalidRequest('payerId', 'payerId is required'));
+  if (valid.version === 'v1' && memberId === undefined) {
+    return fail(invalidRequest('memberId', 'memberId or discoveryId is required'));
+  }
+  if (cancelled) return finish('cancelled');
+
+  // creating
+  stage.enter('creating', payerId !== valid.payerId ? [{ key: PayerId, value: payerId }] : []);
+  try {
+    await lookupPayer(payerId);
+  } catch (err) {
+    if (isActivityFailureOfType(err, FailureType.NotFound)) return fail(invalidRequest('payerId', 'unknown payer'));
+    return fail(toCallerFailure(err));
+  }
+  if (cancelled) return finish('cancelled');
+  // Seeded from this run's id: every retry, worker restart and replay sends the same key, so no duplicate.
+  const idempotencyKey = input.idempotencyKey ?? uuid4();
+  try {
+    verificationId =
+      valid.version === 'v1'
+        ? (await createVerificationV1(toV1Request(valid, payerId, memberId as string))).verificationId
+        : (await createVerificationV2(toV2Request(valid, payerId, memberId), idempotencyKey)).verificationId;
+  } catch (err) {
+    return fail(toCallerFailure(err));
+  }
+  stage.enter(runs.pending.length > 0 ? 'awaiting-input' : 'created', [{ key: VerificationId, value: verificationId }]);
+
+  // created / awaiting-input
+  const waited = await runs.waitForInput(timing.graceSeconds, timing.inputDeadlineSeconds, stopped);
+  return finish(waited === 'stopped' ? 'cancelled' : waited);
+}
+
+function toV2Request(
+  intake: Extract<VerificationIntake, { version: 'v2' }>,
+  payerId: string,
+  memberId: string | undefined,
+): VerificationRequestV2 {
+  const { version: _v, discoveryId: _d, payerId: _p, patient, ...rest } = intake;
+  return { ...rest, payerId, patient: { ...patient, ...(memberId ? { memberId } : {}) } };
+}
+
+function toV1Request(
+  intake: Extract<VerificationIntake, { version: 'v1' }>,
+  payerId: string,
+  memberId: string,
+): VerificationRequestV1 {
+  const { version: _v, discoveryId: _d, payerId: _p, memberId: _m, ...rest } = intake;
+  return { ...rest, payerId, memberId };
+}
