@@ -71,7 +71,10 @@ export default tseslint.config(
     // Converters the SDK loads with require(): plain CommonJS.
     files: ['**/*.cjs'],
     ...tseslint.configs.disableTypeChecked,
-    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', exports: 'writable', module: 'writable' } },
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { require: 'readonly', exports: 'writable', module: 'writable' },
+    },
     rules: { ...tseslint.configs.disableTypeChecked.rules, '@typescript-eslint/no-require-imports': 'off' },
   },
   {

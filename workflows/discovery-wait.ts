@@ -9,9 +9,7 @@ import type { DiscoverySummary } from './types.js';
 const { fetchDiscovery } = proxyActivities<Activities>(serviceCallOptions);
 
 export type DiscoveryWaitResult =
-  | { kind: 'complete'; discovery: Discovery }
-  | { kind: 'timed-out'; discovery: Discovery }
-  | { kind: 'stopped' };
+  { kind: 'complete'; discovery: Discovery } | { kind: 'timed-out'; discovery: Discovery } | { kind: 'stopped' };
 
 /**
  * Waits for a discovery to complete: a `discoveryUpdated` signal (from the webhook receiver) triggers a fetch at

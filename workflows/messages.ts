@@ -1,11 +1,6 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { RunUpdateResponse } from '../src/contract/index.js';
-import type {
-  DiscoveryUpdated,
-  RunAwaitingInput,
-  SupplyRunInput,
-  VerificationStatus,
-} from './types.js';
+import type { DiscoveryUpdated, RunAwaitingInput, SupplyRunInput, VerificationStatus } from './types.js';
 
 // Defined once, used by the workflows and by every client (webhook receiver, intake API, CLI, tests).
 

@@ -19,5 +19,11 @@ export async function webhookSetupWorkflow(input: WebhookSetupInput): Promise<We
     endpoint = await subscribeWebhookEvent(endpoint.endpointId, event);
     subscribed.push(event);
   }
-  return { endpointId: endpoint.endpointId, url: endpoint.url, events: endpoint.events, registered: !reuse, subscribed };
+  return {
+    endpointId: endpoint.endpointId,
+    url: endpoint.url,
+    events: endpoint.events,
+    registered: !reuse,
+    subscribed,
+  };
 }

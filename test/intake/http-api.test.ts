@@ -4,27 +4,12 @@ import { loadConfig } from '../../src/config.js';
 import { createIntakeApi } from '../../src/intake/api.js';
 import { createLogger } from '../../src/logging.js';
 import { cancelSignal, runAwaitingInputSignal } from '../../workflows/messages.js';
-import type { Timing } from '../../workflows/timing.js';
 import type { VerificationStatus } from '../../workflows/types.js';
 import { testTemporal } from '../setup/temporal.js';
+import { FAST, v2Intake } from '../setup/fixtures.js';
 import { eventually, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
 
 const KEY = 'test-intake-key';
-const FAST: Partial<Timing> = { pollInitialSeconds: 0.2, pollMaxSeconds: 1, graceSeconds: 0.3 };
-let seq = 0;
-const callerId = (name: string) => `${name}-${Date.now()}-${++seq}`;
-
-function v2Request(overrides: Record<string, unknown> = {}) {
-  return {
-    id: callerId('api'),
-    patient: { firstName: 'Ada', lastName: 'Lovelace', dateOfBirth: '12/10/1985', state: 'NY', memberId: 'M1234567' },
-    payerId: '60054',
-    placeOfServiceCode: '11',
-    specialtyCode: 'PRC',
-    ...overrides,
-  };
-}
-
 describe('intake API', function () {
   this.timeout(40_000);
   let h: WorkflowHarness;
@@ -66,14 +51,14 @@ describe('intake API', function () {
   });
 
   it('names the invalid field of a request, and starts nothing', async () => {
-    const bad = v2Request({ patient: { firstName: 'Ada', lastName: 'Lovelace', dateOfBirth: '1985-12-10' } });
+    const bad = v2Intake({ patient: { firstName: 'Ada', lastName: 'Lovelace', dateOfBirth: '1985-12-10' } });
     const response = await post('/verifications', bad);
     assert.equal(response.statusCode, 400);
     const body = response.json<{ error: string; param: string }>();
     assert.equal(body.error, 'invalid_request_error');
     assert.equal(body.param, 'patient.dateOfBirth');
     assert.doesNotMatch(response.body, /1985-12-10/, 'the value is not echoed');
-    const noPayer = await post('/verifications', v2Request({ payerId: undefined }));
+    const noPayer = await post('/verifications', v2Intake({ payerId: undefined }));
     assert.deepEqual([noPayer.statusCode, noPayer.json<{ param: string }>().param], [400, 'payerId']);
     const malformed = await call({
       method: 'POST',
@@ -86,7 +71,7 @@ describe('intake API', function () {
   });
 
   it('starts a verification once per caller id and reports its status', async () => {
-    const request = v2Request();
+    const request = v2Intake();
     const first = await post('/verifications', request);
     assert.equal(first.statusCode, 202);
     const { workflowId } = first.json<{ workflowId: string }>();
@@ -131,7 +116,7 @@ describe('intake API', function () {
       method: 'POST',
       url: '/verifications',
       headers: { 'x-api-key': KEY },
-      payload: v2Request({ specialtyCode: 'ABA' }),
+      payload: v2Intake({ specialtyCode: 'ABA' }),
     });
     await slowApi.close();
     assert.equal(started.statusCode, 202);
@@ -172,7 +157,7 @@ describe('intake API', function () {
       state: 'NY',
       delayMs: -1,
     });
-    const request = v2Request({ payerId: undefined, discoveryId: discovery.discoveryId });
+    const request = v2Intake({ payerId: undefined, discoveryId: discovery.discoveryId });
     delete (request.patient as { memberId?: string }).memberId;
     const started = await post('/verifications', request);
     const { workflowId } = started.json<{ workflowId: string }>();

@@ -24,7 +24,13 @@ describe('discoveryWorkflow, runInputWorkflow and webhookSetupWorkflow', functio
     const created = await fetch(`${h.sandbox.url}/sandbox/discoveries`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ firstName: 'Alan', lastName: 'Turing', dateOfBirth: '06/23/1954', state: 'CA', delayMs: -1 }),
+      body: JSON.stringify({
+        firstName: 'Alan',
+        lastName: 'Turing',
+        dateOfBirth: '06/23/1954',
+        state: 'CA',
+        delayMs: -1,
+      }),
     });
     const discovery = (await created.json()) as Discovery;
     const workflowId = discoveryWorkflowId(discovery.discoveryId);

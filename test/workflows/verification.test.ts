@@ -14,24 +14,10 @@ import {
 import type { verificationWorkflow } from '../../workflows/index.js';
 import type { Timing } from '../../workflows/timing.js';
 import type { VerificationResult, VerificationWorkflowInput } from '../../workflows/types.js';
+import { FAST, callerId, v2Intake } from '../setup/fixtures.js';
 import { recordHistory } from '../setup/histories.js';
 import { testTemporal } from '../setup/temporal.js';
 import { eventually, serviceCalls, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
-
-const FAST: Partial<Timing> = { pollInitialSeconds: 0.2, pollMaxSeconds: 1, graceSeconds: 0.3 };
-let seq = 0;
-const callerId = (name: string) => `${name}-${Date.now()}-${++seq}`;
-
-function v2Request(overrides: Record<string, unknown> = {}) {
-  return {
-    id: callerId('v2'),
-    patient: { firstName: 'Ada', lastName: 'Lovelace', dateOfBirth: '12/10/1985', state: 'NY', memberId: 'M1234567' },
-    payerId: '60054',
-    placeOfServiceCode: '11',
-    specialtyCode: 'PRC',
-    ...overrides,
-  };
-}
 
 describe('verificationWorkflow', function () {
   this.timeout(60_000);
@@ -91,7 +77,7 @@ describe('verificationWorkflow', function () {
   }
 
   it('creates a v2 verification and completes after the grace period', async () => {
-    const wf = await start(v2Request());
+    const wf = await start(v2Intake());
     const result = await wf.result();
     assert.equal(result.outcome, 'completed');
     assert.match(result.verificationId ?? '', /^[0-9a-f-]{36}$/);
@@ -119,7 +105,7 @@ describe('verificationWorkflow', function () {
   });
 
   it('fails an invalid request non-retryably, naming the field, with no service call', async () => {
-    const request = v2Request({ patient: { firstName: 'Ada', lastName: 'Lovelace', dateOfBirth: '13/01/1990' } });
+    const request = v2Intake({ patient: { firstName: 'Ada', lastName: 'Lovelace', dateOfBirth: '13/01/1990' } });
     const wf = await startRaw({ request });
     const failure = await failureOf(wf);
     assert.equal(failure.type, 'InvalidRequest');
@@ -131,7 +117,7 @@ describe('verificationWorkflow', function () {
   });
 
   it('fails an unknown payer naming payerId', async () => {
-    const wf = await start(v2Request({ payerId: 'NO-SUCH-PAYER' }));
+    const wf = await start(v2Intake({ payerId: 'NO-SUCH-PAYER' }));
     const failure = await failureOf(wf);
     assert.equal(failure.type, 'InvalidRequest');
     assert.equal((failure.details?.[0] as { param: string }).param, 'payerId');
@@ -141,7 +127,7 @@ describe('verificationWorkflow', function () {
 
   it('wakes on a discoveryUpdated signal instead of waiting for an hourly poll', async () => {
     const discovery = await createDiscovery({ delayMs: -1 });
-    const request = v2Request({ payerId: undefined, discoveryId: discovery.discoveryId });
+    const request = v2Intake({ payerId: undefined, discoveryId: discovery.discoveryId });
     delete (request.patient as { memberId?: string }).memberId;
     const wf = await start(request, { ...FAST, pollInitialSeconds: 3600, pollMaxSeconds: 3600 });
     await eventually(
@@ -163,7 +149,7 @@ describe('verificationWorkflow', function () {
 
   it('finds a completed discovery by polling alone when no webhook arrives', async () => {
     const discovery = await createDiscovery({ delayMs: 700 });
-    const wf = await start(v2Request({ payerId: undefined, discoveryId: discovery.discoveryId }));
+    const wf = await start(v2Intake({ payerId: undefined, discoveryId: discovery.discoveryId }));
     const result = await wf.result();
     assert.equal(result.outcome, 'completed');
     assert.equal(result.discovery?.payerId, '60054');
@@ -174,7 +160,7 @@ describe('verificationWorkflow', function () {
 
   it('ends as no-coverage when the discovery finds nothing', async () => {
     const discovery = await createDiscovery({ lastName: 'Nocoverage', delayMs: 0 });
-    const wf = await start(v2Request({ payerId: undefined, discoveryId: discovery.discoveryId }));
+    const wf = await start(v2Intake({ payerId: undefined, discoveryId: discovery.discoveryId }));
     const result = await wf.result();
     assert.equal(result.outcome, 'no-coverage');
     assert.equal(result.discovery?.successful, false);
@@ -184,7 +170,7 @@ describe('verificationWorkflow', function () {
 
   it('ends as timed-out when the discovery deadline passes', async () => {
     const discovery = await createDiscovery({ delayMs: -1 });
-    const wf = await start(v2Request({ payerId: undefined, discoveryId: discovery.discoveryId }), {
+    const wf = await start(v2Intake({ payerId: undefined, discoveryId: discovery.discoveryId }), {
       ...FAST,
       discoveryDeadlineSeconds: 1,
     });
@@ -196,7 +182,7 @@ describe('verificationWorkflow', function () {
 
   describe('a run awaiting input', () => {
     async function startWithRun(): Promise<{ wf: WorkflowHandle<typeof verificationWorkflow>; flowRunId: string }> {
-      const wf = await start(v2Request({ specialtyCode: 'ABA' }), { ...FAST, graceSeconds: 30 });
+      const wf = await start(v2Intake({ specialtyCode: 'ABA' }), { ...FAST, graceSeconds: 30 });
       const verificationId = await eventually(async () => (await wf.query(statusQuery)).verificationId);
       const runs = await eventually(async () => {
         const response = await fetch(`${h.sandbox.url}/sandbox/runs?verificationId=${verificationId}`);
@@ -225,11 +211,15 @@ describe('verificationWorkflow', function () {
         return s.stage === 'awaiting-input' ? s : undefined;
       });
       assert.deepEqual(status.pendingRuns, [flowRunId]);
-      const visible = await eventually(async () => {
-        const query = `WorkflowId = '${wf.workflowId}' AND VerificationStage = 'awaiting-input'`;
-        const { count } = await client().workflow.count(query);
-        return count === 1 ? count : undefined;
-      }, 15_000, 'the visibility query to find the workflow');
+      const visible = await eventually(
+        async () => {
+          const query = `WorkflowId = '${wf.workflowId}' AND VerificationStage = 'awaiting-input'`;
+          const { count } = await client().workflow.count(query);
+          return count === 1 ? count : undefined;
+        },
+        15_000,
+        'the visibility query to find the workflow',
+      );
       assert.equal(visible, 1);
 
       const unknown = await updateError(
@@ -266,7 +256,7 @@ describe('verificationWorkflow', function () {
 
   it('ends as cancelled on a cancel signal', async () => {
     const discovery = await createDiscovery({ delayMs: -1 });
-    const wf = await start(v2Request({ payerId: undefined, discoveryId: discovery.discoveryId }), {
+    const wf = await start(v2Intake({ payerId: undefined, discoveryId: discovery.discoveryId }), {
       ...FAST,
       pollInitialSeconds: 3600,
     });
@@ -278,7 +268,7 @@ describe('verificationWorkflow', function () {
 
   it('creates the verification exactly once when the response to the create call is lost', async () => {
     await h.sandbox.setFaults({ dropResponses: 1 });
-    const wf = await start(v2Request());
+    const wf = await start(v2Intake());
     const result = await wf.result();
     assert.equal(result.outcome, 'completed');
     const stats = await h.sandbox.stats();
@@ -288,7 +278,7 @@ describe('verificationWorkflow', function () {
   });
 
   it('does not start a second workflow for a caller id it has seen', async () => {
-    const request = v2Request({ id: callerId('dup') });
+    const request = v2Intake({ id: callerId('dup') });
     const first = await startVerification(client(), request, { taskQueue: h.taskQueue, timing: FAST });
     const again = await startVerification(client(), request, { taskQueue: h.taskQueue, timing: FAST });
     assert.deepEqual(again, { workflowId: first.workflowId, started: false });

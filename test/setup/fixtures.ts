@@ -1,0 +1,20 @@
+import type { Timing } from '../../workflows/timing.js';
+
+/** Waiting times of a test verification: polls and grace in fractions of a second. */
+export const FAST: Partial<Timing> = { pollInitialSeconds: 0.2, pollMaxSeconds: 1, graceSeconds: 0.3 };
+
+let seq = 0;
+/** A caller id no other test of the run uses (the shared dev server keeps every workflow id). */
+export const callerId = (name: string) => `${name}-${Date.now()}-${++seq}`;
+
+/** A valid v2 intake request for a seeded payer; `overrides` replace whole fields. */
+export function v2Intake(overrides: Record<string, unknown> = {}) {
+  return {
+    id: callerId('v2'),
+    patient: { firstName: 'Ada', lastName: 'Lovelace', dateOfBirth: '12/10/1985', state: 'NY', memberId: 'M1234567' },
+    payerId: '60054',
+    placeOfServiceCode: '11',
+    specialtyCode: 'PRC',
+    ...overrides,
+  };
+}
