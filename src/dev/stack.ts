@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { pino } from 'pino';
 import type { Client } from '@temporalio/client';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
@@ -104,7 +106,11 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
   };
   try {
     let config = withDevSecret(options.config);
-    const logger = createLogger(config);
+    // The servers' request logs go to a file: the terminal is for the summary a person reads.
+    const logFile = path.resolve(config.dev.dataDir, 'eligibility.log');
+    await mkdir(path.dirname(logFile), { recursive: true });
+    const logger = createLogger(config, 'eligibility', pino.destination({ dest: logFile, append: true, sync: true }));
+    log(`Logs of the servers: ${path.relative(process.cwd(), logFile) || logFile}`);
     const codec = await startDevCodec(config, log);
     if (codec) stops.push(() => codec.server.close());
     config = codec?.config ?? config;

@@ -46,7 +46,7 @@ describe('eligibility dev (npm start)', function () {
       CODEC_KEY_FILE: path.join(dataDir, 'codec-keys'),
       CODEC_SERVER_PORT: '0',
       DEV_GRACE_SECONDS: '1',
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: 'debug', // as much logging as there is: none of it may carry PHI
     };
     const child = spawn(process.execPath, ['bin/eligibility.js', 'dev'], { cwd: root, env });
     let out = '';
@@ -75,7 +75,9 @@ describe('eligibility dev (npm start)', function () {
 
       // Patient data stays private: none of the example's PHI in the logs, nor in any workflow's search attributes.
       const phi = await examplePhi();
-      const logs = out + err;
+      const serverLogs = await fs.readFile(path.join(dataDir, 'eligibility.log'), 'utf8');
+      assert.match(serverLogs, /sandbox\.run\.pending/, 'the servers logged the webhook events they handled');
+      const logs = out + err + serverLogs;
       assert.deepEqual(
         phi.filter((value) => logs.includes(value)),
         [],
