@@ -1,0 +1,376 @@
+import { z } from 'zod';
+
+/**
+ * Every environment variable the project reads, in one table: its schema, its local default and what it is for.
+ * Nothing else in the codebase reads `process.env`; entry points call `loadConfig()` once and pass `Config` down.
+ * The README's configuration table is generated from this table (`npm run docs:config`), and a test keeps them equal.
+ */
+export interface VariableSpec<S extends z.ZodType> {
+  schema: S;
+  /** The value used when the variable is unset, as it would be written in the environment; undefined = optional. */
+  default?: string;
+  description: string;
+  /** Secret values are never printed (the README shows only that a default exists). */
+  secret?: boolean;
+}
+
+const port = z.coerce.number().int().min(0).max(65535);
+const positiveInt = z.coerce.number().int().positive();
+const nonNegativeInt = z.coerce.number().int().nonnegative();
+const probability = z.coerce.number().min(0).max(1);
+const hostPort = z.string().regex(/^[^:\s]+:\d{1,5}$/, 'expected host:port');
+const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+const headerName = z.string().regex(/^[A-Za-z0-9-]+$/, 'expected an HTTP header name');
+const fieldName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected a JSON field name');
+
+/** A JSON text whose parsed value must match `schema` (the message never echoes the text, which may be secret). */
+function jsonObjectOf<S extends z.ZodType>(schema: S) {
+  return z
+    .string()
+    .transform((text, ctx) => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'expected a JSON object' });
+        return z.NEVER;
+      }
+    })
+    .pipe(schema);
+}
+
+function v<S extends z.ZodType>(spec: VariableSpec<S>): VariableSpec<S> {
+  return spec;
+}
+
+export const variables = {
+  TEMPORAL_ADDRESS: v({ schema: hostPort, default: '127.0.0.1:7233', description: 'Temporal frontend (gRPC) address' }),
+  TEMPORAL_NAMESPACE: v({ schema: z.string().min(1), default: 'default', description: 'Temporal namespace' }),
+  TEMPORAL_TASK_QUEUE: v({
+    schema: z.string().min(1),
+    default: 'eligibility',
+    description: 'Task queue of the workflows and of the activities that call the service',
+  }),
+  TEMPORAL_TLS: v({
+    schema: bool.optional(),
+    description:
+      'TLS to the Temporal frontend: `true` with no TLS files verifies the server against the system roots (unset = TLS when a TEMPORAL_TLS_* path or TEMPORAL_API_KEY is set)',
+  }),
+  TEMPORAL_TLS_CA_PATH: v({
+    schema: z.string().min(1).optional(),
+    description: "PEM file of the CA that signed the Temporal server's certificate (unset = the system roots)",
+  }),
+  TEMPORAL_TLS_CERT_PATH: v({
+    schema: z.string().min(1).optional(),
+    description:
+      'PEM file of the client certificate for mTLS (Temporal Cloud or a self-hosted server); with TEMPORAL_TLS_KEY_PATH',
+  }),
+  TEMPORAL_TLS_KEY_PATH: v({
+    schema: z.string().min(1).optional(),
+    description: 'PEM file of the private key of TEMPORAL_TLS_CERT_PATH',
+  }),
+  TEMPORAL_TLS_SERVER_NAME: v({
+    schema: z.string().min(1).optional(),
+    description: "Name checked against the server's certificate instead of the host of TEMPORAL_ADDRESS (SNI)",
+  }),
+  TEMPORAL_API_KEY: v({
+    schema: z.string().min(1).optional(),
+    description: 'Temporal Cloud API key (sent as `Authorization: Bearer …`; implies TLS)',
+    secret: true,
+  }),
+  WORKER_SHUTDOWN_GRACE_SECONDS: v({
+    schema: nonNegativeInt,
+    default: '30',
+    description:
+      'On SIGTERM / SIGINT the worker stops taking tasks and lets activities in flight finish for this long, then cancels them and exits',
+  }),
+  TEMPORAL_CLI_PATH: v({
+    schema: z.string().min(1).optional(),
+    description: 'Path of a Temporal CLI binary to use for the dev server (else PATH, the user cache, or a build)',
+  }),
+  PATH: v({
+    schema: z.string().optional(),
+    description: 'Searched for the `temporal` and `go` binaries',
+  }),
+  TEMPORAL_CACHE_DIR: v({
+    schema: z.string().min(1),
+    default: '~/.cache/eligibility-orchestrator',
+    description: 'Where the Temporal CLI is built or downloaded to when it is not found',
+  }),
+  ELIGIBILITY_BASE_URL: v({
+    schema: z.url({ protocol: /^https?$/ }),
+    default: 'http://127.0.0.1:4010',
+    description: "Base address of the eligibility service (the sandbox's by default)",
+  }),
+  ELIGIBILITY_CLIENT_ID: v({ schema: z.string().min(1), default: 'sandbox-client', description: 'OAuth client id' }),
+  ELIGIBILITY_CLIENT_SECRET: v({
+    schema: z.string().min(1),
+    default: 'sandbox-secret',
+    description: 'OAuth client secret',
+    secret: true,
+  }),
+  ELIGIBILITY_IDEMPOTENCY_HEADER: v({
+    schema: headerName,
+    default: 'Idempotency-Key',
+    description: 'Header carrying the idempotency key of v2 verification creation (a gap in the spec)',
+  }),
+  ELIGIBILITY_V1_NPI_FIELD: v({
+    schema: fieldName,
+    default: 'npi',
+    description: 'Field name of the provider NPI in v1 verification requests (a gap in the spec)',
+  }),
+  ELIGIBILITY_V1_TAXONOMY_FIELD: v({
+    schema: fieldName,
+    default: 'taxonomyCode',
+    description: 'Field name of the taxonomy code in v1 verification requests (a gap in the spec)',
+  }),
+  ELIGIBILITY_HTTP_TIMEOUT_MS: v({
+    schema: positiveInt,
+    default: '10000',
+    description: 'Timeout of one HTTP call to the service, in milliseconds',
+  }),
+  ELIGIBILITY_MAX_RPS: v({
+    schema: z.coerce.number().positive(),
+    default: '20',
+    description: 'Calls per second to the service across all workers (enforced by the Temporal server)',
+  }),
+  SANDBOX_HOST: v({ schema: z.string().min(1), default: '127.0.0.1', description: 'Interface the sandbox binds' }),
+  SANDBOX_PORT: v({ schema: port, default: '4010', description: 'Port of the sandbox (0 = any free port)' }),
+  SANDBOX_CLIENT_ID: v({
+    schema: z.string().min(1),
+    default: 'sandbox-client',
+    description: 'Client id the sandbox accepts',
+  }),
+  SANDBOX_CLIENT_SECRET: v({
+    schema: z.string().min(1),
+    default: 'sandbox-secret',
+    description: 'Client secret the sandbox accepts',
+    secret: true,
+  }),
+  SANDBOX_TOKEN_TTL_SECONDS: v({
+    schema: z.coerce.number().positive(),
+    default: '3600',
+    description: 'Lifetime of sandbox access tokens (`expires_in`), in seconds',
+  }),
+  SANDBOX_RATE_PER_SECOND: v({
+    schema: z.coerce.number().positive(),
+    default: '50',
+    description: 'Sandbox rate limit: tokens added to each client id’s bucket per second',
+  }),
+  SANDBOX_RATE_BURST: v({ schema: positiveInt, default: '100', description: 'Sandbox rate limit: bucket size' }),
+  SANDBOX_DISCOVERY_DELAY_MS: v({
+    schema: nonNegativeInt,
+    default: '2000',
+    description: 'How long a sandbox discovery stays pending before it completes',
+  }),
+  SANDBOX_WEBHOOK_SECRET: v({
+    schema: z.string().min(1).optional(),
+    description: 'When set, the sandbox signs webhook deliveries with HMAC-SHA256',
+    secret: true,
+  }),
+  SANDBOX_WEBHOOK_MAX_ATTEMPTS: v({
+    schema: positiveInt,
+    default: '5',
+    description: 'Delivery attempts per webhook event before the sandbox gives up',
+  }),
+  SANDBOX_WEBHOOK_TIMEOUT_MS: v({
+    schema: positiveInt,
+    default: '5000',
+    description: 'How long the sandbox waits for a webhook receiver to answer one delivery attempt',
+  }),
+  SANDBOX_WEBHOOK_BACKOFF_MS: v({
+    schema: nonNegativeInt,
+    default: '250',
+    description: 'Delay before the second webhook delivery attempt; it doubles with each further attempt',
+  }),
+  SANDBOX_LOG_REQUESTS: v({
+    schema: bool,
+    default: 'false',
+    description: 'Log one line per sandbox request (method, path, status; never bodies)',
+  }),
+  SANDBOX_FAULT_500_RATE: v({ schema: probability, default: '0', description: 'Probability of an injected 500' }),
+  SANDBOX_FAULT_429_RATE: v({ schema: probability, default: '0', description: 'Probability of an injected 429' }),
+  SANDBOX_FAULT_LATENCY_MS: v({ schema: nonNegativeInt, default: '0', description: 'Latency added to every call' }),
+  SANDBOX_FAULT_RETRY_AFTER_SECONDS: v({
+    schema: positiveInt,
+    default: '1',
+    description: '`Retry-After` of injected 429s, in seconds',
+  }),
+  SANDBOX_FAULT_DROP_RESPONSES: v({
+    schema: nonNegativeInt,
+    default: '0',
+    description: 'The next N responses of verification creation are dropped after processing (socket destroyed)',
+  }),
+  SANDBOX_FAULT_WEBHOOK_DUPLICATE_RATE: v({
+    schema: probability,
+    default: '0',
+    description: 'Probability that a webhook event is delivered twice',
+  }),
+  SANDBOX_FAULT_WEBHOOK_DROP_RATE: v({
+    schema: probability,
+    default: '0',
+    description: 'Probability that a webhook event is never delivered',
+  }),
+  SANDBOX_FAULT_WEBHOOK_REORDER: v({
+    schema: bool,
+    default: 'false',
+    description: 'Hold webhook deliveries briefly and send them in reverse order',
+  }),
+  WEBHOOK_HOST: v({
+    schema: z.string().min(1),
+    default: '127.0.0.1',
+    description: 'Interface the webhook receiver binds',
+  }),
+  WEBHOOK_PORT: v({ schema: port, default: '4020', description: 'Port of the webhook receiver (0 = any free port)' }),
+  WEBHOOK_SIGNING_SECRET: v({
+    schema: z.string().min(1).optional(),
+    description: 'Secret of the HMAC-SHA256 signature the receiver requires on every delivery (unset = not checked)',
+    secret: true,
+  }),
+  WEBHOOK_BASIC_AUTH: v({
+    schema: z
+      .string()
+      .regex(/^[^:]+:.+$/, 'expected user:password')
+      .optional(),
+    description: 'HTTP basic credentials (`user:password`) the receiver requires on every delivery (unset = none)',
+    secret: true,
+  }),
+  WEBHOOK_AUTH_DISABLED: v({
+    schema: bool,
+    default: 'false',
+    description: 'Must be `true` to run the receiver with neither a signing secret nor basic auth (local use only)',
+  }),
+  WEBHOOK_TOLERANCE_SECONDS: v({
+    schema: positiveInt,
+    default: '300',
+    description: 'How far a signed timestamp may be from now, either way, before a delivery is refused',
+  }),
+  WEBHOOK_MAX_BODY_BYTES: v({
+    schema: positiveInt,
+    default: '65536',
+    description: 'Largest webhook body accepted; larger ones are answered 413',
+  }),
+  WEBHOOK_EVENT_ACTIONS: v({
+    schema: jsonObjectOf(z.record(z.string().min(1), z.enum(['discovery-updated', 'run-pending']))),
+    default: '{"sandbox.discovery.updated":"discovery-updated","sandbox.run.pending":"run-pending"}',
+    description:
+      'JSON object: webhook event name -> action (`discovery-updated` or `run-pending`); other events are ignored',
+  }),
+  WEBHOOK_DEDUPE_TTL_SECONDS: v({
+    schema: positiveInt,
+    default: '86400',
+    description: 'How long the receiver remembers a handled event id, so a redelivery signals nothing again',
+  }),
+  WEBHOOK_DEDUPE_MAX_EVENTS: v({
+    schema: positiveInt,
+    default: '10000',
+    description: 'Most event ids the receiver remembers (the oldest are forgotten first)',
+  }),
+  WEBHOOK_TEMPORAL_TIMEOUT_MS: v({
+    schema: positiveInt,
+    default: '4000',
+    description:
+      'Deadline of the Temporal calls for one delivery; past it the receiver answers 503 and the sender retries',
+  }),
+  INTAKE_HOST: v({ schema: z.string().min(1), default: '127.0.0.1', description: 'Interface the intake API binds' }),
+  INTAKE_PORT: v({ schema: port, default: '4030', description: 'Port of the intake API (0 = any free port)' }),
+  INTAKE_API_KEY: v({
+    schema: z.string().min(1),
+    default: 'local-intake-key',
+    description: 'The key callers of the intake API send in `x-api-key`',
+    secret: true,
+  }),
+  INTAKE_TEMPORAL_TIMEOUT_MS: v({
+    schema: positiveInt,
+    default: '30000',
+    description: 'Deadline of the Temporal calls of one intake request (a run-input update waits on a service call)',
+  }),
+  CODEC_KEYS: v({
+    schema: z.string().min(1).optional(),
+    description:
+      'Payload encryption keys, `id:base64` (32 bytes each) separated by commas; old keys stay listed so data they encrypted still decrypts (`eligibility codec-key` makes one)',
+    secret: true,
+  }),
+  CODEC_CURRENT_KEY_ID: v({
+    schema: z.string().min(1).optional(),
+    description: 'Id of the key that encrypts new payloads (default: the first of CODEC_KEYS)',
+  }),
+  CODEC_KEY_FILE: v({
+    schema: z.string().min(1),
+    default: '.data/codec-keys',
+    description: 'Read for keys when CODEC_KEYS is unset; `eligibility dev` creates it, so `npm start` needs no key',
+  }),
+  ENCRYPTION_DISABLED: v({
+    schema: bool,
+    default: 'false',
+    description: 'Only `true` switches payload encryption off (patient data then sits in plaintext in Temporal)',
+  }),
+  CODEC_SERVER_HOST: v({
+    schema: z.string().min(1),
+    default: '127.0.0.1',
+    description: 'Interface the codec server binds',
+  }),
+  CODEC_SERVER_PORT: v({
+    schema: port,
+    default: '8888',
+    description: 'Port of the codec server for Temporal UI and CLI',
+  }),
+  CODEC_SERVER_TOKEN: v({
+    schema: z.string().min(16).optional(),
+    description:
+      'Token the codec server requires (`Authorization: Bearer …` or the endpoint path `/t/<token>`); `eligibility dev` makes one per run',
+    secret: true,
+  }),
+  CODEC_UI_ORIGINS: v({
+    schema: z.string().min(1),
+    default: 'http://localhost:8233,http://127.0.0.1:8233',
+    description: 'Browser origins (Temporal UI) allowed to call the codec server, comma-separated',
+  }),
+  DEV_DATA_DIR: v({
+    schema: z.string().min(1),
+    default: '.data',
+    description: '`eligibility dev` / `npm start`: where the Temporal dev server keeps its state between runs',
+  }),
+  TEMPORAL_UI_PORT: v({
+    schema: port,
+    default: '8233',
+    description: '`eligibility dev` / `npm start`: port of Temporal UI',
+  }),
+  DEV_EXAMPLE_FILE: v({
+    schema: z.string().min(1),
+    default: 'examples/intake.csv',
+    description: '`eligibility dev` / `npm start`: the intake file it runs once the stack is up',
+  }),
+  DEV_GRACE_SECONDS: v({
+    schema: z.coerce.number().positive(),
+    default: '5',
+    description: '`eligibility dev` / `npm start`: grace period of the example verifications (24 h in production)',
+  }),
+  LOG_LEVEL: v({
+    schema: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']),
+    default: 'info',
+    description: 'Log level',
+  }),
+} as const;
+
+export type Variables = typeof variables;
+
+/**
+ * What a deployment must set, per role of the image (`eligibility <role>`): the variables whose local default is
+ * wrong or unsafe outside one machine — 127.0.0.1 addresses and binds, sandbox credentials, a well-known intake key,
+ * keys read from a local file — or that have no default but the role cannot work without (webhook authentication,
+ * encryption keys). docker-compose.yml sets every one of them for its services (checked by test/deploy).
+ */
+export const requiredInDeployment = {
+  worker: [
+    'TEMPORAL_ADDRESS',
+    'TEMPORAL_NAMESPACE',
+    'ELIGIBILITY_BASE_URL',
+    'ELIGIBILITY_CLIENT_ID',
+    'ELIGIBILITY_CLIENT_SECRET',
+    'CODEC_KEYS',
+  ],
+  webhook: ['TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'WEBHOOK_HOST', 'WEBHOOK_SIGNING_SECRET', 'CODEC_KEYS'],
+  intake: ['TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'INTAKE_HOST', 'INTAKE_API_KEY', 'CODEC_KEYS'],
+  'codec-server': ['TEMPORAL_NAMESPACE', 'CODEC_SERVER_HOST', 'CODEC_KEYS', 'CODEC_SERVER_TOKEN', 'CODEC_UI_ORIGINS'],
+  sandbox: ['SANDBOX_HOST', 'SANDBOX_CLIENT_ID', 'SANDBOX_CLIENT_SECRET'],
+} as const satisfies Record<string, readonly (keyof Variables)[]>;
