@@ -54,7 +54,7 @@ async function measure(name: string, handle: WorkflowHandle, extra = '') {
 async function run() {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
   const config = loadConfig();
-  const cliPath = await findTemporalCli({ ...config.temporal, explicitPath: config.temporal.cliPath });
+  const cliPath = await findTemporalCli(config.temporal);
   const server = await startDevServer({ cliPath });
   const sandbox = await createSandbox({ ...config.sandbox, port: 0, ratePerSecond: 10_000, rateBurst: 10_000 });
   const sandboxUrl = (await sandbox.listen()).replace(/\/$/, '');

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * Every environment variable the project reads, in one table: its schema, its local default and what it is for.
- * Nothing else in the codebase reads `process.env`; entry points call `loadConfig()` once and pass `Config` down.
+ * Only `loadConfig()` in src/config.ts reads the environment; entry points call it once and pass `Config` down.
  * The README's configuration table is generated from this table (`npm run docs:config`), and a test keeps them equal.
  */
 export interface VariableSpec<S extends z.ZodType> {

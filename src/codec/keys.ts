@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
+import path from 'node:path';
 import type { CodecConfig } from '../config.js';
 
 export interface CodecKey {
@@ -66,10 +67,15 @@ export async function loadCodecKeys(
         '(`eligibility codec-key` makes a key), or ENCRYPTION_DISABLED=true to store patient data in plaintext',
     );
   }
+  return codecKeys(text, source, config.currentKeyId);
+}
+
+/** The keys of a `id:base64,…` text; the current one is `currentKeyId`, else the first. `source` names the setting. */
+export function codecKeys(text: string, source: string, currentKeyId?: string): CodecKeys {
   const keys = parseKeys(text, source);
   const byId = new Map(keys.map((k) => [k.id, k.key]));
   if (byId.size !== keys.length) throw new CodecKeyError(`${source}: a key id appears twice`);
-  const currentId = config.currentKeyId ?? keys[0]!.id;
+  const currentId = currentKeyId ?? keys[0]!.id;
   const current = byId.get(currentId);
   if (!current) throw new CodecKeyError(`CODEC_CURRENT_KEY_ID: "${currentId}" is not one of the ids in ${source}`);
   return { current: { id: currentId, key: current }, byId };
@@ -78,7 +84,7 @@ export async function loadCodecKeys(
 /** `eligibility dev`: makes the key file on first run, so a local stack encrypts without any setup. */
 export async function ensureKeyFile(file: string): Promise<boolean> {
   if ((await readKeyFile(file)) !== undefined) return false;
-  await fs.mkdir((await import('node:path')).dirname(file), { recursive: true });
+  await fs.mkdir(path.dirname(file), { recursive: true });
   await fs.writeFile(
     file,
     `# eligibility-orchestrator payload keys (local development only)\n${generateKey('local')}\n`,

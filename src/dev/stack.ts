@@ -48,12 +48,13 @@ function hostPort(address: string): { ip: string; port: number } {
  */
 function withDevSecret(config: Config): Config {
   const { webhook, sandbox } = config;
-  const configured = webhook.signingSecret ?? (webhook.basicAuth || webhook.authDisabled ? undefined : null);
-  const secret = configured === null ? randomBytes(32).toString('hex') : configured;
+  const otherAuth = webhook.basicAuth !== undefined || webhook.authDisabled;
+  const secret = webhook.signingSecret ?? (otherAuth ? undefined : randomBytes(32).toString('hex'));
+  if (secret === undefined) return config;
   return {
     ...config,
-    webhook: { ...webhook, ...(secret ? { signingSecret: secret } : {}) },
-    sandbox: { ...sandbox, ...(secret && !sandbox.webhookSecret ? { webhookSecret: secret } : {}) },
+    webhook: { ...webhook, signingSecret: secret },
+    sandbox: { ...sandbox, webhookSecret: sandbox.webhookSecret ?? secret },
   };
 }
 
@@ -117,12 +118,7 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
     let uiUrl: string | undefined;
     if (options.startTemporal) {
       const { ip, port } = hostPort(config.temporal.address);
-      const cliPath = await findTemporalCli({
-        explicitPath: config.temporal.cliPath,
-        cacheDir: config.temporal.cacheDir,
-        searchPath: config.temporal.searchPath,
-        log,
-      });
+      const cliPath = await findTemporalCli({ ...config.temporal, log });
       const server = await startDevServer({
         cliPath,
         ip,

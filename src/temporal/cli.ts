@@ -9,9 +9,10 @@ const execFileAsync = promisify(execFile);
 /** The newest Temporal CLI whose Go module installs with `go install` (DESIGN §7). */
 export const TEMPORAL_CLI_MODULE = 'github.com/temporalio/cli/cmd/temporal@v1.5.1';
 
+/** Named like `TemporalConfig`'s fields, so callers pass `config.temporal` as it is. */
 export interface FindCliOptions {
   /** An explicit binary (`TEMPORAL_CLI_PATH`); when given it must work, nothing else is tried. */
-  explicitPath?: string | undefined;
+  cliPath?: string | undefined;
   /** The user cache; the binary is built or downloaded into `<cacheDir>/bin`. */
   cacheDir: string;
   /** The `PATH` to search (passed in: config is read at the entry points only). */
@@ -94,9 +95,9 @@ export async function findTemporalCli(options: FindCliOptions): Promise<string> 
   const cached = path.join(binDir, 'temporal');
   const attempts: string[] = [];
 
-  if (options.explicitPath) {
-    if (await isExecutable(options.explicitPath)) return options.explicitPath;
-    throw new TemporalCliNotFoundError([`TEMPORAL_CLI_PATH=${options.explicitPath}: not an executable file`]);
+  if (options.cliPath) {
+    if (await isExecutable(options.cliPath)) return options.cliPath;
+    throw new TemporalCliNotFoundError([`TEMPORAL_CLI_PATH=${options.cliPath}: not an executable file`]);
   }
   attempts.push('TEMPORAL_CLI_PATH: not set');
 

@@ -4,11 +4,7 @@ import { findTemporalCli, temporalCliVersion } from './cli.js';
 // `npm run temporal:ensure`: find or build the Temporal CLI once, so later runs (tests, `npm start`) start at once.
 async function run() {
   const { temporal } = loadConfig();
-  const cli = await findTemporalCli({
-    explicitPath: temporal.cliPath,
-    cacheDir: temporal.cacheDir,
-    searchPath: temporal.searchPath,
-  });
+  const cli = await findTemporalCli(temporal);
   console.log(`Temporal CLI: ${cli} (${await temporalCliVersion(cli)})`);
 }
 

@@ -8,7 +8,8 @@ import { rateLimitBackoffMs, UNAUTHORIZED_RETRY_DELAY_MS } from '../../activitie
 import { EligibilityClient } from '../../src/client/index.js';
 import { FailureType } from '../../workflows/failure-types.js';
 import { serviceConfig } from '../client/local-server.js';
-import { rejection, v2Request } from '../client/requests.js';
+import { rejection } from '../client/requests.js';
+import { v2Request } from '../setup/fixtures.js';
 
 const token = { access_token: 'activity-test-token', token_type: 'Bearer', expires_in: 3600 };
 

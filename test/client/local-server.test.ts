@@ -11,7 +11,8 @@ import {
 } from '../../src/client/index.js';
 import { freePort } from '../../src/temporal/dev-server.js';
 import { json, serviceConfig, startLocalServer, TEST_TOKEN, type Handler, type LocalServer } from './local-server.js';
-import { rejection, v1Request, v2Request } from './requests.js';
+import { rejection } from './requests.js';
+import { v1Request, v2Request } from '../setup/fixtures.js';
 
 const SECRET = 'local-secret-do-not-print';
 const payer = { payerId: '60054', payerName: 'Evergreen', aliasPayerIds: [], aliasPayerNames: [] };

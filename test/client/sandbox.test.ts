@@ -21,7 +21,8 @@ import {
 } from '../../src/contract/index.js';
 import { loadConfig } from '../../src/config.js';
 import { startTestSandbox, type TestSandbox, type TestSandboxOverrides } from '../setup/sandbox.js';
-import { rejection, v1Request, v2Request } from './requests.js';
+import { rejection } from './requests.js';
+import { v1Request, v2Request } from '../setup/fixtures.js';
 
 const TOKEN_ROUTE = 'POST /oauth/token';
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SandboxDiscoveryRequest } from '../../src/contract/index.js';
+import { v2Request } from '../setup/fixtures.js';
 import type { TestSandbox } from '../setup/sandbox.js';
 
 export interface ApiResponse {
@@ -44,14 +45,9 @@ export function client(sandbox: TestSandbox, token: string) {
   };
 }
 
+/** A valid v2 body (the shared fixture); overrides may make it invalid on purpose. */
 export function v2Body(overrides: Record<string, unknown> = {}) {
-  return {
-    patient: { firstName: 'Avery', lastName: 'Quinn', dateOfBirth: '04/12/1987', state: 'WA', memberId: 'W123456789' },
-    payerId: '60054',
-    placeOfServiceCode: '11',
-    specialtyCode: 'PHT',
-    ...overrides,
-  };
+  return { ...v2Request(), ...overrides };
 }
 
 /** A discovery request; overrides may make it invalid on purpose. */

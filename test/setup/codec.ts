@@ -1,13 +1,12 @@
 import type { DataConverter } from '@temporalio/common';
 import { encryptedDataConverter } from '../../src/codec/data-converter.js';
-import { generateKey, parseKeys, type CodecKeys } from '../../src/codec/keys.js';
+import { codecKeys, generateKey, type CodecKeys } from '../../src/codec/keys.js';
 
 /** Keys made for this test run: every client and worker of the suite encrypts, as in production. */
 export const TEST_CODEC_KEYS = generateKey('test');
 
 export function testCodecKeys(keys = TEST_CODEC_KEYS): CodecKeys {
-  const parsed = parseKeys(keys, 'test keys');
-  return { current: parsed[0]!, byId: new Map(parsed.map((k) => [k.id, k.key])) };
+  return codecKeys(keys, 'test keys');
 }
 
 let converter: DataConverter | undefined;

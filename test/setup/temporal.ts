@@ -23,11 +23,7 @@ export function testTemporal(): TestTemporal {
 
 export async function startTestTemporal(): Promise<TestTemporal> {
   const { temporal } = loadConfig();
-  const cliPath = await findTemporalCli({
-    explicitPath: temporal.cliPath,
-    cacheDir: temporal.cacheDir,
-    searchPath: temporal.searchPath,
-  });
+  const cliPath = await findTemporalCli(temporal);
   const server = await startDevServer({ cliPath, namespace: temporal.namespace });
   const connection = await Connection.connect({ address: server.address });
   const nativeConnection = await NativeConnection.connect({ address: server.address });

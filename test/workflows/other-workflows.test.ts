@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { EligibilityClient } from '../../src/client/index.js';
 import { loadConfig } from '../../src/config.js';
-import type { Discovery } from '../../src/contract/index.js';
 import { discoveryWorkflowId, runWorkflowId } from '../../workflows/ids.js';
 import type { discoveryWorkflow, runInputWorkflow, webhookSetupWorkflow } from '../../workflows/index.js';
 import { discoveryUpdatedSignal, supplyRunInputUpdate } from '../../workflows/messages.js';
@@ -21,29 +20,20 @@ describe('discoveryWorkflow, runInputWorkflow and webhookSetupWorkflow', functio
   const client = () => testTemporal().client;
 
   it('discoveryWorkflow: signal-with-start wakes the wait and reports what was found', async () => {
-    const created = await fetch(`${h.sandbox.url}/sandbox/discoveries`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        firstName: 'Alan',
-        lastName: 'Turing',
-        dateOfBirth: '06/23/1954',
-        state: 'CA',
-        delayMs: -1,
-      }),
+    const discovery = await h.sandbox.createDiscovery({
+      firstName: 'Alan',
+      lastName: 'Turing',
+      dateOfBirth: '06/23/1954',
+      state: 'CA',
+      delayMs: -1,
     });
-    const discovery = (await created.json()) as Discovery;
     const workflowId = discoveryWorkflowId(discovery.discoveryId);
     const wf = await client().workflow.start<typeof discoveryWorkflow>('discoveryWorkflow', {
       taskQueue: h.taskQueue,
       workflowId,
       args: [{ discoveryId: discovery.discoveryId, timing: { pollInitialSeconds: 3600 } }],
     });
-    await fetch(`${h.sandbox.url}/sandbox/discoveries/${discovery.discoveryId}/complete`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: '{}',
-    });
+    await h.sandbox.completeDiscovery(discovery.discoveryId);
     // What the webhook receiver does: signal-with-start finds the running workflow and signals it.
     await client().workflow.signalWithStart<typeof discoveryWorkflow, [{ discoveryId: string }]>('discoveryWorkflow', {
       taskQueue: h.taskQueue,
@@ -70,9 +60,7 @@ describe('discoveryWorkflow, runInputWorkflow and webhookSetupWorkflow', functio
       },
       { idempotencyKey: randomUUID() },
     );
-    const runs = (await (await fetch(`${h.sandbox.url}/sandbox/runs?verificationId=${verificationId}`)).json()) as {
-      flowRunId: string;
-    }[];
+    const runs = await h.sandbox.runs(verificationId);
     const flowRunId = runs[0]!.flowRunId;
     const wf = await client().workflow.start<typeof runInputWorkflow>('runInputWorkflow', {
       taskQueue: h.taskQueue,

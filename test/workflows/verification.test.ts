@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { WorkflowFailedError, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import type { Discovery } from '../../src/contract/index.js';
+import type { SandboxDiscoveryRequest } from '../../src/contract/index.js';
 import { SEED_PATIENTS } from '../../src/sandbox/seed.js';
 import { startVerification } from '../../src/temporal/start-verification.js';
 import {
@@ -47,24 +47,14 @@ describe('verificationWorkflow', function () {
     });
   }
 
-  async function createDiscovery(body: Record<string, unknown>): Promise<Discovery> {
-    const response = await fetch(`${h.sandbox.url}/sandbox/discoveries`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ firstName: 'Grace', lastName: 'Hopper', dateOfBirth: '12/09/1976', state: 'NY', ...body }),
+  const createDiscovery = (body: Partial<SandboxDiscoveryRequest>) =>
+    h.sandbox.createDiscovery({
+      firstName: 'Grace',
+      lastName: 'Hopper',
+      dateOfBirth: '12/09/1976',
+      state: 'NY',
+      ...body,
     });
-    assert.equal(response.status, 201);
-    return (await response.json()) as Discovery;
-  }
-
-  async function completeDiscovery(discoveryId: string): Promise<void> {
-    const response = await fetch(`${h.sandbox.url}/sandbox/discoveries/${discoveryId}/complete`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: '{}',
-    });
-    assert.ok(response.ok, `completing the discovery answered ${response.status}`);
-  }
 
   async function failureOf(wf: WorkflowHandle): Promise<ApplicationFailure> {
     const err = await wf.result().then(
@@ -135,7 +125,7 @@ describe('verificationWorkflow', function () {
       10_000,
       'stage awaiting-discovery',
     );
-    await completeDiscovery(discovery.discoveryId);
+    await h.sandbox.completeDiscovery(discovery.discoveryId);
     const signalled = Date.now();
     await wf.signal(discoveryUpdatedSignal, { discoveryId: discovery.discoveryId });
     const result = await wf.result();
@@ -185,8 +175,7 @@ describe('verificationWorkflow', function () {
       const wf = await start(v2Intake({ specialtyCode: 'ABA' }), { ...FAST, graceSeconds: 30 });
       const verificationId = await eventually(async () => (await wf.query(statusQuery)).verificationId);
       const runs = await eventually(async () => {
-        const response = await fetch(`${h.sandbox.url}/sandbox/runs?verificationId=${verificationId}`);
-        const list = (await response.json()) as { flowRunId: string }[];
+        const list = await h.sandbox.runs(verificationId);
         return list.length > 0 ? list : undefined;
       });
       const flowRunId = runs[0]!.flowRunId;
