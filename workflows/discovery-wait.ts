@@ -1,6 +1,6 @@
 import { condition, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { isSuccessfulDiscovery, type Discovery } from '../src/contract/index.js';
+import type { Discovery } from '../src/contract/index.js';
 import { serviceCallOptions } from './activity-options.js';
 import { discoveryUpdatedSignal } from './messages.js';
 import { ms, type Timing } from './timing.js';
@@ -41,6 +41,11 @@ export class DiscoveryWatch {
       if (!woken) interval = Math.min(interval * 2, ms(timing.pollMaxSeconds));
     }
   }
+}
+
+/** A complete discovery with a payer and a member id found. */
+export function isSuccessfulDiscovery(d: Discovery): d is Discovery & { payerName: string; memberId: string } {
+  return d.status === 'complete' && d.payerName !== null && d.memberId !== null;
 }
 
 export function summarizeDiscovery(d: Discovery): DiscoverySummary {

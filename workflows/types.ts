@@ -1,4 +1,4 @@
-import type { RunInput, VerificationIntakeInput } from '../src/contract/index.js';
+import type { RunInput, VerificationIntake } from '../src/contract/index.js';
 import type { Timing } from './timing.js';
 
 export type Stage =
@@ -16,8 +16,11 @@ export type Stage =
 export type Outcome = Extract<Stage, 'completed' | 'failed' | 'no-coverage' | 'timed-out' | 'cancelled'>;
 
 export interface VerificationWorkflowInput {
-  /** The intake request; validated again by the workflow (the `validating` stage). */
-  request: VerificationIntakeInput;
+  /**
+   * The intake request, validated by the starter (`startVerification`) with the contract; the workflow only guards
+   * its structure (`intake-guard.ts`), for starts that bypass the edges.
+   */
+  request: VerificationIntake;
   timing?: Partial<Timing>;
   /** Carried across continue-as-new or given by a caller that already holds one; otherwise `uuid4()`. */
   idempotencyKey?: string;

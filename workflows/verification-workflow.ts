@@ -1,17 +1,17 @@
 import { ApplicationFailure, proxyActivities, setHandler, uuid4 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import {
+import type {
+  Discovery,
   VerificationIntake,
-  firstInvalidParam,
-  intakeMemberId,
-  type Discovery,
-  type VerificationRequestV1,
-  type VerificationRequestV2,
+  VerificationRequestV1,
+  VerificationRequestV2,
 } from '../src/contract/index.js';
 import { serviceCallOptions } from './activity-options.js';
 import { DiscoveryWatch, summarizeDiscovery } from './discovery-wait.js';
 import { FailureType } from './failure-types.js';
 import { describeFailure, invalidRequest, isActivityFailureOfType, toCallerFailure } from './failures.js';
+import { intakeMemberId, waitsForDiscovery } from './intake.js';
+import { guardIntake } from './intake-guard.js';
 import { cancelSignal, statusQuery } from './messages.js';
 import { RunInputs } from './run-inputs.js';
 import { PayerId, VerificationId } from './search-attributes.js';
@@ -22,21 +22,23 @@ import type { LastError, Outcome, VerificationResult, VerificationStatus, Verifi
 const { lookupPayer, createVerificationV2, createVerificationV1 } = proxyActivities<Activities>(serviceCallOptions);
 
 /**
- * One patient's verification of benefits (DESIGN §3): validate, wait for the discovery when the payer or member id
- * is unknown, look the payer up, create the verification exactly once, take input for runs that ask for it.
+ * One patient's verification of benefits (DESIGN §3): guard the input's structure (the starter validated it), wait for
+ * the discovery when the payer or member id is unknown, look the payer up, create the verification (v2 exactly once,
+ * v1 at most once), take input for runs that ask for it.
  */
 export async function verificationWorkflow(input: VerificationWorkflowInput): Promise<VerificationResult> {
   const timing = resolveTiming(input.timing);
-  const raw = input.request as { id?: unknown; discoveryId?: unknown; version?: unknown } | undefined;
+  // Typed as validated, but a start that bypassed the edges may hold anything: only the guard's result is trusted.
+  const raw = input.request as { id?: unknown; version?: unknown } | undefined;
   const stage = new StageTracker('validating');
-  const discoveries = new DiscoveryWatch(typeof raw?.discoveryId === 'string' ? raw.discoveryId : undefined);
   let cancelled = false;
   let verificationId: string | undefined;
   let discovery: Discovery | undefined;
   let lastError: LastError | undefined;
-  // Parsed before the handlers exist, so a query always sees it; failing on it is the `validating` stage below.
-  const parsed = VerificationIntake.safeParse(input.request);
-  const request: VerificationIntake | undefined = parsed.success ? parsed.data : undefined;
+  // Guarded before the handlers exist, so a query always sees it; failing on it is the `validating` stage below.
+  const guarded = guardIntake(input.request);
+  const request: VerificationIntake | undefined = guarded.ok ? guarded.intake : undefined;
+  const discoveries = new DiscoveryWatch(request?.discoveryId);
   const runs = new RunInputs(() => {
     if (runs.pending.length > 0 && (stage.stage === 'created' || stage.stage === 'awaiting-input')) {
       stage.enter('awaiting-input');
@@ -87,16 +89,13 @@ export async function verificationWorkflow(input: VerificationWorkflowInput): Pr
   };
 
   // validating
-  if (!parsed.success) {
-    const param = firstInvalidParam(parsed.error);
-    return fail(invalidRequest(param, parsed.error.issues[0]?.message ?? 'invalid'));
-  }
-  const valid = parsed.data;
+  if (!guarded.ok) return fail(invalidRequest(guarded.param, guarded.message));
+  const valid = guarded.intake;
 
   // awaiting-discovery: only when the payer or the member id is unknown and a discovery will tell
   let payerId = valid.payerId;
   let memberId = intakeMemberId(valid);
-  if (valid.discoveryId && (payerId === undefined || memberId === undefined)) {
+  if (waitsForDiscovery(valid)) {
     stage.enter('awaiting-discovery');
     const waited = await discoveries.wait(timing, stopped);
     if (waited.kind === 'stopped') return finish('cancelled');

@@ -21,8 +21,3 @@ export const Discovery = z.object({
   id: z.string().optional(),
 });
 export type Discovery = z.infer<typeof Discovery>;
-
-/** A complete discovery with a payer and a member id found. */
-export function isSuccessfulDiscovery(d: Discovery): d is Discovery & { payerName: string; memberId: string } {
-  return d.status === 'complete' && d.payerName !== null && d.memberId !== null;
-}

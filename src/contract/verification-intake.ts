@@ -57,8 +57,3 @@ export const VerificationIntake = z.preprocess(
 /** Input form: `version` may be left out (v2). */
 export type VerificationIntakeInput = z.input<typeof VerificationIntake>;
 export type VerificationIntake = z.output<typeof VerificationIntake>;
-
-/** The member id, wherever this version carries it. */
-export function intakeMemberId(intake: VerificationIntake): string | undefined {
-  return intake.version === 'v1' ? intake.memberId : intake.patient.memberId;
-}

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import type { SearchAttributePair } from '@temporalio/common';
-import { VerificationIntake, firstInvalidParam, intakeMemberId } from '../contract/index.js';
+import { VerificationIntake, firstInvalidParam } from '../contract/index.js';
 import { verificationWorkflowId } from '../../workflows/ids.js';
+import { waitsForDiscovery } from '../../workflows/intake.js';
 import { DiscoveryId, PayerId, SpecialtyCode, VerificationStage } from '../../workflows/search-attributes.js';
 import type { Timing } from '../../workflows/timing.js';
 import type { verificationWorkflow } from '../../workflows/index.js';
@@ -29,7 +30,10 @@ export interface StartVerificationOptions {
   timing?: Partial<Timing>;
 }
 
-/** Validates an intake request and starts its verification; the same caller id never starts a second one. */
+/**
+ * Validates an intake request with the contract and starts its verification with the parsed request: the workflow
+ * trusts it and re-checks only its structure (workflows/intake-guard.ts). The same caller id never starts a second one.
+ */
 export async function startVerification(
   client: Client,
   request: unknown,
@@ -41,11 +45,9 @@ export async function startVerification(
   }
   const intake = parsed.data;
   const workflowId = verificationWorkflowId(intake.id ?? randomUUID());
-  const waitsForDiscovery =
-    intake.discoveryId !== undefined && (intake.payerId === undefined || intakeMemberId(intake) === undefined);
   // Set at start, where they are free; the workflow upserts only when the stage changes. Never patient data.
   const typedSearchAttributes: SearchAttributePair[] = [
-    { key: VerificationStage, value: waitsForDiscovery ? 'awaiting-discovery' : 'creating' },
+    { key: VerificationStage, value: waitsForDiscovery(intake) ? 'awaiting-discovery' : 'creating' },
   ];
   if (intake.payerId) typedSearchAttributes.push({ key: PayerId, value: intake.payerId });
   if (intake.version === 'v2') typedSearchAttributes.push({ key: SpecialtyCode, value: intake.specialtyCode });

@@ -38,12 +38,12 @@ describe('verificationWorkflow', function () {
     return handle(workflowId);
   }
 
-  /** Starts the workflow without the starter's validation, as a misbehaving client could. */
-  function startRaw(input: VerificationWorkflowInput) {
+  /** Starts the workflow without the starter's validation, as Temporal UI's Start Workflow button could. */
+  function startRaw(input: { request: unknown; timing?: Partial<Timing> }) {
     return client().workflow.start<typeof verificationWorkflow>('verificationWorkflow', {
       taskQueue: h.taskQueue,
       workflowId: `verification-raw-${callerId('raw')}`,
-      args: [input],
+      args: [input as VerificationWorkflowInput],
     });
   }
 
@@ -104,6 +104,21 @@ describe('verificationWorkflow', function () {
     assert.match(failure.message, /patient\.dateOfBirth/);
     assert.equal(serviceCalls(await h.sandbox.stats()), 0);
     await recordHistory('invalid-request', wf);
+  });
+
+  it('runs a request started without the edges (no version, as typed in Temporal UI) once its structure holds', async () => {
+    const wf = await startRaw({ request: v2Intake(), timing: FAST });
+    const result = await wf.result();
+    assert.equal(result.outcome, 'completed');
+    assert.equal((await h.sandbox.stats()).verificationsCreated, 1);
+  });
+
+  it('leaves patterns to the contract: a field the guard lets through is refused by the client, not sent', async () => {
+    const wf = await startRaw({ request: v2Intake({ specialtyCode: 'NOT-A-CODE' }), timing: FAST });
+    const failure = await failureOf(wf);
+    assert.equal(failure.type, 'InvalidRequest');
+    assert.equal((failure.details?.[0] as { param: string }).param, 'specialtyCode');
+    assert.equal((await h.sandbox.stats()).calls['POST /v2/verifications'], undefined, 'nothing was sent');
   });
 
   it('fails an unknown payer naming payerId', async () => {
