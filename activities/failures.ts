@@ -41,6 +41,10 @@ export function toActivityFailure(err: unknown): unknown {
     nonRetryable: boolean,
     extra: { details?: unknown[]; nextRetryDelay?: number } = {},
   ) => ApplicationFailure.create({ type, message: err.message, nonRetryable, ...extra });
+  // The delay rides in the details too: a workflow that retries by itself (v1 creation) reads it there, since the
+  // failure converter does not carry `nextRetryDelay` back into workflow code.
+  const retryAfter = (type: FailureType, delayMs: number) =>
+    fail(type, false, { nextRetryDelay: delayMs, details: [{ retryDelayMs: delayMs }] });
 
   if (err instanceof InvalidRequestError) {
     return fail(FailureType.InvalidRequest, true, { details: [{ param: err.param, id: err.id }] });
@@ -48,18 +52,42 @@ export function toActivityFailure(err: unknown): unknown {
   if (err instanceof NotFoundError) return fail(FailureType.NotFound, true);
   if (err instanceof RateLimitError) {
     // The service's own delay replaces the policy's backoff for the next attempt only; attempts stay counted.
-    return fail(FailureType.RateLimited, false, {
-      nextRetryDelay: err.retryAfterMs ?? rateLimitBackoffMs(activityInfo().attempt),
-    });
+    return retryAfter(FailureType.RateLimited, err.retryAfterMs ?? rateLimitBackoffMs(activityInfo().attempt));
   }
   // Retryable, slowly: credentials can be fixed while Temporal keeps the workflow waiting.
   if (err instanceof AuthenticationError) {
-    return fail(FailureType.Unauthorized, false, { nextRetryDelay: UNAUTHORIZED_RETRY_DELAY_MS });
+    return retryAfter(FailureType.Unauthorized, UNAUTHORIZED_RETRY_DELAY_MS);
   }
   if (err instanceof ServerError) return fail(FailureType.ServerError, false);
-  // A call whose response was lost may have been processed; retrying is safe because creation is idempotent.
+  // A call whose response was lost may have been processed: retrying is safe for reads and for v2 creation, which is
+  // idempotent; v1 creation is not, and goes through toV1CreationFailure first.
   if (err instanceof NetworkError) return fail(FailureType.NetworkError, false);
   // The service answered outside its contract: retrying gets the same answer, a person has to look.
   if (err instanceof UnexpectedResponseError) return fail(FailureType.UnexpectedResponse, true);
   return err;
+}
+
+/**
+ * Whether a failed v1 creation may have created a verification (DESIGN §10). The spec gives v1 no idempotency and no
+ * lookup, so an outcome the service did not state is ambiguous: no response (a dropped connection after the request
+ * was written, the client's timeout, any wire failure but a connection never made), a 5xx (an answer, but the spec
+ * does not say the verification was not stored before it failed; the sandbox's injected 500s happen before processing,
+ * the real service promises nothing), and a 2xx or other answer outside the contract (something was created, its id
+ * unreadable). Definite refusals stay retryable by their usual rules: 400 and other 4xx, 401/403, 404, 408 (the server
+ * gave up before our request was complete), 429, and a connection refused or never established.
+ */
+export function mayHaveCreated(err: unknown): boolean {
+  if (err instanceof NetworkError) return !err.notSent;
+  if (err instanceof ServerError) return err.status !== 408;
+  return err instanceof UnexpectedResponseError;
+}
+
+/** `toActivityFailure` for v1 creation: an ambiguous outcome becomes a non-retryable `AmbiguousOutcome`. */
+export function toV1CreationFailure(err: unknown): unknown {
+  if (!(err instanceof Error) || !mayHaveCreated(err)) return toActivityFailure(err);
+  return ApplicationFailure.create({
+    type: FailureType.AmbiguousOutcome,
+    message: `outcome unknown, a verification may exist at the service: ${err.message}`,
+    nonRetryable: true,
+  });
 }

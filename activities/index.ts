@@ -14,17 +14,20 @@ import type {
   VerificationResponseV2,
   WebhookEndpoint,
 } from '../src/contract/index.js';
-import { toActivityFailure } from './failures.js';
+import { toActivityFailure, toV1CreationFailure } from './failures.js';
 
 /**
  * Runs one client call as an activity: the activity's cancellation aborts the HTTP call, and the client's typed errors
  * become the failures of DESIGN §4. Retries are Temporal's alone (`workflows/activity-options.ts`).
  */
-async function serviceCall<T>(call: (opts: { signal: AbortSignal }) => Promise<T>): Promise<T> {
+async function serviceCall<T>(
+  call: (opts: { signal: AbortSignal }) => Promise<T>,
+  toFailure: (err: unknown) => unknown = toActivityFailure,
+): Promise<T> {
   try {
     return await call({ signal: Context.current().cancellationSignal });
   } catch (err) {
-    throw toActivityFailure(err);
+    throw toFailure(err);
   }
 }
 
@@ -40,8 +43,9 @@ export function createActivities(client: EligibilityClient) {
     /** `idempotencyKey` comes from the workflow (`uuid4()`), so every attempt and replay sends the same one. */
     createVerificationV2: (request: VerificationRequestV2, idempotencyKey: string): Promise<VerificationResponseV2> =>
       serviceCall((o) => client.createVerificationV2(request, { ...o, idempotencyKey })),
+    /** Not idempotent: an outcome the service did not state fails as `AmbiguousOutcome`, for a person to decide. */
     createVerificationV1: (request: VerificationRequestV1): Promise<VerificationResponseV1> =>
-      serviceCall((o) => client.createVerificationV1(request, o)),
+      serviceCall((o) => client.createVerificationV1(request, o), toV1CreationFailure),
     updateRun: (flowRunId: string, input: RunInput): Promise<RunUpdateResponse> =>
       serviceCall((o) => client.updateRun(flowRunId, input, o)),
     fetchLegacyPatient: (patientId: string): Promise<LegacyPatient> =>

@@ -2,6 +2,14 @@ import type { ActivityOptions } from '@temporalio/workflow';
 import { NON_RETRYABLE_FAILURE_TYPES } from './failure-types.js';
 
 /**
+ * The backoff of every retried service call: 2 s, 4 s, 8 s, ... at most 3 minutes apart, so a recovered service is
+ * used again soon. Temporal applies it to activities; v1 creation's own retry loop applies the same numbers.
+ */
+export const RETRY_BACKOFF = { initialSeconds: 2, coefficient: 2, maximumSeconds: 180 } as const;
+/** How long a failing call is retried before the workflow reports the failure. */
+export const RETRY_WINDOW_SECONDS = 3600;
+
+/**
  * Options of every activity that calls the eligibility service. Temporal is the only retry layer (the HTTP client
  * runs with `retry: 0` and repeats a call only once, after refreshing a rejected token), so these numbers are the
  * whole retry behaviour. Each attempt is one billed action: the backoff and the caps below bound that cost too.
@@ -15,17 +23,31 @@ export const serviceCallOptions: ActivityOptions = {
   // Bounds all attempts, including time queued behind the task-queue rate limit (ELIGIBILITY_MAX_RPS). The
   // workflow's own deadlines are the business limit; this only stops a call retrying for ever against a service that
   // stays down, and turns that into a failure the workflow can report.
-  scheduleToCloseTimeout: '1 hour',
+  scheduleToCloseTimeout: RETRY_WINDOW_SECONDS * 1000,
   retry: {
     // 5xx and network errors: 2 s, 4 s, 8 s, ... A 429 replaces the next delay with the service's Retry-After (or a
     // jittered backoff when it gives none), and Unauthorized with a slow fixed delay: see activities/failures.ts.
-    initialInterval: '2 seconds',
-    backoffCoefficient: 2,
+    initialInterval: RETRY_BACKOFF.initialSeconds * 1000,
+    backoffCoefficient: RETRY_BACKOFF.coefficient,
     // A few minutes at most between attempts, so a recovered service is used again soon; about 25 attempts fit in
     // the hour above.
-    maximumInterval: '3 minutes',
+    maximumInterval: RETRY_BACKOFF.maximumSeconds * 1000,
     // Unlimited attempts: the schedule-to-close timeout is the bound, expressed in time rather than a count.
     // Failures no retry can fix stop at once, by type (the activities also mark them non-retryable themselves).
     nonRetryableErrorTypes: [...NON_RETRYABLE_FAILURE_TYPES],
   },
+};
+
+/**
+ * v1 creation (DESIGN §10): the spec gives it no idempotency and no lookup, so Temporal never retries it. A retry
+ * policy cannot tell a definite refusal from an attempt that timed out or whose worker died mid-call (either may have
+ * created a verification), so the one attempt is all Temporal makes; the workflow itself retries definite refusals
+ * (workflows/v1-creation.ts) and hands anything ambiguous to a person.
+ */
+export const v1CreationOptions: ActivityOptions = {
+  startToCloseTimeout: serviceCallOptions.startToCloseTimeout,
+  // Time queued behind the task-queue rate limit: a task never started sent nothing, so this timeout is a definite
+  // "not created" (no schedule-to-close, which could fire either side of the start).
+  scheduleToStartTimeout: RETRY_WINDOW_SECONDS * 1000,
+  retry: { maximumAttempts: 1 },
 };

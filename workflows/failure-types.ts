@@ -10,12 +10,20 @@ export const FailureType = {
   ServerError: 'ServerError',
   NetworkError: 'NetworkError',
   UnexpectedResponse: 'UnexpectedResponse',
+  /** A v1 creation that may have created a verification without telling us: never retried blindly (DESIGN §10). */
+  AmbiguousOutcome: 'AmbiguousOutcome',
+  /** Thrown by the workflow, not an activity: a review decision for a verification that is not in `needs-review`. */
+  NotAwaitingReview: 'NotAwaitingReview',
 } as const;
 export type FailureType = (typeof FailureType)[keyof typeof FailureType];
 
-/** Failures that no retry can fix: the request itself is wrong, or names something that does not exist. */
+/**
+ * Failures that no retry can fix: the request itself is wrong, or names something that does not exist; or one that a
+ * retry could make worse (a v1 creation whose outcome is unknown may have created a verification already).
+ */
 export const NON_RETRYABLE_FAILURE_TYPES: readonly FailureType[] = [
   FailureType.InvalidRequest,
   FailureType.NotFound,
   FailureType.UnexpectedResponse,
+  FailureType.AmbiguousOutcome,
 ];

@@ -1,4 +1,5 @@
 import type { VerificationIntake } from '../src/contract/index.js';
+import { isPlainObject } from './plain-object.js';
 
 /**
  * The workflow's structural guard of its input. The edges (`startVerification`, behind the intake API, the CLI and
@@ -30,12 +31,8 @@ const RULES: Record<VerificationIntake['version'], Rules> = {
 /** The form of MM/DD/YYYY, month and day in range; whether the day exists is the contract's to say. */
 const DATE_FORM = /^(0[1-9]|1[0-2])\/(0[1-9]|[12][0-9]|3[01])\/\d{4}$/;
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function at(request: Record<string, unknown>, path: string): unknown {
-  return path.split('.').reduce<unknown>((value, key) => (isRecord(value) ? value[key] : undefined), request);
+  return path.split('.').reduce<unknown>((value, key) => (isPlainObject(value) ? value[key] : undefined), request);
 }
 
 /** The problem with one string field, if any. */
@@ -49,12 +46,12 @@ function fieldProblem(request: Record<string, unknown>, path: string, required: 
 
 export function guardIntake(request: unknown): GuardResult {
   const refuse = (param: string, message: string): GuardResult => ({ ok: false, param, message });
-  if (!isRecord(request)) return refuse('body', 'expected an object');
+  if (!isPlainObject(request)) return refuse('body', 'expected an object');
   // v2 is the default, as at the edges: a request without `version` is read as v2.
   const version = request.version ?? 'v2';
   if (version !== 'v1' && version !== 'v2') return refuse('version', 'expected "v1" or "v2"');
-  if (version === 'v2' && !isRecord(request.patient)) return refuse('patient', 'expected an object');
-  if (request.subscriber !== undefined && !isRecord(request.subscriber))
+  if (version === 'v2' && !isPlainObject(request.patient)) return refuse('patient', 'expected an object');
+  if (request.subscriber !== undefined && !isPlainObject(request.subscriber))
     return refuse('subscriber', 'expected an object');
   const { required, optional } = RULES[version];
   const fields: [string, boolean][] = [

@@ -4,15 +4,12 @@ import type { RunUpdateResponse } from '../src/contract/index.js';
 import { serviceCallOptions } from './activity-options.js';
 import { describeFailure, invalidRequest, toCallerFailure } from './failures.js';
 import { runAwaitingInputSignal, runInputSignal, supplyRunInputUpdate } from './messages.js';
+import { isPlainObject } from './plain-object.js';
 import { ms } from './timing.js';
 import type { LastError, RunSummary, SupplyRunInput } from './types.js';
 
 // A person is waiting on the other end of the update, so its call gives up after minutes, not an hour.
 const { updateRun } = proxyActivities<Activities>({ ...serviceCallOptions, scheduleToCloseTimeout: '2 minutes' });
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 export type InputWaitResult = 'completed' | 'timed-out' | 'stopped';
 

@@ -14,6 +14,11 @@ export interface Timing {
   graceSeconds: number;
   /** A run still awaiting input this long after it opened ends the workflow as `timed-out`. */
   inputDeadlineSeconds: number;
+  /**
+   * A v1 creation in `needs-review` with no decision this long ends the workflow as `timed-out`: closing without a
+   * verification id is the one ending that cannot create a duplicate; the result says one may exist.
+   */
+  reviewDeadlineSeconds: number;
 }
 
 const HOUR = 3600;
@@ -24,6 +29,7 @@ export const DEFAULT_TIMING: Timing = {
   discoveryDeadlineSeconds: 72 * HOUR,
   graceSeconds: 24 * HOUR,
   inputDeadlineSeconds: 7 * 24 * HOUR,
+  reviewDeadlineSeconds: 7 * 24 * HOUR,
 };
 
 export function resolveTiming(partial: Partial<Timing> | undefined): Timing {

@@ -1,19 +1,27 @@
 import type { RunInput, VerificationIntake } from '../src/contract/index.js';
 import type { Timing } from './timing.js';
 
-export type Stage =
-  | 'validating'
-  | 'awaiting-discovery'
-  | 'creating'
-  | 'created'
-  | 'awaiting-input'
-  | 'completed'
-  | 'failed'
-  | 'no-coverage'
-  | 'timed-out'
-  | 'cancelled';
+/**
+ * Every stage of a verification, the values of its `VerificationStage` search attribute (DESIGN §10); the one list,
+ * which the intake API and the CLI import. The last six are outcomes.
+ */
+export const STAGES = [
+  'validating',
+  'awaiting-discovery',
+  'creating',
+  'needs-review',
+  'created',
+  'awaiting-input',
+  'completed',
+  'failed',
+  'no-coverage',
+  'timed-out',
+  'cancelled',
+  'abandoned',
+] as const;
+export type Stage = (typeof STAGES)[number];
 
-export type Outcome = Extract<Stage, 'completed' | 'failed' | 'no-coverage' | 'timed-out' | 'cancelled'>;
+export type Outcome = Extract<Stage, 'completed' | 'failed' | 'no-coverage' | 'timed-out' | 'cancelled' | 'abandoned'>;
 
 export interface VerificationWorkflowInput {
   /**
@@ -51,6 +59,27 @@ export interface LastError {
   flowRunId?: string;
 }
 
+/**
+ * A person's decision on a v1 creation whose outcome is unknown (stage `needs-review`): `retry` calls the service again,
+ * accepting that a duplicate may be created; `record` takes the id of the verification the person found at the
+ * service, with no call; `abandon` closes the verification as `abandoned`.
+ */
+export type ReviewDecision = { action: 'retry' } | { action: 'record'; verificationId: string } | { action: 'abandon' };
+export type ReviewAction = ReviewDecision['action'];
+
+export interface ReviewAnswer {
+  accepted: ReviewAction;
+}
+
+/** Why a verification needs review, since when, and until when a decision is awaited. */
+export interface ReviewStatus {
+  reason: string;
+  /** ISO 8601. */
+  since: string;
+  /** ISO 8601: without a decision by then the verification ends as `timed-out`. */
+  decideBy: string;
+}
+
 /** The `status` query: identifiers and progress, no patient data. */
 export interface VerificationStatus {
   stage: Stage;
@@ -63,6 +92,8 @@ export interface VerificationStatus {
   discovery?: DiscoverySummary;
   runs: RunSummary[];
   pendingRuns: string[];
+  /** Present in stage `needs-review`. */
+  review?: ReviewStatus;
   lastError?: LastError;
 }
 

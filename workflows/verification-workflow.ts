@@ -1,4 +1,4 @@
-import { ApplicationFailure, proxyActivities, setHandler, uuid4 } from '@temporalio/workflow';
+import { ApplicationFailure, patched, proxyActivities, setHandler, uuid4 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import type {
   Discovery,
@@ -13,13 +13,15 @@ import { describeFailure, invalidRequest, isActivityFailureOfType, toCallerFailu
 import { intakeMemberId, waitsForDiscovery } from './intake.js';
 import { guardIntake } from './intake-guard.js';
 import { cancelSignal, statusQuery } from './messages.js';
+import { CreationReview } from './review.js';
 import { RunInputs } from './run-inputs.js';
 import { PayerId, VerificationId } from './search-attributes.js';
 import { StageTracker } from './stage.js';
 import { resolveTiming } from './timing.js';
 import type { LastError, Outcome, VerificationResult, VerificationStatus, VerificationWorkflowInput } from './types.js';
+import { createV1AtMostOnce, createV1Retried, V1_AT_MOST_ONCE_PATCH } from './v1-creation.js';
 
-const { lookupPayer, createVerificationV2, createVerificationV1 } = proxyActivities<Activities>(serviceCallOptions);
+const { lookupPayer, createVerificationV2 } = proxyActivities<Activities>(serviceCallOptions);
 
 /**
  * One patient's verification of benefits (DESIGN §3): guard the input's structure (the starter validated it), wait for
@@ -39,12 +41,14 @@ export async function verificationWorkflow(input: VerificationWorkflowInput): Pr
   const guarded = guardIntake(input.request);
   const request: VerificationIntake | undefined = guarded.ok ? guarded.intake : undefined;
   const discoveries = new DiscoveryWatch(request?.discoveryId);
+  const review = new CreationReview();
   const runs = new RunInputs(() => {
     if (runs.pending.length > 0 && (stage.stage === 'created' || stage.stage === 'awaiting-input')) {
       stage.enter('awaiting-input');
     }
   });
   const stopped = () => cancelled;
+  const currentError = () => runs.lastError ?? review.rejection ?? lastError;
 
   setHandler(cancelSignal, () => {
     cancelled = true;
@@ -61,7 +65,8 @@ export async function verificationWorkflow(input: VerificationWorkflowInput): Pr
       ...(discovery ? { discovery: summarizeDiscovery(discovery) } : {}),
       runs: runs.summaries,
       pendingRuns: runs.pending,
-      ...((runs.lastError ?? lastError) ? { lastError: runs.lastError ?? lastError } : {}),
+      ...(review.status ? { review: review.status } : {}),
+      ...(currentError() ? { lastError: currentError() } : {}),
     };
   });
 
@@ -73,7 +78,7 @@ export async function verificationWorkflow(input: VerificationWorkflowInput): Pr
       ...(verificationId ? { verificationId } : {}),
       ...(discovery ? { discovery: { ...summarizeDiscovery(discovery), memberId: discovery.memberId } } : {}),
       runs: runs.summaries,
-      ...((runs.lastError ?? lastError) ? { lastError: runs.lastError ?? lastError } : {}),
+      ...(currentError() ? { lastError: currentError() } : {}),
     };
   };
   /** Ends the workflow as failed: the failure names the field, and its details carry the result object. */
@@ -122,13 +127,27 @@ export async function verificationWorkflow(input: VerificationWorkflowInput): Pr
   if (cancelled) return finish('cancelled');
   // Seeded from this run's id: every retry, worker restart and replay sends the same key, so no duplicate.
   const idempotencyKey = input.idempotencyKey ?? uuid4();
-  try {
-    verificationId =
-      valid.version === 'v1'
-        ? (await createVerificationV1(toV1Request(valid, payerId, memberId as string))).verificationId
-        : (await createVerificationV2(toV2Request(valid, payerId, memberId), idempotencyKey)).verificationId;
-  } catch (err) {
-    return fail(toCallerFailure(err));
+  if (valid.version === 'v2') {
+    try {
+      const created = await createVerificationV2(toV2Request(valid, payerId, memberId), idempotencyKey);
+      verificationId = created.verificationId;
+    } catch (err) {
+      return fail(toCallerFailure(err));
+    }
+  } else {
+    const v1Request = toV1Request(valid, payerId, memberId as string);
+    const created = patched(V1_AT_MOST_ONCE_PATCH)
+      ? await createV1AtMostOnce(v1Request, {
+          review,
+          stage,
+          reviewDeadlineSeconds: timing.reviewDeadlineSeconds,
+          stopped,
+          report: (error) => (lastError = error),
+        })
+      : await createV1Retried(v1Request);
+    if (created.kind === 'refused') return fail(toCallerFailure(created.failure));
+    if (created.kind === 'closed') return finish(created.outcome);
+    verificationId = created.verificationId;
   }
   stage.enter(runs.pending.length > 0 ? 'awaiting-input' : 'created', [{ key: VerificationId, value: verificationId }]);
 

@@ -1,9 +1,11 @@
 import { Command, CommanderError } from 'commander';
 import { registerBatch } from './commands/batch.js';
+import { registerCancel } from './commands/cancel.js';
 import { registerCodec } from './commands/codec.js';
 import { registerDev } from './commands/dev.js';
 import { registerIntake } from './commands/intake.js';
 import { registerList } from './commands/list.js';
+import { registerReview } from './commands/review.js';
 import { registerSandbox } from './commands/sandbox.js';
 import { registerStart } from './commands/start.js';
 import { registerStatus } from './commands/status.js';
@@ -32,6 +34,8 @@ see the README). Run \`eligibility <command> --help\` for a command's options an
   registerStatus(program, ctx);
   registerList(program, ctx);
   registerSupplyInput(program, ctx);
+  registerReview(program, ctx);
+  registerCancel(program, ctx);
   registerWebhooks(program, ctx);
   registerSandbox(program, ctx);
   registerWorker(program, ctx);

@@ -99,15 +99,31 @@ export class ServerError extends EligibilityError {
   override name = 'ServerError';
 }
 
+/**
+ * Wire failures that happen while connecting, before a byte of the request is written: the service cannot have
+ * received it. Any other code (a reset or closed socket, `UND_ERR_SOCKET`, a client `TIMEOUT`, an unknown failure)
+ * may come after the request was sent and processed. Kept short on purpose: a code missing here only makes a v1
+ * creation wait for a person instead of retrying, while a wrong entry could create a duplicate.
+ */
+const CONNECT_PHASE_CODES: ReadonlySet<string> = new Set([
+  'ECONNREFUSED', // nothing listens on the port
+  'ENOTFOUND', // the host name does not resolve
+  'EAI_AGAIN', // name resolution failed for now
+  'UND_ERR_CONNECT_TIMEOUT', // the TCP (or TLS) connection was never established
+]);
+
 /** No response: a timeout, a refused or reset connection, a response dropped mid-body. */
 export class NetworkError extends EligibilityError {
   override name = 'NetworkError';
   /** What went wrong on the wire: `TIMEOUT`, `ECONNREFUSED`, `UND_ERR_SOCKET`, ... */
   readonly code: string;
+  /** true when the request cannot have reached the service (the connection was never made); see CONNECT_PHASE_CODES. */
+  readonly notSent: boolean;
 
   constructor(endpoint: string, code: string, detail: string) {
     super({ endpoint }, `network error on ${endpoint}: ${detail}`);
     this.code = code;
+    this.notSent = CONNECT_PHASE_CODES.has(code);
   }
 }
 

@@ -5,7 +5,16 @@ import { statusQuery } from '../../workflows/messages.js';
 import type { Stage } from '../../workflows/types.js';
 
 /** Stages after which nothing happens without a person: where the example's summary can be read. */
-const SETTLED: readonly Stage[] = ['completed', 'failed', 'no-coverage', 'timed-out', 'cancelled', 'awaiting-input'];
+const SETTLED: readonly Stage[] = [
+  'completed',
+  'failed',
+  'no-coverage',
+  'timed-out',
+  'cancelled',
+  'abandoned',
+  'awaiting-input',
+  'needs-review',
+];
 
 export interface SettledRow {
   row: number;

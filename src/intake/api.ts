@@ -6,6 +6,8 @@ import type { Timing } from '../../workflows/timing.js';
 import { apiKeyGuard } from './api-key.js';
 import type { IntakeDeps } from './deps.js';
 import { intakeOpenApiDocument, OPENAPI_PATH } from './openapi.js';
+import { cancelRoute } from './routes/cancel.js';
+import { reviewRoute } from './routes/review.js';
 import { runInputRoute } from './routes/run-input.js';
 import { listRoute } from './routes/list.js';
 import { startRoute } from './routes/start.js';
@@ -24,7 +26,8 @@ export interface IntakeApiOptions {
 }
 
 /**
- * The intake HTTP API (DESIGN §6): start verifications, read their status, list them by stage, supply run input.
+ * The intake HTTP API (DESIGN §6): start verifications, read their status, list them by stage, supply run input,
+ * decide v1 verifications that need review, cancel.
  * Every route but the OpenAPI document needs the API key. Returns the app; the caller listens.
  */
 export function createIntakeApi(options: IntakeApiOptions): FastifyInstance {
@@ -58,5 +61,7 @@ export function createIntakeApi(options: IntakeApiOptions): FastifyInstance {
   listRoute(app, deps);
   statusRoute(app, deps);
   runInputRoute(app, deps);
+  reviewRoute(app, deps);
+  cancelRoute(app, deps);
   return app;
 }

@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { API_KEY_HEADER } from './api-key.js';
 import { IDEMPOTENCY_HEADER } from './routes/run-input.js';
 import {
+  CancelResponse,
   ErrorResponse,
+  ReviewRequest,
+  ReviewResponse,
   RunInputRequest,
   RunInputResponse,
   Stage,
@@ -27,6 +30,9 @@ function componentSchemas(): Record<string, unknown> {
     RunInputRequest: [RunInputRequest, 'input'],
     RunInputResponse: [RunInputResponse, 'output'],
     VerificationList: [VerificationList, 'output'],
+    ReviewRequest: [ReviewRequest, 'input'],
+    ReviewResponse: [ReviewResponse, 'output'],
+    CancelResponse: [CancelResponse, 'output'],
     Stage: [Stage, 'input'],
     ErrorResponse: [ErrorResponse, 'output'],
   };
@@ -134,7 +140,47 @@ export function intakeOpenApiDocument(): Record<string, unknown> {
             '400': answer(
               'Refused by the workflow or the service; `param` names the field (e.g. `input`, `flowRunId`)',
             ),
-            '404': answer('No such workflow, or it has closed'),
+            '404': answer('No such workflow'),
+            '409': answer('The workflow has closed (`workflow_closed`); `outcome` says how it ended'),
+            ...common,
+          },
+        },
+      },
+      '/verifications/{workflowId}/review': {
+        post: {
+          operationId: 'resolveReview',
+          summary: 'Decide a v1 verification in stage `needs-review` (the `resolveReview` update)',
+          description:
+            'A v1 creation whose outcome is unknown is never retried automatically (v1 has no idempotency). `retry` calls the service again and may create a duplicate; `record` takes the verification id found at the service, with no call; `abandon` closes the verification as `abandoned`.',
+          parameters: [
+            pathParam('workflowId', 'A verification in stage `needs-review`'),
+            {
+              name: IDEMPOTENCY_HEADER,
+              in: 'header',
+              required: false,
+              description: 'Becomes the update id: a retried request with the same key decides once',
+              schema: { type: 'string', minLength: 1, maxLength: 200 },
+            },
+          ],
+          requestBody: { required: true, content: json('ReviewRequest') },
+          responses: {
+            '200': answer('The decision was accepted', 'ReviewResponse'),
+            '400': answer('`param` names the invalid field (`action`, `verificationId`)'),
+            '404': answer('No such workflow'),
+            '409': answer('Not awaiting review (`not_awaiting_review`), or closed (`workflow_closed`, with `outcome`)'),
+            ...common,
+          },
+        },
+      },
+      '/verifications/{workflowId}/cancel': {
+        post: {
+          operationId: 'cancelVerification',
+          summary: 'Cancel a verification (the `cancel` signal); it ends as `cancelled` at its next step',
+          parameters: [pathParam('workflowId', 'A verification, or a discovery or run workflow')],
+          responses: {
+            '202': answer('The cancel signal was recorded', 'CancelResponse'),
+            '404': answer('No such workflow'),
+            '409': answer('The workflow has closed (`workflow_closed`); `outcome` says how it ended'),
             ...common,
           },
         },

@@ -4,11 +4,12 @@ import {
   INVALID_REQUEST,
   RunInput,
   RunUpdateResponse,
+  Uuid,
   VerificationIntakeV1,
   VerificationIntakeV2,
 } from '../contract/index.js';
 import type { VerificationStatus } from '../../workflows/types.js';
-import { STAGES } from './stages.js';
+import { STAGES } from '../../workflows/types.js';
 
 /**
  * The intake API's bodies, parameters and answers. Requests are validated with them (the verification itself with
@@ -28,9 +29,17 @@ export const StartedResponse = z.object({
 });
 
 export const ErrorResponse = z.object({
-  error: z.string().describe('`invalid_request_error`, `unauthorized`, `not_found`, `temporal_unavailable`, …'),
+  error: z
+    .string()
+    .describe(
+      '`invalid_request_error`, `unauthorized`, `not_found`, `workflow_closed`, `not_awaiting_review`, `temporal_unavailable`, …',
+    ),
   param: z.string().optional().describe('The offending field, as a dotted path'),
   message: z.string().optional(),
+  outcome: z
+    .string()
+    .optional()
+    .describe('With `workflow_closed`: how the workflow ended (`completed`, `cancelled`, `abandoned`, …)'),
 });
 
 const DiscoverySummary = z.object({
@@ -52,6 +61,12 @@ const LastError = z.object({
   flowRunId: z.string().optional(),
 });
 
+const ReviewStatus = z.object({
+  reason: z.string().describe('Why the outcome of the v1 creation is unknown'),
+  since: z.iso.datetime(),
+  decideBy: z.iso.datetime().describe('Without a decision by then the verification ends as `timed-out`'),
+});
+
 /** The workflow's `status` query: identifiers and progress, no patient data. */
 export const VerificationStatusResponse = z.object({
   stage: Stage,
@@ -64,6 +79,7 @@ export const VerificationStatusResponse = z.object({
   discovery: DiscoverySummary.optional(),
   runs: z.array(RunSummary),
   pendingRuns: z.array(z.string()),
+  review: ReviewStatus.optional().describe('Present in stage `needs-review`: decide with POST …/review'),
   lastError: LastError.optional(),
 });
 // The schema documents the query's type: these stop compiling when either drifts from the other.
@@ -76,6 +92,18 @@ export const WorkflowIdParams = z.object({ workflowId: z.string().min(1).max(100
 export const RunInputParams = WorkflowIdParams.extend({ flowRunId: z.string().min(1).max(200) });
 export const RunInputRequest = z.object({ input: RunInput.describe('Patched into the run’s callback state') });
 export const RunInputResponse = RunUpdateResponse;
+
+export const ReviewRequest = z
+  .discriminatedUnion('action', [
+    z.object({ action: z.literal('retry') }).describe('Call the service again: a duplicate may be created'),
+    z
+      .object({ action: z.literal('record'), verificationId: Uuid.describe('The id found at the service') })
+      .describe('Take the id of the verification found at the service; no call'),
+    z.object({ action: z.literal('abandon') }).describe('Close the verification as `abandoned`'),
+  ])
+  .describe('A decision on a v1 verification in stage `needs-review`');
+export const ReviewResponse = z.object({ accepted: z.enum(['retry', 'record', 'abandon']) });
+export const CancelResponse = z.object({ workflowId: z.string(), cancelling: z.literal(true) });
 
 export const ListQuery = z.object({
   stage: Stage.optional().describe('Only verifications in this stage; all verifications without it'),

@@ -14,7 +14,8 @@ import { v2Request } from '../setup/fixtures.js';
 const token = { access_token: 'activity-test-token', token_type: 'Bearer', expires_in: 3600 };
 
 /** What the fake service answers to every call except the token request. */
-type Answer = { status: number; body?: unknown; headers?: Record<string, string> } | 'network' | 'hang';
+type Answer =
+  { status: number; body?: unknown; headers?: Record<string, string> } | 'network' | { network: string } | 'hang';
 
 /** Activities over a real client whose fetch is a fake service answering `answer`; counts the calls. */
 function activitiesAnswering(answer: Answer): { activities: Activities; calls: () => number } {
@@ -28,6 +29,9 @@ function activitiesAnswering(answer: Answer): { activities: Activities; calls: (
     if (new URL(request.url).pathname === '/oauth/token') return reply(200, token);
     calls += 1;
     if (answer === 'network') throw new TypeError('fetch failed', { cause: { code: 'ECONNRESET' } });
+    if (typeof answer === 'object' && 'network' in answer) {
+      throw new TypeError('fetch failed', { cause: { code: answer.network } });
+    }
     if (answer === 'hang') {
       return new Promise((_resolve, reject) =>
         request.signal.addEventListener('abort', () => reject(request.signal.reason as Error)),
@@ -147,5 +151,57 @@ describe('activities: client errors become Temporal failures', () => {
     const err = await rejection(pending);
     assert.ok(err instanceof CancelledFailure, `got ${String(err)}`);
     assert.equal(calls(), 1);
+  });
+});
+
+describe('activities: v1 creation, which has no idempotency, reports an unknown outcome as AmbiguousOutcome', () => {
+  const v1 = { patientId: '1000001', memberId: 'M7654321', payerId: '60054', npi: '1234567893' };
+
+  async function v1FailureOf(answer: Answer): Promise<ApplicationFailure> {
+    const { activities } = activitiesAnswering(answer);
+    const err = await rejection(mockEnv().run(activities.createVerificationV1, v1));
+    assert.ok(err instanceof ApplicationFailure, `expected an ApplicationFailure, got ${String(err)}`);
+    return err;
+  }
+
+  it('makes a call that may have been processed a non-retryable AmbiguousOutcome', async () => {
+    const ambiguous: [string, Answer][] = [
+      ['a connection dropped after sending', { network: 'UND_ERR_SOCKET' }],
+      ['a reset connection', 'network'],
+      ['the client timeout', { network: 'TIMEOUT' }],
+      ['a 500', { status: 500 }],
+      ['a 503', { status: 503, body: { error: 'unavailable' } }],
+      ['a 2xx outside the contract', { status: 201, body: { verificationId: 'not-a-uuid' } }],
+    ];
+    for (const [what, answer] of ambiguous) {
+      const f = await v1FailureOf(answer);
+      assert.deepEqual([f.type, f.nonRetryable], [FailureType.AmbiguousOutcome, true], what);
+      assert.match(f.message, /outcome unknown, a verification may exist/, what);
+    }
+  });
+
+  it('keeps definite refusals as they are for every call', async () => {
+    const refused: [string, Answer, string, boolean][] = [
+      ['a refused connection', { network: 'ECONNREFUSED' }, FailureType.NetworkError, false],
+      ['an unresolved host', { network: 'ENOTFOUND' }, FailureType.NetworkError, false],
+      ['a 408', { status: 408 }, FailureType.ServerError, false],
+      ['a 429', { status: 429, body: { error: 'Too many requests' } }, FailureType.RateLimited, false],
+      ['a 403', { status: 403, body: { error: 'invalid_request_error' } }, FailureType.Unauthorized, false],
+      [
+        'a 400',
+        { status: 400, body: { error: 'invalid_request_error', param: 'npi' } },
+        FailureType.InvalidRequest,
+        true,
+      ],
+    ];
+    for (const [what, answer, type, nonRetryable] of refused) {
+      const f = await v1FailureOf(answer);
+      assert.deepEqual([f.type, f.nonRetryable], [type, nonRetryable], what);
+    }
+  });
+
+  it('puts the delay a 429 asks for into the details, where a workflow retrying by itself reads it', async () => {
+    const f = await v1FailureOf({ status: 429, body: { error: 'Too many requests' }, headers: { 'Retry-After': '4' } });
+    assert.deepEqual(f.details, [{ retryDelayMs: 4000 }]);
   });
 });

@@ -4,8 +4,11 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { WorkflowNotFoundError } from '@temporalio/client';
+import { startVerification } from '../../src/temporal/start-verification.js';
 import { runAwaitingInputSignal, statusQuery } from '../../workflows/messages.js';
 import { DiscoveryId } from '../../workflows/search-attributes.js';
+import type { VerificationResult } from '../../workflows/types.js';
+import { FAST, v1Intake, v2Intake } from '../setup/fixtures.js';
 import { testTemporal } from '../setup/temporal.js';
 import { eventually, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
 import { lines, runCli } from './run-cli.js';
@@ -194,6 +197,65 @@ describe('eligibility command against Temporal and the sandbox', function () {
     const accepted = await cli('supply-input', workflowId, flowRunId, '--input', '{"authorizationNumber":"A-100"}');
     assert.equal(accepted.code, 0, accepted.stderr);
     assert.deepEqual(JSON.parse(accepted.stdout), { flowRunId, status: 'CREATED' });
+  });
+
+  it('review: shows why a v1 verification needs review, records the id found, then says it has closed', async () => {
+    await h.sandbox.setFaults({ dropResponses: 1 });
+    const { workflowId } = await startVerification(client(), v1Intake({ id: `${tag}-v1` }), {
+      taskQueue: h.taskQueue,
+      timing: FAST,
+    });
+    const handle = client().workflow.getHandle(workflowId);
+    await eventually(async () => ((await handle.query(statusQuery)).stage === 'needs-review' ? true : undefined));
+    const status = await cli('status', workflowId);
+    assert.equal(status.code, 0, status.stderr);
+    assert.match(status.stdout, /^stage\s+needs-review$/m);
+    assert.match(status.stdout, /^needs review\s+v1 creation outcome unknown: .*eligibility review/m);
+
+    const found = randomUUID();
+    const recorded = await cli('review', workflowId, '--record', found);
+    assert.equal(recorded.code, 0, recorded.stderr);
+    assert.match(recorded.stdout, /verification id recorded, no call made/);
+    const result = (await handle.result()) as VerificationResult;
+    assert.deepEqual([result.outcome, result.verificationId], ['completed', found]);
+
+    const late = await cli('review', workflowId, '--abandon');
+    assert.equal(late.code, 1);
+    assert.equal(lines(late.stderr).length, 1, late.stderr);
+    assert.equal(late.stderr.trim(), `eligibility: ${workflowId} has closed (completed); it takes no more decisions`);
+  });
+
+  it('cancel: ends a running verification as cancelled; supply-input and cancel then say how it ended', async () => {
+    const discovery = await h.sandbox.createDiscovery({
+      firstName: 'Grace',
+      lastName: 'Hopper',
+      dateOfBirth: '12/09/1976',
+      state: 'NY',
+      delayMs: -1,
+    });
+    const request = v2Intake({ id: `${tag}-c1`, payerId: undefined, discoveryId: discovery.discoveryId });
+    const { workflowId } = await startVerification(client(), request, {
+      taskQueue: h.taskQueue,
+      timing: { ...FAST, pollInitialSeconds: 3600 },
+    });
+    const cancelled = await cli('cancel', workflowId);
+    assert.equal(cancelled.code, 0, cancelled.stderr);
+    assert.match(cancelled.stdout, new RegExp(`^${workflowId}: cancel sent`));
+    const result = (await client().workflow.getHandle(workflowId).result()) as VerificationResult;
+    assert.equal(result.outcome, 'cancelled');
+
+    const [input, again, unknown] = await Promise.all([
+      cli('supply-input', workflowId, 'some-run', '--input', '{"a":1}'),
+      cli('cancel', workflowId),
+      cli('cancel', `verification-${tag}-never-started`),
+    ]);
+    assert.equal(input.code, 1);
+    assert.match(
+      input.stderr,
+      new RegExp(`^eligibility: ${workflowId} has closed \\(cancelled\\); it takes no more input`),
+    );
+    assert.equal(again.stderr.trim(), `eligibility: ${workflowId} has closed (cancelled); there is nothing to cancel`);
+    assert.match(unknown.stderr, /^eligibility: no workflow verification-/);
   });
 
   it('webhooks register: registers once; running it again changes nothing', async () => {

@@ -13,6 +13,8 @@ describe('eligibility command: help and usage errors', function () {
       ['status'],
       ['list'],
       ['supply-input'],
+      ['review'],
+      ['cancel'],
       ['webhooks'],
       ['webhooks', 'register'],
       ['sandbox'],
@@ -28,6 +30,24 @@ describe('eligibility command: help and usage errors', function () {
     });
     assert.match(runs[2]!.stdout, /CSV columns/);
     assert.match(runs[2]!.stdout, /Examples:/);
+    assert.match(runs[6]!.stdout, /may create a second one/, 'review --help says a retry risks a duplicate');
+  });
+
+  it('review: takes exactly one decision, a UUID to record, and --yes to retry without a terminal', async () => {
+    const runs = await Promise.all([
+      runCli(['review', 'verification-x']),
+      runCli(['review', 'verification-x', '--retry', '--abandon']),
+      runCli(['review', 'verification-x', '--record', 'not-a-uuid']),
+      runCli(['review', 'verification-x', '--retry']),
+    ]);
+    for (const run of runs) {
+      assert.equal(run.code, 1);
+      assert.equal(lines(run.stderr).length, 1, run.stderr);
+    }
+    assert.match(runs[0].stderr, /^eligibility: choose one of --retry, --record <verificationId> or --abandon/);
+    assert.match(runs[1].stderr, /^eligibility: choose one of/);
+    assert.match(runs[2].stderr, /^eligibility: --record takes the verification id found at the service/);
+    assert.match(runs[3].stderr, /may create a second one\. Add --yes to retry anyway\.$/m);
   });
 
   it('answers an unknown command and a bad flag with one line on stderr and exit code 1', async () => {

@@ -173,6 +173,7 @@ describe('EligibilityClient against a local HTTP server', () => {
     const err = await failure(client.getPayer('60054'));
     assert.ok(err instanceof NetworkError);
     assert.equal(err.code, 'ECONNREFUSED');
+    assert.equal(err.notSent, true, 'a connection never made sent nothing');
     assert.equal(err.message, 'network error on POST /oauth/token: ECONNREFUSED');
   });
 
@@ -181,6 +182,7 @@ describe('EligibilityClient against a local HTTP server', () => {
     const err = await failure(client.getPayer('60054'));
     assert.ok(err instanceof NetworkError);
     assert.equal(err.code, 'TIMEOUT');
+    assert.equal(err.notSent, false);
   });
 
   it('turns a dropped connection into NetworkError', async () => {
@@ -188,6 +190,7 @@ describe('EligibilityClient against a local HTTP server', () => {
     const err = await failure(client.createVerificationV2(v2Request(), { idempotencyKey: randomUUID() }));
     assert.ok(err instanceof NetworkError, `got ${String(err)}`);
     assert.equal(err.endpoint, 'POST /v2/verifications');
+    assert.equal(err.notSent, false, `the request was written before the drop (${err.code})`);
   });
 
   it('rejects with the reason of an aborted signal', async () => {

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { loadConfig } from '../../src/config.js';
 import { createIntakeApi } from '../../src/intake/api.js';
@@ -6,7 +7,7 @@ import { createLogger } from '../../src/logging.js';
 import { cancelSignal, runAwaitingInputSignal } from '../../workflows/messages.js';
 import type { VerificationStatus } from '../../workflows/types.js';
 import { testTemporal } from '../setup/temporal.js';
-import { FAST, v2Intake } from '../setup/fixtures.js';
+import { FAST, v1Intake, v2Intake } from '../setup/fixtures.js';
 import { eventually, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
 
 const KEY = 'test-intake-key';
@@ -186,5 +187,75 @@ describe('intake API', function () {
     const bad = await call({ method: 'GET', url: '/verifications?stage=sleeping' });
     assert.deepEqual([bad.statusCode, bad.json<{ param: string }>().param], [400, 'stage']);
     await client().workflow.getHandle(workflowId).signal(cancelSignal, { reason: 'test' });
+  });
+
+  it('takes a review decision for a v1 verification in needs-review, refusing a bad one by param', async () => {
+    await h.sandbox.setFaults({ dropResponses: 1 });
+    const started = await post('/verifications', v1Intake());
+    assert.equal(started.statusCode, 202);
+    const { workflowId } = started.json<{ workflowId: string }>();
+    const url = `/verifications/${workflowId}/review`;
+    const status = async () =>
+      (await call({ method: 'GET', url: `/verifications/${workflowId}` })).json<VerificationStatus>();
+    const waiting = await eventually(async () => {
+      const s = await status();
+      return s.stage === 'needs-review' ? s : undefined;
+    });
+    assert.match(waiting.review?.reason ?? '', /outcome unknown/);
+    assert.equal(waiting.lastError?.type, 'AmbiguousOutcome');
+    const createdBefore = (await h.sandbox.stats()).verificationsCreated;
+
+    const badId = await post(url, { action: 'record', verificationId: 'nope' });
+    assert.deepEqual([badId.statusCode, badId.json<{ param: string }>().param], [400, 'verificationId']);
+    const badAction = await post(url, { action: 'redo' });
+    assert.deepEqual([badAction.statusCode, badAction.json<{ param: string }>().param], [400, 'action']);
+
+    const retried = await post(url, { action: 'retry' });
+    assert.equal(retried.statusCode, 200);
+    assert.deepEqual(retried.json(), { accepted: 'retry' });
+    await eventually(async () => ((await status()).stage === 'completed' ? true : undefined));
+    assert.equal((await h.sandbox.stats()).verificationsCreated, createdBefore + 1, 'a retry calls again');
+
+    const late = await post(url, { action: 'record', verificationId: randomUUID() });
+    assert.equal(late.statusCode, 409);
+    assert.deepEqual(late.json(), {
+      error: 'workflow_closed',
+      message: `${workflowId} has closed (completed); it takes no more decisions`,
+      outcome: 'completed',
+    });
+  });
+
+  it('answers 409 to a decision while no review is open', async () => {
+    const started = await post('/verifications', v2Intake());
+    const { workflowId } = started.json<{ workflowId: string }>();
+    const response = await post(`/verifications/${workflowId}/review`, { action: 'abandon' });
+    assert.equal(response.statusCode, 409);
+    assert.equal(response.json<{ error: string }>().error, 'not_awaiting_review');
+  });
+
+  it('cancels a verification; a closed one answers 409 with its outcome to cancel and to run input', async () => {
+    const discovery = await h.sandbox.createDiscovery({
+      firstName: 'Grace',
+      lastName: 'Hopper',
+      dateOfBirth: '12/09/1976',
+      state: 'NY',
+      delayMs: -1,
+    });
+    const started = await post('/verifications', v2Intake({ payerId: undefined, discoveryId: discovery.discoveryId }));
+    const { workflowId } = started.json<{ workflowId: string }>();
+    const cancelled = await post(`/verifications/${workflowId}/cancel`, undefined);
+    assert.equal(cancelled.statusCode, 202);
+    assert.deepEqual(cancelled.json(), { workflowId, cancelling: true });
+    const result = (await client().workflow.getHandle(workflowId).result()) as { outcome: string };
+    assert.equal(result.outcome, 'cancelled');
+
+    const again = await post(`/verifications/${workflowId}/cancel`, undefined);
+    assert.deepEqual([again.statusCode, again.json<{ outcome: string }>().outcome], [409, 'cancelled']);
+    const input = await post(`/verifications/${workflowId}/runs/some-run/input`, { input: { a: 1 } });
+    assert.equal(input.statusCode, 409);
+    assert.deepEqual(input.json<{ error: string; outcome: string }>().error, 'workflow_closed');
+    assert.match(input.json<{ message: string }>().message, /has closed \(cancelled\); it takes no more input/);
+    const unknown = await post('/verifications/verification-no-such-id/cancel', undefined);
+    assert.equal(unknown.statusCode, 404);
   });
 });

@@ -32,6 +32,8 @@ describe('intake API OpenAPI document', () => {
         '/docs/openapi.json',
         '/verifications',
         '/verifications/{workflowId}',
+        '/verifications/{workflowId}/cancel',
+        '/verifications/{workflowId}/review',
         '/verifications/{workflowId}/runs/{flowRunId}/input',
       ]);
       const schemas = (document as { components: { schemas: Record<string, { anyOf?: unknown[] }> } }).components

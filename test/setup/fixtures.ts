@@ -41,3 +41,16 @@ export function v1Request(overrides: Partial<VerificationRequestV1> = {}): Verif
     ...overrides,
   };
 }
+
+/** A valid v1 intake request for the sandbox's seed (legacy patient 1000001, payer 60054). */
+export function v1Intake(overrides: Record<string, unknown> = {}) {
+  return {
+    version: 'v1',
+    id: callerId('v1'),
+    patientId: '1000001',
+    memberId: 'M7654321',
+    payerId: '60054',
+    npi: '1234567893',
+    ...overrides,
+  };
+}

@@ -1,24 +1,10 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import type { Stage } from '../../../workflows/types.js';
+import { STAGES, type Stage } from '../../../workflows/types.js';
 import { positiveInt, withClient, type CliContext } from '../context.js';
 import { table } from '../format.js';
 
-/** Every stage, checked against the `Stage` type: a stage added there and not here does not compile. */
-const STAGES = Object.keys({
-  validating: true,
-  'awaiting-discovery': true,
-  creating: true,
-  created: true,
-  'awaiting-input': true,
-  completed: true,
-  failed: true,
-  'no-coverage': true,
-  'timed-out': true,
-  cancelled: true,
-} satisfies Record<Stage, true>) as Stage[];
-
 function stage(value: string): Stage {
-  if (!(STAGES as string[]).includes(value)) {
+  if (!(STAGES as readonly string[]).includes(value)) {
     throw new InvalidArgumentError(`expected one of ${STAGES.join(', ')}.`);
   }
   return value as Stage;

@@ -37,6 +37,12 @@ function readable(workflowId: string, d: WorkflowExecutionDescription, s: Verifi
     ['discovery', discovery],
     ['runs', runs],
     ['awaiting input', s?.pendingRuns.length ? s.pendingRuns.join(', ') : undefined],
+    [
+      'needs review',
+      s?.review
+        ? `${s.review.reason}; decide by ${s.review.decideBy} with \`eligibility review ${workflowId}\``
+        : undefined,
+    ],
     ['last error', lastError],
   ]);
 }

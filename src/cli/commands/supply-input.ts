@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { RunInput } from '../../contract/index.js';
+import { rethrowExplainingClosed } from '../closed.js';
 import { CliError, withClient, type CliContext } from '../context.js';
 
 /** The update's activity gives up after 2 minutes (workflows/run-inputs.ts); wait a little longer than that. */
@@ -50,7 +51,12 @@ Example:
             const named = typeof param === 'string' ? ` (param ${param})` : '';
             throw new CliError(`input rejected${named}: ${err.cause.message}`);
           }
-          throw err;
+          return rethrowExplainingClosed(
+            client,
+            workflowId,
+            err,
+            'it takes no more input (a run that asks for input later gets its own run-<flowRunId> workflow)',
+          );
         }
       });
     });

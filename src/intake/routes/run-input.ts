@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
 import { supplyRunInputUpdate } from '../../../workflows/messages.js';
 import { firstInvalidParam } from '../../contract/index.js';
+import { replyIfClosed } from '../closed.js';
 import { withDeadline, type IntakeDeps } from '../deps.js';
 import { replyWithError } from '../errors.js';
 import { invalidRequestBody, RunInputParams, RunInputRequest } from '../schemas.js';
@@ -8,6 +10,13 @@ import { invalidRequestBody, RunInputParams, RunInputRequest } from '../schemas.
 /** An optional request header whose value becomes the update id: a retried request then runs the update once. */
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 const UPDATE_ID = /^[\x21-\x7e]{1,200}$/;
+
+/** The update id a request asks for: undefined without the header, null when it is malformed. */
+export function updateIdOf(headers: IncomingHttpHeaders): string | undefined | null {
+  const updateId = headers[IDEMPOTENCY_HEADER];
+  if (updateId === undefined) return undefined;
+  return typeof updateId === 'string' && UPDATE_ID.test(updateId) ? updateId : null;
+}
 
 /**
  * `POST /verifications/:workflowId/runs/:flowRunId/input`: the `supplyRunInput` update, which answers synchronously
@@ -20,10 +29,8 @@ export function runInputRoute(app: FastifyInstance, deps: IntakeDeps): void {
     if (!params.success) return reply.code(400).send(invalidRequestBody(firstInvalidParam(params.error)));
     const body = RunInputRequest.safeParse(request.body);
     if (!body.success) return reply.code(400).send(invalidRequestBody(firstInvalidParam(body.error)));
-    const updateId = request.headers[IDEMPOTENCY_HEADER];
-    if (updateId !== undefined && (typeof updateId !== 'string' || !UPDATE_ID.test(updateId))) {
-      return reply.code(400).send(invalidRequestBody(IDEMPOTENCY_HEADER));
-    }
+    const updateId = updateIdOf(request.headers);
+    if (updateId === null) return reply.code(400).send(invalidRequestBody(IDEMPOTENCY_HEADER));
     const { workflowId, flowRunId } = params.data;
     try {
       const handle = deps.client.workflow.getHandle(workflowId);
@@ -36,7 +43,12 @@ export function runInputRoute(app: FastifyInstance, deps: IntakeDeps): void {
       request.log.info({ workflowId, flowRunId, status: answer.status }, 'run input accepted');
       return reply.code(200).send(answer);
     } catch (err) {
-      return replyWithError(request, reply, err);
+      const consequence =
+        'it takes no more input (a run that asks for input later gets its own run-<flowRunId> workflow)';
+      return (
+        (await replyIfClosed(deps, reply, workflowId, err, consequence).catch(() => undefined)) ??
+        replyWithError(request, reply, err)
+      );
     }
   });
 }
