@@ -3,6 +3,7 @@ import type { Activities } from '../activities/index.js';
 import type { Discovery } from '../src/contract/index.js';
 import { serviceCallOptions } from './activity-options.js';
 import { discoveryUpdatedSignal } from './messages.js';
+import { SeenEvents } from './seen-events.js';
 import { ms, type Timing } from './timing.js';
 import type { DiscoverySummary } from './types.js';
 
@@ -13,15 +14,19 @@ export type DiscoveryWaitResult =
 
 /**
  * Waits for a discovery to complete: a `discoveryUpdated` signal (from the webhook receiver) triggers a fetch at
- * once; without signals it polls with doubling intervals up to a deadline. The handler is set when the workflow
+ * once, once per webhook event; without signals it polls with doubling intervals up to a deadline. The handler is set when the workflow
  * starts, so a signal that races ahead of the wait is counted, not lost.
  */
 export class DiscoveryWatch {
   private updates = 0;
 
-  constructor(private readonly discoveryId: string | undefined) {
-    setHandler(discoveryUpdatedSignal, ({ discoveryId }) => {
-      if (discoveryId === this.discoveryId) this.updates += 1;
+  constructor(
+    private readonly discoveryId: string | undefined,
+    seen: SeenEvents = new SeenEvents(),
+  ) {
+    setHandler(discoveryUpdatedSignal, ({ discoveryId, eventId }) => {
+      // A repeated delivery would only fetch the same discovery again: one effect per event.
+      if (discoveryId === this.discoveryId && !seen.repeated(eventId)) this.updates += 1;
     });
   }
 

@@ -5,6 +5,7 @@ import { serviceCallOptions } from './activity-options.js';
 import { describeFailure, invalidRequest, toCallerFailure } from './failures.js';
 import { runAwaitingInputSignal, runInputSignal, supplyRunInputUpdate } from './messages.js';
 import { isPlainObject } from './plain-object.js';
+import { SeenEvents } from './seen-events.js';
 import { ms } from './timing.js';
 import type { LastError, RunSummary, SupplyRunInput } from './types.js';
 
@@ -29,9 +30,14 @@ export class RunInputs {
   constructor(
     private readonly onChange: () => void = () => undefined,
     known: readonly string[] = [],
+    seen: SeenEvents = new SeenEvents(),
   ) {
     for (const flowRunId of known) this.runs.set(flowRunId, { flowRunId, state: 'pending' });
-    setHandler(runAwaitingInputSignal, ({ flowRunId }) => this.add(flowRunId));
+    // A run is added once whatever the deliveries; the event id is remembered all the same, so that whatever a later
+    // version does with an event is done once.
+    setHandler(runAwaitingInputSignal, ({ flowRunId, eventId }) => {
+      if (!seen.repeated(eventId)) this.add(flowRunId);
+    });
     setHandler(supplyRunInputUpdate, (request) => this.submit(request), {
       // Runs before anything is written to history: a rejected update leaves no trace and costs no service call.
       validator: (request: SupplyRunInput) => this.validate(request),

@@ -113,10 +113,14 @@ export interface SupplyRunInput {
 
 export interface RunAwaitingInput {
   flowRunId: string;
+  /** The webhook event's id: a repeated delivery of the same event has no second effect. Absent from operators. */
+  eventId?: string;
 }
 
 export interface DiscoveryUpdated {
   discoveryId: string;
+  /** The webhook event's id: a repeated delivery of the same event fetches nothing more. Absent from operators. */
+  eventId?: string;
 }
 
 export interface DiscoveryWorkflowInput {

@@ -15,6 +15,7 @@ import { guardIntake } from './intake-guard.js';
 import { cancelSignal, statusQuery } from './messages.js';
 import { CreationReview } from './review.js';
 import { RunInputs } from './run-inputs.js';
+import { SeenEvents } from './seen-events.js';
 import { PayerId, VerificationId } from './search-attributes.js';
 import { StageTracker } from './stage.js';
 import { resolveTiming } from './timing.js';
@@ -40,13 +41,18 @@ export async function verificationWorkflow(input: VerificationWorkflowInput): Pr
   // Guarded before the handlers exist, so a query always sees it; failing on it is the `validating` stage below.
   const guarded = guardIntake(input.request);
   const request: VerificationIntake | undefined = guarded.ok ? guarded.intake : undefined;
-  const discoveries = new DiscoveryWatch(request?.discoveryId);
+  const seen = new SeenEvents();
+  const discoveries = new DiscoveryWatch(request?.discoveryId, seen);
   const review = new CreationReview();
-  const runs = new RunInputs(() => {
-    if (runs.pending.length > 0 && (stage.stage === 'created' || stage.stage === 'awaiting-input')) {
-      stage.enter('awaiting-input');
-    }
-  });
+  const runs = new RunInputs(
+    () => {
+      if (runs.pending.length > 0 && (stage.stage === 'created' || stage.stage === 'awaiting-input')) {
+        stage.enter('awaiting-input');
+      }
+    },
+    [],
+    seen,
+  );
   const stopped = () => cancelled;
   const currentError = () => runs.lastError ?? review.rejection ?? lastError;
 

@@ -13,9 +13,13 @@ const SIGNAL_CONCURRENCY = 16;
  * `discovery-updated`: signal-with-start `discovery-<id>` (its history records when the lookup finished, even when no
  * verification waits), then wake every verification waiting on that discovery, which fetches it itself.
  */
-export async function discoveryUpdated(ctx: ActionContext, { discoveryId }: DiscoveryEvent): Promise<ActionReport> {
+export async function discoveryUpdated(
+  ctx: ActionContext,
+  { discoveryId }: DiscoveryEvent,
+  eventId: string,
+): Promise<ActionReport> {
   const { client, taskQueue } = ctx;
-  const update: DiscoveryUpdated = { discoveryId };
+  const update: DiscoveryUpdated = { discoveryId, eventId };
   const workflowId = discoveryWorkflowId(discoveryId);
   await client.workflow.signalWithStart<typeof discoveryWorkflow, [DiscoveryUpdated]>('discoveryWorkflow', {
     workflowId,

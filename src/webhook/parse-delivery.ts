@@ -8,7 +8,10 @@ import { CallerId } from '../contract/index.js';
  */
 
 export interface Delivery {
-  /** The event's id; for a body without one, a hash of the exact bytes, so a verbatim redelivery still deduplicates. */
+  /**
+   * The event's id; for a body without one, a hash of the exact bytes, so a verbatim redelivery still deduplicates;
+   * for an id over 200 characters, its hash.
+   */
   eventId: string;
   /** undefined when the body names no event type. */
   type: string | undefined;
@@ -33,6 +36,10 @@ function firstString(source: Record<string, unknown>, keys: readonly string[]): 
   return undefined;
 }
 
+/** Event ids travel in signals and are kept in workflow state: a longer one is replaced by its hash. */
+const MAX_EVENT_ID_LENGTH = 200;
+const hashId = (bytes: Buffer | string) => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+
 /** Parses the raw body; anything that is not a JSON object is malformed. */
 export function parseDelivery(raw: Buffer | undefined): Parsed<Delivery> {
   if (!raw || raw.length === 0) return { ok: false, param: 'body' };
@@ -50,7 +57,8 @@ export function parseDelivery(raw: Buffer | undefined): Parsed<Delivery> {
   const givenId = enveloped
     ? firstString(body, ['id', 'eventId', 'event_id'])
     : firstString(body, ['eventId', 'event_id', 'id']);
-  const eventId = givenId ?? `sha256:${createHash('sha256').update(raw).digest('hex')}`;
+  const eventId =
+    givenId === undefined ? hashId(raw) : givenId.length <= MAX_EVENT_ID_LENGTH ? givenId : hashId(givenId);
   return { ok: true, value: { eventId, type, data, enveloped } };
 }
 

@@ -25,11 +25,15 @@ export interface WebhookReceiverOptions {
 
 type Action = Config['webhook']['eventActions'][string];
 type Prepared = { ok: true; run: (ctx: ActionContext) => Promise<ActionReport> } | { ok: false; param: string };
+type Act<T> = (ctx: ActionContext, event: T, eventId: string) => Promise<ActionReport>;
 
-/** Reads the event's identifiers for its action before anything reaches Temporal. */
+/**
+ * Reads the event's identifiers for its action before anything reaches Temporal. The event id travels in the signals:
+ * the workflows recognise a delivery they have seen, across receiver restarts and replicas.
+ */
 function prepare(action: Action, delivery: Delivery): Prepared {
-  const bind = <T>(parsed: Parsed<T>, act: (ctx: ActionContext, event: T) => Promise<ActionReport>): Prepared =>
-    parsed.ok ? { ok: true, run: (ctx) => act(ctx, parsed.value) } : parsed;
+  const bind = <T>(parsed: Parsed<T>, act: Act<T>): Prepared =>
+    parsed.ok ? { ok: true, run: (ctx) => act(ctx, parsed.value, delivery.eventId) } : parsed;
   return action === 'discovery-updated'
     ? bind(discoveryEvent(delivery), discoveryUpdated)
     : bind(runEvent(delivery), runPending);
@@ -48,6 +52,8 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): FastifyI
   const { config, client, taskQueue, logger } = options;
   const settings = config.webhook;
   const auth = resolveWebhookAuth(settings);
+  // A fast path only: it spares Temporal a redelivery this process has handled. The workflows are where a delivery is
+  // recognised as seen, whichever receiver it reaches and however often it restarts.
   const dedupe = new EventDeduplicator({
     ttlMs: settings.dedupeTtlSeconds * 1000,
     maxEntries: settings.dedupeMaxEvents,

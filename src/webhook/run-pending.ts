@@ -5,7 +5,7 @@ import { runWorkflowId, verificationWorkflowId } from '../../workflows/ids.js';
 import { runAwaitingInputSignal } from '../../workflows/messages.js';
 import { VerificationId } from '../../workflows/search-attributes.js';
 import type { runInputWorkflow } from '../../workflows/index.js';
-import type { RunInputWorkflowInput } from '../../workflows/types.js';
+import type { RunAwaitingInput, RunInputWorkflowInput } from '../../workflows/types.js';
 import { signalIfOpen, type ActionContext, type ActionReport } from './actions.js';
 import type { RunEvent } from './parse-delivery.js';
 
@@ -64,8 +64,8 @@ async function startRunWorkflow(ctx: ActionContext, event: RunEvent): Promise<st
  * its verificationId); when that verification has closed or is not ours, the run gets its own workflow so the event
  * is not dropped (DESIGN §3).
  */
-export async function runPending(ctx: ActionContext, event: RunEvent): Promise<ActionReport> {
-  const signal = { flowRunId: event.flowRunId };
+export async function runPending(ctx: ActionContext, event: RunEvent, eventId: string): Promise<ActionReport> {
+  const signal: RunAwaitingInput = { flowRunId: event.flowRunId, eventId };
   if (event.callerId !== undefined) {
     const workflowId = verificationWorkflowId(event.callerId);
     if (await signalIfOpen(ctx.client, workflowId, runAwaitingInputSignal, signal)) return { signalled: [workflowId] };

@@ -39,6 +39,15 @@ describe('webhook parseDelivery', () => {
     assert.notEqual(a.eventId, c.eventId);
   });
 
+  it('replaces an event id over 200 characters by its hash: ids travel in signals and stay in workflow state', () => {
+    const long = 'e'.repeat(201);
+    const a = parse({ id: long, type: 'x', data: {} });
+    const b = parse({ id: long, type: 'x', data: { other: true } });
+    assert.match(a.eventId, /^sha256:[0-9a-f]{64}$/);
+    assert.equal(a.eventId, b.eventId, 'the same event id, the same hash');
+    assert.equal(parse({ id: 'e'.repeat(200), type: 'x', data: {} }).eventId, 'e'.repeat(200));
+  });
+
   it('refuses what is not a JSON object, naming the body', () => {
     for (const raw of ['', '{"type":', '[]', '"text"', 'null']) {
       assert.deepEqual(parseDelivery(Buffer.from(raw)), { ok: false, param: 'body' }, raw);

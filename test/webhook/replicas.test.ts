@@ -1,0 +1,128 @@
+import assert from 'node:assert/strict';
+import type { WorkflowHandle } from '@temporalio/client';
+import type { FastifyInstance } from 'fastify';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/logging.js';
+import { startVerification } from '../../src/temporal/start-verification.js';
+import { createWebhookReceiver } from '../../src/webhook/index.js';
+import { discoveryWorkflowId } from '../../workflows/ids.js';
+import { cancelSignal } from '../../workflows/messages.js';
+import { FAST, v2Intake } from '../setup/fixtures.js';
+import { recordHistory } from '../setup/histories.js';
+import { testTemporal } from '../setup/temporal.js';
+import { eventually, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
+import { deliver, delivery, SECRET } from './deliveries.js';
+
+/** What a workflow's history shows of the deliveries: signals received and discovery fetches scheduled. */
+async function effects(handle: WorkflowHandle) {
+  const events = (await handle.fetchHistory()).events ?? [];
+  const signals = events.filter((e) => e.workflowExecutionSignaledEventAttributes).length;
+  const fetches = events.filter(
+    (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'fetchDiscovery',
+  ).length;
+  return { signals, fetches };
+}
+
+/**
+ * Resolves once the workflow has acted on everything it received: no workflow task and no activity pending (a signal
+ * schedules a workflow task; acting on it by fetching leaves an activity, then another task).
+ */
+async function settled(handle: WorkflowHandle): Promise<void> {
+  await eventually(
+    async () => {
+      const { raw } = await handle.describe();
+      return !raw.pendingWorkflowTask && !raw.pendingActivities?.length ? true : undefined;
+    },
+    10_000,
+    'the workflow to act on its signals',
+  );
+}
+
+describe('webhook deduplication across receiver replicas and restarts (the workflow recognises a delivery)', function () {
+  this.timeout(60_000);
+  let h: WorkflowHarness;
+  const client = () => testTemporal().client;
+  const receivers: FastifyInstance[] = [];
+
+  /** A receiver process of its own: its own in-memory cache, the same Temporal and task queue. */
+  function receiver(): FastifyInstance {
+    const config = loadConfig({ WEBHOOK_SIGNING_SECRET: SECRET, LOG_LEVEL: 'silent' });
+    const app = createWebhookReceiver({
+      config,
+      client: client(),
+      taskQueue: h.taskQueue,
+      logger: createLogger(config),
+    });
+    receivers.push(app);
+    return app;
+  }
+
+  before(async () => {
+    h = await startWorkflowHarness();
+  });
+  after(async () => {
+    await Promise.all(receivers.map((app) => app.close()));
+    await h?.stop();
+  });
+
+  it('acts once on the same delivery sent to two receivers, and again once after a receiver restart', async () => {
+    const discovery = await h.sandbox.createDiscovery({
+      firstName: 'Grace',
+      lastName: 'Hopper',
+      dateOfBirth: '12/09/1976',
+      state: 'NY',
+      delayMs: -1,
+    });
+    const { discoveryId } = discovery;
+    // Polling once an hour: within the test only a delivery makes the verification fetch its discovery.
+    const { workflowId } = await startVerification(client(), v2Intake({ payerId: undefined, discoveryId }), {
+      taskQueue: h.taskQueue,
+      timing: { ...FAST, pollInitialSeconds: 3600, pollMaxSeconds: 3600 },
+    });
+    const verification = client().workflow.getHandle(workflowId);
+    await eventually(
+      async () => {
+        const query = `DiscoveryId = "${discoveryId}" AND VerificationStage = "awaiting-discovery"`;
+        return (await client().workflow.count(query)).count === 1 ? true : undefined;
+      },
+      15_000,
+      'the verification to be visible as awaiting its discovery',
+    );
+    await settled(verification);
+    assert.deepEqual(await effects(verification), { signals: 0, fetches: 1 }, 'the first fetch, on entering the stage');
+
+    const body = delivery('sandbox.discovery.updated', { discoveryId, status: 'pending' });
+    const [first, second] = [receiver(), receiver()];
+    const answers = [await deliver(first, body), await deliver(second, body)];
+    assert.deepEqual(
+      answers.map((r) => [r.statusCode, r.json<{ duplicate?: boolean }>().duplicate]),
+      [
+        [200, undefined],
+        [200, undefined],
+      ],
+      'neither replica knew the other had handled it',
+    );
+    const discoveryWorkflow = client().workflow.getHandle(discoveryWorkflowId(discoveryId));
+    await Promise.all([settled(verification), settled(discoveryWorkflow)]);
+    assert.deepEqual(await effects(verification), { signals: 2, fetches: 2 }, 'two signals, one fetch for the event');
+    assert.deepEqual(await effects(discoveryWorkflow), { signals: 2, fetches: 1 }, 'its one fetch, not one per signal');
+
+    await first.close();
+    const restarted = receiver();
+    const again = await deliver(restarted, body);
+    assert.deepEqual([again.statusCode, again.json<{ duplicate?: boolean }>().duplicate], [200, undefined]);
+    await Promise.all([settled(verification), settled(discoveryWorkflow)]);
+    assert.deepEqual(await effects(verification), { signals: 3, fetches: 2 }, 'no fetch after the restart either');
+    assert.deepEqual(await effects(discoveryWorkflow), { signals: 3, fetches: 1 });
+
+    const other = delivery('sandbox.discovery.updated', { discoveryId, status: 'pending' });
+    await deliver(restarted, other);
+    await settled(verification);
+    assert.deepEqual(await effects(verification), { signals: 4, fetches: 3 }, 'a new event still fetches at once');
+
+    await Promise.all([verification, discoveryWorkflow].map((wf) => wf.signal(cancelSignal, { reason: 'test' })));
+    await Promise.all([verification.result(), discoveryWorkflow.result()]);
+    await recordHistory('repeated-delivery-verification', verification);
+    await recordHistory('repeated-delivery-discovery', discoveryWorkflow);
+  });
+});
