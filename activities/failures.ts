@@ -87,7 +87,7 @@ export function toV1CreationFailure(err: unknown): unknown {
   if (!(err instanceof Error) || !mayHaveCreated(err)) return toActivityFailure(err);
   return ApplicationFailure.create({
     type: FailureType.AmbiguousOutcome,
-    message: `outcome unknown, a verification may exist at the service: ${err.message}`,
+    message: `${err.message} (the verification may have been created)`,
     nonRetryable: true,
   });
 }
