@@ -72,7 +72,8 @@ export function describeTally(tally: ServiceTally, rows: readonly RowResult[]): 
     `  service: ${f.created} verifications created for ${f.distinct} distinct caller ids of ${f.rows} rows` +
       ` -> ${f.duplicates} duplicates`,
     `  workflows: ${count('verified')} verified, ${count('needs-review')} needs-review` +
-      ` (${f.needsReview?.resolved ?? 0} resolved), ${count('lost')} lost`,
+      ` (${f.needsReview?.resolved ?? 0} resolved, ${(f.needsReview?.total ?? 0) - (f.needsReview?.resolved ?? 0)}` +
+      ` unresolved), ${count('lost')} lost`,
   ];
   const reasons = new Map<string, number>();
   for (const row of tally.lostRows) reasons.set(row.detail, (reasons.get(row.detail) ?? 0) + 1);

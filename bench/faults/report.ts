@@ -1,8 +1,6 @@
 import { table } from '../../src/cli/format.js';
 import type { ScenarioFigures } from './figures.js';
 
-const opt = (n: number | undefined) => (n === undefined ? undefined : n);
-
 /** The final table: one line per scenario, `-` where a figure does not apply. */
 export function finalTable(all: readonly ScenarioFigures[]): string {
   return table(
@@ -26,8 +24,8 @@ export function finalTable(all: readonly ScenarioFigures[]): string {
       f.duplicates,
       f.lost,
       f.needsReview ? `${f.needsReview.total} (${f.needsReview.resolved} resolved)` : undefined,
-      opt(f.invalidAccepted),
-      opt(f.echoed),
+      f.invalidAccepted,
+      f.echoed,
       f.fiveXx
         ? `${f.fiveXx.whileUp}${f.fiveXx.duringOutage === undefined ? '' : ` (${f.fiveXx.duringOutage} during outage)`}`
         : undefined,
