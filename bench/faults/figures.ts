@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
 import { resolveNeedsReview, type ReviewOutcome } from './needs-review.js';
+import type { CreatedVerification } from './sandbox-control.js';
 import type { RowResult } from './settle.js';
 
 /** One line of the final table. Undefined figures do not apply to the scenario and print as `-`. */
@@ -25,6 +26,7 @@ export interface ServiceTally {
   figures: ScenarioFigures;
   reviews: ReviewOutcome[];
   lostRows: RowResult[];
+  duplicatesByVersion: { v1: number; v2: number };
 }
 
 /**
@@ -35,18 +37,21 @@ export async function tallyScenario(
   client: Client,
   scenario: string,
   rows: readonly RowResult[],
-  createdByCallerId: ReadonlyMap<string, readonly string[]>,
+  createdByCallerId: ReadonlyMap<string, readonly CreatedVerification[]>,
 ): Promise<ServiceTally> {
   let created = 0;
   let distinct = 0;
+  const duplicatesByVersion = { v1: 0, v2: 0 };
   for (const row of rows) {
-    const found = createdByCallerId.get(row.callerId)?.length ?? 0;
-    created += found;
-    if (found > 0) distinct += 1;
+    const found = createdByCallerId.get(row.callerId) ?? [];
+    created += found.length;
+    if (found.length > 0) distinct += 1;
+    if (found.length > 1) duplicatesByVersion[found[0]!.version] += found.length - 1;
   }
   const reviews: ReviewOutcome[] = [];
   for (const row of rows.filter((r) => r.state === 'needs-review')) {
-    reviews.push(await resolveNeedsReview(client, row.workflowId, createdByCallerId.get(row.callerId) ?? []));
+    const found = (createdByCallerId.get(row.callerId) ?? []).map((v) => v.verificationId);
+    reviews.push(await resolveNeedsReview(client, row.workflowId, found));
   }
   const lostRows = rows.filter((r) => r.state === 'lost');
   return {
@@ -61,6 +66,7 @@ export async function tallyScenario(
     },
     reviews,
     lostRows,
+    duplicatesByVersion,
   };
 }
 
@@ -70,7 +76,7 @@ export function describeTally(tally: ServiceTally, rows: readonly RowResult[]): 
   const count = (state: RowResult['state']) => rows.filter((r) => r.state === state).length;
   const lines = [
     `  service: ${f.created} verifications created for ${f.distinct} distinct caller ids of ${f.rows} rows` +
-      ` -> ${f.duplicates} duplicates`,
+      ` -> ${f.duplicates} duplicates (v1 ${tally.duplicatesByVersion.v1}, v2 ${tally.duplicatesByVersion.v2})`,
     `  workflows: ${count('verified')} verified, ${count('needs-review')} needs-review` +
       ` (${f.needsReview?.resolved ?? 0} resolved, ${(f.needsReview?.total ?? 0) - (f.needsReview?.resolved ?? 0)}` +
       ` unresolved), ${count('lost')} lost`,

@@ -2,9 +2,13 @@ import { z } from 'zod';
 import { FaultSettings, SandboxStats, type FaultUpdate } from '../../src/contract/index.js';
 
 /** `GET /sandbox/verifications`: every verification the sandbox created, with the caller's id when it was sent. */
-const CreatedVerifications = z.array(
-  z.object({ verificationId: z.string(), version: z.enum(['v1', 'v2']), id: z.string().optional() }),
-);
+const CreatedVerification = z.object({
+  verificationId: z.string(),
+  version: z.enum(['v1', 'v2']),
+  id: z.string().optional(),
+});
+export type CreatedVerification = z.infer<typeof CreatedVerification>;
+const CreatedVerifications = z.array(CreatedVerification);
 
 /** The sandbox's own endpoints, used over HTTP like any client: faults in, counts out. */
 export class SandboxControl {
@@ -32,12 +36,12 @@ export class SandboxControl {
     return SandboxStats.parse(await this.call('GET', '/sandbox/stats'));
   }
 
-  /** Caller id -> the ids of the verifications created for it (two or more = duplicates at the service). */
-  async verificationsByCallerId(): Promise<Map<string, string[]>> {
-    const byId = new Map<string, string[]>();
+  /** Caller id -> the verifications created for it (two or more = duplicates at the service). */
+  async verificationsByCallerId(): Promise<Map<string, CreatedVerification[]>> {
+    const byId = new Map<string, CreatedVerification[]>();
     for (const record of CreatedVerifications.parse(await this.call('GET', '/sandbox/verifications'))) {
       if (record.id === undefined) continue;
-      byId.set(record.id, [...(byId.get(record.id) ?? []), record.verificationId]);
+      byId.set(record.id, [...(byId.get(record.id) ?? []), record]);
     }
     return byId;
   }
