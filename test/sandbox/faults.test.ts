@@ -66,6 +66,21 @@ describe('sandbox: fault injection, stats and reset', () => {
     assert.equal(FaultSettings.parse((await call(sandbox, 'GET', '/sandbox/faults')).body).dropResponses, 0);
   });
 
+  it('lists the verifications created per caller id, so a v1 retry after a dropped response shows twice', async () => {
+    const v1 = { patientId: '1000001', memberId: 'M1', payerId: '60054', npi: '1234567893', id: 'twice-v1' };
+    await sandbox.setFaults({ dropResponses: 1 });
+    await assert.rejects(api.post('/v1/verifications', v1), TypeError);
+    assert.equal((await api.post('/v1/verifications', v1)).status, 201);
+    await api.verifyV2(v2Body({ id: 'once-v2' }));
+    const listed = (await call(sandbox, 'GET', '/sandbox/verifications?id=twice-v1')).body as { id?: string }[];
+    assert.deepEqual(
+      listed.map((r) => r.id),
+      ['twice-v1', 'twice-v1'],
+    );
+    const all = (await call(sandbox, 'GET', '/sandbox/verifications')).body as { id?: string; version: string }[];
+    assert.deepEqual(all.map((r) => `${r.version} ${r.id}`).sort(), ['v1 twice-v1', 'v1 twice-v1', 'v2 once-v2']);
+  });
+
   it('counts calls by method, route pattern and status, leaving /sandbox calls out', async () => {
     await api.get('/v1/payers/60054');
     await api.get('/v1/payers/87726');

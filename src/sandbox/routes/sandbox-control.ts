@@ -7,6 +7,7 @@ import {
 } from '../../contract/index.js';
 import type { SandboxContext } from '../context.js';
 import { invalidRequest, notFound, parse } from '../replies.js';
+import type { VerificationRecord } from '../state.js';
 
 /**
  * The sandbox's own endpoints, outside the service's paths: no token, no rate limit, no faults, not counted in stats.
@@ -43,6 +44,16 @@ export function sandboxControlRoutes(app: FastifyInstance, ctx: SandboxContext, 
       });
     }
     return runs;
+  });
+
+  // Every verification created, so a fault suite can count them per caller id: duplicates show as two records.
+  app.get<{ Querystring: { id?: string } }>('/sandbox/verifications', (request) => {
+    const { id } = request.query;
+    const records: VerificationRecord[] = [];
+    for (const record of ctx.state.verifications.values()) {
+      if (id === undefined || record.id === id) records.push(record);
+    }
+    return records;
   });
 
   app.post('/sandbox/discoveries', (request, reply) => {
