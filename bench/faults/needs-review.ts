@@ -1,11 +1,10 @@
 import type { Client } from '@temporalio/client';
+import { resolveReviewUpdate } from '../../workflows/messages.js';
 import { VerificationStage } from '../../workflows/search-attributes.js';
+import type { ReviewDecision, Stage } from '../../workflows/types.js';
 
-/**
- * The stage of a v1 verification whose creation may or may not have happened (DESIGN §10). Written here until the
- * workflows define it; then this constant should be imported from `workflows/` instead.
- */
-export const NEEDS_REVIEW_STAGE = 'needs-review';
+/** The stage of a v1 verification whose creation may or may not have happened (DESIGN §10). */
+export const NEEDS_REVIEW_STAGE = 'needs-review' satisfies Stage;
 
 export interface ReviewOutcome {
   workflowId: string;
@@ -15,29 +14,27 @@ export interface ReviewOutcome {
 
 /**
  * What a person would do with one `needs-review` item, knowing what the service holds for its caller id
- * (`verificationIdsAtService`): record the one verification found, retry when none was created, and look closer when
- * there are several. This build has no review update yet, so the item is only found (through the search attribute)
- * and reported unresolved; sending the decision through the review update is the one step to add here.
+ * (`verificationIdsAtService`): record the one verification found, retry when none was created; several found is a
+ * duplicate already (counted as such), and the first is recorded. The decision goes through the `resolveReview`
+ * update, exactly as `eligibility review` sends it.
  */
 export async function resolveNeedsReview(
   client: Client,
   workflowId: string,
   verificationIdsAtService: readonly string[] = [],
 ): Promise<ReviewOutcome> {
-  const description = await client.workflow.getHandle(workflowId).describe();
-  const stage = description.typedSearchAttributes.get(VerificationStage);
+  const handle = client.workflow.getHandle(workflowId);
+  const stage = (await handle.describe()).typedSearchAttributes.get(VerificationStage);
   if (stage !== NEEDS_REVIEW_STAGE) {
     return { workflowId, resolved: false, note: `not in ${NEEDS_REVIEW_STAGE} (stage ${stage ?? 'unknown'})` };
   }
-  const decision =
-    verificationIdsAtService.length === 1
-      ? 'record the verification found'
-      : verificationIdsAtService.length === 0
-        ? 'retry'
-        : 'look closer (several found)';
-  return {
-    workflowId,
-    resolved: false,
-    note: `${NEEDS_REVIEW_STAGE}, unresolved (no review update in this build; would: ${decision})`,
-  };
+  const [found] = verificationIdsAtService;
+  const decision: ReviewDecision = found ? { action: 'record', verificationId: found } : { action: 'retry' };
+  try {
+    const answer = await handle.executeUpdate(resolveReviewUpdate, { args: [decision] });
+    return { workflowId, resolved: true, note: `${NEEDS_REVIEW_STAGE}, resolved: ${answer.accepted}` };
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    return { workflowId, resolved: false, note: `${NEEDS_REVIEW_STAGE}, refused: ${reason}` };
+  }
 }
