@@ -2,24 +2,24 @@ import { z } from 'zod';
 import {
   CallerId,
   INVALID_REQUEST,
+  IntakeRequestV1,
+  IntakeRequestV2,
   RunInput,
   RunUpdateResponse,
-  VerificationIntakeV1,
-  VerificationIntakeV2,
 } from '../contract/index.js';
 import type { VerificationStatus } from '../../workflows/types.js';
 import { STAGES } from './stages.js';
 
 /**
  * The intake API's bodies, parameters and answers. Requests are validated with them (the verification itself with
- * the contract's `VerificationIntake`, inside `startVerification`), and the OpenAPI document is generated from them.
+ * the contract's `validateIntake`, inside `startVerification`), and the OpenAPI document is generated from them.
  */
 
 export const Stage = z.enum(STAGES);
 
 /** What `POST /verifications` accepts, as a document can say it: `version` may be left out (v2). */
 export const VerificationIntakeRequest = z
-  .union([VerificationIntakeV2.extend({ version: z.literal('v2').optional() }), VerificationIntakeV1])
+  .union([IntakeRequestV2.extend({ version: z.literal('v2').optional() }), IntakeRequestV1])
   .describe('A verification request; payerId (or discoveryId) is required, v1 also needs memberId or discoveryId');
 
 export const StartedResponse = z.object({

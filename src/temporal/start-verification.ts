@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import type { SearchAttributePair } from '@temporalio/common';
-import { VerificationIntake, firstInvalidParam, intakeMemberId } from '../contract/index.js';
+import { intakeMemberId, validateIntake } from '../contract/index.js';
 import { verificationWorkflowId } from '../../workflows/ids.js';
 import { DiscoveryId, PayerId, SpecialtyCode, VerificationStage } from '../../workflows/search-attributes.js';
 import type { Timing } from '../../workflows/timing.js';
@@ -35,11 +35,9 @@ export async function startVerification(
   request: unknown,
   options: StartVerificationOptions,
 ): Promise<StartedVerification> {
-  const parsed = VerificationIntake.safeParse(request);
-  if (!parsed.success) {
-    throw new IntakeValidationError(firstInvalidParam(parsed.error), parsed.error.issues[0]?.message ?? 'invalid');
-  }
-  const intake = parsed.data;
+  const validation = validateIntake(request);
+  if (!validation.ok) throw new IntakeValidationError(validation.param, validation.message);
+  const intake = validation.intake;
   const workflowId = verificationWorkflowId(intake.id ?? randomUUID());
   const waitsForDiscovery =
     intake.discoveryId !== undefined && (intake.payerId === undefined || intakeMemberId(intake) === undefined);

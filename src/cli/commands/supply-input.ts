@@ -35,7 +35,8 @@ Example:
     )
     .action(async (workflowId: string, flowRunId: string, options: { input: string }) => {
       const input = parseInput(options.input);
-      const { ApplicationFailure, WorkflowUpdateFailedError } = await import('@temporalio/client');
+      const { WorkflowUpdateFailedError } = await import('@temporalio/client');
+      const { describeRejection } = await import('../../temporal/rejection.js');
       const { supplyRunInputUpdate } = await import('../../../workflows/messages.js');
       await withClient(ctx, async (client) => {
         const handle = client.workflow.getHandle(workflowId);
@@ -45,10 +46,9 @@ Example:
           );
           console.log(JSON.stringify(answer));
         } catch (err) {
-          if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) {
-            const param = (err.cause.details?.[0] as { param?: unknown } | undefined)?.param;
-            const named = typeof param === 'string' ? ` (param ${param})` : '';
-            throw new CliError(`input rejected${named}: ${err.cause.message}`);
+          if (err instanceof WorkflowUpdateFailedError) {
+            const { param, reason } = describeRejection(err);
+            throw new CliError(`input rejected${param ? ` (param ${param})` : ''}: ${reason}`);
           }
           throw err;
         }
