@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CallerId, PlaceOfServiceCode, SpecialtyCode, Uuid } from './common.js';
 import { firstInvalidParam } from './errors.js';
-import { Subscriber, VerificationPatient } from './patient.js';
+import { RecordedSubscriber, RecordedVerificationPatient, Subscriber, VerificationPatient } from './patient.js';
 import { Npi, TaxonomyCode } from './verification.js';
 
 /**
@@ -13,19 +13,20 @@ import { Npi, TaxonomyCode } from './verification.js';
  * - `VerificationIntake`, the shape: what a workflow reads back from its recorded input. It must never change what it
  *   accepts, or old histories stop replaying, and it must never read the clock.
  * - `IntakeRequest`, what the edges (intake API, CLI, intake files) accept: the shape plus the project's own limits
- *   (`INTAKE_LIMITS`), well-formed Unicode in every string, and dates of birth that exist. `validateIntake` runs it.
+ *   (`INTAKE_LIMITS`), well-formed Unicode in every string, and dates of birth that exist and are not in the future
+ *   (read against the real clock, which is why workflows never parse with it). `validateIntake` runs it.
  */
 const Common = {
   id: CallerId.optional(),
   payerId: z.string().min(1).optional(),
-  subscriber: Subscriber.optional(),
+  subscriber: RecordedSubscriber.optional(),
   discoveryId: z.string().min(1).optional(),
 };
 
 export const VerificationIntakeV2 = z.object({
   version: z.literal('v2'),
   ...Common,
-  patient: VerificationPatient,
+  patient: RecordedVerificationPatient,
   placeOfServiceCode: PlaceOfServiceCode,
   specialtyCode: SpecialtyCode,
   providerGroupId: Uuid.optional(),

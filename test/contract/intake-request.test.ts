@@ -74,6 +74,20 @@ describe('contract: intake validation (validateIntake)', () => {
     assert.equal(isWellFormedText('\ud83d'), false);
   });
 
+  it('refuses dates of birth that cannot exist or are in the future, for the patient and the subscriber', () => {
+    const withDob = (dateOfBirth: string) => v2Intake({ patient: { ...v2Intake().patient, dateOfBirth } });
+    for (const date of ['02/30/2020', '04/31/2019', '02/29/2019', '12/31/2099']) {
+      const { param, message } = refused(validateIntake(withDob(date)));
+      assert.equal(param, 'patient.dateOfBirth', date);
+      assert.doesNotMatch(message, /\d{2}\/\d{2}/, 'the value is not echoed');
+    }
+    assert.equal(validateIntake(withDob('02/29/2020')).ok, true);
+    const subscriber = { firstName: 'Sam', lastName: 'Doe', dateOfBirth: '04/31/2019' };
+    assert.equal(refused(validateIntake(v1Intake({ subscriber }))).param, 'subscriber.dateOfBirth');
+    // The shape workflows read back keeps the pattern only: its answer never depends on the day of a replay.
+    assert.equal(VerificationIntake.safeParse(withDob('12/31/2099')).success, true);
+  });
+
   it('keeps every accepted identifier within Temporal’s limits (1,000-byte workflow ids, 2,048-byte search attributes)', () => {
     // The worst case per UTF-16 code unit: 3 bytes of UTF-8 (BMP), 6 bytes as JSON (`\u00XX` escapes).
     const worstUtf8 = (prefix: string, units: number) => utf8Bytes(prefix) + units * 3;
