@@ -9,7 +9,7 @@ import { testTemporal } from '../setup/temporal.js';
 import { FAST, v2Intake } from '../setup/fixtures.js';
 import { eventually, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
 
-const KEY = 'test-intake-key';
+const KEY = 'test-intake-key-0123456789abcdef0123';
 describe('intake API', function () {
   this.timeout(40_000);
   let h: WorkflowHarness;
