@@ -8,6 +8,7 @@ import {
   RunUpdateResponse,
 } from '../contract/index.js';
 import type { VerificationStatus } from '../../workflows/types.js';
+import { jsonDepth } from './json-depth.js';
 import { STAGES } from './stages.js';
 
 /**
@@ -74,7 +75,17 @@ void _schemaFits;
 
 export const WorkflowIdParams = z.object({ workflowId: z.string().min(1).max(1000) });
 export const RunInputParams = WorkflowIdParams.extend({ flowRunId: z.string().min(1).max(200) });
-export const RunInputRequest = z.object({ input: RunInput.describe('Patched into the run’s callback state') });
+/**
+ * The intake's own bound on how deeply run input nests. The service states none, but Temporal's JSON payload
+ * converter overflows the stack a few thousand levels down (the request then failed with a 500); callback input is
+ * a flat set of answers in practice.
+ */
+export const MAX_RUN_INPUT_DEPTH = 32;
+export const IntakeRunInput = RunInput.refine(
+  (input) => jsonDepth(input) <= MAX_RUN_INPUT_DEPTH,
+  `must not nest deeper than ${MAX_RUN_INPUT_DEPTH} levels`,
+);
+export const RunInputRequest = z.object({ input: IntakeRunInput.describe('Patched into the run’s callback state') });
 export const RunInputResponse = RunUpdateResponse;
 
 export const ListQuery = z.object({

@@ -27,6 +27,12 @@ export interface StartedVerification {
 export interface StartVerificationOptions {
   taskQueue: string;
   timing?: Partial<Timing>;
+  /**
+   * The workflow id's suffix when the request has no caller id (default: a new UUID per call). A caller that retries
+   * the same request passes the same value, so a start that reached Temporal before its answer was lost is found as
+   * the same workflow instead of starting a second one.
+   */
+  anonymousId?: string;
 }
 
 /** Validates an intake request and starts its verification; the same caller id never starts a second one. */
@@ -38,7 +44,7 @@ export async function startVerification(
   const validation = validateIntake(request);
   if (!validation.ok) throw new IntakeValidationError(validation.param, validation.message);
   const intake = validation.intake;
-  const workflowId = verificationWorkflowId(intake.id ?? randomUUID());
+  const workflowId = verificationWorkflowId(intake.id ?? options.anonymousId ?? randomUUID());
   const waitsForDiscovery =
     intake.discoveryId !== undefined && (intake.payerId === undefined || intakeMemberId(intake) === undefined);
   // Set at start, where they are free; the workflow upserts only when the stage changes. Never patient data.

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../src/config.js';
 import { createIntakeApi } from '../../src/intake/api.js';
 import { RETRY_AFTER_SECONDS } from '../../src/intake/errors.js';
+import { jsonDepth } from '../../src/intake/json-depth.js';
 import { createLogger } from '../../src/logging.js';
 import { testTemporal } from '../setup/temporal.js';
 import { TEST_INTAKE_KEY, v2Intake } from '../setup/fixtures.js';
@@ -71,6 +72,26 @@ describe('intake API: permanent errors are 400s, an unavailable Temporal is a 50
         message: 'Temporal refused the request as invalid (INVALID_ARGUMENT)',
       });
       assert.equal(response.headers['retry-after'], undefined);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('refuses run input nested deeper than its bound with 400 naming input (Temporal’s converter would overflow)', async () => {
+    const api = intakeApi(testTemporal().client);
+    try {
+      const depth = 10_000;
+      const input = `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+      const response = await api.inject({
+        method: 'POST',
+        url: '/verifications/verification-any/runs/any-run/input',
+        headers: { 'x-api-key': TEST_INTAKE_KEY, 'content-type': 'application/json' },
+        payload: `{"input":${input}}`,
+      });
+      assert.equal(response.statusCode, 400, response.body);
+      assert.equal(response.json<{ param: string }>().param, 'input');
+      assert.equal(jsonDepth({ a: [1, { b: {} }] }), 4);
+      assert.equal(jsonDepth(JSON.parse(`{"input":${input}}`)), depth + 1);
     } finally {
       await api.close();
     }

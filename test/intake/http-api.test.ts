@@ -137,6 +137,7 @@ describe('intake API', function () {
     const empty = await post(url, { input: {} });
     assert.equal(empty.statusCode, 400);
     assert.equal(empty.json<{ param: string }>().param, 'input');
+    assert.equal(empty.json<{ message: string }>().message, 'the service refused it (400 invalid_request_error)');
     const notObject = await post(url, { input: 'yes' });
     assert.deepEqual([notObject.statusCode, notObject.json<{ param: string }>().param], [400, 'input']);
     const unknownRun = await post(`/verifications/${workflowId}/runs/no-such-run/input`, { input: { a: 1 } });

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { RunInput } from '../../contract/index.js';
+import type { RunInput } from '../../contract/index.js';
+import { IntakeRunInput } from '../../intake/schemas.js';
 import { CliError, withClient, type CliContext } from '../context.js';
 
 /** The update's activity gives up after 2 minutes (workflows/run-inputs.ts); wait a little longer than that. */
@@ -12,8 +13,13 @@ function parseInput(text: string): RunInput {
   } catch {
     throw new CliError('--input is not valid JSON');
   }
-  const parsed = RunInput.safeParse(value);
-  if (!parsed.success) throw new CliError('--input must be a JSON object');
+  const parsed = IntakeRunInput.safeParse(value);
+  if (!parsed.success) {
+    const isObject = typeof value === 'object' && value !== null && !Array.isArray(value);
+    throw new CliError(
+      isObject ? `--input ${parsed.error.issues[0]?.message ?? 'is invalid'}` : '--input must be a JSON object',
+    );
+  }
   return parsed.data;
 }
 
