@@ -23,6 +23,15 @@ const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' |
 const headerName = z.string().regex(/^[A-Za-z0-9-]+$/, 'expected an HTTP header name');
 const fieldName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected a JSON field name');
 
+/**
+ * Secrets this project checks (webhook signing secret, intake API key, codec server token): long enough that guessing
+ * is hopeless. 32 characters is what `openssl rand -hex 16` prints; the dev stack makes longer ones itself.
+ */
+export const MIN_SECRET_LENGTH = 32;
+const secret = z
+  .string()
+  .min(MIN_SECRET_LENGTH, `must be at least ${MIN_SECRET_LENGTH} characters (e.g. \`openssl rand -hex 32\`)`);
+
 /** A JSON text whose parsed value must match `schema` (the message never echoes the text, which may be secret). */
 function jsonObjectOf<S extends z.ZodType>(schema: S) {
   return z
@@ -222,8 +231,9 @@ export const variables = {
   }),
   WEBHOOK_PORT: v({ schema: port, default: '4020', description: 'Port of the webhook receiver (0 = any free port)' }),
   WEBHOOK_SIGNING_SECRET: v({
-    schema: z.string().min(1).optional(),
-    description: 'Secret of the HMAC-SHA256 signature the receiver requires on every delivery (unset = not checked)',
+    schema: secret.optional(),
+    description:
+      'Secret of the HMAC-SHA256 signature the receiver requires on every delivery, at least 32 characters (unset = not checked)',
     secret: true,
   }),
   WEBHOOK_BASIC_AUTH: v({
@@ -274,9 +284,9 @@ export const variables = {
   INTAKE_HOST: v({ schema: z.string().min(1), default: '127.0.0.1', description: 'Interface the intake API binds' }),
   INTAKE_PORT: v({ schema: port, default: '4030', description: 'Port of the intake API (0 = any free port)' }),
   INTAKE_API_KEY: v({
-    schema: z.string().min(1),
-    default: 'local-intake-key',
-    description: 'The key callers of the intake API send in `x-api-key`',
+    schema: secret.optional(),
+    description:
+      'The key callers of the intake API send in `x-api-key`, at least 32 characters; required: no default (`eligibility dev` makes one in DEV_DATA_DIR)',
     secret: true,
   }),
   INTAKE_TEMPORAL_TIMEOUT_MS: v({
@@ -315,9 +325,9 @@ export const variables = {
     description: 'Port of the codec server for Temporal UI and CLI',
   }),
   CODEC_SERVER_TOKEN: v({
-    schema: z.string().min(16).optional(),
+    schema: secret.optional(),
     description:
-      'Token the codec server requires (`Authorization: Bearer …` or the endpoint path `/t/<token>`); `eligibility dev` makes one per run',
+      'Token the codec server requires (`Authorization: Bearer …` or the endpoint path `/t/<token>`), at least 32 characters; `eligibility dev` makes one per run',
     secret: true,
   }),
   CODEC_UI_ORIGINS: v({

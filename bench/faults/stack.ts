@@ -7,6 +7,7 @@ import { createDataConverter } from '../../src/codec/data-converter.js';
 import { generateKey } from '../../src/codec/keys.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createIntakeApi } from '../../src/intake/api.js';
+import { requireIntakeApiKey } from '../../src/intake/api-key.js';
 import { createLogger } from '../../src/logging.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { findTemporalCli } from '../../src/temporal/cli.js';
@@ -84,7 +85,7 @@ export async function startFaultStack(log: (line: string) => void): Promise<Faul
       const logger = createLogger(loadConfig({ ...process.env, ...env, LOG_LEVEL: 'silent' }));
       const app: FastifyInstance = createIntakeApi({ config, client, taskQueue, logger, timing: SUITE_TIMING });
       const url = (await app.listen({ host: '127.0.0.1', port: 0 })).replace(/\/$/, '');
-      return { url, apiKey: config.intake.apiKey, close: () => app.close() };
+      return { url, apiKey: requireIntakeApiKey(config.intake), close: () => app.close() };
     };
     const intake = await startIntake(config.temporal.taskQueue);
     closers.push(() => intake.close());

@@ -1,13 +1,13 @@
-import { isGrpcServiceError, WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
+import { WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
 import { CommanderError } from 'commander';
 import { ConfigError } from '../config.js';
 import { IntakeFileError } from '../intake/read-requests.js';
+import { grpcCode, GrpcStatus } from '../temporal/errors.js';
 import { IntakeValidationError } from '../temporal/start-verification.js';
 import { CliError } from './context.js';
 
-/** gRPC status codes the CLI explains in words. */
-export const GRPC_DEADLINE_EXCEEDED = 4;
-const GRPC_UNAVAILABLE = 14;
+export { grpcCode } from '../temporal/errors.js';
+export const GRPC_DEADLINE_EXCEEDED = GrpcStatus.DEADLINE_EXCEEDED;
 
 export interface ErrorReport {
   /** The one line for stderr (without the `eligibility: ` prefix); undefined = nothing to print (help shown). */
@@ -17,12 +17,6 @@ export interface ErrorReport {
 
 function firstLine(text: string): string {
   return text.split('\n')[0]?.trim() || 'unknown error';
-}
-
-export function grpcCode(err: unknown): number | undefined {
-  if (isGrpcServiceError(err)) return err.code;
-  const cause = (err as { cause?: unknown } | undefined)?.cause;
-  return isGrpcServiceError(cause) ? cause.code : undefined;
 }
 
 /** The innermost message of a failure chain (WorkflowFailedError -> ActivityFailure -> ApplicationFailure). */
@@ -48,9 +42,11 @@ export function reportError(err: unknown, temporalAddress: () => string | undefi
   if (err instanceof WorkflowNotFoundError) return { line: `no workflow ${err.workflowId}`, exitCode: 1 };
   if (err instanceof WorkflowFailedError) return { line: `the workflow failed: ${rootCause(err)}`, exitCode: 1 };
   const code = grpcCode(err);
-  if (code === GRPC_UNAVAILABLE) {
+  if (code === GrpcStatus.UNAVAILABLE) {
     return { line: `the Temporal server at ${temporalAddress() ?? 'TEMPORAL_ADDRESS'} is unavailable`, exitCode: 1 };
   }
-  if (code === GRPC_DEADLINE_EXCEEDED) return { line: 'Temporal did not answer in time', exitCode: 1 };
+  if (code === GrpcStatus.DEADLINE_EXCEEDED) return { line: 'Temporal did not answer in time', exitCode: 1 };
+  // Temporal refused the request itself (a value over one of its limits): retrying the same command cannot help.
+  if (code === GrpcStatus.INVALID_ARGUMENT) return { line: 'Temporal refused the request as invalid', exitCode: 1 };
   return { line: firstLine(err instanceof Error ? err.message : String(err)), exitCode: 1 };
 }

@@ -4,7 +4,9 @@ import type { ServiceConfig } from '../config.js';
 import {
   AccessToken,
   Discovery,
+  EndpointId,
   EventSubscriptionRequest,
+  FlowRunId,
   IdempotencyKey,
   INVALID_REQUEST,
   LegacyPatient,
@@ -142,7 +144,7 @@ export class EligibilityClient {
   }
 
   async updateRun(flowRunId: string, input: RunInput, opts: CallOptions = {}): Promise<RunUpdateResponse> {
-    const path = `v1/runs/${encodePathParam('flowRunId', flowRunId)}`;
+    const path = `v1/runs/${encodePathParam('flowRunId', flowRunId, FlowRunId)}`;
     const json = validateRequest(RunUpdateRequest, { input });
     return this.#call({ method: 'PUT', route: '/v1/runs/{flowRunId}', path, json }, RunUpdateResponse, opts.signal);
   }
@@ -157,7 +159,7 @@ export class EligibilityClient {
   }
 
   async subscribeWebhookEvent(endpointId: string, event: string, opts: CallOptions = {}): Promise<WebhookEndpoint> {
-    const path = `v1/webhooks/${encodePathParam('endpointId', endpointId)}/events`;
+    const path = `v1/webhooks/${encodePathParam('endpointId', endpointId, EndpointId)}/events`;
     const json = validateRequest(EventSubscriptionRequest, { event });
     const route = '/v1/webhooks/{endpointId}/events';
     return this.#call({ method: 'POST', route, path, json }, WebhookEndpoint, opts.signal);

@@ -1,7 +1,7 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { secretsEqual } from '../contract/secrets-equal.js';
 import type { Logger } from '../logging.js';
 
 export interface CodecServerOptions {
@@ -36,13 +36,6 @@ const toJson = (payloads: Payload[]): JsonPayloads => ({
   })),
 });
 
-function sameSecret(given: string | undefined, expected: string): boolean {
-  if (given === undefined) return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
 /**
  * The codec server Temporal UI and `temporal --codec-endpoint` call to show decrypted payloads to a person: only to a
  * caller with the token, from an allowed origin, for this namespace. It never logs payloads.
@@ -70,7 +63,7 @@ export function createCodecServer(options: CodecServerOptions): FastifyInstance 
     if (!cors(request, reply)) return reply;
     const pathToken = (request.params as { token?: string }).token;
     const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
-    if (!sameSecret(pathToken ?? bearer, options.token)) return reply.code(401).send({ error: 'token required' });
+    if (!secretsEqual(pathToken ?? bearer, options.token)) return reply.code(401).send({ error: 'token required' });
     const namespace = request.headers['x-namespace'];
     if (typeof namespace === 'string' && namespace !== options.namespace) {
       return reply.code(403).send({ error: `namespace ${namespace} is not served here` });

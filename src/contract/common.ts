@@ -1,8 +1,21 @@
 import { z } from 'zod';
+import { dateOfBirthProblem } from './dates.js';
 
 /** The spec's date-of-birth pattern, character for character (MM/DD/YYYY, years 1900–2099). */
 export const DATE_OF_BIRTH_PATTERN = /^(0[1-9]|1[0-2])\/(0[1-9]|[12][0-9]|3[01])\/(19|20)\d\d$/;
+/** The pattern only: how dates are read back (the service's responses, inputs recorded in workflow histories). */
 export const DateOfBirth = z.string().regex(DATE_OF_BIRTH_PATTERN, 'expected MM/DD/YYYY');
+
+/**
+ * A date of birth as a request may carry it (to the service, the sandbox or the intake): the pattern, a day that
+ * exists (no 02/30, 04/31, 02/29 of a common year) and not after today. It reads the real clock when it parses, so
+ * only the edges parse with it, never workflow code (whose clock is the workflow's and whose replays must not depend
+ * on the day they run).
+ */
+export const RealDateOfBirth = DateOfBirth.superRefine((text, ctx) => {
+  const problem = dateOfBirthProblem(text, Date.now());
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
 
 /** The spec's 51 two-letter codes (50 states and DC). */
 export const STATE_CODES = [

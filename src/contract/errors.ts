@@ -5,6 +5,8 @@ export const TOO_MANY_REQUESTS = 'Too many requests';
 
 /** `{error: invalid_request_error}`: the one enumerated error value, on failures of every endpoint. */
 export const InvalidRequestBody = z.object({ error: z.literal(INVALID_REQUEST) });
+/** `{error, param?}`: where the spec makes `param` optional (`PUT /v1/runs/{flowRunId}`). */
+export const InvalidRequestOptionalParamBody = InvalidRequestBody.extend({ param: z.string().optional() });
 /** `{error, param}`: the field named in `param` is invalid (a dotted path for nested fields). */
 export const InvalidParamBody = InvalidRequestBody.extend({ param: z.string() });
 /**

@@ -2,6 +2,7 @@
 // (webhook-signature.ts uses node:crypto and is imported by its own path).
 export * from './auth.js';
 export * from './common.js';
+export * from './dates.js';
 export * from './discovery.js';
 export * from './errors.js';
 export * from './patient.js';

@@ -19,7 +19,12 @@ export const responses = {
     },
     content: json('TooManyRequestsBody'),
   },
-  InternalError: { description: 'Internal error (the spec describes no body)', content: json('ErrorBody') },
+  InvalidRequestOptionalParam: {
+    description: 'Invalid request; `param`, when present, names the offending field (the spec makes it optional)',
+    content: json('InvalidRequestOptionalParamBody'),
+  },
+  // The spec shows "500 without a described body": none is declared (the sandbox sends one, which no client may need).
+  InternalError: { description: 'Internal error (the spec describes no body)' },
 };
 
 const errorRef = (name: keyof typeof responses) => ({ $ref: `#/components/responses/${name}` });
@@ -28,7 +33,12 @@ const guarded = {
   '429': errorRef('TooManyRequests'),
   '500': errorRef('InternalError'),
 };
-const pathParam = (name: string) => ({ name, in: 'path', required: true, schema: { type: 'string', minLength: 1 } });
+const pathParam = (name: string, schema: unknown = { type: 'string', minLength: 1 }) => ({
+  name,
+  in: 'path',
+  required: true,
+  schema,
+});
 
 function operation(fields: {
   id: string;
@@ -116,10 +126,10 @@ export function servicePaths(idempotencyHeader: string) {
       put: operation({
         id: 'updateRun',
         summary: 'Patch the callback input of a pending run',
-        params: [pathParam('flowRunId')],
+        params: [pathParam('flowRunId', ref('FlowRunId'))],
         body: 'RunUpdateRequest',
         ok: ['200', 'Updated', 'RunUpdateResponse'],
-        invalid,
+        invalid: errorRef('InvalidRequestOptionalParam'),
         notFound: true,
       }),
     },
@@ -164,7 +174,7 @@ export function servicePaths(idempotencyHeader: string) {
       post: operation({
         id: 'subscribeWebhookEvent',
         summary: 'Subscribe an endpoint to an event (subscribing twice changes nothing)',
-        params: [pathParam('endpointId')],
+        params: [pathParam('endpointId', ref('EndpointId'))],
         body: 'EventSubscriptionRequest',
         ok: ['201', 'The endpoint with its events', 'WebhookEndpoint'],
         invalid,

@@ -6,13 +6,14 @@ import {
   ErrorBody,
   InvalidParamBody,
   InvalidRequestBody,
+  InvalidRequestOptionalParamBody,
   InvalidVerificationBody,
   TooManyRequestsBody,
 } from './errors.js';
 import { LegacyPatient, Subscriber, VerificationPatient } from './patient.js';
 import { Payer } from './payer.js';
 import { ProviderGroupRequest, ProviderGroupResponse } from './provider-group.js';
-import { RunInput, RunUpdateRequest, RunUpdateResponse } from './run.js';
+import { FlowRunId, RunInput, RunUpdateRequest, RunUpdateResponse } from './run.js';
 import {
   IdempotencyKey,
   type V1FieldNames,
@@ -23,6 +24,7 @@ import {
 } from './verification.js';
 import {
   DiscoveryUpdatedData,
+  EndpointId,
   EventSubscriptionRequest,
   RunPendingData,
   WebhookCreateRequest,
@@ -41,6 +43,8 @@ export function componentSchemas(v1FieldNames: V1FieldNames): Record<string, unk
     DateOfBirth,
     SpecialtyCode,
     IdempotencyKey,
+    FlowRunId,
+    EndpointId,
     TokenRequest,
     AccessToken,
     LegacyPatient,
@@ -64,6 +68,7 @@ export function componentSchemas(v1FieldNames: V1FieldNames): Record<string, unk
     DiscoveryUpdatedData,
     RunPendingData,
     InvalidRequestBody,
+    InvalidRequestOptionalParamBody,
     InvalidParamBody,
     InvalidVerificationBody,
     TooManyRequestsBody,

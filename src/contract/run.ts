@@ -1,4 +1,8 @@
 import { z } from 'zod';
+import { Uuid } from './common.js';
+
+/** A run's identifier: "flowRunId (string, UUID form)". */
+export const FlowRunId = Uuid.describe('A run identifier, UUID form');
 
 /** Input for a pending run: an object patched into the run's callback state context. */
 export const RunInput = z.record(z.string(), z.unknown());

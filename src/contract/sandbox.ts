@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CallerId, DateOfBirth, PersonName, StateCode, Uuid } from './common.js';
+import { CallerId, PersonName, RealDateOfBirth, StateCode, Uuid } from './common.js';
 
 /**
  * The sandbox's own endpoints (`/sandbox/...`), which are not part of the service: tests and benchmarks use them to
@@ -10,7 +10,7 @@ import { CallerId, DateOfBirth, PersonName, StateCode, Uuid } from './common.js'
 export const SandboxDiscoveryRequest = z.object({
   firstName: PersonName,
   lastName: PersonName,
-  dateOfBirth: DateOfBirth,
+  dateOfBirth: RealDateOfBirth,
   state: StateCode,
   id: CallerId.optional(),
   payerId: z.string().min(1).optional(),

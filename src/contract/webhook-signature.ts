@@ -1,4 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { secretsEqual } from './secrets-equal.js';
 
 /**
  * Signing of webhook deliveries (a gap in the spec; DESIGN §2): the header `SIGNATURE_HEADER` carries
@@ -52,11 +53,11 @@ export function verifyWebhookSignature(
 ): boolean {
   const parsed = parseSignatureHeader(header);
   if (!parsed || Math.abs(nowSeconds - parsed.timestampSeconds) > toleranceSeconds) return false;
-  const expected = Buffer.from(hmacHex(secret, parsed.timestampSeconds, rawBody), 'hex');
+  const expected = hmacHex(secret, parsed.timestampSeconds, rawBody);
   let valid = false;
   for (const signature of parsed.signatures) {
     // Every candidate is compared, so the time taken does not tell which one matched.
-    valid = timingSafeEqual(expected, Buffer.from(signature, 'hex')) || valid;
+    valid = secretsEqual(signature, expected) || valid;
   }
   return valid;
 }

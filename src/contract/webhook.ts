@@ -4,9 +4,12 @@ import { Timestamp } from './common.js';
 export const WebhookCreateRequest = z.object({ url: z.url({ protocol: /^https?$/ }) });
 export type WebhookCreateRequest = z.infer<typeof WebhookCreateRequest>;
 
+/** "service-assigned identifier, prefix `ep_` followed by an opaque string". */
+export const EndpointId = z.string().regex(/^ep_.+$/, 'expected ep_ followed by an opaque string');
+
 export const WebhookEndpoint = z.object({
   url: z.string().min(1),
-  endpointId: z.string().regex(/^ep_.+$/, 'expected ep_ followed by an opaque string'),
+  endpointId: EndpointId,
   events: z.array(z.string()),
 });
 export type WebhookEndpoint = z.infer<typeof WebhookEndpoint>;

@@ -9,6 +9,7 @@ import { createDataConverter } from '../codec/data-converter.js';
 import { ensureKeyFile } from '../codec/keys.js';
 import { startCodecServer } from '../codec/run-codec-server.js';
 import { createIntakeApi } from '../intake/api.js';
+import { devIntakeKey } from './intake-key.js';
 import { createLogger } from '../logging.js';
 import { createSandbox } from '../sandbox/server.js';
 import { findTemporalCli } from '../temporal/cli.js';
@@ -34,6 +35,8 @@ export interface DevStack {
   sandboxUrl: string;
   webhookUrl: string;
   intakeUrl: string;
+  /** Where the intake API key is kept (DEV_DATA_DIR); undefined when INTAKE_API_KEY was given. */
+  intakeKeyFile: string | undefined;
   stop(): Promise<void>;
 }
 
@@ -159,6 +162,8 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
     });
     const webhookBase = await listen(receiver, config.webhook.host, config.webhook.port, 'webhook receiver');
     stops.push(() => receiver.close());
+    const intakeKey = await devIntakeKey(config.dev.dataDir, config.intake.apiKey);
+    config = { ...config, intake: { ...config.intake, apiKey: intakeKey.key } };
     const intake = createIntakeApi({
       config,
       client: temporal.client,
@@ -178,6 +183,7 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
       sandboxUrl,
       webhookUrl: `${webhookBase}${WEBHOOK_PATH}`,
       intakeUrl,
+      intakeKeyFile: intakeKey.file,
       stop,
     };
   } catch (err) {

@@ -3,7 +3,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstanc
 import type { Config } from '../config.js';
 import type { Logger } from '../logging.js';
 import type { Timing } from '../../workflows/timing.js';
-import { apiKeyGuard } from './api-key.js';
+import { apiKeyGuard, requireIntakeApiKey } from './api-key.js';
 import type { IntakeDeps } from './deps.js';
 import { intakeOpenApiDocument, OPENAPI_PATH } from './openapi.js';
 import { cancelRoute } from './routes/cancel.js';
@@ -32,6 +32,7 @@ export interface IntakeApiOptions {
  */
 export function createIntakeApi(options: IntakeApiOptions): FastifyInstance {
   const { config, client, taskQueue, logger } = options;
+  const apiKey = requireIntakeApiKey(config.intake);
   const deps: IntakeDeps = {
     client,
     taskQueue,
@@ -53,7 +54,7 @@ export function createIntakeApi(options: IntakeApiOptions): FastifyInstance {
     return reply.code(500).send({ error: 'internal_error' });
   });
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 'not_found' }));
-  app.addHook('onRequest', apiKeyGuard(config.intake.apiKey, [OPENAPI_PATH]));
+  app.addHook('onRequest', apiKeyGuard(apiKey, [OPENAPI_PATH]));
 
   const document = intakeOpenApiDocument();
   app.get(OPENAPI_PATH, (_request, reply) => reply.send(document));

@@ -54,7 +54,12 @@ const pathParam = (name: string, description: string) => ({
 
 const common = {
   '401': answer(`Missing or wrong \`${API_KEY_HEADER}\``),
-  '503': answer('Temporal did not answer in time; retry later'),
+  '503': {
+    ...answer('Temporal is unreachable or did not answer in time; the same request can succeed later'),
+    headers: {
+      'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } },
+    },
+  },
 };
 
 /** The intake API's OpenAPI 3.1 document; JSON Schema 2020-12 is 3.1's own dialect, which zod emits. */
@@ -84,7 +89,9 @@ export function intakeOpenApiDocument(): Record<string, unknown> {
               'This caller id was seen before: nothing started, the existing workflow is named',
               'StartedResponse',
             ),
-            '400': answer('Invalid request; `param` names the field (a dotted path)'),
+            '400': answer(
+              'Invalid request, never worth retrying as is: `param` names the field (a dotted path); without `param`, Temporal refused it as invalid',
+            ),
             ...common,
           },
         },

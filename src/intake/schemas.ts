@@ -2,25 +2,26 @@ import { z } from 'zod';
 import {
   CallerId,
   INVALID_REQUEST,
+  IntakeRequestV1,
+  IntakeRequestV2,
   RunInput,
   RunUpdateResponse,
   Uuid,
-  VerificationIntakeV1,
-  VerificationIntakeV2,
 } from '../contract/index.js';
 import type { VerificationStatus } from '../../workflows/types.js';
 import { STAGES } from '../../workflows/types.js';
+import { jsonDepth } from './json-depth.js';
 
 /**
  * The intake API's bodies, parameters and answers. Requests are validated with them (the verification itself with
- * the contract's `VerificationIntake`, inside `startVerification`), and the OpenAPI document is generated from them.
+ * the contract's `validateIntake`, inside `startVerification`), and the OpenAPI document is generated from them.
  */
 
 export const Stage = z.enum(STAGES);
 
 /** What `POST /verifications` accepts, as a document can say it: `version` may be left out (v2). */
 export const VerificationIntakeRequest = z
-  .union([VerificationIntakeV2.extend({ version: z.literal('v2').optional() }), VerificationIntakeV1])
+  .union([IntakeRequestV2.extend({ version: z.literal('v2').optional() }), IntakeRequestV1])
   .describe('A verification request; payerId (or discoveryId) is required, v1 also needs memberId or discoveryId');
 
 export const StartedResponse = z.object({
@@ -90,7 +91,17 @@ void _schemaFits;
 
 export const WorkflowIdParams = z.object({ workflowId: z.string().min(1).max(1000) });
 export const RunInputParams = WorkflowIdParams.extend({ flowRunId: z.string().min(1).max(200) });
-export const RunInputRequest = z.object({ input: RunInput.describe('Patched into the run’s callback state') });
+/**
+ * The intake's own bound on how deeply run input nests. The service states none, but Temporal's JSON payload
+ * converter overflows the stack a few thousand levels down (the request then failed with a 500); callback input is
+ * a flat set of answers in practice.
+ */
+export const MAX_RUN_INPUT_DEPTH = 32;
+export const IntakeRunInput = RunInput.refine(
+  (input) => jsonDepth(input) <= MAX_RUN_INPUT_DEPTH,
+  `must not nest deeper than ${MAX_RUN_INPUT_DEPTH} levels`,
+);
+export const RunInputRequest = z.object({ input: IntakeRunInput.describe('Patched into the run’s callback state') });
 export const RunInputResponse = RunUpdateResponse;
 
 export const ReviewRequest = z

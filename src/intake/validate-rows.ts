@@ -1,4 +1,4 @@
-import { VerificationIntake, firstInvalidParam } from '../contract/index.js';
+import { validateIntake, type VerificationIntake } from '../contract/index.js';
 import type { IntakeRow } from './read-requests.js';
 import { sandboxDiscoveryProblem, wantsSandboxDiscovery } from './sandbox-discovery.js';
 
@@ -33,20 +33,19 @@ export function validateRows(rows: readonly IntakeRow[]): ValidatedRows {
       result.invalid.push({ row, line, ...problem });
       continue;
     }
-    const parsed = VerificationIntake.safeParse(request);
-    if (!parsed.success) {
-      const message = parsed.error.issues[0]?.message ?? 'invalid';
-      result.invalid.push({ row, line, param: firstInvalidParam(parsed.error), message });
+    const validation = validateIntake(request);
+    if (!validation.ok) {
+      result.invalid.push({ row, line, param: validation.param, message: validation.message });
       continue;
     }
-    const sandboxProblem = sandboxDiscoveryProblem(parsed.data);
+    const sandboxProblem = sandboxDiscoveryProblem(validation.intake);
     if (sandboxProblem) {
       result.invalid.push({ row, line, ...sandboxProblem });
       continue;
     }
-    const valid = { row, line, request: parsed.data };
+    const valid = { row, line, request: validation.intake };
     result.valid.push(valid);
-    if (wantsSandboxDiscovery(parsed.data)) result.sandboxRows.push(valid);
+    if (wantsSandboxDiscovery(validation.intake)) result.sandboxRows.push(valid);
   }
   return result;
 }

@@ -6,6 +6,7 @@ import { DiscoveryLifecycle } from './discoveries.js';
 import { Faults } from './faults.js';
 import { serviceGuard, tokenGuard } from './guard.js';
 import { IdempotencyStore } from './idempotency.js';
+import { pathIdGuard, ROUTER_MAX_PARAM_LENGTH } from './path-ids.js';
 import { RateLimiter } from './rate-limit.js';
 import { internalError, invalidRequest, notFound } from './replies.js';
 import { lookupRoutes } from './routes/lookups.js';
@@ -59,8 +60,10 @@ export async function createSandbox(config: SandboxConfig): Promise<Sandbox> {
     frameworkErrors: (_error, _request, reply) => {
       void invalidRequest(reply);
     },
+    routerOptions: { maxParamLength: ROUTER_MAX_PARAM_LENGTH },
   });
   app.decorateRequest('clientId', '');
+  app.addHook('preHandler', pathIdGuard);
 
   app.setErrorHandler((error: FastifyError, _request, reply) => {
     const status = error.statusCode ?? 500;

@@ -1,5 +1,6 @@
-import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type { AccessToken } from '../contract/index.js';
+import { secretsEqual } from '../contract/secrets-equal.js';
 
 interface IssuedToken {
   clientId: string;
@@ -10,10 +11,6 @@ const BEARER = /^Bearer\s+([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/i;
 
 function base64url(value: unknown): string {
   return Buffer.from(JSON.stringify(value)).toString('base64url');
-}
-
-function digest(value: string): Buffer {
-  return createHash('sha256').update(value).digest();
 }
 
 /**
@@ -31,8 +28,8 @@ export class TokenIssuer {
 
   /** Constant-time comparison of both values, so a wrong secret takes as long as a right one. */
   credentialsMatch(clientId: string, clientSecret: string): boolean {
-    const idOk = timingSafeEqual(digest(clientId), digest(this.credentials.clientId));
-    const secretOk = timingSafeEqual(digest(clientSecret), digest(this.credentials.clientSecret));
+    const idOk = secretsEqual(clientId, this.credentials.clientId);
+    const secretOk = secretsEqual(clientSecret, this.credentials.clientSecret);
     return idOk && secretOk;
   }
 

@@ -1,4 +1,4 @@
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
 import type { TemporalConfig } from '../config.js';
 import { temporalConnectionOptions, type ConnectionSettings } from './connection-options.js';
@@ -22,6 +22,23 @@ export class TemporalUnreachableError extends Error {
   }
 }
 
+/**
+ * How a client process behaves while Temporal is down. With the defaults, grpc-js backs reconnection off up to two
+ * minutes, so after a 90-second outage an intake API kept answering 503 for about 30 s after the server was back; and
+ * the SDK's retry interceptor retries an unavailable server 10 times over about 20 s, so each of those requests hung
+ * that long before failing. Here reconnection is tried at least every second, and a call to an unreachable server
+ * gives up after 5 attempts (about 2 s of backoff): an edge answers 503 quickly during an outage and serves again
+ * within about a second of the server's return. Retries that matter (a batch, a caller honouring Retry-After) happen
+ * above this, where they can be reported.
+ */
+export const OUTAGE_BEHAVIOUR = {
+  channelArgs: {
+    'grpc.initial_reconnect_backoff_ms': 250,
+    'grpc.max_reconnect_backoff_ms': 1000,
+  },
+  interceptors: [makeGrpcRetryInterceptor(defaultGrpcRetryOptions({ maxAttempts: 5 }))],
+};
+
 export interface ConnectClientOptions {
   /** Encrypts payloads (src/codec): every client of the project passes the process's one converter. */
   dataConverter: DataConverter;
@@ -40,6 +57,7 @@ export async function connectClient(
   try {
     connection = await Connection.connect({
       ...connectionOptions,
+      ...OUTAGE_BEHAVIOUR,
       connectTimeout: options.connectTimeoutMs ?? 5000,
     });
   } catch (err) {

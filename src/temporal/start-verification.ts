@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import type { SearchAttributePair } from '@temporalio/common';
-import { VerificationIntake, firstInvalidParam } from '../contract/index.js';
+import { validateIntake } from '../contract/index.js';
 import { verificationWorkflowId } from '../../workflows/ids.js';
 import { waitsForDiscovery } from '../../workflows/intake.js';
 import { DiscoveryId, PayerId, SpecialtyCode, VerificationStage } from '../../workflows/search-attributes.js';
@@ -28,6 +28,12 @@ export interface StartedVerification {
 export interface StartVerificationOptions {
   taskQueue: string;
   timing?: Partial<Timing>;
+  /**
+   * The workflow id's suffix when the request has no caller id (default: a new UUID per call). A caller that retries
+   * the same request passes the same value, so a start that reached Temporal before its answer was lost is found as
+   * the same workflow instead of starting a second one.
+   */
+  anonymousId?: string;
 }
 
 /**
@@ -39,12 +45,10 @@ export async function startVerification(
   request: unknown,
   options: StartVerificationOptions,
 ): Promise<StartedVerification> {
-  const parsed = VerificationIntake.safeParse(request);
-  if (!parsed.success) {
-    throw new IntakeValidationError(firstInvalidParam(parsed.error), parsed.error.issues[0]?.message ?? 'invalid');
-  }
-  const intake = parsed.data;
-  const workflowId = verificationWorkflowId(intake.id ?? randomUUID());
+  const validation = validateIntake(request);
+  if (!validation.ok) throw new IntakeValidationError(validation.param, validation.message);
+  const intake = validation.intake;
+  const workflowId = verificationWorkflowId(intake.id ?? options.anonymousId ?? randomUUID());
   // Set at start, where they are free; the workflow upserts only when the stage changes. Never patient data.
   const typedSearchAttributes: SearchAttributePair[] = [
     { key: VerificationStage, value: waitsForDiscovery(intake) ? 'awaiting-discovery' : 'creating' },

@@ -1,7 +1,7 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { ConfigError, type WebhookConfig } from '../config.js';
 import { SIGNATURE_HEADER } from '../contract/index.js';
+import { secretsEqual } from '../contract/secrets-equal.js';
 import { verifyWebhookSignature } from '../contract/webhook-signature.js';
 
 /** What a delivery must carry: a signature, basic credentials, or both when both are configured. */
@@ -46,12 +46,6 @@ export function resolveWebhookAuth(
   };
 }
 
-/** Equal in constant time whatever the lengths (both sides are hashed first, so the length does not leak either). */
-function sameSecret(given: string, expected: string): boolean {
-  const digest = (s: string) => createHash('sha256').update(s).digest();
-  return timingSafeEqual(digest(given), digest(expected));
-}
-
 function basicCredentials(header: string | undefined): string | undefined {
   const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header ?? '');
   return match?.[1] ? Buffer.from(match[1], 'base64').toString('utf8') : undefined;
@@ -68,7 +62,7 @@ export function authenticate(
 ): AuthResult {
   if (auth.basicAuth !== undefined) {
     const given = basicCredentials(headers.authorization);
-    if (given === undefined || !sameSecret(given, auth.basicAuth)) return { ok: false, failed: 'basic' };
+    if (!secretsEqual(given, auth.basicAuth)) return { ok: false, failed: 'basic' };
   }
   if (auth.signingSecret !== undefined) {
     const header = headers[SIGNATURE_HEADER];

@@ -192,8 +192,10 @@ describe('eligibility command against Temporal and the sandbox', function () {
     ] as const) {
       assert.equal(rejected.code, 1);
       assert.equal(lines(rejected.stderr).length, 1, rejected.stderr);
-      assert.match(rejected.stderr, new RegExp(`^eligibility: input rejected \\(param ${param}\\)`));
+      assert.match(rejected.stderr, new RegExp(`^eligibility: input rejected \\(param ${param}\\): \\w`));
+      assert.equal(rejected.stderr.split(`param ${param}`).length, 2, `param named once: ${rejected.stderr}`);
     }
+    assert.match(serviceRejects.stderr, /: the service refused it \(400 invalid_request_error\)$/m);
     const accepted = await cli('supply-input', workflowId, flowRunId, '--input', '{"authorizationNumber":"A-100"}');
     assert.equal(accepted.code, 0, accepted.stderr);
     assert.deepEqual(JSON.parse(accepted.stdout), { flowRunId, status: 'CREATED' });

@@ -89,6 +89,7 @@ describe('Temporal connection settings (TLS, API key)', () => {
     const run = await runCli(['intake'], {
       ...testCodecEnv(),
       INTAKE_PORT: '0',
+      INTAKE_API_KEY: 'k'.repeat(32),
       TEMPORAL_TLS_CA_PATH: path.join(dir, 'missing-ca.pem'),
     });
     assert.equal(run.code, 1);

@@ -10,7 +10,7 @@ import { testTemporal } from '../setup/temporal.js';
 import { FAST, v1Intake, v2Intake } from '../setup/fixtures.js';
 import { eventually, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
 
-const KEY = 'test-intake-key';
+const KEY = 'test-intake-key-0123456789abcdef0123';
 describe('intake API', function () {
   this.timeout(40_000);
   let h: WorkflowHarness;
@@ -138,6 +138,7 @@ describe('intake API', function () {
     const empty = await post(url, { input: {} });
     assert.equal(empty.statusCode, 400);
     assert.equal(empty.json<{ param: string }>().param, 'input');
+    assert.equal(empty.json<{ message: string }>().message, 'the service refused it (400 invalid_request_error)');
     const notObject = await post(url, { input: 'yes' });
     assert.deepEqual([notObject.statusCode, notObject.json<{ param: string }>().param], [400, 'input']);
     const unknownRun = await post(`/verifications/${workflowId}/runs/no-such-run/input`, { input: { a: 1 } });

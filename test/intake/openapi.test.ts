@@ -7,7 +7,7 @@ import { createLogger } from '../../src/logging.js';
 
 describe('intake API OpenAPI document', () => {
   it('is served without an API key and is a valid OpenAPI 3.1 document', async () => {
-    const config = loadConfig({ LOG_LEVEL: 'silent' });
+    const config = loadConfig({ LOG_LEVEL: 'silent', INTAKE_API_KEY: 'k'.repeat(32) });
     // Serving the document touches no Temporal server: a lazy connection is never used.
     const connection = Connection.lazy({ address: '127.0.0.1:1' });
     const api = createIntakeApi({

@@ -54,3 +54,6 @@ export function v1Intake(overrides: Record<string, unknown> = {}) {
     ...overrides,
   };
 }
+
+/** An intake API key long enough for INTAKE_API_KEY's minimum. */
+export const TEST_INTAKE_KEY = 'test-intake-key-0123456789abcdef0123';

@@ -4,7 +4,7 @@ import { SIGNATURE_HEADER } from '../../src/contract/index.js';
 import { signWebhook } from '../../src/contract/webhook-signature.js';
 import { WEBHOOK_PATH } from '../../src/webhook/index.js';
 
-export const SECRET = 'whsec_test_secret';
+export const SECRET = 'whsec_test_secret_0123456789abcdef';
 
 /** A delivery as the sandbox sends it: `{id, type, created, data}`. */
 export function delivery(type: string, data: Record<string, unknown>, id = `evt_${randomUUID()}`) {

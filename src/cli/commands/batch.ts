@@ -40,12 +40,16 @@ export async function runBatch(
   client: Client,
   file: string,
   validated: ValidatedRows,
-  options: Omit<StartRequestsOptions, 'onOutcome'> & { tty: boolean },
+  options: Omit<StartRequestsOptions, 'onOutcome' | 'onRetry'> & { tty: boolean },
 ): Promise<BatchReport> {
   const { startRequests } = await import('../../intake/start-requests.js');
   const progress = batchProgress(validated.valid.length, { tty: options.tty });
   try {
-    const outcomes = await startRequests(client, validated.valid, { ...options, onOutcome: progress.record });
+    const outcomes = await startRequests(client, validated.valid, {
+      ...options,
+      onOutcome: progress.record,
+      onRetry: progress.retry,
+    });
     return { file, total: validated.valid.length + validated.invalid.length, invalid: validated.invalid, outcomes };
   } finally {
     progress.stop();
@@ -106,7 +110,9 @@ version is v1 or v2 (empty: v2, or v1 when patientId is given). discoveryId ${SA
 discovery for the row's patient first (needs --sandbox-url).
 
 Every row is checked before anything starts. Invalid rows are reported by row number (1-based data row), file line
-and field, never with their values, and are not started. Exit code 2 when any row was invalid or failed to start.
+and field, never with their values, and are not started. While Temporal is unavailable, starts are retried with
+backoff for up to a minute (progress counts the rows waiting). Exit code 2 when any row was invalid or failed to
+start.
 
 Examples:
   $ eligibility batch examples/intake.csv --sandbox-url http://127.0.0.1:4010

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Command } from 'commander';
 import { untilInterrupted, type CliContext } from '../context.js';
 
@@ -60,7 +61,10 @@ Examples:
           }
         }
         log(stack.uiUrl ? `\nTemporal UI: ${stack.uiUrl}` : `\nTemporal server: ${config.temporal.address}`);
-        log(`Intake API: ${stack.intakeUrl} (header x-api-key). Ctrl-C stops everything.`);
+        const keyFrom = stack.intakeKeyFile
+          ? `its key is in ${path.relative(process.cwd(), stack.intakeKeyFile) || stack.intakeKeyFile}`
+          : 'its key is INTAKE_API_KEY';
+        log(`Intake API: ${stack.intakeUrl} (header x-api-key; ${keyFrom}). Ctrl-C stops everything.`);
         if (!interrupted.aborted) await new Promise((resolve) => interrupted.addEventListener('abort', resolve));
         log('Stopping…');
       } finally {

@@ -9,6 +9,7 @@ export function registerIntake(program: Command, ctx: CliContext): void {
       'after',
       `
 Listens on INTAKE_HOST:INTAKE_PORT (default 127.0.0.1:4030); callers send INTAKE_API_KEY in the x-api-key header.
+INTAKE_API_KEY (at least 32 characters) is required: there is no default key.
 Verifications start on TEMPORAL_TASK_QUEUE at TEMPORAL_ADDRESS. GET /docs/openapi.json describes the API.
 
 Example:
@@ -19,7 +20,10 @@ Example:
       // Imported here so the other commands do not load the HTTP server and the Temporal client.
       const { serveHttp } = await import('../serve-http.js');
       const { createIntakeApi } = await import('../../intake/api.js');
+      const { requireIntakeApiKey } = await import('../../intake/api-key.js');
       const config = ctx.config();
+      // Refused before connecting: a missing key is named at once, whether or not Temporal is up.
+      requireIntakeApiKey(config.intake);
       await serveHttp(config, {
         what: 'Intake API',
         host: config.intake.host,

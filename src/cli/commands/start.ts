@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import type { Command } from 'commander';
 import { flatToRequest, type FlatColumn, type FlatRequest } from '../../intake/flat-request.js';
 import { SANDBOX_DISCOVERY, resolveSandboxDiscovery } from '../../intake/sandbox-discovery.js';
-import { VerificationIntake, firstInvalidParam } from '../../contract/index.js';
+import { validateIntake } from '../../contract/index.js';
 import { CliError, positiveInt, withClient, type CliContext } from '../context.js';
 
 /** Flag -> flat column; the same mapping as a CSV row, so a flag and a column can never mean different things. */
@@ -79,13 +79,11 @@ Examples:
       const { IntakeValidationError, startVerification } = await import('../../temporal/start-verification.js');
       const request = await requestFrom(options);
       // Checked before connecting: a bad request needs no server to be reported.
-      const parsed = VerificationIntake.safeParse(request);
-      if (!parsed.success) {
-        throw new IntakeValidationError(firstInvalidParam(parsed.error), parsed.error.issues[0]?.message ?? 'invalid');
-      }
+      const validation = validateIntake(request);
+      if (!validation.ok) throw new IntakeValidationError(validation.param, validation.message);
       await withClient(ctx, async (client, config) => {
         const sandboxUrl = options.sandboxUrl as string | undefined;
-        const resolved = await resolveSandboxDiscovery(parsed.data, sandboxUrl);
+        const resolved = await resolveSandboxDiscovery(validation.intake, sandboxUrl);
         const graceSeconds = options.graceSeconds as number | undefined;
         const { workflowId, started } = await startVerification(client, resolved, {
           taskQueue: config.temporal.taskQueue,

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
-import { RunInput } from '../../contract/index.js';
+import type { RunInput } from '../../contract/index.js';
 import { rethrowExplainingClosed } from '../closed.js';
+import { IntakeRunInput } from '../../intake/schemas.js';
 import { CliError, withClient, type CliContext } from '../context.js';
 
 /** The update's activity gives up after 2 minutes (workflows/run-inputs.ts); wait a little longer than that. */
@@ -13,8 +14,13 @@ function parseInput(text: string): RunInput {
   } catch {
     throw new CliError('--input is not valid JSON');
   }
-  const parsed = RunInput.safeParse(value);
-  if (!parsed.success) throw new CliError('--input must be a JSON object');
+  const parsed = IntakeRunInput.safeParse(value);
+  if (!parsed.success) {
+    const isObject = typeof value === 'object' && value !== null && !Array.isArray(value);
+    throw new CliError(
+      isObject ? `--input ${parsed.error.issues[0]?.message ?? 'is invalid'}` : '--input must be a JSON object',
+    );
+  }
   return parsed.data;
 }
 
@@ -36,7 +42,8 @@ Example:
     )
     .action(async (workflowId: string, flowRunId: string, options: { input: string }) => {
       const input = parseInput(options.input);
-      const { ApplicationFailure, WorkflowUpdateFailedError } = await import('@temporalio/client');
+      const { WorkflowUpdateFailedError } = await import('@temporalio/client');
+      const { describeRejection } = await import('../../temporal/rejection.js');
       const { supplyRunInputUpdate } = await import('../../../workflows/messages.js');
       await withClient(ctx, async (client) => {
         const handle = client.workflow.getHandle(workflowId);
@@ -46,10 +53,9 @@ Example:
           );
           console.log(JSON.stringify(answer));
         } catch (err) {
-          if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) {
-            const param = (err.cause.details?.[0] as { param?: unknown } | undefined)?.param;
-            const named = typeof param === 'string' ? ` (param ${param})` : '';
-            throw new CliError(`input rejected${named}: ${err.cause.message}`);
+          if (err instanceof WorkflowUpdateFailedError) {
+            const { param, reason } = describeRejection(err);
+            throw new CliError(`input rejected${param ? ` (param ${param})` : ''}: ${reason}`);
           }
           return rethrowExplainingClosed(
             client,
