@@ -6,6 +6,7 @@ import type { Config } from '../src/config.js';
 import { TemporalUnreachableError } from '../src/temporal/client.js';
 import { temporalConnectionOptions } from '../src/temporal/connection-options.js';
 import { createWorker } from './create-worker.js';
+import { loadWorkflowBundle } from './workflow-bundle.js';
 
 export interface RunWorkerOptions {
   /** Drains and stops the worker when aborted (the entry points abort it on SIGINT / SIGTERM). */
@@ -29,6 +30,7 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
   try {
     // One client per process: one cached token shared by every activity of this worker.
     const activities = createActivities(new EligibilityClient(config.service));
+    const workflowBundle = await loadWorkflowBundle(config.worker.workflowBundlePath);
     const worker = await createWorker({
       connection,
       namespace: config.temporal.namespace,
@@ -37,6 +39,8 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
       dataConverter,
       maxActivitiesPerSecond: config.service.maxRps,
       shutdownGraceSeconds: config.worker.shutdownGraceSeconds,
+      maxCachedWorkflows: config.worker.maxCachedWorkflows,
+      workflowBundle,
     });
     if (options.signal?.aborted) return;
     // The SDK's runtime also listens for SIGINT / SIGTERM; whichever runs first starts the drain, the other sees it
