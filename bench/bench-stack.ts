@@ -57,6 +57,9 @@ export async function startBenchStack(): Promise<BenchStack> {
   };
 }
 
+/** What a worker process prints once it polls its task queue (workers/run-worker.ts, bench/worker-child.ts). */
+export const WORKER_READY = 'Worker polling task queue';
+
 /** A worker in a child process, so its memory and CPU are its own. */
 export interface WorkerChild {
   pid: number;
@@ -65,8 +68,8 @@ export interface WorkerChild {
   stop(): Promise<void>;
 }
 
-/** Starts `node <args>` with `env` added; it is ready when it prints `readyLine`. */
-export function startWorkerChild(args: string[], env: Record<string, string>, readyLine: string): WorkerChild {
+/** Starts `node <args>` with `env` added; it is ready when it prints `WORKER_READY`. */
+export function startWorkerChild(args: string[], env: Record<string, string>): WorkerChild {
   const child: ChildProcess = spawn(process.execPath, args, {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -76,7 +79,7 @@ export function startWorkerChild(args: string[], env: Record<string, string>, re
   const ready = new Promise<void>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      if (output.includes(readyLine)) resolve();
+      if (output.includes(WORKER_READY)) resolve();
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
@@ -114,4 +117,16 @@ export function numberArg(name: string, fallback: number): number {
   const value = Number(process.argv[at + 1]);
   if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} expects a positive number`);
   return value;
+}
+
+/** Every `--env NAME=value` from the command line: settings for the worker process (e.g. NODE_OPTIONS). */
+export function envArgs(): Record<string, string> {
+  const env: Record<string, string> = {};
+  process.argv.forEach((arg, i) => {
+    if (arg !== '--env') return;
+    const [name, ...value] = (process.argv[i + 1] ?? '').split('=');
+    if (!name || value.length === 0) throw new Error('--env expects NAME=value');
+    env[name] = value.join('=');
+  });
+  return env;
 }

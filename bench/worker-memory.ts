@@ -1,8 +1,9 @@
 /**
- * `npm run bench:worker-memory [-- --count 10000] [--cache N] [--max-minutes 25]`: the resident memory of one worker
- * process (`eligibility worker`, default settings unless `--cache` sets WORKER_MAX_CACHED_WORKFLOWS) while N
- * verifications end up awaiting input, then what an update costs when its workflow was evicted from the worker's
- * cache (replayed from history) beside one still cached. The worker runs in a child process, so its RSS is its own.
+ * `npm run bench:worker-memory [-- --count 10000] [--max-minutes 25] [--env NAME=value …]`: the resident memory of
+ * one worker process (`eligibility worker` at default settings; `--env` adds settings, e.g.
+ * `--env WORKER_MAX_CACHED_WORKFLOWS=500` or `--env NODE_OPTIONS=--max-semi-space-size=2`) while N verifications end
+ * up awaiting input, then what an update costs when its workflow was evicted from the worker's cache (replayed from
+ * its history) beside one still cached. The worker runs in a child process, so its RSS is its own.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -12,12 +13,12 @@ import { SandboxRunList } from '../src/contract/index.js';
 import { startVerification } from '../src/temporal/start-verification.js';
 import { verificationWorkflowId } from '../workflows/ids.js';
 import { runAwaitingInputSignal, supplyRunInputUpdate } from '../workflows/messages.js';
-import { forEachLimited, numberArg, startBenchStack, startWorkerChild, type BenchStack } from './bench-stack.js';
+import { envArgs, forEachLimited, numberArg, startBenchStack, startWorkerChild, type BenchStack } from './bench-stack.js';
 import { mb, processCpuMs, processMemory, type ProcessMemory } from './proc-stats.js';
 
 const BIN = fileURLToPath(new URL('../bin/eligibility.js', import.meta.url));
 const COUNT = numberArg('count', 10_000);
-const CACHE = process.argv.includes('--cache') ? numberArg('cache', 1) : undefined;
+const WORKER_ENV = envArgs();
 const DEADLINE = Date.now() + numberArg('max-minutes', 25) * 60_000;
 /** Updates timed per case (evicted, cached): CPU ticks are 10 ms, so one update alone is below the resolution. */
 const SAMPLES = 20;
@@ -58,11 +59,12 @@ async function timeUpdates(stack: BenchStack, pid: number, targets: [string, str
 }
 
 async function run() {
-  const cache = CACHE ?? Number(variables.WORKER_MAX_CACHED_WORKFLOWS.default);
-  console.log(`Worker memory: ${COUNT} verifications awaiting input, worker cache ${cache} workflows`);
+  const cache = Number(WORKER_ENV.WORKER_MAX_CACHED_WORKFLOWS ?? variables.WORKER_MAX_CACHED_WORKFLOWS.default);
+  const settings = Object.entries(WORKER_ENV).map(([k, v]) => `${k}=${v}`);
+  console.log(`Worker memory: ${COUNT} verifications awaiting input; worker cache ${cache} workflows`);
+  console.log(`  worker settings: ${settings.length > 0 ? settings.join(' ') : 'defaults'}`);
   const stack = await startBenchStack();
-  const env = { ...stack.workerEnv, ...(CACHE ? { WORKER_MAX_CACHED_WORKFLOWS: String(CACHE) } : {}) };
-  const worker = startWorkerChild([BIN, 'worker'], env, 'Worker polling task queue');
+  const worker = startWorkerChild([BIN, 'worker'], { ...stack.workerEnv, ...WORKER_ENV });
   try {
     await worker.ready;
     await sleep(3000);
@@ -119,6 +121,7 @@ async function run() {
     console.log(`  at the end      ${mb(end.rssMb)}`);
     console.log(`  per awaiting    ${perAwaitingKb.toFixed(1)} kB  ((end - idle) / ${inputWaiting})`);
     console.log(`  per cached      ${perCachedKb.toFixed(0)} kB  ((end - idle) / ${Math.min(inputWaiting, cache)})`);
+    if (inputWaiting <= cache) console.log('  (fewer workflows than the cache holds: none was evicted)');
     console.log(`supplyRunInput update round trip, median of ${SAMPLES} (worker CPU per update, mean):`);
     console.log(`  cached workflow   ${cached.medianMs.toFixed(1)} ms  (${cached.cpuMs.toFixed(1)} ms CPU)`);
     console.log(`  evicted workflow  ${evicted.medianMs.toFixed(1)} ms  (${evicted.cpuMs.toFixed(1)} ms CPU)`);

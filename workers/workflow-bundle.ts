@@ -33,8 +33,11 @@ const childScript = fileURLToPath(new URL('./build-workflow-bundle.ts', import.m
  * Bundles in a child process that hands the code back and exits: webpack's memory leaves with it, where bundling in
  * the worker itself kept its idle RSS at about 380 MB for the life of the process.
  */
-export async function bundleWorkflowsInChild(): Promise<{ code: string }> {
-  const child = fork(childScript, [], { execArgv: ['--import', import.meta.resolve('tsx')], stdio: 'inherit' });
+export async function bundleWorkflowsInChild(workflowsPath = defaultWorkflowsPath): Promise<{ code: string }> {
+  const child = fork(childScript, [workflowsPath], {
+    execArgv: ['--import', import.meta.resolve('tsx')],
+    stdio: 'inherit',
+  });
   return new Promise((resolve, reject) => {
     let code: string | undefined;
     child.once('message', (message: { code?: string }) => {
