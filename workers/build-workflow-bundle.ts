@@ -7,7 +7,7 @@ import { bundleWorkflows } from './workflow-bundle.js';
  * Bundles the workflow code. `npm run build:workflows [file]` writes it to a file (default lib/workflow-bundle.js) for
  * `WORKER_WORKFLOW_BUNDLE`; forked by a worker (`bundleWorkflowsInChild(workflowsPath)`), it sends the code back.
  */
-const defaultOutput = fileURLToPath(new URL('../lib/workflow-bundle.js', import.meta.url));
+const defaultOutput = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'lib', 'workflow-bundle.js');
 
 async function run() {
   const send = process.send?.bind(process);

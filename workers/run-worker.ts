@@ -21,6 +21,7 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
   const dataConverter = await createDataConverter(config.codec);
   // TLS files are read (and a bad path reported) before any connection attempt.
   const connectionOptions = await temporalConnectionOptions(config.temporal);
+  const workflowBundle = await loadWorkflowBundle(config.worker.workflowBundlePath);
   let connection: NativeConnection;
   try {
     connection = await NativeConnection.connect(connectionOptions);
@@ -30,7 +31,6 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
   try {
     // One client per process: one cached token shared by every activity of this worker.
     const activities = createActivities(new EligibilityClient(config.service));
-    const workflowBundle = await loadWorkflowBundle(config.worker.workflowBundlePath);
     const worker = await createWorker({
       connection,
       namespace: config.temporal.namespace,
