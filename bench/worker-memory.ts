@@ -13,7 +13,14 @@ import { SandboxRunList } from '../src/contract/index.js';
 import { startVerification } from '../src/temporal/start-verification.js';
 import { verificationWorkflowId } from '../workflows/ids.js';
 import { runAwaitingInputSignal, supplyRunInputUpdate } from '../workflows/messages.js';
-import { envArgs, forEachLimited, numberArg, startBenchStack, startWorkerChild, type BenchStack } from './bench-stack.js';
+import {
+  envArgs,
+  forEachLimited,
+  numberArg,
+  startBenchStack,
+  startWorkerChild,
+  type BenchStack,
+} from './bench-stack.js';
 import { mb, processCpuMs, processMemory, type ProcessMemory } from './proc-stats.js';
 
 const BIN = fileURLToPath(new URL('../bin/eligibility.js', import.meta.url));

@@ -13,7 +13,9 @@ async function run() {
   const send = process.send?.bind(process);
   if (send) {
     const { code } = await bundleWorkflows(process.argv[2]);
-    await new Promise<void>((resolve, reject) => send({ code }, undefined, {}, (err) => (err ? reject(err) : resolve())));
+    await new Promise<void>((resolve, reject) =>
+      send({ code }, undefined, {}, (err) => (err ? reject(err) : resolve())),
+    );
     // The open channel would keep this process alive; the parent waits for its exit.
     process.disconnect();
     return;
