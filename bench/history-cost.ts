@@ -19,6 +19,7 @@ import { createSandbox } from '../src/sandbox/server.js';
 import { DEFAULT_TIMING, type Timing } from '../workflows/timing.js';
 import { discoveryUpdatedSignal } from '../workflows/messages.js';
 import { createWorker } from '../workers/create-worker.js';
+import { bundleWorkflows } from '../workers/workflow-bundle.js';
 
 const SCALE = 1 / 400;
 const scaled = (t: Timing): Timing =>
@@ -72,6 +73,7 @@ async function run() {
     activities: createActivities(service),
     dataConverter,
     maxActivitiesPerSecond: 1000,
+    workflowBundle: await bundleWorkflows(),
   });
   const running = worker.run();
   const timing = { ...scaled(DEFAULT_TIMING), graceSeconds: 0.01 };

@@ -92,6 +92,17 @@ export const variables = {
     description:
       'On SIGTERM / SIGINT the worker stops taking tasks and lets activities in flight finish for this long, then cancels them and exits',
   }),
+  WORKER_MAX_CACHED_WORKFLOWS: v({
+    schema: z.coerce.number().int().min(2),
+    default: '100',
+    description:
+      'Workflows a worker keeps in memory between their tasks; an evicted one is replayed from its history when it next wakes (fits a 1 GB container; see Workers)',
+  }),
+  WORKER_WORKFLOW_BUNDLE: v({
+    schema: z.string().min(1).optional(),
+    description:
+      'A workflow bundle built ahead by `npm run build:workflows` (the image has one); unset = the worker bundles the workflow code at start, in a child process',
+  }),
   TEMPORAL_CLI_PATH: v({
     schema: z.string().min(1).optional(),
     description: 'Path of a Temporal CLI binary to use for the dev server (else PATH, the user cache, or a build)',

@@ -60,7 +60,11 @@ function toConfig(e: Env) {
       },
       apiKey: e.TEMPORAL_API_KEY,
     },
-    worker: { shutdownGraceSeconds: e.WORKER_SHUTDOWN_GRACE_SECONDS },
+    worker: {
+      shutdownGraceSeconds: e.WORKER_SHUTDOWN_GRACE_SECONDS,
+      maxCachedWorkflows: e.WORKER_MAX_CACHED_WORKFLOWS,
+      workflowBundlePath: e.WORKER_WORKFLOW_BUNDLE,
+    },
     service: {
       baseUrl: e.ELIGIBILITY_BASE_URL,
       clientId: e.ELIGIBILITY_CLIENT_ID,
@@ -150,6 +154,7 @@ export type TemporalConfig = Config['temporal'];
 export type CodecConfig = Config['codec'];
 export type WebhookConfig = Config['webhook'];
 export type IntakeConfig = Config['intake'];
+export type WorkerConfig = Config['worker'];
 
 /** The README's configuration table, generated from `variables`. */
 export function configTableMarkdown(): string {

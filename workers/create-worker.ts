@@ -1,7 +1,8 @@
-import { fileURLToPath } from 'node:url';
 import { Worker, type NativeConnection } from '@temporalio/worker';
 import type { DataConverter } from '@temporalio/common';
 import type { Activities } from '../activities/index.js';
+import { variables } from '../src/config.js';
+import type { WorkflowBundleSource } from './workflow-bundle.js';
 
 export interface CreateWorkerOptions {
   connection: NativeConnection;
@@ -14,21 +15,32 @@ export interface CreateWorkerOptions {
   maxActivitiesPerSecond: number;
   /** On shutdown (SIGTERM), how long activities in flight may finish before they are cancelled (default 0). */
   shutdownGraceSeconds?: number;
-  /** Pre-bundled workflow code (tests bundle once per suite); else `workflowsPath` is bundled at start. */
-  workflowBundle?: { code: string };
-  workflowsPath?: string;
+  /** Workflows kept in memory between their tasks (`WORKER_MAX_CACHED_WORKFLOWS`); default: the configured default. */
+  maxCachedWorkflows?: number;
+  /** Pre-bundled workflow code (`loadWorkflowBundle`; tests bundle once per run): the worker never runs webpack. */
+  workflowBundle: WorkflowBundleSource;
 }
 
-export const defaultWorkflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
+const DEFAULT_MAX_CACHED_WORKFLOWS = Number(variables.WORKER_MAX_CACHED_WORKFLOWS.default);
+
+/** The SDK's default number of workflow tasks processed at once; each needs its workflow in the cache. */
+const MAX_CONCURRENT_WORKFLOW_TASKS = 40;
 
 /** The worker of the eligibility task queue: the project's workflows and the activities that call the service. */
 export async function createWorker(opts: CreateWorkerOptions): Promise<Worker> {
+  const maxCachedWorkflows = opts.maxCachedWorkflows ?? DEFAULT_MAX_CACHED_WORKFLOWS;
   return Worker.create({
     connection: opts.connection,
     namespace: opts.namespace,
     taskQueue: opts.taskQueue,
     activities: opts.activities,
     dataConverter: opts.dataConverter,
+    workflowBundle: opts.workflowBundle,
+    // Sized by count, not by the SDK's default, which follows the V8 heap limit (2,310 workflows on a 4 GB heap, at
+    // 1.7 MB each): a worker in a 1 GB container was killed long before that cache filled. A waiting verification
+    // costs nothing while evicted and is replayed from its short history when it wakes (see README "Workers").
+    maxCachedWorkflows,
+    maxConcurrentWorkflowTaskExecutions: Math.min(MAX_CONCURRENT_WORKFLOW_TASKS, maxCachedWorkflows),
     // The service's rate limit is per client, not per worker process: this limit is sent with every activity poll and
     // enforced by the Temporal server across all workers of the task queue, so N workers together still stay under
     // it. Every worker must send the same value; with different values the last poller's wins and they thrash.
@@ -38,8 +50,5 @@ export async function createWorker(opts: CreateWorkerOptions): Promise<Worker> {
     // and record its result instead of being cancelled and retried by another worker (WORKER_SHUTDOWN_GRACE_SECONDS;
     // the container's stop timeout must be longer).
     shutdownGraceTime: (opts.shutdownGraceSeconds ?? 0) * 1000,
-    ...(opts.workflowBundle
-      ? { workflowBundle: opts.workflowBundle }
-      : { workflowsPath: opts.workflowsPath ?? defaultWorkflowsPath }),
   });
 }

@@ -6,6 +6,7 @@ import type { Config } from '../src/config.js';
 import { TemporalUnreachableError } from '../src/temporal/client.js';
 import { temporalConnectionOptions } from '../src/temporal/connection-options.js';
 import { createWorker } from './create-worker.js';
+import { loadWorkflowBundle } from './workflow-bundle.js';
 
 export interface RunWorkerOptions {
   /** Drains and stops the worker when aborted (the entry points abort it on SIGINT / SIGTERM). */
@@ -20,6 +21,7 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
   const dataConverter = await createDataConverter(config.codec);
   // TLS files are read (and a bad path reported) before any connection attempt.
   const connectionOptions = await temporalConnectionOptions(config.temporal);
+  const workflowBundle = await loadWorkflowBundle(config.worker.workflowBundlePath);
   let connection: NativeConnection;
   try {
     connection = await NativeConnection.connect(connectionOptions);
@@ -37,6 +39,8 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
       dataConverter,
       maxActivitiesPerSecond: config.service.maxRps,
       shutdownGraceSeconds: config.worker.shutdownGraceSeconds,
+      maxCachedWorkflows: config.worker.maxCachedWorkflows,
+      workflowBundle,
     });
     if (options.signal?.aborted) return;
     // The SDK's runtime also listens for SIGINT / SIGTERM; whichever runs first starts the drain, the other sees it

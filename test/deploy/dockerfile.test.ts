@@ -90,7 +90,8 @@ describe('Dockerfile', () => {
         c.sources.filter((source) => ['.', './'].includes(c.dest) || path.posix.normalize(c.dest) === source),
       );
     assert.ok(inImage.includes('bin'));
-    // The worker bundles workflows/index.ts at start (workers/create-worker.ts), besides what the CLI imports.
+    // The image bundles workflows/index.ts when it is built (workers/build-workflow-bundle.ts), besides what the CLI
+    // imports.
     const { files, packages } = runtimeGraph([
       path.join(root, 'bin/eligibility.js'),
       path.join(root, 'workflows/index.ts'),

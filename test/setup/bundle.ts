@@ -1,16 +1,9 @@
-import { fileURLToPath } from 'node:url';
-import { bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
-import { failureConverterPath } from '../../src/codec/data-converter.js';
+import { bundleWorkflows } from '../../workers/workflow-bundle.js';
 
-let bundle: Promise<WorkflowBundle> | undefined;
+let bundle: Promise<{ code: string }> | undefined;
 
 /** The project's workflow code, bundled once per test run (bundling takes seconds; every suite reuses it). */
-export function workflowBundle(): Promise<WorkflowBundle> {
-  bundle ??= bundleWorkflowCode({
-    workflowsPath: fileURLToPath(new URL('../../workflows/index.ts', import.meta.url)),
-    // The worker's failure converter runs inside the workflow sandbox, so it is bundled with the workflows.
-    failureConverterPath,
-    logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} },
-  });
+export function workflowBundle(): Promise<{ code: string }> {
+  bundle ??= bundleWorkflows();
   return bundle;
 }

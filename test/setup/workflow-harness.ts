@@ -3,7 +3,7 @@ import type { Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities/index.js';
 import { EligibilityClient } from '../../src/client/index.js';
 import { loadConfig } from '../../src/config.js';
-import { createWorker } from '../../workers/create-worker.js';
+import { createWorker, type CreateWorkerOptions } from '../../workers/create-worker.js';
 import { workflowBundle } from './bundle.js';
 import { testDataConverter } from './codec.js';
 import { startTestSandbox, type TestSandbox } from './sandbox.js';
@@ -19,6 +19,7 @@ export interface WorkflowHarness {
 
 export async function startWorkflowHarness(
   sandboxOverrides?: Parameters<typeof startTestSandbox>[0],
+  workerOverrides: Pick<CreateWorkerOptions, 'maxCachedWorkflows'> = {},
 ): Promise<WorkflowHarness> {
   const sandbox = await startTestSandbox(sandboxOverrides);
   const config = loadConfig({ ELIGIBILITY_BASE_URL: sandbox.url });
@@ -32,6 +33,7 @@ export async function startWorkflowHarness(
     dataConverter: testDataConverter(),
     maxActivitiesPerSecond: 500,
     workflowBundle: await workflowBundle(),
+    ...workerOverrides,
   });
   const running = worker.run();
   return {

@@ -1,0 +1,132 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { Client, Connection } from '@temporalio/client';
+import { encryptedDataConverter } from '../src/codec/data-converter.js';
+import { codecKeys, generateKey } from '../src/codec/keys.js';
+import { loadConfig } from '../src/config.js';
+import { findTemporalCli } from '../src/temporal/cli.js';
+import { startDevServer, type DevServer } from '../src/temporal/dev-server.js';
+import { createSandbox, type Sandbox } from '../src/sandbox/server.js';
+
+/**
+ * What a worker benchmark runs against, all in this process except the worker: its own Temporal dev server (in
+ * memory), a sandbox whose rate limit cannot bind, and a client encrypting with a key made for the run.
+ */
+export interface BenchStack {
+  server: DevServer;
+  sandbox: Sandbox;
+  sandboxUrl: string;
+  client: Client;
+  /** The environment of a worker process of this stack: its own task queue, the same key, no rate limit that binds. */
+  workerEnv: Record<string, string>;
+  taskQueue: string;
+  stop(): Promise<void>;
+}
+
+export async function startBenchStack(): Promise<BenchStack> {
+  const config = loadConfig();
+  const server = await startDevServer({ cliPath: await findTemporalCli(config.temporal) });
+  // Far above anything the worker can ask for: the sandbox's limit and ELIGIBILITY_MAX_RPS must not be what is timed.
+  const sandbox = await createSandbox({ ...config.sandbox, port: 0, ratePerSecond: 100_000, rateBurst: 100_000 });
+  const sandboxUrl = (await sandbox.listen()).replace(/\/$/, '');
+  const keys = generateKey('bench');
+  const connection = await Connection.connect({ address: server.address });
+  const client = new Client({ connection, dataConverter: encryptedDataConverter(codecKeys(keys, 'bench key')) });
+  const taskQueue = `bench-${randomUUID()}`;
+  const workerEnv = {
+    TEMPORAL_ADDRESS: server.address,
+    TEMPORAL_NAMESPACE: server.namespace,
+    TEMPORAL_TASK_QUEUE: taskQueue,
+    ELIGIBILITY_BASE_URL: sandboxUrl,
+    ELIGIBILITY_MAX_RPS: '100000',
+    CODEC_KEYS: keys,
+    LOG_LEVEL: 'warn',
+  };
+  return {
+    server,
+    sandbox,
+    sandboxUrl,
+    client,
+    workerEnv,
+    taskQueue,
+    async stop() {
+      await connection.close();
+      await sandbox.close();
+      await server.stop();
+    },
+  };
+}
+
+/** What a worker process prints once it polls its task queue (workers/run-worker.ts, bench/worker-child.ts). */
+export const WORKER_READY = 'Worker polling task queue';
+
+/** A worker in a child process, so its memory and CPU are its own. */
+export interface WorkerChild {
+  pid: number;
+  /** Resolves once it polls its task queue. */
+  ready: Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Starts `node <args>` with `env` added; it is ready when it prints `WORKER_READY`. */
+export function startWorkerChild(args: string[], env: Record<string, string>): WorkerChild {
+  const child: ChildProcess = spawn(process.execPath, args, {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const ready = new Promise<void>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes(WORKER_READY)) resolve();
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    void exited.then(() => reject(new Error(`the worker exited before it was ready:\n${output}`)));
+  });
+  ready.catch(() => undefined);
+  return {
+    pid: child.pid!,
+    ready,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** Runs `task(i)` for i in [0, count) with at most `concurrency` at once. */
+export async function forEachLimited(
+  count: number,
+  concurrency: number,
+  task: (i: number) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < count) await task(next++);
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, lane));
+}
+
+/** `--name value` from the command line, as a positive number. */
+export function numberArg(name: string, fallback: number): number {
+  const at = process.argv.indexOf(`--${name}`);
+  if (at < 0) return fallback;
+  const value = Number(process.argv[at + 1]);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} expects a positive number`);
+  return value;
+}
+
+/** Every `--env NAME=value` from the command line: settings for the worker process (e.g. NODE_OPTIONS). */
+export function envArgs(): Record<string, string> {
+  const env: Record<string, string> = {};
+  process.argv.forEach((arg, i) => {
+    if (arg !== '--env') return;
+    const [name, ...value] = (process.argv[i + 1] ?? '').split('=');
+    if (!name || value.length === 0) throw new Error('--env expects NAME=value');
+    env[name] = value.join('=');
+  });
+  return env;
+}
