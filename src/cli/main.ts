@@ -11,7 +11,7 @@ import { registerStart } from './commands/start.js';
 import { registerStatus } from './commands/status.js';
 import { registerSupplyInput } from './commands/supply-input.js';
 import { registerWebhooks } from './commands/webhooks.js';
-import { registerWebhookReceiver } from './commands/webhook.js';
+import { registerWebhookReceiver } from './commands/receiver.js';
 import { registerWorker } from './commands/worker.js';
 import { CliError, createContext, type CliContext } from './context.js';
 

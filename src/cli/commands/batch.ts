@@ -1,14 +1,14 @@
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
 import type { Command } from 'commander';
-import { FLAT_COLUMNS } from '../../intake/flat-request.js';
-import { readRequestsFile } from '../../intake/read-requests.js';
-import { SANDBOX_DISCOVERY } from '../../intake/sandbox-discovery.js';
-import type { StartOutcome, StartRequestsOptions } from '../../intake/start-requests.js';
-import { validateRows, type InvalidRow, type ValidatedRows } from '../../intake/validate-rows.js';
+import { FLAT_COLUMNS } from '../../intake-files/flat-request.js';
+import { readRequestsFile } from '../../intake-files/read-requests.js';
+import { SANDBOX_DISCOVERY } from '../../sandbox/discovery-shortcut.js';
+import type { StartOutcome, StartRequestsOptions } from '../../batch/start-requests.js';
+import { validateRows, type InvalidRow, type ValidatedRows } from '../../intake-files/validate-rows.js';
 import { CliError, positiveInt, withClient, type CliContext } from '../context.js';
-import { plural, table } from '../format.js';
-import { batchProgress } from '../progress.js';
+import { plural, table } from '../../text-format.js';
+import { batchProgress } from '../../batch/progress.js';
 
 export interface BatchReport {
   file: string;
@@ -42,7 +42,7 @@ export async function runBatch(
   validated: ValidatedRows,
   options: Omit<StartRequestsOptions, 'onOutcome' | 'onRetry'> & { tty: boolean },
 ): Promise<BatchReport> {
-  const { startRequests } = await import('../../intake/start-requests.js');
+  const { startRequests } = await import('../../batch/start-requests.js');
   const progress = batchProgress(validated.valid.length, { tty: options.tty });
   try {
     const outcomes = await startRequests(client, validated.valid, {

@@ -1,7 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { STAGES, type Stage } from '../../../workflows/types.js';
 import { positiveInt, withClient, type CliContext } from '../context.js';
-import { table } from '../format.js';
+import { table } from '../../text-format.js';
 
 function stage(value: string): Stage {
   if (!(STAGES as readonly string[]).includes(value)) {

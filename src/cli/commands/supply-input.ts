@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { RunInput } from '../../contract/index.js';
 import { rethrowExplainingClosed } from '../closed.js';
-import { IntakeRunInput } from '../../intake/schemas.js';
+import { IntakeRunInput } from '../../intake-api/schemas.js';
 import { CliError, withClient, type CliContext } from '../context.js';
 
 /** The update's activity gives up after 2 minutes (workflows/run-inputs.ts); wait a little longer than that. */

@@ -6,8 +6,8 @@ import { temporalFailureKind } from '../temporal/errors.js';
 import { IntakeValidationError, startVerification } from '../temporal/start-verification.js';
 import { verificationWorkflowId } from '../../workflows/ids.js';
 import type { Timing } from '../../workflows/timing.js';
-import { resolveSandboxDiscovery, wantsSandboxDiscovery } from './sandbox-discovery.js';
-import type { ValidRow } from './validate-rows.js';
+import { resolveSandboxDiscovery, wantsSandboxDiscovery } from '../sandbox/discovery-shortcut.js';
+import type { ValidRow } from '../intake-files/validate-rows.js';
 
 export type StartOutcome =
   | { row: number; line: number; status: 'started' | 'duplicate'; workflowId: string }
