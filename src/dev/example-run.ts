@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
-import { batchSummary, readBatch, runBatch, type BatchReport } from '../cli/commands/batch.js';
+import { readBatch, runBatch, type BatchReport } from '../batch/run-batch.js';
+import { batchSummary } from '../batch/summary.js';
 import { table } from '../text-format.js';
 import { statusQuery } from '../../workflows/messages.js';
 import type { Stage } from '../../workflows/types.js';
