@@ -20,6 +20,7 @@ describe('eligibility command: help and usage errors', function () {
       ['sandbox'],
       ['worker'],
       ['dev'],
+      ['receiver'],
     ];
     const runs = await Promise.all(commands.map((command) => runCli([...command, '--help'])));
     runs.forEach((run, i) => {
