@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   CallerId,
+  DiscoveryStatus,
   INVALID_REQUEST,
   IntakeRequestV1,
   IntakeRequestV2,
@@ -8,14 +9,39 @@ import {
   RunUpdateResponse,
   Uuid,
 } from '../contract/index.js';
-import type { VerificationStatus } from '../../workflows/types.js';
-import { STAGES } from '../../workflows/types.js';
+import type { VerificationSummary } from '../temporal/list-verifications.js';
+import {
+  REVIEW_ACTIONS,
+  RUN_STATES,
+  STAGES,
+  type ReviewAnswer,
+  type ReviewDecision,
+  type VerificationStatus,
+} from '../../workflows/types.js';
 import { jsonDepth } from './json-depth.js';
 
 /**
  * The intake API's bodies, parameters and answers. Requests are validated with them (the verification itself with
  * the contract's `validateIntake`, inside `startVerification`), and the OpenAPI document is generated from them.
+ *
+ * What the workflows exchange (the status query, a review decision) and what visibility lists are defined once, as
+ * TypeScript in `workflows/types.ts` and `src/temporal/list-verifications.ts`: workflow code may not import zod. The
+ * schemas here describe those types for the API and its document, and `describes` makes the build fail when a schema
+ * and its type drift apart, in either direction.
  */
+
+/** true when A and B are the same type (not merely assignable: a field missing on either side makes them differ). */
+type Same<A, B> = (<X>() => X extends A ? 1 : 2) extends <X>() => X extends B ? 1 : 2 ? true : false;
+
+/**
+ * Compiles only when `schema` describes `T` exactly: its output is `T`, field for field (a field it lacked would be
+ * stripped from the answer), and every `T` is valid input to it. No runtime effect; the schema is returned as it is.
+ */
+function describes<T>() {
+  return <S extends z.ZodType>(
+    schema: S & (Same<z.output<S>, T> extends true ? ([T] extends [z.input<S>] ? unknown : never) : never),
+  ): S => schema;
+}
 
 export const Stage = z.enum(STAGES);
 
@@ -45,14 +71,14 @@ export const ErrorResponse = z.object({
 
 const DiscoverySummary = z.object({
   discoveryId: z.string(),
-  status: z.enum(['pending', 'complete']),
+  status: DiscoveryStatus,
   successful: z.boolean(),
   payerId: z.string().nullable(),
   payerName: z.string().nullable(),
 });
 const RunSummary = z.object({
   flowRunId: z.string(),
-  state: z.enum(['pending', 'submitting', 'answered']),
+  state: z.enum(RUN_STATES),
   serviceStatus: z.string().optional(),
 });
 const LastError = z.object({
@@ -69,25 +95,22 @@ const ReviewStatus = z.object({
 });
 
 /** The workflow's `status` query: identifiers and progress, no patient data. */
-export const VerificationStatusResponse = z.object({
-  stage: Stage,
-  callerId: CallerId.optional(),
-  version: z.enum(['v1', 'v2']),
-  payerId: z.string().optional(),
-  specialtyCode: z.string().optional(),
-  discoveryId: z.string().optional(),
-  verificationId: z.string().optional(),
-  discovery: DiscoverySummary.optional(),
-  runs: z.array(RunSummary),
-  pendingRuns: z.array(z.string()),
-  review: ReviewStatus.optional().describe('Present in stage `needs-review`: decide with POST …/review'),
-  lastError: LastError.optional(),
-});
-// The schema documents the query's type: these stop compiling when either drifts from the other.
-const _statusFits = (s: VerificationStatus): z.input<typeof VerificationStatusResponse> => s;
-const _schemaFits = (s: z.output<typeof VerificationStatusResponse>): VerificationStatus => s;
-void _statusFits;
-void _schemaFits;
+export const VerificationStatusResponse = describes<VerificationStatus>()(
+  z.object({
+    stage: Stage,
+    callerId: CallerId.optional(),
+    version: z.enum(['v1', 'v2']),
+    payerId: z.string().optional(),
+    specialtyCode: z.string().optional(),
+    discoveryId: z.string().optional(),
+    verificationId: z.string().optional(),
+    discovery: DiscoverySummary.optional(),
+    runs: z.array(RunSummary),
+    pendingRuns: z.array(z.string()),
+    review: ReviewStatus.optional().describe('Present in stage `needs-review`: decide with POST …/review'),
+    lastError: LastError.optional(),
+  }),
+);
 
 export const WorkflowIdParams = z.object({ workflowId: z.string().min(1).max(1000) });
 export const RunInputParams = WorkflowIdParams.extend({ flowRunId: z.string().min(1).max(200) });
@@ -104,16 +127,18 @@ export const IntakeRunInput = RunInput.refine(
 export const RunInputRequest = z.object({ input: IntakeRunInput.describe('Patched into the run’s callback state') });
 export const RunInputResponse = RunUpdateResponse;
 
-export const ReviewRequest = z
-  .discriminatedUnion('action', [
-    z.object({ action: z.literal('retry') }).describe('Call the service again: a duplicate may be created'),
-    z
-      .object({ action: z.literal('record'), verificationId: Uuid.describe('The id found at the service') })
-      .describe('Take the id of the verification found at the service; no call'),
-    z.object({ action: z.literal('abandon') }).describe('Close the verification as `abandoned`'),
-  ])
-  .describe('A decision on a v1 verification in stage `needs-review`');
-export const ReviewResponse = z.object({ accepted: z.enum(['retry', 'record', 'abandon']) });
+export const ReviewRequest = describes<ReviewDecision>()(
+  z
+    .discriminatedUnion('action', [
+      z.object({ action: z.literal('retry') }).describe('Call the service again: a duplicate may be created'),
+      z
+        .object({ action: z.literal('record'), verificationId: Uuid.describe('The id found at the service') })
+        .describe('Take the id of the verification found at the service; no call'),
+      z.object({ action: z.literal('abandon') }).describe('Close the verification as `abandoned`'),
+    ])
+    .describe('A decision on a v1 verification in stage `needs-review`'),
+);
+export const ReviewResponse = describes<ReviewAnswer>()(z.object({ accepted: z.enum(REVIEW_ACTIONS) }));
 export const CancelResponse = z.object({ workflowId: z.string(), cancelling: z.literal(true) });
 
 export const ListQuery = z.object({
@@ -122,15 +147,17 @@ export const ListQuery = z.object({
 });
 
 /** One verification as visibility shows it: search attributes only, never patient data. */
-export const VerificationListItem = z.object({
-  workflowId: z.string(),
-  stage: z.string().nullable(),
-  payerId: z.string().nullable(),
-  verificationId: z.string().nullable(),
-  discoveryId: z.string().nullable(),
-  status: z.string().describe('Temporal execution status: RUNNING, COMPLETED, FAILED, …'),
-  startTime: z.iso.datetime(),
-});
+export const VerificationListItem = describes<VerificationSummary>()(
+  z.object({
+    workflowId: z.string(),
+    stage: z.string().nullable(),
+    payerId: z.string().nullable(),
+    verificationId: z.string().nullable(),
+    discoveryId: z.string().nullable(),
+    status: z.string().describe('Temporal execution status: RUNNING, COMPLETED, FAILED, …'),
+    startTime: z.iso.datetime(),
+  }),
+);
 export const VerificationList = z.array(VerificationListItem);
 
 export const invalidRequestBody = (param: string, message?: string): z.infer<typeof ErrorResponse> => ({
