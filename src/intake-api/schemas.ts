@@ -21,8 +21,10 @@ import {
 import { jsonDepth } from './json-depth.js';
 
 /**
- * The intake API's bodies, parameters and answers. Requests are validated with them (the verification itself with
- * the contract's `validateIntake`, inside `startVerification`), and the OpenAPI document is generated from them.
+ * The intake API's bodies, parameters and answers, declared by the routes: Fastify validates requests with them
+ * (fastify-type-provider-zod; the verification itself is validated by the contract's `validateIntake`, inside
+ * `startVerification`), serialises answers with them, and @fastify/swagger generates the OpenAPI document from them.
+ * A schema with an `id` is a named component of that document.
  *
  * What the workflows exchange (the status query, a review decision) and what visibility lists are defined once, as
  * TypeScript in `workflows/types.ts` and `src/temporal/list-verifications.ts`: workflow code may not import zod. The
@@ -43,31 +45,38 @@ function describes<T>() {
   ): S => schema;
 }
 
-export const Stage = z.enum(STAGES);
+export const Stage = z.enum(STAGES).meta({ id: 'Stage' });
 
 /** What `POST /verifications` accepts, as a document can say it: `version` may be left out (v2). */
 export const VerificationIntakeRequest = z
   .union([IntakeRequestV2.extend({ version: z.literal('v2').optional() }), IntakeRequestV1])
-  .describe('A verification request; payerId (or discoveryId) is required, v1 also needs memberId or discoveryId');
+  .meta({
+    id: 'VerificationIntakeRequest',
+    description: 'A verification request; payerId (or discoveryId) is required, v1 also needs memberId or discoveryId',
+  });
 
-export const StartedResponse = z.object({
-  workflowId: z.string(),
-  duplicate: z.literal(true).optional().describe('Present when the caller id was seen before: nothing new started'),
-});
+export const StartedResponse = z
+  .object({
+    workflowId: z.string(),
+    duplicate: z.literal(true).optional().describe('Present when the caller id was seen before: nothing new started'),
+  })
+  .meta({ id: 'StartedResponse' });
 
-export const ErrorResponse = z.object({
-  error: z
-    .string()
-    .describe(
-      '`invalid_request_error`, `unauthorized`, `not_found`, `workflow_closed`, `not_awaiting_review`, `temporal_unavailable`, …',
-    ),
-  param: z.string().optional().describe('The offending field, as a dotted path'),
-  message: z.string().optional(),
-  outcome: z
-    .string()
-    .optional()
-    .describe('With `workflow_closed`: how the workflow ended (`completed`, `cancelled`, `abandoned`, …)'),
-});
+export const ErrorResponse = z
+  .object({
+    error: z
+      .string()
+      .describe(
+        '`invalid_request_error`, `unauthorized`, `not_found`, `workflow_closed`, `not_awaiting_review`, `temporal_unavailable`, …',
+      ),
+    param: z.string().optional().describe('The offending field, as a dotted path'),
+    message: z.string().optional(),
+    outcome: z
+      .string()
+      .optional()
+      .describe('With `workflow_closed`: how the workflow ended (`completed`, `cancelled`, `abandoned`, …)'),
+  })
+  .meta({ id: 'ErrorResponse' });
 
 const DiscoverySummary = z.object({
   discoveryId: z.string(),
@@ -110,10 +119,28 @@ export const VerificationStatusResponse = describes<VerificationStatus>()(
     review: ReviewStatus.optional().describe('Present in stage `needs-review`: decide with POST …/review'),
     lastError: LastError.optional(),
   }),
-);
+).meta({ id: 'VerificationStatus' });
 
-export const WorkflowIdParams = z.object({ workflowId: z.string().min(1).max(1000) });
-export const RunInputParams = WorkflowIdParams.extend({ flowRunId: z.string().min(1).max(200) });
+export const WorkflowIdParams = z.object({
+  workflowId: z.string().min(1).max(1000).describe('e.g. `verification-<caller id>`'),
+});
+export const RunInputParams = z.object({
+  workflowId: WorkflowIdParams.shape.workflowId.describe(
+    'The verification, or a standalone `run-<flowRunId>` workflow',
+  ),
+  flowRunId: z.string().min(1).max(200).describe('The run awaiting input'),
+});
+
+/** An optional request header whose value becomes the update id: a retried request then runs the update once. */
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+/** Other headers pass as they are: only the idempotency key is read from them. */
+export const IdempotencyHeaders = z.looseObject({
+  [IDEMPOTENCY_HEADER]: z
+    .string()
+    .regex(/^[\x21-\x7e]{1,200}$/)
+    .optional()
+    .describe('Becomes the update id: a retried request with the same key runs the update once'),
+});
 /**
  * The intake's own bound on how deeply run input nests. The service states none, but Temporal's JSON payload
  * converter overflows the stack a few thousand levels down (the request then failed with a 500); callback input is
@@ -124,8 +151,10 @@ export const IntakeRunInput = RunInput.refine(
   (input) => jsonDepth(input) <= MAX_RUN_INPUT_DEPTH,
   `must not nest deeper than ${MAX_RUN_INPUT_DEPTH} levels`,
 );
-export const RunInputRequest = z.object({ input: IntakeRunInput.describe('Patched into the run’s callback state') });
-export const RunInputResponse = RunUpdateResponse;
+export const RunInputRequest = z
+  .object({ input: IntakeRunInput.describe('Patched into the run’s callback state') })
+  .meta({ id: 'RunInputRequest' });
+export const RunInputResponse = RunUpdateResponse.meta({ id: 'RunInputResponse' });
 
 export const ReviewRequest = describes<ReviewDecision>()(
   z
@@ -137,13 +166,17 @@ export const ReviewRequest = describes<ReviewDecision>()(
       z.object({ action: z.literal('abandon') }).describe('Close the verification as `abandoned`'),
     ])
     .describe('A decision on a v1 verification in stage `needs-review`'),
-);
-export const ReviewResponse = describes<ReviewAnswer>()(z.object({ accepted: z.enum(REVIEW_ACTIONS) }));
-export const CancelResponse = z.object({ workflowId: z.string(), cancelling: z.literal(true) });
+).meta({ id: 'ReviewRequest' });
+export const ReviewResponse = describes<ReviewAnswer>()(z.object({ accepted: z.enum(REVIEW_ACTIONS) })).meta({
+  id: 'ReviewResponse',
+});
+export const CancelResponse = z
+  .object({ workflowId: z.string(), cancelling: z.literal(true) })
+  .meta({ id: 'CancelResponse' });
 
 export const ListQuery = z.object({
   stage: Stage.optional().describe('Only verifications in this stage; all verifications without it'),
-  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  limit: z.coerce.number().int().min(1).max(1000).default(100).describe('At most this many, newest first'),
 });
 
 /** One verification as visibility shows it: search attributes only, never patient data. */
@@ -158,7 +191,7 @@ export const VerificationListItem = describes<VerificationSummary>()(
     startTime: z.iso.datetime(),
   }),
 );
-export const VerificationList = z.array(VerificationListItem);
+export const VerificationList = z.array(VerificationListItem).meta({ id: 'VerificationList' });
 
 export const invalidRequestBody = (param: string, message?: string): z.infer<typeof ErrorResponse> => ({
   error: INVALID_REQUEST,

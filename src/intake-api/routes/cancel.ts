@@ -1,30 +1,45 @@
-import type { FastifyInstance } from 'fastify';
 import { cancelSignal } from '../../../workflows/messages.js';
-import { firstInvalidParam } from '../../contract/index.js';
 import { replyIfClosed } from '../closed.js';
-import { withDeadline, type IntakeDeps } from '../deps.js';
+import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
 import { replyWithError } from '../errors.js';
-import { invalidRequestBody, WorkflowIdParams } from '../schemas.js';
+import { answer, commonAnswers } from '../openapi.js';
+import { CancelResponse, ErrorResponse, WorkflowIdParams } from '../schemas.js';
 
 /**
  * `POST /verifications/:workflowId/cancel`: the `cancel` signal. 202: the workflow ends as `cancelled` at its next
  * step (a service call under way finishes first); 409 with `outcome` when it has closed already.
  */
-export function cancelRoute(app: FastifyInstance, deps: IntakeDeps): void {
-  app.post('/verifications/:workflowId/cancel', async (request, reply) => {
-    const params = WorkflowIdParams.safeParse(request.params);
-    if (!params.success) return reply.code(400).send(invalidRequestBody(firstInvalidParam(params.error)));
-    const { workflowId } = params.data;
-    try {
-      const handle = deps.client.workflow.getHandle(workflowId);
-      await withDeadline(deps, () => handle.signal(cancelSignal, { reason: 'intake API' }));
-      request.log.info({ workflowId }, 'cancel sent');
-      return reply.code(202).send({ workflowId, cancelling: true });
-    } catch (err) {
-      return (
-        (await replyIfClosed(deps, reply, workflowId, err, 'there is nothing to cancel').catch(() => undefined)) ??
-        replyWithError(request, reply, err)
-      );
-    }
-  });
+export function cancelRoute(app: IntakeApp, deps: IntakeDeps): void {
+  app.post(
+    '/verifications/:workflowId/cancel',
+    {
+      schema: {
+        operationId: 'cancelVerification',
+        summary: 'Cancel a verification (the `cancel` signal); it ends as `cancelled` at its next step',
+        params: WorkflowIdParams.extend({
+          workflowId: WorkflowIdParams.shape.workflowId.describe('A verification, or a discovery or run workflow'),
+        }),
+        response: {
+          202: answer('The cancel signal was recorded', CancelResponse),
+          404: answer('No such workflow', ErrorResponse),
+          409: answer('The workflow has closed (`workflow_closed`); `outcome` says how it ended', ErrorResponse),
+          ...commonAnswers,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { workflowId } = request.params;
+      try {
+        const handle = deps.client.workflow.getHandle(workflowId);
+        await withDeadline(deps, () => handle.signal(cancelSignal, { reason: 'intake API' }));
+        request.log.info({ workflowId }, 'cancel sent');
+        return reply.code(202).send({ workflowId, cancelling: true });
+      } catch (err) {
+        return (
+          (await replyIfClosed(deps, reply, workflowId, err, 'there is nothing to cancel').catch(() => undefined)) ??
+          replyWithError(request, reply, err)
+        );
+      }
+    },
+  );
 }
