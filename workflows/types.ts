@@ -1,13 +1,19 @@
 import type { RunInput, VerificationIntake } from '../src/contract/index.js';
 import type { Timing } from './timing.js';
 
-/**
+/*
  * The shapes workflows exchange with their callers: inputs, messages, the `status` query and results. This file is
  * their one definition (workflow code takes no zod); the intake API's schemas describe them and are checked against
  * them when compiling (src/intake-api/schemas.ts).
- *
+ */
+
+/** The stages a verification ends in. */
+export const OUTCOMES = ['completed', 'failed', 'no-coverage', 'timed-out', 'cancelled', 'abandoned'] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+
+/**
  * Every stage of a verification, the values of its `VerificationStage` search attribute (DESIGN §10); the one list,
- * which the intake API and the CLI import. The last six are outcomes.
+ * which the intake API and the CLI import. The last six are the outcomes.
  */
 export const STAGES = [
   'validating',
@@ -16,25 +22,9 @@ export const STAGES = [
   'needs-review',
   'created',
   'awaiting-input',
-  'completed',
-  'failed',
-  'no-coverage',
-  'timed-out',
-  'cancelled',
-  'abandoned',
+  ...OUTCOMES,
 ] as const;
 export type Stage = (typeof STAGES)[number];
-
-/** The stages a verification ends in. */
-export const OUTCOMES = [
-  'completed',
-  'failed',
-  'no-coverage',
-  'timed-out',
-  'cancelled',
-  'abandoned',
-] as const satisfies readonly Stage[];
-export type Outcome = (typeof OUTCOMES)[number];
 
 export interface VerificationWorkflowInput {
   /**
