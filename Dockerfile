@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 # One image for every role of eligibility-orchestrator, chosen by the command:
-#   docker run IMAGE worker | webhook | intake | codec-server | sandbox | <any other eligibility command>
+#   docker run IMAGE worker | receiver | intake | codec-server | sandbox | <any other eligibility command>
 # The code runs as TypeScript through tsx (a production dependency), exactly as `npm start` and the tests run it, so
 # there is no separate compiled build to drift from what was tested.
 

@@ -8,7 +8,7 @@ export default tseslint.config(
   {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ['*.js', 'bin/*.js', 'src/codec/*.cjs'] },
+        projectService: { allowDefaultProject: ['*.js', 'bin/*.js', 'src/codec/*.cjs', '.dependency-cruiser.cjs'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },
@@ -65,6 +65,24 @@ export default tseslint.config(
             {
               group: ['../client', '../client/*', '../../client', '../../client/*', '**/src/client', '**/src/client/*'],
               message: 'The sandbox may import src/contract, never src/client.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Configuration, logging and text tables are the bottom of src/: they import nothing of the project but each other,
+    // which is why the import-cycle check (.dependency-cruiser.cjs) can leave them out.
+    files: ['src/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./|^\\./[^/]+/',
+              message: 'Files directly in src/ import only each other (and packages): they are the bottom layer.',
             },
           ],
         },

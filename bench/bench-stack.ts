@@ -4,8 +4,8 @@ import { Client, Connection } from '@temporalio/client';
 import { encryptedDataConverter } from '../src/codec/data-converter.js';
 import { codecKeys, generateKey } from '../src/codec/keys.js';
 import { loadConfig } from '../src/config.js';
-import { findTemporalCli } from '../src/temporal/cli.js';
-import { startDevServer, type DevServer } from '../src/temporal/dev-server.js';
+import { findTemporalCli } from '../src/dev/temporal-cli.js';
+import { startDevServer, type DevServer } from '../src/dev/temporal-dev-server.js';
 import { createSandbox, type Sandbox } from '../src/sandbox/server.js';
 
 /**

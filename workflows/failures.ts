@@ -1,11 +1,7 @@
 import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
+import { failureDetails } from './failure-details.js';
 import { FailureType } from './failure-types.js';
 import type { LastError } from './types.js';
-
-interface InvalidRequestDetails {
-  param?: string;
-  id?: string;
-}
 
 /** The ApplicationFailure an activity threw, if `err` is an activity's failure. */
 function activityCause(err: unknown): ApplicationFailure | undefined {
@@ -21,8 +17,8 @@ export function isActivityFailureOfType(err: unknown, type: FailureType): boolea
 export function describeFailure(err: unknown): LastError {
   const cause = activityCause(err) ?? (err instanceof ApplicationFailure ? err : undefined);
   if (!cause) return { type: 'Error', message: err instanceof Error ? err.message : String(err) };
-  const details = (cause.details?.[0] ?? {}) as InvalidRequestDetails;
-  return { type: cause.type ?? 'Error', message: cause.message, ...(details.param ? { param: details.param } : {}) };
+  const { param } = failureDetails(cause);
+  return { type: cause.type ?? 'Error', message: cause.message, ...(param ? { param } : {}) };
 }
 
 /** A non-retryable failure naming the offending field, as the service would (`param`). */

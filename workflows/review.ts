@@ -4,11 +4,10 @@ import { describeFailure, invalidRequest } from './failures.js';
 import { resolveReviewUpdate, reviewDecisionSignal } from './messages.js';
 import { isPlainObject } from './plain-object.js';
 import { ms } from './timing.js';
-import type { LastError, ReviewAction, ReviewAnswer, ReviewDecision, ReviewStatus } from './types.js';
+import { REVIEW_ACTIONS, type LastError, type ReviewAnswer, type ReviewDecision, type ReviewStatus } from './types.js';
 
 /** The form of the service's verification ids (UUIDs), checked before an id a person recorded is trusted. */
 const VERIFICATION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const ACTIONS: readonly ReviewAction[] = ['retry', 'record', 'abandon'];
 
 export type ReviewOutcome = ReviewDecision | 'timed-out' | 'stopped';
 
@@ -65,7 +64,7 @@ export class CreationReview {
         nonRetryable: true,
       });
     }
-    if (!isPlainObject(decision) || !ACTIONS.includes(decision.action)) {
+    if (!isPlainObject(decision) || !REVIEW_ACTIONS.includes(decision.action)) {
       throw invalidRequest('action', 'expected retry, record or abandon');
     }
     if (decision.action === 'record' && !VERIFICATION_ID.test(String(decision.verificationId))) {

@@ -1,9 +1,19 @@
 import type { RunInput, VerificationIntake } from '../src/contract/index.js';
 import type { Timing } from './timing.js';
 
+/*
+ * The shapes workflows exchange with their callers: inputs, messages, the `status` query and results. This file is
+ * their one definition (workflow code takes no zod); the intake API's schemas describe them and are checked against
+ * them when compiling (src/intake-api/schemas.ts).
+ */
+
+/** The stages a verification ends in. */
+export const OUTCOMES = ['completed', 'failed', 'no-coverage', 'timed-out', 'cancelled', 'abandoned'] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+
 /**
  * Every stage of a verification, the values of its `VerificationStage` search attribute (DESIGN §10); the one list,
- * which the intake API and the CLI import. The last six are outcomes.
+ * which the intake API and the CLI import. The last six are the outcomes.
  */
 export const STAGES = [
   'validating',
@@ -12,16 +22,9 @@ export const STAGES = [
   'needs-review',
   'created',
   'awaiting-input',
-  'completed',
-  'failed',
-  'no-coverage',
-  'timed-out',
-  'cancelled',
-  'abandoned',
+  ...OUTCOMES,
 ] as const;
 export type Stage = (typeof STAGES)[number];
-
-export type Outcome = Extract<Stage, 'completed' | 'failed' | 'no-coverage' | 'timed-out' | 'cancelled' | 'abandoned'>;
 
 export interface VerificationWorkflowInput {
   /**
@@ -43,7 +46,8 @@ export interface DiscoverySummary {
   payerName: string | null;
 }
 
-export type RunState = 'pending' | 'submitting' | 'answered';
+export const RUN_STATES = ['pending', 'submitting', 'answered'] as const;
+export type RunState = (typeof RUN_STATES)[number];
 
 export interface RunSummary {
   flowRunId: string;
@@ -65,7 +69,8 @@ export interface LastError {
  * service, with no call; `abandon` closes the verification as `abandoned`.
  */
 export type ReviewDecision = { action: 'retry' } | { action: 'record'; verificationId: string } | { action: 'abandon' };
-export type ReviewAction = ReviewDecision['action'];
+export const REVIEW_ACTIONS = ['retry', 'record', 'abandon'] as const satisfies readonly ReviewDecision['action'][];
+export type ReviewAction = (typeof REVIEW_ACTIONS)[number];
 
 export interface ReviewAnswer {
   accepted: ReviewAction;

@@ -2,6 +2,7 @@ import { ActivityFailure, ApplicationFailure, TimeoutFailure, proxyActivities, s
 import type { Activities } from '../activities/index.js';
 import type { VerificationRequestV1 } from '../src/contract/index.js';
 import { RETRY_BACKOFF, RETRY_WINDOW_SECONDS, serviceCallOptions, v1CreationOptions } from './activity-options.js';
+import { failureDetails } from './failure-details.js';
 import { FailureType } from './failure-types.js';
 import { describeFailure } from './failures.js';
 import type { CreationReview } from './review.js';
@@ -51,8 +52,7 @@ function retryDelayMs(err: unknown, attempt: number): number {
   const { initialSeconds, coefficient, maximumSeconds } = RETRY_BACKOFF;
   const backoff = Math.min(maximumSeconds, initialSeconds * coefficient ** (attempt - 1)) * 1000;
   const cause = err instanceof ActivityFailure ? err.cause : undefined;
-  const asked =
-    cause instanceof ApplicationFailure ? (cause.details?.[0] as { retryDelayMs?: unknown })?.retryDelayMs : 0;
+  const asked = cause instanceof ApplicationFailure ? failureDetails(cause).retryDelayMs : 0;
   return Math.max(backoff, typeof asked === 'number' ? asked : 0);
 }
 

@@ -1,4 +1,4 @@
-import { table } from '../../src/cli/format.js';
+import { table } from '../../src/text-format.js';
 import type { ScenarioFigures } from './figures.js';
 
 /** The final table: one line per scenario, `-` where a figure does not apply. */

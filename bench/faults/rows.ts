@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { VerificationIntake } from '../../src/contract/index.js';
-import { startRequests, type StartOutcome } from '../../src/intake/start-requests.js';
-import type { ValidRow } from '../../src/intake/validate-rows.js';
+import { startRequests, type StartOutcome } from '../../src/batch/start-requests.js';
+import type { ValidRow } from '../../src/intake-files/validate-rows.js';
 import { SUITE_TIMING } from './stack.js';
 
 /** Rows of a scenario: valid requests for the sandbox's seed (payer 60054, legacy patient 1000001), one caller id each. */
@@ -41,7 +41,7 @@ export const alternating = (n: number): Version[] => Array.from({ length: n }, (
 
 export const callerIdsOf = (rows: readonly ValidRow[]) => rows.map((r) => r.request.id!);
 
-/** Starts the rows the way `eligibility batch` does (src/intake/start-requests.ts); returns a one-line summary. */
+/** Starts the rows the way `eligibility batch` does (src/batch/start-requests.ts); returns a one-line summary. */
 export async function startBatch(client: Client, taskQueue: string, rows: readonly ValidRow[]): Promise<string> {
   const outcomes: StartOutcome[] = await startRequests(client, rows, {
     taskQueue,

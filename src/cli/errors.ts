@@ -1,7 +1,7 @@
 import { WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
 import { CommanderError } from 'commander';
 import { ConfigError } from '../config.js';
-import { IntakeFileError } from '../intake/read-requests.js';
+import { IntakeFileError } from '../intake-files/read-requests.js';
 import { grpcCode, GrpcStatus } from '../temporal/errors.js';
 import { IntakeValidationError } from '../temporal/start-verification.js';
 import { CliError } from './context.js';

@@ -11,7 +11,7 @@ import { registerStart } from './commands/start.js';
 import { registerStatus } from './commands/status.js';
 import { registerSupplyInput } from './commands/supply-input.js';
 import { registerWebhooks } from './commands/webhooks.js';
-import { registerWebhookReceiver } from './commands/webhook.js';
+import { registerReceiver } from './commands/receiver.js';
 import { registerWorker } from './commands/worker.js';
 import { CliError, createContext, type CliContext } from './context.js';
 
@@ -39,7 +39,7 @@ see the README). Run \`eligibility <command> --help\` for a command's options an
   registerWebhooks(program, ctx);
   registerSandbox(program, ctx);
   registerWorker(program, ctx);
-  registerWebhookReceiver(program, ctx);
+  registerReceiver(program, ctx);
   registerIntake(program, ctx);
   registerCodec(program, ctx);
   registerDev(program, ctx);

@@ -25,7 +25,7 @@ function aborted(signal: AbortSignal): Promise<void> {
 }
 
 /**
- * Serves one HTTP edge of the system (`eligibility webhook`, `eligibility intake`) with one Temporal client for the
+ * Serves one HTTP edge of the system (`eligibility receiver`, `eligibility intake`) with one Temporal client for the
  * whole process until `signal` aborts; then it stops accepting connections, lets requests in flight finish, and
  * closes the connection. Keys and TLS files are checked before anything connects.
  */

@@ -1,3 +1,4 @@
+import cors from '@fastify/cors';
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -36,6 +37,12 @@ const toJson = (payloads: Payload[]): JsonPayloads => ({
   })),
 });
 
+/** A browser origin that is not Temporal UI's: refused outright (403), even with the token. */
+class OriginNotAllowedError extends Error {
+  override name = 'OriginNotAllowedError';
+  readonly statusCode = 403;
+}
+
 /**
  * The codec server Temporal UI and `temporal --codec-endpoint` call to show decrypted payloads to a person: only to a
  * caller with the token, from an allowed origin, for this namespace. It never logs payloads.
@@ -43,24 +50,25 @@ const toJson = (payloads: Payload[]): JsonPayloads => ({
 export function createCodecServer(options: CodecServerOptions): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: 8 * 1024 * 1024 });
 
-  const cors = (request: FastifyRequest, reply: FastifyReply): boolean => {
-    const origin = request.headers.origin;
-    if (origin === undefined) return true; // not a browser: the CLI, curl
-    if (!options.origins.includes(origin)) {
-      void reply.code(403).send({ error: 'origin not allowed' });
-      return false;
-    }
-    void reply
-      .header('access-control-allow-origin', origin)
-      .header('access-control-allow-credentials', 'true')
-      .header('access-control-allow-methods', 'POST, GET, OPTIONS')
-      .header('access-control-allow-headers', 'X-Namespace, Content-Type, Authorization')
-      .header('vary', 'Origin');
-    return true;
-  };
+  void app.register(cors, {
+    // A request without Origin is not a browser's (the CLI, curl): no CORS headers. Temporal UI's origins are
+    // reflected; any other origin is refused before the token is even looked at.
+    origin: (origin, done) => {
+      if (origin === undefined) return done(null, false);
+      if (options.origins.includes(origin)) return done(null, true);
+      done(new OriginNotAllowedError(`origin ${origin} is not allowed`), false);
+    },
+    credentials: true,
+    methods: ['POST', 'GET', 'OPTIONS'],
+    allowedHeaders: ['X-Namespace', 'Content-Type', 'Authorization'],
+    // Temporal UI's preflight is answered whatever request headers it names.
+    strictPreflight: false,
+  });
+  app.setErrorHandler((error, _request, reply) =>
+    error instanceof OriginNotAllowedError ? reply.code(403).send({ error: 'origin not allowed' }) : reply.send(error),
+  );
 
   const handle = (operation: 'encode' | 'decode') => async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!cors(request, reply)) return reply;
     const pathToken = (request.params as { token?: string }).token;
     const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
     if (!secretsEqual(pathToken ?? bearer, options.token)) return reply.code(401).send({ error: 'token required' });
@@ -81,13 +89,9 @@ export function createCodecServer(options: CodecServerOptions): FastifyInstance 
     }
   };
 
-  const preflight = (request: FastifyRequest, reply: FastifyReply) =>
-    cors(request, reply) ? reply.code(204).send() : reply;
   for (const prefix of ['', '/t/:token']) {
     app.post(`${prefix}/encode`, handle('encode'));
     app.post(`${prefix}/decode`, handle('decode'));
-    app.options(`${prefix}/encode`, preflight);
-    app.options(`${prefix}/decode`, preflight);
   }
   app.get('/health', () => ({ ok: true }));
   return app;

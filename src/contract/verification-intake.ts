@@ -42,10 +42,14 @@ export const VerificationIntakeV1 = z.object({
   placeOfServiceCode: PlaceOfServiceCode.optional(),
 });
 
+/** Any JSON object (not an array, not null): the contract checks shapes with zod, here as everywhere else. */
+const JsonObject = z.looseObject({});
+
 /** v2 is the default: a request without `version` is read as v2. */
 function defaultVersion(value: unknown): unknown {
-  const isRecord = typeof value === 'object' && value !== null && !Array.isArray(value);
-  return isRecord && !('version' in value) ? { ...value, version: 'v2' } : value;
+  return JsonObject.safeParse(value).success && !('version' in (value as object))
+    ? { ...(value as object), version: 'v2' }
+    : value;
 }
 
 type IntakeFields = z.output<typeof VerificationIntakeV2> | z.output<typeof VerificationIntakeV1>;

@@ -1,20 +1,12 @@
 import type { Client } from '@temporalio/client';
-import { batchSummary, readBatch, runBatch, type BatchReport } from '../cli/commands/batch.js';
-import { table } from '../cli/format.js';
+import { readBatch, runBatch, type BatchReport } from '../batch/run-batch.js';
+import { batchSummary } from '../batch/summary.js';
+import { table } from '../text-format.js';
 import { statusQuery } from '../../workflows/messages.js';
-import type { Stage } from '../../workflows/types.js';
+import { OUTCOMES, type Stage } from '../../workflows/types.js';
 
 /** Stages after which nothing happens without a person: where the example's summary can be read. */
-const SETTLED: readonly Stage[] = [
-  'completed',
-  'failed',
-  'no-coverage',
-  'timed-out',
-  'cancelled',
-  'abandoned',
-  'awaiting-input',
-  'needs-review',
-];
+const SETTLED: readonly Stage[] = [...OUTCOMES, 'awaiting-input', 'needs-review'];
 
 export interface SettledRow {
   row: number;

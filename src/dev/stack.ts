@@ -8,13 +8,13 @@ import type { Config } from '../config.js';
 import { createDataConverter } from '../codec/data-converter.js';
 import { ensureKeyFile } from '../codec/keys.js';
 import { startCodecServer } from '../codec/run-codec-server.js';
-import { createIntakeApi } from '../intake/api.js';
+import { createIntakeApi } from '../intake-api/api.js';
 import { devIntakeKey } from './intake-key.js';
 import { createLogger } from '../logging.js';
 import { createSandbox } from '../sandbox/server.js';
-import { findTemporalCli } from '../temporal/cli.js';
+import { findTemporalCli } from './temporal-cli.js';
 import { connectClient } from '../temporal/client.js';
-import { assertPortFree, startDevServer } from '../temporal/dev-server.js';
+import { assertPortFree, startDevServer } from './temporal-dev-server.js';
 import { createWebhookReceiver, WEBHOOK_PATH } from '../webhook/index.js';
 import { runWorker } from '../../workers/run-worker.js';
 

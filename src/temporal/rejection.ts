@@ -1,15 +1,10 @@
 import { ApplicationFailure, WorkflowUpdateFailedError } from '@temporalio/client';
+import { failureDetails } from '../../workflows/failure-details.js';
 
 /** Why an update was refused: the field at fault (once) and the reason, ready for a person or an API answer. */
 export interface Rejection {
   param: string | undefined;
   reason: string;
-}
-
-/** The `param` an ApplicationFailure names (workflows/failures.ts puts it in `details[0]`). */
-function failureParam(failure: ApplicationFailure): string | undefined {
-  const details = failure.details?.[0] as { param?: unknown } | undefined;
-  return typeof details?.param === 'string' ? details.param : undefined;
 }
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -22,7 +17,7 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  */
 export function describeRejection(err: WorkflowUpdateFailedError): Rejection {
   const failure = err.cause instanceof ApplicationFailure ? err.cause : undefined;
-  const param = failure ? failureParam(failure) : undefined;
+  const param = failure ? failureDetails(failure).param : undefined;
   let reason = (failure?.message ?? err.message).trim();
   if (param !== undefined) {
     const p = escape(param);

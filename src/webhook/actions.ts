@@ -33,12 +33,3 @@ export async function signalIfOpen<Args extends unknown[]>(
     throw err;
   }
 }
-
-/** Runs `fn` on at most `limit` items at a time. */
-export async function forEachLimited<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>) {
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) await fn(items[next++] as T);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-}

@@ -1,9 +1,10 @@
+import pLimit from 'p-limit';
 import { discoveryWorkflowId } from '../../workflows/ids.js';
 import { discoveryUpdatedSignal } from '../../workflows/messages.js';
 import { DiscoveryId } from '../../workflows/search-attributes.js';
 import type { discoveryWorkflow } from '../../workflows/index.js';
 import type { DiscoveryUpdated } from '../../workflows/types.js';
-import { forEachLimited, signalIfOpen, type ActionContext, type ActionReport } from './actions.js';
+import { signalIfOpen, type ActionContext, type ActionReport } from './actions.js';
 import type { DiscoveryEvent } from './parse-delivery.js';
 
 /** Waiters signalled at once; a discovery shared by many verifications must not open hundreds of calls. */
@@ -36,9 +37,14 @@ export async function discoveryUpdated(
   const waiters: string[] = [];
   for await (const info of client.workflow.list({ query })) waiters.push(info.workflowId);
   const signalled = [workflowId];
-  await forEachLimited(waiters, SIGNAL_CONCURRENCY, async (id) => {
-    // A waiter that closed since the query has no use for the signal.
-    if (await signalIfOpen(client, id, discoveryUpdatedSignal, update)) signalled.push(id);
-  });
+  const limit = pLimit(SIGNAL_CONCURRENCY);
+  await Promise.all(
+    waiters.map((id) =>
+      limit(async () => {
+        // A waiter that closed since the query has no use for the signal.
+        if (await signalIfOpen(client, id, discoveryUpdatedSignal, update)) signalled.push(id);
+      }),
+    ),
+  );
   return { signalled };
 }

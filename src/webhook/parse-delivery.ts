@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { CallerId } from '../contract/index.js';
+import { isPlainObject } from '../../workflows/plain-object.js';
 
 /**
  * Reading a delivery defensively (DESIGN §2): the spec shows neither payload nor event list, so the receiver accepts
@@ -22,10 +23,6 @@ export interface Delivery {
 }
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; param: string };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function firstString(source: Record<string, unknown>, keys: readonly string[]): string | undefined {
   for (const key of keys) {
@@ -50,8 +47,8 @@ export function parseDelivery(raw: Buffer | undefined): Parsed<Delivery> {
     // JSON.parse's message quotes the body, which may hold anything: it is never logged or returned.
     return { ok: false, param: 'body' };
   }
-  if (!isRecord(body)) return { ok: false, param: 'body' };
-  const enveloped = isRecord(body.data);
+  if (!isPlainObject(body)) return { ok: false, param: 'body' };
+  const enveloped = isPlainObject(body.data);
   const data = enveloped ? (body.data as Record<string, unknown>) : body;
   const type = firstString(body, ['type', 'event', 'eventType', 'event_type']);
   const givenId = enveloped

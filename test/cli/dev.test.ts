@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import { parse } from 'csv-parse/sync';
-import { freePort } from '../../src/temporal/dev-server.js';
+import { freePort } from '../../src/dev/temporal-dev-server.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 

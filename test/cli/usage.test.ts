@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { freePort } from '../../src/temporal/dev-server.js';
+import { freePort } from '../../src/dev/temporal-dev-server.js';
 import { lines, runCli } from './run-cli.js';
 
 describe('eligibility command: help and usage errors', function () {
@@ -20,6 +20,7 @@ describe('eligibility command: help and usage errors', function () {
       ['sandbox'],
       ['worker'],
       ['dev'],
+      ['receiver'],
     ];
     const runs = await Promise.all(commands.map((command) => runCli([...command, '--help'])));
     runs.forEach((run, i) => {

@@ -7,7 +7,7 @@ import { Client, Connection } from '@temporalio/client';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { secretsEqual } from '../../src/contract/secrets-equal.js';
 import { devIntakeKey } from '../../src/dev/intake-key.js';
-import { createIntakeApi } from '../../src/intake/api.js';
+import { createIntakeApi } from '../../src/intake-api/api.js';
 import { createLogger } from '../../src/logging.js';
 import { lines, runCli } from '../cli/run-cli.js';
 

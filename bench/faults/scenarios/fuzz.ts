@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { table } from '../../../src/cli/format.js';
+import { table } from '../../../src/text-format.js';
 import type { ScenarioFigures } from '../figures.js';
 import { generateCases, isValidKind, type FuzzCase } from '../fuzz/cases.js';
 import { workflowsOnQueue } from '../fuzz/census.js';

@@ -1,92 +1,9 @@
-import path from 'node:path';
-import type { Client } from '@temporalio/client';
 import type { Command } from 'commander';
-import { FLAT_COLUMNS } from '../../intake/flat-request.js';
-import { readRequestsFile } from '../../intake/read-requests.js';
-import { SANDBOX_DISCOVERY } from '../../intake/sandbox-discovery.js';
-import type { StartOutcome, StartRequestsOptions } from '../../intake/start-requests.js';
-import { validateRows, type InvalidRow, type ValidatedRows } from '../../intake/validate-rows.js';
+import type { BatchReport } from '../../batch/run-batch.js';
+import { FLAT_COLUMNS } from '../../intake-files/flat-request.js';
+import { SANDBOX_DISCOVERY } from '../../sandbox/discovery-shortcut.js';
+import { plural } from '../../text-format.js';
 import { CliError, positiveInt, withClient, type CliContext } from '../context.js';
-import { plural, table } from '../format.js';
-import { batchProgress } from '../progress.js';
-
-export interface BatchReport {
-  file: string;
-  /** Rows in the file. */
-  total: number;
-  invalid: InvalidRow[];
-  outcomes: StartOutcome[];
-}
-
-/** Reads and validates a whole file before anything starts; `@sandbox` rows stop it here unless a sandbox is given. */
-export async function readBatch(file: string, options: { sandbox: boolean }): Promise<ValidatedRows> {
-  const rows = await readRequestsFile(file);
-  if (rows.length === 0) throw new CliError(`${path.basename(file)} holds no requests`, 2);
-  const validated = validateRows(rows);
-  if (validated.sandboxRows.length > 0 && !options.sandbox) {
-    // Rows without an id would be started again by a second run, so nothing starts until the whole file can.
-    const which = validated.sandboxRows.map((r) => r.row).join(', ');
-    throw new CliError(
-      `discoveryId ${SANDBOX_DISCOVERY} (row${validated.sandboxRows.length > 1 ? 's' : ''} ${which}) asks for a ` +
-        'sandbox discovery: give --sandbox-url <url> of a sandbox to create it in; nothing was started',
-      2,
-    );
-  }
-  return validated;
-}
-
-/** Starts the valid rows with bounded concurrency, showing progress; never throws for one row's failure. */
-export async function runBatch(
-  client: Client,
-  file: string,
-  validated: ValidatedRows,
-  options: Omit<StartRequestsOptions, 'onOutcome' | 'onRetry'> & { tty: boolean },
-): Promise<BatchReport> {
-  const { startRequests } = await import('../../intake/start-requests.js');
-  const progress = batchProgress(validated.valid.length, { tty: options.tty });
-  try {
-    const outcomes = await startRequests(client, validated.valid, {
-      ...options,
-      onOutcome: progress.record,
-      onRetry: progress.retry,
-    });
-    return { file, total: validated.valid.length + validated.invalid.length, invalid: validated.invalid, outcomes };
-  } finally {
-    progress.stop();
-  }
-}
-
-const clip = (text: string, max = 100) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
-
-/** Counts, then one line per row: its row and line, what happened, and its workflow id or the field at fault. */
-export function batchSummary(report: BatchReport): string {
-  const count = (status: StartOutcome['status']) => report.outcomes.filter((o) => o.status === status).length;
-  const rows = [
-    ...report.invalid.map((r) => [r.row, r.line, 'invalid', clip(`${r.param}: ${r.message}`)] as const),
-    ...report.outcomes.map(
-      (o) =>
-        [
-          o.row,
-          o.line,
-          o.status === 'failed' ? 'failed to start' : o.status,
-          o.status === 'failed' ? clip(o.message) : o.workflowId,
-        ] as const,
-    ),
-  ].sort((a, b) => a[0] - b[0]);
-  return [
-    `${path.basename(report.file)}: ${plural(report.total, 'row')}`,
-    table(
-      ['started', 'duplicate', 'invalid', 'failed to start'],
-      [[count('started'), count('duplicate'), report.invalid.length, count('failed')]],
-    ),
-    '',
-    table(['row', 'line', 'result', 'workflowId / field'], rows),
-  ].join('\n');
-}
-
-export function notStarted(report: BatchReport): number {
-  return report.invalid.length + report.outcomes.filter((o) => o.status === 'failed').length;
-}
 
 export function registerBatch(program: Command, ctx: CliContext): void {
   program
@@ -124,6 +41,8 @@ Examples:
         file: string,
         options: { concurrency: number; sandboxUrl?: string; graceSeconds?: number; dryRun?: boolean },
       ) => {
+        const { readBatch, runBatch } = await import('../../batch/run-batch.js');
+        const { batchSummary, notStarted } = await import('../../batch/summary.js');
         const validated = await readBatch(file, {
           sandbox: options.dryRun === true || options.sandboxUrl !== undefined,
         });

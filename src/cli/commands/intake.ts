@@ -19,8 +19,8 @@ Example:
       const signal = untilInterrupted();
       // Imported here so the other commands do not load the HTTP server and the Temporal client.
       const { serveHttp } = await import('../serve-http.js');
-      const { createIntakeApi } = await import('../../intake/api.js');
-      const { requireIntakeApiKey } = await import('../../intake/api-key.js');
+      const { createIntakeApi } = await import('../../intake-api/api.js');
+      const { requireIntakeApiKey } = await import('../../intake-api/api-key.js');
       const config = ctx.config();
       // Refused before connecting: a missing key is named at once, whether or not Temporal is up.
       requireIntakeApiKey(config.intake);

@@ -1,7 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { STAGES, type Stage } from '../../../workflows/types.js';
 import { positiveInt, withClient, type CliContext } from '../context.js';
-import { table } from '../format.js';
+import { table } from '../../text-format.js';
 
 function stage(value: string): Stage {
   if (!(STAGES as readonly string[]).includes(value)) {
@@ -27,24 +27,13 @@ Examples:
   $ eligibility list --limit 100`,
     )
     .action(async (options: { stage?: Stage; limit: number }) => {
-      const { PayerId, VerificationId, VerificationStage } = await import('../../../workflows/search-attributes.js');
+      const { listVerifications } = await import('../../temporal/list-verifications.js');
       await withClient(ctx, async (client) => {
-        const query = [
-          "WorkflowType = 'verificationWorkflow'",
-          ...(options.stage ? [`VerificationStage = '${options.stage}'`] : []),
-        ].join(' AND ');
-        const rows: string[][] = [];
-        for await (const wf of client.workflow.list({ query, pageSize: Math.min(options.limit, 1000) })) {
-          const attributes = wf.typedSearchAttributes;
-          rows.push([
-            wf.workflowId,
-            attributes.get(VerificationStage) ?? '',
-            attributes.get(PayerId) ?? '',
-            attributes.get(VerificationId) ?? '',
-            wf.status.name,
-          ]);
-          if (rows.length >= options.limit) break;
-        }
+        const found = await listVerifications(client, {
+          ...(options.stage ? { stage: options.stage } : {}),
+          limit: options.limit,
+        });
+        const rows = found.map((v) => [v.workflowId, v.stage ?? '', v.payerId ?? '', v.verificationId ?? '', v.status]);
         if (rows.length === 0) {
           console.log(options.stage ? `no verifications at stage ${options.stage}` : 'no verifications');
           return;

@@ -73,13 +73,14 @@ Examples:
       if (decision.action === 'retry') await confirmRetry(options.yes);
       const { ApplicationFailure, WorkflowUpdateFailedError } = await import('@temporalio/client');
       const { resolveReviewUpdate } = await import('../../../workflows/messages.js');
+      const { failureDetails } = await import('../../../workflows/failure-details.js');
       await withClient(ctx, async (client) => {
         try {
           await client.workflow.getHandle(workflowId).executeUpdate(resolveReviewUpdate, { args: [decision] });
         } catch (err) {
           if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) {
-            const param = (err.cause.details?.[0] as { param?: unknown } | undefined)?.param;
-            const named = typeof param === 'string' ? ` (param ${param})` : '';
+            const { param } = failureDetails(err.cause);
+            const named = param !== undefined ? ` (param ${param})` : '';
             throw new CliError(`decision refused${named}: ${err.cause.message}`);
           }
           return rethrowExplainingClosed(client, workflowId, err, 'it takes no more decisions');

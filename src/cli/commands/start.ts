@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import type { Command } from 'commander';
-import { flatToRequest, type FlatColumn, type FlatRequest } from '../../intake/flat-request.js';
-import { SANDBOX_DISCOVERY, resolveSandboxDiscovery } from '../../intake/sandbox-discovery.js';
+import { flatToRequest, type FlatColumn, type FlatRequest } from '../../intake-files/flat-request.js';
+import { SANDBOX_DISCOVERY, resolveSandboxDiscovery } from '../../sandbox/discovery-shortcut.js';
 import { validateIntake } from '../../contract/index.js';
 import { CliError, positiveInt, withClient, type CliContext } from '../context.js';
 

@@ -2,7 +2,7 @@ import type { WorkflowExecutionDescription } from '@temporalio/client';
 import type { Command } from 'commander';
 import type { VerificationStatus } from '../../../workflows/types.js';
 import { CliError, withClient, type CliContext } from '../context.js';
-import { fields } from '../format.js';
+import { fields } from '../../text-format.js';
 
 /** A query needs a worker to answer it (even for a closed workflow, which is replayed); none may be running. */
 const QUERY_TIMEOUT_MS = 10_000;

@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
 import type { RunInput } from '../../contract/index.js';
 import { rethrowExplainingClosed } from '../closed.js';
-import { IntakeRunInput } from '../../intake/schemas.js';
+import { IntakeRunInput } from '../../intake-api/schemas.js';
 import { CliError, withClient, type CliContext } from '../context.js';
+import { isPlainObject } from '../../../workflows/plain-object.js';
 
 /** The update's activity gives up after 2 minutes (workflows/run-inputs.ts); wait a little longer than that. */
 const UPDATE_TIMEOUT_MS = 150_000;
@@ -16,9 +17,10 @@ function parseInput(text: string): RunInput {
   }
   const parsed = IntakeRunInput.safeParse(value);
   if (!parsed.success) {
-    const isObject = typeof value === 'object' && value !== null && !Array.isArray(value);
     throw new CliError(
-      isObject ? `--input ${parsed.error.issues[0]?.message ?? 'is invalid'}` : '--input must be a JSON object',
+      isPlainObject(value)
+        ? `--input ${parsed.error.issues[0]?.message ?? 'is invalid'}`
+        : '--input must be a JSON object',
     );
   }
   return parsed.data;

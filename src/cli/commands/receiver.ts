@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { untilInterrupted, type CliContext } from '../context.js';
 
-export function registerWebhookReceiver(program: Command, ctx: CliContext): void {
+export function registerReceiver(program: Command, ctx: CliContext): void {
   program
-    .command('webhook')
+    .command('receiver')
     .description("serve the receiver of the service's webhook deliveries until Ctrl-C or SIGTERM")
     .addHelpText(
       'after',
@@ -13,7 +13,7 @@ TEMPORAL_ADDRESS. Deliveries must carry the WEBHOOK_SIGNING_SECRET signature or 
 with neither set it refuses to start (WEBHOOK_AUTH_DISABLED=true is for local use only).
 
 Example:
-  $ WEBHOOK_HOST=0.0.0.0 WEBHOOK_SIGNING_SECRET=… eligibility webhook`,
+  $ WEBHOOK_HOST=0.0.0.0 WEBHOOK_SIGNING_SECRET=… eligibility receiver`,
     )
     .action(async () => {
       const signal = untilInterrupted();

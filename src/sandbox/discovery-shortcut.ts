@@ -5,9 +5,11 @@ import {
   firstInvalidParam,
   type VerificationIntake,
 } from '../contract/index.js';
-import type { RowProblem } from './read-requests.js';
 
 /**
+ * The `@sandbox` shortcut of intake files and `eligibility start`, on the client side of the sandbox: it calls the
+ * sandbox's control API, so it imports the contract only, like the rest of this folder.
+ *
  * The `discoveryId` value that asks for a discovery to be created in the sandbox first (`POST /sandbox/discoveries`)
  * and its id used instead: example files can then exercise the discovery path, which in the real service starts
  * outside this system (DESIGN §2). It only ever means something against a sandbox.
@@ -24,8 +26,14 @@ function discoveryRequest(request: VerificationIntake): unknown {
   return { firstName, lastName, dateOfBirth, state };
 }
 
+/** A field that keeps a request from having a sandbox discovery, named by its contract path (never its value). */
+export interface DiscoveryProblem {
+  param: string;
+  message: string;
+}
+
 /** Why this `@sandbox` request cannot have a sandbox discovery (its patient lacks what the sandbox needs), if so. */
-export function sandboxDiscoveryProblem(request: VerificationIntake): RowProblem | undefined {
+export function sandboxDiscoveryProblem(request: VerificationIntake): DiscoveryProblem | undefined {
   if (!wantsSandboxDiscovery(request)) return undefined;
   if (request.version !== 'v2') {
     return { param: 'discoveryId', message: `${SANDBOX_DISCOVERY} needs a v2 request (a patient's name and state)` };

@@ -1,5 +1,5 @@
 import cliProgress from 'cli-progress';
-import type { RetryNotice, StartOutcome } from '../intake/start-requests.js';
+import type { RetryNotice, StartOutcome } from './start-requests.js';
 
 export interface StartCounts {
   started: number;

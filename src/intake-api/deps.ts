@@ -1,5 +1,17 @@
 import type { Client } from '@temporalio/client';
+import type { FastifyBaseLogger, FastifyInstance, RawServerDefault } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Timing } from '../../workflows/timing.js';
+
+/** The intake API's Fastify instance: route schemas are zod schemas, and handlers' types follow from them. */
+export type IntakeApp = FastifyInstance<
+  RawServerDefault,
+  IncomingMessage,
+  ServerResponse,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
 
 /** What the intake routes share: the process's one Temporal client and where its workflows run. */
 export interface IntakeDeps {

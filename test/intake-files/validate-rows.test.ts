@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { parseCsvRequests, parseJsonlRequests } from '../../src/intake/read-requests.js';
-import { validateRows } from '../../src/intake/validate-rows.js';
+import { parseCsvRequests, parseJsonlRequests } from '../../src/intake-files/read-requests.js';
+import { validateRows } from '../../src/intake-files/validate-rows.js';
 
 const header = 'id,payerId,firstName,lastName,dateOfBirth,state,placeOfServiceCode,specialtyCode';
 const row = (id: string, dateOfBirth: string) => `${id},60054,Ada,Lovelace,${dateOfBirth},NY,11,PRC`;

@@ -1,5 +1,5 @@
 import { loadConfig } from '../config.js';
-import { findTemporalCli, temporalCliVersion } from './cli.js';
+import { findTemporalCli, temporalCliVersion } from './temporal-cli.js';
 
 // `npm run temporal:ensure`: find or build the Temporal CLI once, so later runs (tests, `npm start`) start at once.
 async function run() {

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import pLimit from 'p-limit';
 import type { VerificationIntake } from '../contract/index.js';
 import { temporalFailureKind } from '../temporal/errors.js';
 import { IntakeValidationError, startVerification } from '../temporal/start-verification.js';
 import { verificationWorkflowId } from '../../workflows/ids.js';
 import type { Timing } from '../../workflows/timing.js';
-import { resolveSandboxDiscovery, wantsSandboxDiscovery } from './sandbox-discovery.js';
-import type { ValidRow } from './validate-rows.js';
+import { resolveSandboxDiscovery, wantsSandboxDiscovery } from '../sandbox/discovery-shortcut.js';
+import type { ValidRow } from '../intake-files/validate-rows.js';
 
 export type StartOutcome =
   | { row: number; line: number; status: 'started' | 'duplicate'; workflowId: string }
@@ -149,17 +150,14 @@ export async function startRequests(
   rows: readonly ValidRow[],
   options: StartRequestsOptions,
 ): Promise<StartOutcome[]> {
-  const outcomes: StartOutcome[] = new Array<StartOutcome>(rows.length);
-  let next = 0;
-  const lane = async () => {
-    while (next < rows.length) {
-      const index = next++;
-      const outcome = await startRow(client, rows[index]!, options);
-      outcomes[index] = outcome;
-      options.onOutcome?.(outcome);
-    }
-  };
-  const lanes = Math.max(1, Math.min(options.concurrency, rows.length));
-  await Promise.all(Array.from({ length: lanes }, lane));
-  return outcomes;
+  const limit = pLimit(Math.max(1, options.concurrency));
+  return Promise.all(
+    rows.map((row) =>
+      limit(async () => {
+        const outcome = await startRow(client, row, options);
+        options.onOutcome?.(outcome);
+        return outcome;
+      }),
+    ),
+  );
 }

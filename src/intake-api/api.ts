@@ -1,15 +1,24 @@
+import swagger from '@fastify/swagger';
 import type { Client } from '@temporalio/client';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import {
+  hasZodFastifySchemaValidationErrors,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodFastifySchemaValidationError,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
 import type { Config } from '../config.js';
 import type { Logger } from '../logging.js';
 import type { Timing } from '../../workflows/timing.js';
 import { apiKeyGuard, requireIntakeApiKey } from './api-key.js';
-import type { IntakeDeps } from './deps.js';
-import { intakeOpenApiDocument, OPENAPI_PATH } from './openapi.js';
+import type { IntakeApp, IntakeDeps } from './deps.js';
+import { intakeOpenApiOptions, OPENAPI_PATH } from './openapi.js';
 import { cancelRoute } from './routes/cancel.js';
+import { listRoute } from './routes/list.js';
+import { openApiRoute } from './routes/openapi.js';
 import { reviewRoute } from './routes/review.js';
 import { runInputRoute } from './routes/run-input.js';
-import { listRoute } from './routes/list.js';
 import { startRoute } from './routes/start.js';
 import { statusRoute } from './routes/status.js';
 import { invalidRequestBody } from './schemas.js';
@@ -26,9 +35,22 @@ export interface IntakeApiOptions {
 }
 
 /**
+ * The field a request's validation error names, as `firstInvalidParam` (src/contract) names it from the zod error:
+ * its dotted path, the first unknown key of a strict object, or `body` for the whole of it.
+ */
+function invalidParam(issue: ZodFastifySchemaValidationError): string {
+  const path = issue.instancePath === '/' ? [] : issue.instancePath.slice(1).split('/');
+  const unknownKey =
+    issue.keyword === 'unrecognized_keys' ? (issue.params.keys as string[] | undefined)?.[0] : undefined;
+  if (unknownKey !== undefined) path.push(unknownKey);
+  return path.length === 0 ? 'body' : path.join('.');
+}
+
+/**
  * The intake HTTP API (DESIGN §6): start verifications, read their status, list them by stage, supply run input,
- * decide v1 verifications that need review, cancel.
- * Every route but the OpenAPI document needs the API key. Returns the app; the caller listens.
+ * decide v1 verifications that need review, cancel. Routes declare their schemas (validation, serialisation and the
+ * OpenAPI document at `/docs/openapi.json`, all from one declaration). Every route but the document needs the API
+ * key. Returns the app; the caller listens.
  */
 export function createIntakeApi(options: IntakeApiOptions): FastifyInstance {
   const { config, client, taskQueue, logger } = options;
@@ -41,9 +63,15 @@ export function createIntakeApi(options: IntakeApiOptions): FastifyInstance {
   };
   // Typed as Fastify's base logger so the app keeps Fastify's default instance type.
   const loggerInstance: FastifyBaseLogger = logger.child({ component: 'intake-api' });
-  const app = Fastify({ loggerInstance });
+  const app: IntakeApp = Fastify({ loggerInstance }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    // A request its route's schema refused: 400 naming the field, never its value.
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      return reply.code(400).send(invalidRequestBody(invalidParam(error.validation[0]!)));
+    }
     const status = error.statusCode ?? 500;
     // Only the code is logged: a JSON parser's message quotes the body, which holds patient data.
     request.log.warn({ code: error.code, status }, 'intake request failed');
@@ -56,13 +84,17 @@ export function createIntakeApi(options: IntakeApiOptions): FastifyInstance {
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 'not_found' }));
   app.addHook('onRequest', apiKeyGuard(apiKey, [OPENAPI_PATH]));
 
-  const document = intakeOpenApiDocument();
-  app.get(OPENAPI_PATH, (_request, reply) => reply.send(document));
-  startRoute(app, deps);
-  listRoute(app, deps);
-  statusRoute(app, deps);
-  runInputRoute(app, deps);
-  reviewRoute(app, deps);
-  cancelRoute(app, deps);
+  // Registered before the routes, so that it sees each of them; the routes form one plugin, loaded after it.
+  void app.register(swagger, intakeOpenApiOptions());
+  void app.register((routes: IntakeApp, _options, done) => {
+    openApiRoute(routes);
+    startRoute(routes, deps);
+    listRoute(routes, deps);
+    statusRoute(routes, deps);
+    runInputRoute(routes, deps);
+    reviewRoute(routes, deps);
+    cancelRoute(routes, deps);
+    done();
+  });
   return app;
 }

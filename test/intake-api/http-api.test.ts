@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { loadConfig } from '../../src/config.js';
-import { createIntakeApi } from '../../src/intake/api.js';
+import { createIntakeApi } from '../../src/intake-api/api.js';
 import { createLogger } from '../../src/logging.js';
 import { cancelSignal, runAwaitingInputSignal } from '../../workflows/messages.js';
 import type { VerificationStatus } from '../../workflows/types.js';

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../../src/config.js';
-import { parseCsvRequests } from '../../src/intake/read-requests.js';
-import { startRequests, type RetryNotice } from '../../src/intake/start-requests.js';
-import { validateRows } from '../../src/intake/validate-rows.js';
+import { parseCsvRequests } from '../../src/intake-files/read-requests.js';
+import { startRequests, type RetryNotice } from '../../src/batch/start-requests.js';
+import { validateRows } from '../../src/intake-files/validate-rows.js';
 import { connectClient, type TemporalClient } from '../../src/temporal/client.js';
 import { testDataConverter } from '../setup/codec.js';
 import { callerId } from '../setup/fixtures.js';

@@ -1,0 +1,60 @@
+import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
+import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
+import { API_KEY_HEADER } from './api-key.js';
+import { ErrorResponse } from './schemas.js';
+
+export const OPENAPI_PATH = '/docs/openapi.json';
+
+/** A documented answer: its description and its schema (also what Fastify serialises the answer with). */
+export const answer = <S extends z.ZodType>(description: string, schema: S) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+
+/** The answers every route may give besides its own. */
+export const commonAnswers = {
+  401: answer(`Missing or wrong \`${API_KEY_HEADER}\``, ErrorResponse),
+  503: answer('Temporal is unreachable or did not answer in time; the same request can succeed later', ErrorResponse),
+};
+
+type OpenApiObject = ReturnType<typeof jsonSchemaTransformObject>;
+type Operations = Record<string, { responses?: Record<string, { headers?: unknown }> } | undefined>;
+
+/** Every 503 of the document names its `Retry-After` header (a route's schema can say nothing about headers). */
+function withRetryAfter(document: OpenApiObject): OpenApiObject {
+  const paths = (document.paths ?? {}) as Record<string, Operations | undefined>;
+  for (const operations of Object.values(paths)) {
+    for (const operation of Object.values(operations ?? {})) {
+      const unavailable = operation?.responses?.['503'];
+      if (unavailable) {
+        unavailable.headers = {
+          'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } },
+        };
+      }
+    }
+  }
+  return document;
+}
+
+/**
+ * @fastify/swagger's options: the document is generated from the routes' schemas (fastify-type-provider-zod turns them
+ * into JSON Schema 2020-12, OpenAPI 3.1's own dialect), and the named schemas become its components.
+ */
+export function intakeOpenApiOptions(): FastifyDynamicSwaggerOptions {
+  return {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'eligibility-orchestrator intake API',
+        version: '0.1.0',
+        description:
+          'Starts verifications of benefits as Temporal workflows, shows their status and takes the input that pending runs ask for.',
+      },
+      components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: API_KEY_HEADER } } },
+      security: [{ apiKey: [] }],
+    },
+    transform: jsonSchemaTransform,
+    transformObject: (document) => withRetryAfter(jsonSchemaTransformObject(document)),
+  };
+}

@@ -1,0 +1,50 @@
+import type { Client } from '@temporalio/client';
+import { DiscoveryId, PayerId, VerificationId, VerificationStage } from '../../workflows/search-attributes.js';
+import type { Stage } from '../../workflows/types.js';
+
+/** One verification as visibility shows it: search attributes only, never patient data. */
+export interface VerificationSummary {
+  workflowId: string;
+  stage: string | null;
+  payerId: string | null;
+  verificationId: string | null;
+  discoveryId: string | null;
+  /** Temporal's execution status: `RUNNING`, `COMPLETED`, `FAILED`, … */
+  status: string;
+  /** ISO 8601. */
+  startTime: string;
+}
+
+/**
+ * The visibility query of verifications, optionally at one stage: the same text works in Temporal UI. `stage` is one
+ * of the `Stage` values (the callers parse it), so it is safe inside the quotes.
+ */
+export function verificationsQuery(stage?: Stage): string {
+  return `WorkflowType = 'verificationWorkflow'${stage ? ` AND VerificationStage = '${stage}'` : ''}`;
+}
+
+/**
+ * Verifications, newest first, at most `limit` of them (the CLI's `list` and the intake API's `GET /verifications`).
+ * Only search attributes are read; visibility lags the workflows by a moment.
+ */
+export async function listVerifications(
+  client: Client,
+  options: { stage?: Stage; limit: number },
+): Promise<VerificationSummary[]> {
+  const found: VerificationSummary[] = [];
+  const query = verificationsQuery(options.stage);
+  for await (const info of client.workflow.list({ query, pageSize: Math.min(options.limit, 100) })) {
+    const attributes = info.typedSearchAttributes;
+    found.push({
+      workflowId: info.workflowId,
+      stage: attributes.get(VerificationStage) ?? null,
+      payerId: attributes.get(PayerId) ?? null,
+      verificationId: attributes.get(VerificationId) ?? null,
+      discoveryId: attributes.get(DiscoveryId) ?? null,
+      status: info.status.name,
+      startTime: info.startTime.toISOString(),
+    });
+    if (found.length >= options.limit) break;
+  }
+  return found;
+}
