@@ -1,6 +1,7 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '@temporalio/client';
 import { resolveNeedsReview, type ReviewOutcome } from './needs-review.js';
-import type { CreatedVerification } from './sandbox-control.js';
+import type { SandboxControl } from './sandbox-control.js';
 import type { RowResult } from './settle.js';
 
 /** One line of the final table. Undefined figures do not apply to the scenario and print as `-`. */
@@ -30,15 +31,30 @@ export interface ServiceTally {
 }
 
 /**
- * Counts what the service created for a scenario's caller ids (`createdByCallerId` from `GET /sandbox/verifications`)
- * and how its workflows ended; sends every needs-review item to `resolveNeedsReview`.
+ * Sends every needs-review item to `resolveNeedsReview`, then counts what the service created for a scenario's caller
+ * ids (`GET /sandbox/verifications`, after the retries people decided) and how its workflows ended.
  */
 export async function tallyScenario(
   client: Client,
   scenario: string,
   rows: readonly RowResult[],
-  createdByCallerId: ReadonlyMap<string, readonly CreatedVerification[]>,
+  sandbox: SandboxControl,
 ): Promise<ServiceTally> {
+  const reviews: ReviewOutcome[] = [];
+  let createdByCallerId = await sandbox.verificationsByCallerId();
+  for (const row of rows.filter((r) => r.state === 'needs-review')) {
+    const found = (createdByCallerId.get(row.callerId) ?? []).map((v) => v.verificationId);
+    reviews.push(await resolveNeedsReview(client, row.workflowId, found));
+  }
+  // A retry a person decided creates after the review: count the service once those calls have been made.
+  const retried = reviews.filter((r) => r.resolved && r.decision === 'retry').length;
+  const withVerification = () => rows.filter((r) => (createdByCallerId.get(r.callerId) ?? []).length > 0).length;
+  const expected = withVerification() + retried;
+  for (const deadline = Date.now() + 60_000; retried > 0 && Date.now() < deadline;) {
+    createdByCallerId = await sandbox.verificationsByCallerId();
+    if (withVerification() >= expected) break;
+    await sleep(500);
+  }
   let created = 0;
   let distinct = 0;
   const duplicatesByVersion = { v1: 0, v2: 0 };
@@ -47,11 +63,6 @@ export async function tallyScenario(
     created += found.length;
     if (found.length > 0) distinct += 1;
     if (found.length > 1) duplicatesByVersion[found[0]!.version] += found.length - 1;
-  }
-  const reviews: ReviewOutcome[] = [];
-  for (const row of rows.filter((r) => r.state === 'needs-review')) {
-    const found = (createdByCallerId.get(row.callerId) ?? []).map((v) => v.verificationId);
-    reviews.push(await resolveNeedsReview(client, row.workflowId, found));
   }
   const lostRows = rows.filter((r) => r.state === 'lost');
   return {

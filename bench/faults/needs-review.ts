@@ -9,6 +9,7 @@ export const NEEDS_REVIEW_STAGE = 'needs-review' satisfies Stage;
 export interface ReviewOutcome {
   workflowId: string;
   resolved: boolean;
+  decision?: ReviewDecision['action'];
   note: string;
 }
 
@@ -32,7 +33,12 @@ export async function resolveNeedsReview(
   const decision: ReviewDecision = found ? { action: 'record', verificationId: found } : { action: 'retry' };
   try {
     const answer = await handle.executeUpdate(resolveReviewUpdate, { args: [decision] });
-    return { workflowId, resolved: true, note: `${NEEDS_REVIEW_STAGE}, resolved: ${answer.accepted}` };
+    return {
+      workflowId,
+      resolved: true,
+      decision: decision.action,
+      note: `${NEEDS_REVIEW_STAGE}, resolved: ${answer.accepted}`,
+    };
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
     return { workflowId, resolved: false, note: `${NEEDS_REVIEW_STAGE}, refused: ${reason}` };

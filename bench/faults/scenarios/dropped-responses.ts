@@ -32,12 +32,7 @@ export async function droppedResponses(stack: FaultStack, version: Version, log:
     const dropped = (await stack.sandbox.stats()).responsesDropped - before.responsesDropped;
     const left = (await stack.sandbox.faults()).dropResponses;
     log(`  sandbox: ${dropped} creation responses dropped (${left} of the ${DROPPED_RESPONSES} never used)`);
-    const tally = await tallyScenario(
-      stack.client,
-      `dropped responses ${version}`,
-      settled,
-      await stack.sandbox.verificationsByCallerId(),
-    );
+    const tally = await tallyScenario(stack.client, `dropped responses ${version}`, settled, stack.sandbox);
     for (const line of describeTally(tally, settled)) log(line);
     return { figures: tally.figures, dropped } satisfies DroppedResult;
   } finally {

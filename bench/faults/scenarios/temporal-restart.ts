@@ -82,12 +82,7 @@ export async function temporalRestart(stack: FaultStack, log: (line: string) => 
   for (const line of report.lines) log(line);
   const callerIds = [...callerIdsOf(rows), ...stream.callerIds];
   const settled = await waitForSettled(stack.client, callerIds, { timeoutMs: 150_000, log, label: 'Temporal restart' });
-  const tally = await tallyScenario(
-    stack.client,
-    `Temporal restart (${DOWN_MS / 1000} s)`,
-    settled,
-    await stack.sandbox.verificationsByCallerId(),
-  );
+  const tally = await tallyScenario(stack.client, `Temporal restart (${DOWN_MS / 1000} s)`, settled, stack.sandbox);
   for (const line of describeTally(tally, settled)) log(line);
   return { ...tally.figures, fiveXx: { whileUp: report.whileUp, duringOutage: report.duringOutage } };
 }

@@ -53,12 +53,7 @@ export async function workerKills(stack: FaultStack, log: (line: string) => void
     log,
     label: 'worker kills',
   });
-  const tally = await tallyScenario(
-    stack.client,
-    `worker SIGKILL x${KILLS}`,
-    settled,
-    await stack.sandbox.verificationsByCallerId(),
-  );
+  const tally = await tallyScenario(stack.client, `worker SIGKILL x${KILLS}`, settled, stack.sandbox);
   for (const line of describeTally(tally, settled)) log(line);
   return tally.figures;
 }
