@@ -1,6 +1,7 @@
 import { discoveryWorkflowId } from '../../workflows/ids.js';
 import { discoveryUpdatedSignal } from '../../workflows/messages.js';
 import { DiscoveryId } from '../../workflows/search-attributes.js';
+import { discoveryStartMetadata } from '../../workflows/start-metadata.js';
 import type { discoveryWorkflow } from '../../workflows/index.js';
 import type { DiscoveryUpdated } from '../../workflows/types.js';
 import { forEachLimited, signalIfOpen, type ActionContext, type ActionReport } from './actions.js';
@@ -29,6 +30,7 @@ export async function discoveryUpdated(
     signalArgs: [update],
     // Free at start; lets Temporal UI find the discovery's workflow by DiscoveryId too.
     typedSearchAttributes: [{ key: DiscoveryId, value: discoveryId }],
+    ...discoveryStartMetadata({ discoveryId }),
   });
 
   // The id passed the receiver's conservative id pattern, so it cannot break out of the quotes.
