@@ -1,6 +1,6 @@
 import type { Step } from './progress.js';
 import type { LastError, RunSummary, Stage, VerificationStatus } from './types.js';
-import { bullets, code, codeList, humanDuration, instant } from './ui-text.js';
+import { bullets, code, codeList, instant } from './ui-text.js';
 
 // The current details Temporal UI shows on a workflow's page, as Markdown: where the workflow stands, what it waits
 // for and until when, what a person can send it. Built from the same state as the `status` query, minus anything that
@@ -29,11 +29,20 @@ export function errorLine(error: LastError): string {
   return `${error.type}${field}${run}`;
 }
 
-/** "Now: <doing> — until <instant> (in <duration>)". */
-function stepLine(step: Step | undefined, now: number): string | undefined {
+/**
+ * "Now: <doing> — until <instant>". An instant, not a duration left: the details are set when the step begins and a
+ * person reads them later, when "in 7 days" would be stale.
+ */
+function stepLine(step: Step | undefined): string | undefined {
   if (!step) return undefined;
-  const until = step.until === undefined ? '' : ` — until ${instant(step.until)} (${humanDuration(step.until - now)})`;
-  return `Now: ${step.doing}${until}`;
+  return `Now: ${step.doing}${step.until === undefined ? '' : ` — until ${instant(step.until)}`}`;
+}
+
+/** Paragraphs and a list, as Temporal UI's Markdown needs them: a blank line between blocks, a list its own block. */
+function markdown(paragraphs: readonly (string | undefined)[], list: readonly string[]): string {
+  const blocks = paragraphs.filter((p): p is string => p !== undefined);
+  if (list.length > 0) blocks.push(list.join('\n'));
+  return blocks.join('\n\n');
 }
 
 function runLine(runs: readonly RunSummary[]): string | undefined {
@@ -41,13 +50,12 @@ function runLine(runs: readonly RunSummary[]): string | undefined {
   return answered.length > 0 ? codeList(answered) : undefined;
 }
 
-export function verificationDetails(status: VerificationStatus, step: Step | undefined, now: number): string {
-  const heading = `**${STAGE_TITLES[status.stage]}**${status.verificationId ? ` · verification ${code(status.verificationId)}` : ''}`;
+export function verificationDetails(status: VerificationStatus, step: Step | undefined): string {
+  const id = status.verificationId ? ` · verification ${code(status.verificationId)}` : '';
   const review = status.review;
-  return [
-    heading,
-    stepLine(step, now),
-    ...bullets([
+  return markdown(
+    [`**${STAGE_TITLES[status.stage]}**${id}`, stepLine(step)],
+    bullets([
       ['pending runs', status.pendingRuns.length > 0 ? codeList(status.pendingRuns) : undefined],
       ['answered runs', runLine(status.runs)],
       ['review reason', review?.reason],
@@ -56,9 +64,7 @@ export function verificationDetails(status: VerificationStatus, step: Step | und
       ['payer', status.payerId ? code(status.payerId) : undefined],
       ['discovery', status.discoveryId ? code(status.discoveryId) : undefined],
     ]),
-  ]
-    .filter((line): line is string => line !== undefined)
-    .join('\n');
+  );
 }
 
 export interface RunInputView {
@@ -68,21 +74,18 @@ export interface RunInputView {
   lastError?: LastError;
 }
 
-export function runInputDetails(view: RunInputView, step: Step | undefined, now: number): string {
-  return [
-    view.outcome ? `**Run ${view.outcome}**` : '**Awaiting input**',
-    stepLine(step, now),
-    ...bullets([
+export function runInputDetails(view: RunInputView, step: Step | undefined): string {
+  return markdown(
+    [view.outcome ? `**Run ${view.outcome}**` : '**Awaiting input**', stepLine(step)],
+    bullets([
       ['pending runs', view.pendingRuns.length > 0 ? codeList(view.pendingRuns) : undefined],
       ['answered runs', runLine(view.runs)],
       ['last error', view.lastError ? errorLine(view.lastError) : undefined],
     ]),
-  ]
-    .filter((line): line is string => line !== undefined)
-    .join('\n');
+  );
 }
 
 /** The discovery and webhook setup workflows: a heading and the step. */
-export function simpleDetails(heading: string, step: Step | undefined, now: number): string {
-  return [`**${heading}**`, stepLine(step, now)].filter((line): line is string => line !== undefined).join('\n');
+export function simpleDetails(heading: string, step: Step | undefined): string {
+  return markdown([`**${heading}**`, stepLine(step)], []);
 }

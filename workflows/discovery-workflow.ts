@@ -16,7 +16,7 @@ export async function discoveryWorkflow(input: DiscoveryWorkflowInput): Promise<
   setHandler(cancelSignal, () => {
     cancelled = true;
   });
-  const progress = new Progress((step) => simpleDetails(heading, step, Date.now()));
+  const progress = new Progress((step) => simpleDetails(heading, step));
   const watch = new DiscoveryWatch(input.discoveryId, undefined, progress);
   const waited = await watch.wait(resolveTiming(input.timing), () => cancelled);
   const result: DiscoveryWorkflowResult =

@@ -20,7 +20,6 @@ export async function runInputWorkflow(input: RunInputWorkflowInput): Promise<Ru
     runInputDetails(
       { outcome: ended.outcome, pendingRuns: runs.pending, runs: runs.summaries, lastError: runs.lastError },
       step,
-      Date.now(),
     ),
   );
   const runs = new RunInputs(undefined, [input.flowRunId], undefined, progress);

@@ -21,7 +21,6 @@ export interface StartMetadata {
  * lane, a batch, a tenant: none is part of an intake yet) is a new row here, and shows wherever it is given.
  */
 const FACTS = [
-  { key: 'version', label: 'version', inSummary: false },
   { key: 'payerId', label: 'payer', inSummary: true },
   { key: 'specialtyCode', label: 'specialty', inSummary: true },
   { key: 'discoveryId', label: 'discovery', inSummary: true },
@@ -47,7 +46,8 @@ export function startMetadata(title: string, facts: StartFacts): StartMetadata {
   const inLine = given.filter((f) => f.inSummary).map(({ key, label }) => `${label} ${facts[key]!.slice(0, 100)}`);
   return {
     staticSummary: [title, ...inLine].join(' · '),
-    staticDetails: [`**${title}**`, ...bullets(given.map(({ key, label }) => [label, code(facts[key]!)]))].join('\n'),
+    // A blank line before the list: Temporal UI's Markdown reads a list right under a line as part of it.
+    staticDetails: `**${title}**\n\n${bullets(given.map(({ key, label }) => [label, code(facts[key]!)])).join('\n')}`,
   };
 }
 
@@ -59,7 +59,6 @@ function optionalString(request: object, key: string): string | undefined {
 
 export function verificationStartMetadata(intake: VerificationIntake, context: StartContext = {}): StartMetadata {
   return startMetadata(`Verification ${intake.version}`, {
-    version: intake.version,
     payerId: intake.payerId,
     ...(intake.version === 'v2' ? { specialtyCode: intake.specialtyCode } : {}),
     discoveryId: intake.discoveryId,

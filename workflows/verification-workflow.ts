@@ -38,7 +38,7 @@ export async function verificationWorkflow(input: VerificationWorkflowInput): Pr
   // Typed as validated, but a start that bypassed the edges may hold anything: only the guard's result is trusted.
   const raw = input.request as { id?: unknown; version?: unknown } | undefined;
   // Temporal UI's current details: the status below, what the workflow does now and until when.
-  const progress = new Progress((step) => verificationDetails(status(), step, Date.now()));
+  const progress = new Progress((step) => verificationDetails(status(), step));
   const stage = new StageTracker('validating', () => progress.show());
   let cancelled = false;
   let verificationId: string | undefined;

@@ -15,7 +15,7 @@ const { registerWebhook, subscribeWebhookEvent } = proxyActivities<Activities>(s
  */
 export async function webhookSetupWorkflow(input: WebhookSetupInput): Promise<WebhookSetupResult> {
   let heading = 'Setting up the webhook';
-  const progress = new Progress((step) => simpleDetails(heading, step, Date.now()));
+  const progress = new Progress((step) => simpleDetails(heading, step));
   const call = (summary: string) => {
     progress.at({ doing: summary });
     return { summary };

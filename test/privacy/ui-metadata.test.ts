@@ -9,6 +9,7 @@ import { findView, UI_VIEWS, UiViewError, viewQuery, workflowListUrl } from '../
 import type { verificationWorkflow } from '../../workflows/index.js';
 import { runAwaitingInputSignal, runInputSignal, statusQuery, supplyRunInputUpdate } from '../../workflows/messages.js';
 import { testCodecKeys } from '../setup/codec.js';
+import { recordHistory } from '../setup/histories.js';
 import { testTemporal } from '../setup/temporal.js';
 import { eventually, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
 
@@ -122,6 +123,8 @@ describe('patient data in what Temporal UI shows: summaries, details, current de
 
     await wf.executeUpdate(supplyRunInputUpdate, { args: [{ flowRunId: run.flowRunId, input: { note: PHI.note } }] });
     assert.equal((await wf.result()).outcome, 'completed');
+    // A history with summaries on its activities and timers, replayed by test/workflows/replay.test.ts.
+    await recordHistory('run-input-rejected-then-answered', wf);
     const closed = await currentDetails(wf);
     assert.ok(closed.startsWith(`**Completed** · verification \`${verificationId}\``), closed);
     assert.deepEqual(leaked(closed), []);
