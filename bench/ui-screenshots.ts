@@ -64,12 +64,15 @@ async function run() {
     const { runId } = await temporal.client.workflow.getHandle(values.workflow).describe();
     await fs.mkdir(values.out, { recursive: true });
     const page = await browser.newPage({ viewport: { width: 1600, height: Number(values.height) } });
-    const list = workflowListUrl(uiUrl, namespace, viewQuery(findView(values.view), values.arg));
-    await page.setViewportSize({ width: 1900, height: 900 });
-    await page.goto(list, { waitUntil: 'domcontentloaded' });
-    await page.getByText(values.workflow).first().waitFor({ timeout: 30_000 });
-    await addColumns(page, values.columns.split(',').filter(Boolean));
-    await shoot(page, list, path.join(values.out, `list-${values.view}.png`), values.workflow);
+    // `--view ''` skips the list, for a workflow no view lists (e.g. one awaiting its discovery).
+    if (values.view) {
+      const list = workflowListUrl(uiUrl, namespace, viewQuery(findView(values.view), values.arg));
+      await page.setViewportSize({ width: 1900, height: 900 });
+      await page.goto(list, { waitUntil: 'domcontentloaded' });
+      await page.getByText(values.workflow).first().waitFor({ timeout: 30_000 });
+      await addColumns(page, values.columns.split(',').filter(Boolean));
+      await shoot(page, list, path.join(values.out, `list-${values.view}.png`), values.workflow);
+    }
     await page.setViewportSize({ width: 1600, height: Number(values.height) });
     const base = `${uiUrl}/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(values.workflow)}`;
     for (const tab of values.tab) {

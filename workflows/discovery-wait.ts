@@ -8,7 +8,7 @@ import { SeenEvents } from './seen-events.js';
 import { activitySummary, timerSummary } from './summaries.js';
 import { ms, type Timing } from './timing.js';
 import type { DiscoverySummary } from './types.js';
-import { instant } from './ui-text.js';
+import { humanDuration, instant } from './ui-text.js';
 
 const { fetchDiscovery } = proxyActivities<Activities>(serviceCallOptions);
 
@@ -50,7 +50,10 @@ export class DiscoveryWatch {
       if (remaining <= 0) return { kind: 'timed-out', discovery };
       const wait = Math.min(interval, remaining);
       const summary = timerSummary.discoveryPoll(this.discoveryId, wait);
-      this.progress.at({ doing: `${summary}; gives up at ${instant(deadline)}`, until: Date.now() + wait });
+      this.progress.at({
+        doing: `waiting for the discovery: next poll in ${humanDuration(wait)}, at once on its webhook; gives up at ${instant(deadline)}`,
+        until: Date.now() + wait,
+      });
       const woken = await condition(() => this.updates > seen || stopped(), wait, { summary });
       if (stopped()) return { kind: 'stopped' };
       if (!woken) interval = Math.min(interval * 2, ms(timing.pollMaxSeconds));

@@ -3,6 +3,7 @@ import { simpleDetails } from './current-details.js';
 import { DiscoveryWatch, summarizeDiscovery } from './discovery-wait.js';
 import { cancelSignal } from './messages.js';
 import { Progress } from './progress.js';
+import { code } from './ui-text.js';
 import { resolveTiming } from './timing.js';
 import type { DiscoveryWorkflowInput, DiscoveryWorkflowResult } from './types.js';
 
@@ -12,7 +13,7 @@ import type { DiscoveryWorkflowInput, DiscoveryWorkflowResult } from './types.js
  */
 export async function discoveryWorkflow(input: DiscoveryWorkflowInput): Promise<DiscoveryWorkflowResult> {
   let cancelled = false;
-  let heading = 'Awaiting discovery';
+  let heading = `Awaiting discovery ${code(input.discoveryId)}`;
   setHandler(cancelSignal, () => {
     cancelled = true;
   });
@@ -28,7 +29,7 @@ export async function discoveryWorkflow(input: DiscoveryWorkflowInput): Promise<
         };
   const found =
     result.outcome === 'complete' ? (result.discovery?.successful ? ': coverage found' : ': no coverage') : '';
-  heading = `Discovery ${result.outcome}${found}`;
+  heading = `Discovery ${code(input.discoveryId)} ${result.outcome}${found}`;
   progress.at(undefined);
   return result;
 }
