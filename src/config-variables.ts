@@ -351,6 +351,11 @@ export const variables = {
     default: '.data',
     description: '`eligibility dev` / `npm start`: where the Temporal dev server keeps its state between runs',
   }),
+  TEMPORAL_UI_URL: v({
+    schema: z.url({ protocol: /^https?$/ }).optional(),
+    description:
+      "Address of Temporal UI, for the links `eligibility ui` prints (unset = the dev server's, http://127.0.0.1:TEMPORAL_UI_PORT; Temporal Cloud: https://cloud.temporal.io)",
+  }),
   TEMPORAL_UI_PORT: v({
     schema: port,
     default: '8233',

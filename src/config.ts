@@ -59,6 +59,8 @@ function toConfig(e: Env) {
         serverName: e.TEMPORAL_TLS_SERVER_NAME,
       },
       apiKey: e.TEMPORAL_API_KEY,
+      // The dev server's UI unless told otherwise: `eligibility ui` prints addresses under it.
+      uiUrl: (e.TEMPORAL_UI_URL ?? `http://127.0.0.1:${e.TEMPORAL_UI_PORT}`).replace(/\/+$/, ''),
     },
     worker: {
       shutdownGraceSeconds: e.WORKER_SHUTDOWN_GRACE_SECONDS,

@@ -3,9 +3,12 @@ import type { Activities } from '../activities/index.js';
 import type { Discovery } from '../src/contract/index.js';
 import { serviceCallOptions } from './activity-options.js';
 import { discoveryUpdatedSignal } from './messages.js';
+import { quietProgress, type ProgressReport } from './progress.js';
 import { SeenEvents } from './seen-events.js';
+import { activitySummary, timerSummary } from './summaries.js';
 import { ms, type Timing } from './timing.js';
 import type { DiscoverySummary } from './types.js';
+import { humanDuration, instant } from './ui-text.js';
 
 const { fetchDiscovery } = proxyActivities<Activities>(serviceCallOptions);
 
@@ -23,6 +26,7 @@ export class DiscoveryWatch {
   constructor(
     private readonly discoveryId: string | undefined,
     seen: SeenEvents = new SeenEvents(),
+    private readonly progress: ProgressReport = quietProgress,
   ) {
     setHandler(discoveryUpdatedSignal, ({ discoveryId, eventId }) => {
       // A repeated delivery would only fetch the same discovery again: one effect per event.
@@ -35,15 +39,25 @@ export class DiscoveryWatch {
     const deadline = Date.now() + ms(timing.discoveryDeadlineSeconds);
     let interval = ms(timing.pollInitialSeconds);
     // The first fetch comes right away: the discovery may have completed before this workflow indexed its id.
-    for (;;) {
+    let why = 'first look';
+    for (let polls = 1; ; polls += 1) {
       const seen = this.updates;
-      const discovery = await fetchDiscovery(this.discoveryId);
+      const fetching = activitySummary.fetchDiscovery(this.discoveryId, why);
+      this.progress.at({ doing: fetching });
+      const discovery = await fetchDiscovery.executeWithOptions({ summary: fetching }, [this.discoveryId]);
       if (discovery.status === 'complete') return { kind: 'complete', discovery };
       const remaining = deadline - Date.now();
       if (remaining <= 0) return { kind: 'timed-out', discovery };
-      const woken = await condition(() => this.updates > seen || stopped(), Math.min(interval, remaining));
+      const wait = Math.min(interval, remaining);
+      const summary = timerSummary.discoveryPoll(this.discoveryId, wait);
+      this.progress.at({
+        doing: `waiting for the discovery: next poll in ${humanDuration(wait)}, at once on its webhook; gives up at ${instant(deadline)}`,
+        until: Date.now() + wait,
+      });
+      const woken = await condition(() => this.updates > seen || stopped(), wait, { summary });
       if (stopped()) return { kind: 'stopped' };
       if (!woken) interval = Math.min(interval * 2, ms(timing.pollMaxSeconds));
+      why = woken ? 'woken by its webhook' : `poll ${polls}`;
     }
   }
 }

@@ -1,6 +1,9 @@
 import { setHandler } from '@temporalio/workflow';
+import { simpleDetails } from './current-details.js';
 import { DiscoveryWatch, summarizeDiscovery } from './discovery-wait.js';
 import { cancelSignal } from './messages.js';
+import { Progress } from './progress.js';
+import { code } from './ui-text.js';
 import { resolveTiming } from './timing.js';
 import type { DiscoveryWorkflowInput, DiscoveryWorkflowResult } from './types.js';
 
@@ -10,12 +13,23 @@ import type { DiscoveryWorkflowInput, DiscoveryWorkflowResult } from './types.js
  */
 export async function discoveryWorkflow(input: DiscoveryWorkflowInput): Promise<DiscoveryWorkflowResult> {
   let cancelled = false;
+  let heading = `Awaiting discovery ${code(input.discoveryId)}`;
   setHandler(cancelSignal, () => {
     cancelled = true;
   });
-  const watch = new DiscoveryWatch(input.discoveryId);
+  const progress = new Progress((step) => simpleDetails(heading, step));
+  const watch = new DiscoveryWatch(input.discoveryId, undefined, progress);
   const waited = await watch.wait(resolveTiming(input.timing), () => cancelled);
-  if (waited.kind === 'stopped') return { outcome: 'cancelled' };
-  const discovery = summarizeDiscovery(waited.discovery);
-  return { outcome: waited.kind === 'complete' ? 'complete' : 'timed-out', discovery };
+  const result: DiscoveryWorkflowResult =
+    waited.kind === 'stopped'
+      ? { outcome: 'cancelled' }
+      : {
+          outcome: waited.kind === 'complete' ? 'complete' : 'timed-out',
+          discovery: summarizeDiscovery(waited.discovery),
+        };
+  const found =
+    result.outcome === 'complete' ? (result.discovery?.successful ? ': coverage found' : ': no coverage') : '';
+  heading = `Discovery ${code(input.discoveryId)} ${result.outcome}${found}`;
+  progress.at(undefined);
+  return result;
 }

@@ -3,6 +3,8 @@ import { FailureType } from './failure-types.js';
 import { describeFailure, invalidRequest } from './failures.js';
 import { resolveReviewUpdate, reviewDecisionSignal } from './messages.js';
 import { isPlainObject } from './plain-object.js';
+import { quietProgress, type ProgressReport } from './progress.js';
+import { timerSummary } from './summaries.js';
 import { ms } from './timing.js';
 import { REVIEW_ACTIONS, type LastError, type ReviewAnswer, type ReviewDecision, type ReviewStatus } from './types.js';
 
@@ -22,7 +24,7 @@ export class CreationReview {
   private decision: ReviewDecision | undefined;
   rejection: LastError | undefined;
 
-  constructor() {
+  constructor(private readonly progress: ProgressReport = quietProgress) {
     setHandler(resolveReviewUpdate, (decision) => this.accept(decision), {
       // Runs before anything is written to history: a refused decision leaves no trace.
       validator: (decision: ReviewDecision) => this.validate(decision),
@@ -33,6 +35,7 @@ export class CreationReview {
         this.accept(decision);
       } catch (err) {
         this.rejection = describeFailure(err);
+        this.progress.show();
       }
     });
   }
@@ -47,8 +50,14 @@ export class CreationReview {
     const decideBy = new Date(now + ms(deadlineSeconds)).toISOString();
     this.open = { reason, since: new Date(now).toISOString(), decideBy };
     this.decision = undefined;
+    this.progress.at({
+      doing: 'waiting for a person to decide: retry, record the verification id found, or abandon',
+      until: now + ms(deadlineSeconds),
+    });
     try {
-      const decided = await condition(() => this.decision !== undefined || stopped(), ms(deadlineSeconds));
+      const decided = await condition(() => this.decision !== undefined || stopped(), ms(deadlineSeconds), {
+        summary: timerSummary.reviewDeadline(ms(deadlineSeconds)),
+      });
       if (stopped()) return 'stopped';
       return decided && this.decision ? this.decision : 'timed-out';
     } finally {
@@ -79,6 +88,7 @@ export class CreationReview {
         ? { action: 'record', verificationId: decision.verificationId }
         : { action: decision.action };
     this.rejection = undefined;
+    this.progress.show();
     return { accepted: decision.action };
   }
 }

@@ -1,5 +1,7 @@
 import { setHandler } from '@temporalio/workflow';
+import { runInputDetails } from './current-details.js';
 import { cancelSignal } from './messages.js';
+import { Progress } from './progress.js';
 import { RunInputs } from './run-inputs.js';
 import { resolveTiming } from './timing.js';
 import type { RunInputWorkflowInput, RunInputWorkflowResult } from './types.js';
@@ -10,14 +12,24 @@ import type { RunInputWorkflowInput, RunInputWorkflowResult } from './types.js';
  */
 export async function runInputWorkflow(input: RunInputWorkflowInput): Promise<RunInputWorkflowResult> {
   let cancelled = false;
+  const ended: { outcome?: RunInputWorkflowResult['outcome'] } = {};
   setHandler(cancelSignal, () => {
     cancelled = true;
   });
-  const runs = new RunInputs(undefined, [input.flowRunId]);
+  const progress: Progress = new Progress((step): string =>
+    runInputDetails(
+      { outcome: ended.outcome, pendingRuns: runs.pending, runs: runs.summaries, lastError: runs.lastError },
+      step,
+    ),
+  );
+  const runs = new RunInputs(undefined, [input.flowRunId], undefined, progress);
   const timing = resolveTiming(input.timing);
   const waited = await runs.waitForInput(0, timing.inputDeadlineSeconds, () => cancelled);
+  const outcome = waited === 'stopped' ? 'cancelled' : waited;
+  ended.outcome = outcome;
+  progress.at(undefined);
   return {
-    outcome: waited === 'stopped' ? 'cancelled' : waited,
+    outcome,
     runs: runs.summaries,
     ...(runs.lastError ? { lastError: runs.lastError } : {}),
   };

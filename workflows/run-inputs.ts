@@ -5,7 +5,9 @@ import { serviceCallOptions } from './activity-options.js';
 import { describeFailure, invalidRequest, toCallerFailure } from './failures.js';
 import { runAwaitingInputSignal, runInputSignal, supplyRunInputUpdate } from './messages.js';
 import { isPlainObject } from './plain-object.js';
+import { quietProgress, type ProgressReport } from './progress.js';
 import { SeenEvents } from './seen-events.js';
+import { activitySummary, timerSummary } from './summaries.js';
 import { ms } from './timing.js';
 import type { LastError, RunSummary, SupplyRunInput } from './types.js';
 
@@ -31,6 +33,7 @@ export class RunInputs {
     private readonly onChange: () => void = () => undefined,
     known: readonly string[] = [],
     seen: SeenEvents = new SeenEvents(),
+    private readonly progress: ProgressReport = quietProgress,
   ) {
     for (const flowRunId of known) this.runs.set(flowRunId, { flowRunId, state: 'pending' });
     // A run is added once whatever the deliveries; the event id is remembered all the same, so that whatever a later
@@ -48,6 +51,7 @@ export class RunInputs {
         await this.submit(request);
       } catch (err) {
         this.lastError = { ...describeFailure(err), flowRunId: request?.flowRunId };
+        this.progress.show();
       }
     });
   }
@@ -56,6 +60,7 @@ export class RunInputs {
     if (typeof flowRunId !== 'string' || flowRunId.length === 0 || this.runs.has(flowRunId)) return;
     this.runs.set(flowRunId, { flowRunId, state: 'pending' });
     this.onChange();
+    this.progress.show();
   }
 
   get summaries(): RunSummary[] {
@@ -68,10 +73,25 @@ export class RunInputs {
 
   /** Waits up to `graceSeconds` for a run to appear, then until every run is answered or the deadline passes. */
   async waitForInput(graceSeconds: number, deadlineSeconds: number, stopped: () => boolean): Promise<InputWaitResult> {
-    const anyRun = await condition(() => stopped() || this.runs.size > 0, ms(graceSeconds));
+    const grace = ms(graceSeconds);
+    this.progress.at({
+      doing: 'grace period before closing: waiting for a run to ask for input',
+      until: Date.now() + grace,
+    });
+    const anyRun = await condition(() => stopped() || this.runs.size > 0, grace, {
+      summary: timerSummary.grace(grace),
+    });
     if (stopped()) return 'stopped';
     if (anyRun) {
-      const answered = await condition(() => stopped() || this.pending.length === 0, ms(deadlineSeconds));
+      const deadline = ms(deadlineSeconds);
+      this.progress.at({
+        doing:
+          'waiting for a person to supply input for the pending runs (update `supplyRunInput` or signal `runInput`)',
+        until: Date.now() + deadline,
+      });
+      const answered = await condition(() => stopped() || this.pending.length === 0, deadline, {
+        summary: timerSummary.inputDeadline(deadline),
+      });
       if (stopped()) return 'stopped';
       if (!answered) return 'timed-out';
     }
@@ -95,17 +115,23 @@ export class RunInputs {
     const run = this.runs.get(flowRunId);
     if (!run) throw invalidRequest('flowRunId', 'no run of this workflow awaits input under this flowRunId');
     run.state = 'submitting';
+    this.progress.show();
     try {
-      const response = await updateRun(flowRunId, input);
+      const response = await updateRun.executeWithOptions({ summary: activitySummary.updateRun(flowRunId) }, [
+        flowRunId,
+        input,
+      ]);
       run.state = 'answered';
       run.serviceStatus = response.status;
       this.lastError = undefined;
       this.onChange();
+      this.progress.show();
       return response;
     } catch (err) {
       // The run stays pending: the person can correct the input and try again.
       run.state = 'pending';
       this.lastError = { ...describeFailure(err), flowRunId };
+      this.progress.show();
       throw toCallerFailure(err);
     }
   }

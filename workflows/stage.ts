@@ -10,15 +10,21 @@ import type { Stage } from './types.js';
 export class StageTracker {
   private indexed: string | undefined;
 
-  constructor(public stage: Stage) {
+  /** `onEnter` runs after every move, e.g. to show the new stage in the current details. */
+  constructor(
+    public stage: Stage,
+    private readonly onEnter: () => void = () => undefined,
+  ) {
     this.indexed = workflowInfo().typedSearchAttributes.get(VerificationStage);
   }
 
   /** Moves to `stage`; `also` rides on the same upsert (one action however many keys). */
   enter(stage: Stage, also: SearchAttributeUpdatePair[] = []): void {
     this.stage = stage;
-    if (stage === this.indexed && also.length === 0) return;
-    upsertSearchAttributes([{ key: VerificationStage, value: stage }, ...also]);
-    this.indexed = stage;
+    if (stage !== this.indexed || also.length > 0) {
+      upsertSearchAttributes([{ key: VerificationStage, value: stage }, ...also]);
+      this.indexed = stage;
+    }
+    this.onEnter();
   }
 }

@@ -5,9 +5,12 @@ import { RETRY_BACKOFF, RETRY_WINDOW_SECONDS, serviceCallOptions, v1CreationOpti
 import { failureDetails } from './failure-details.js';
 import { FailureType } from './failure-types.js';
 import { describeFailure } from './failures.js';
+import type { ProgressReport } from './progress.js';
 import type { CreationReview } from './review.js';
 import type { StageTracker } from './stage.js';
+import { activitySummary, timerSummary } from './summaries.js';
 import type { LastError } from './types.js';
+import { humanDuration } from './ui-text.js';
 
 const { createVerificationV1 } = proxyActivities<Activities>(v1CreationOptions);
 // Histories recorded before the patch retried v1 creation like any call; they replay through this.
@@ -59,17 +62,24 @@ function retryDelayMs(err: unknown, attempt: number): number {
 /** One creation, retried by the workflow (never by Temporal) while the service refuses it definitely. */
 async function createOnce(
   request: VerificationRequestV1,
+  progress: ProgressReport,
 ): Promise<V1Creation | { kind: 'ambiguous'; failure: unknown }> {
   const deadline = Date.now() + RETRY_WINDOW_SECONDS * 1000;
   for (let attempt = 1; ; attempt += 1) {
+    const summary = activitySummary.createV1(attempt);
+    progress.at({ doing: summary });
     try {
-      return { kind: 'created', verificationId: (await createVerificationV1(request)).verificationId };
+      const created = await createVerificationV1.executeWithOptions({ summary }, [request]);
+      return { kind: 'created', verificationId: created.verificationId };
     } catch (err) {
       const verdict = v1FailureVerdict(err);
       if (verdict === 'ambiguous') return { kind: 'ambiguous', failure: err };
       const delayMs = retryDelayMs(err, attempt);
       if (verdict === 'final' || Date.now() + delayMs > deadline) return { kind: 'refused', failure: err };
-      await sleep(delayMs);
+      const backoff = timerSummary.v1Backoff(delayMs, describeFailure(err).type);
+      const left = humanDuration(deadline - Date.now());
+      progress.at({ doing: `${backoff}; retry window left ${left}`, until: Date.now() + delayMs });
+      await sleep(delayMs, { summary: backoff });
     }
   }
 }
@@ -90,6 +100,7 @@ export function ambiguityOf(err: unknown): LastError {
 export interface V1ReviewContext {
   review: CreationReview;
   stage: StageTracker;
+  progress: ProgressReport;
   reviewDeadlineSeconds: number;
   stopped: () => boolean;
   /** The ambiguity, for the status and the result; undefined once a decision settled it. */
@@ -103,7 +114,7 @@ export interface V1ReviewContext {
  */
 export async function createV1AtMostOnce(request: VerificationRequestV1, ctx: V1ReviewContext): Promise<V1Creation> {
   for (;;) {
-    const attempt = await createOnce(request);
+    const attempt = await createOnce(request, ctx.progress);
     if (attempt.kind !== 'ambiguous') {
       if (attempt.kind === 'created') ctx.report(undefined);
       return attempt;

@@ -6,20 +6,24 @@ import type {
   VerificationRequestV1,
   VerificationRequestV2,
 } from '../src/contract/index.js';
-import { serviceCallOptions } from './activity-options.js';
+import { RETRY_WINDOW_SECONDS, serviceCallOptions } from './activity-options.js';
+import { verificationDetails } from './current-details.js';
 import { DiscoveryWatch, summarizeDiscovery } from './discovery-wait.js';
 import { FailureType } from './failure-types.js';
 import { describeFailure, invalidRequest, isActivityFailureOfType, toCallerFailure } from './failures.js';
 import { intakeMemberId, waitsForDiscovery } from './intake.js';
 import { guardIntake } from './intake-guard.js';
 import { cancelSignal, statusQuery } from './messages.js';
+import { Progress } from './progress.js';
 import { CreationReview } from './review.js';
 import { RunInputs } from './run-inputs.js';
 import { SeenEvents } from './seen-events.js';
 import { PayerId, VerificationId } from './search-attributes.js';
 import { StageTracker } from './stage.js';
+import { activitySummary } from './summaries.js';
 import { resolveTiming } from './timing.js';
 import type { LastError, Outcome, VerificationResult, VerificationStatus, VerificationWorkflowInput } from './types.js';
+import { instant } from './ui-text.js';
 import { createV1AtMostOnce, createV1Retried, V1_AT_MOST_ONCE_PATCH } from './v1-creation.js';
 
 const { lookupPayer, createVerificationV2 } = proxyActivities<Activities>(serviceCallOptions);
@@ -33,7 +37,9 @@ export async function verificationWorkflow(input: VerificationWorkflowInput): Pr
   const timing = resolveTiming(input.timing);
   // Typed as validated, but a start that bypassed the edges may hold anything: only the guard's result is trusted.
   const raw = input.request as { id?: unknown; version?: unknown } | undefined;
-  const stage = new StageTracker('validating');
+  // Temporal UI's current details: the status below, what the workflow does now and until when.
+  const progress = new Progress((step) => verificationDetails(status(), step));
+  const stage = new StageTracker('validating', () => progress.show());
   let cancelled = false;
   let verificationId: string | undefined;
   let discovery: Discovery | undefined;
@@ -42,8 +48,8 @@ export async function verificationWorkflow(input: VerificationWorkflowInput): Pr
   const guarded = guardIntake(input.request);
   const request: VerificationIntake | undefined = guarded.ok ? guarded.intake : undefined;
   const seen = new SeenEvents();
-  const discoveries = new DiscoveryWatch(request?.discoveryId, seen);
-  const review = new CreationReview();
+  const discoveries = new DiscoveryWatch(request?.discoveryId, seen, progress);
+  const review = new CreationReview(progress);
   const runs = new RunInputs(
     () => {
       if (runs.pending.length > 0 && (stage.stage === 'created' || stage.stage === 'awaiting-input')) {
@@ -52,6 +58,7 @@ export async function verificationWorkflow(input: VerificationWorkflowInput): Pr
     },
     [],
     seen,
+    progress,
   );
   const stopped = () => cancelled;
   const currentError = () => runs.lastError ?? review.rejection ?? lastError;
@@ -59,7 +66,7 @@ export async function verificationWorkflow(input: VerificationWorkflowInput): Pr
   setHandler(cancelSignal, () => {
     cancelled = true;
   });
-  setHandler(statusQuery, (): VerificationStatus => {
+  function status(): VerificationStatus {
     const callerId = typeof raw?.id === 'string' ? raw.id : undefined;
     return {
       stage: stage.stage,
@@ -74,9 +81,12 @@ export async function verificationWorkflow(input: VerificationWorkflowInput): Pr
       ...(review.status ? { review: review.status } : {}),
       ...(currentError() ? { lastError: currentError() } : {}),
     };
-  });
+  }
+  setHandler(statusQuery, status);
+  progress.at({ doing: 'checking the request' });
 
   const finish = (outcome: Outcome): VerificationResult => {
+    progress.at(undefined);
     stage.enter(outcome);
     return {
       outcome,
@@ -124,8 +134,13 @@ export async function verificationWorkflow(input: VerificationWorkflowInput): Pr
 
   // creating
   stage.enter('creating', payerId !== valid.payerId ? [{ key: PayerId, value: payerId }] : []);
+  /** A service call's step: Temporal retries it (each attempt shows on the pending activity) until the window ends. */
+  const calling = (summary: string) =>
+    progress.at({ doing: `${summary}; failures retried until ${instant(Date.now() + RETRY_WINDOW_SECONDS * 1000)}` });
   try {
-    await lookupPayer(payerId);
+    const summary = activitySummary.lookupPayer(payerId);
+    calling(summary);
+    await lookupPayer.executeWithOptions({ summary }, [payerId]);
   } catch (err) {
     if (isActivityFailureOfType(err, FailureType.NotFound)) return fail(invalidRequest('payerId', 'unknown payer'));
     return fail(toCallerFailure(err));
@@ -135,7 +150,10 @@ export async function verificationWorkflow(input: VerificationWorkflowInput): Pr
   const idempotencyKey = input.idempotencyKey ?? uuid4();
   if (valid.version === 'v2') {
     try {
-      const created = await createVerificationV2(toV2Request(valid, payerId, memberId), idempotencyKey);
+      const summary = activitySummary.createV2(idempotencyKey);
+      calling(summary);
+      const v2Request = toV2Request(valid, payerId, memberId);
+      const created = await createVerificationV2.executeWithOptions({ summary }, [v2Request, idempotencyKey]);
       verificationId = created.verificationId;
     } catch (err) {
       return fail(toCallerFailure(err));
@@ -146,6 +164,7 @@ export async function verificationWorkflow(input: VerificationWorkflowInput): Pr
       ? await createV1AtMostOnce(v1Request, {
           review,
           stage,
+          progress,
           reviewDeadlineSeconds: timing.reviewDeadlineSeconds,
           stopped,
           report: (error) => (lastError = error),

@@ -10,6 +10,7 @@ import { registerSandbox } from './commands/sandbox.js';
 import { registerStart } from './commands/start.js';
 import { registerStatus } from './commands/status.js';
 import { registerSupplyInput } from './commands/supply-input.js';
+import { registerUi } from './commands/ui.js';
 import { registerWebhooks } from './commands/webhooks.js';
 import { registerReceiver } from './commands/receiver.js';
 import { registerWorker } from './commands/worker.js';
@@ -36,6 +37,7 @@ see the README). Run \`eligibility <command> --help\` for a command's options an
   registerSupplyInput(program, ctx);
   registerReview(program, ctx);
   registerCancel(program, ctx);
+  registerUi(program, ctx);
   registerWebhooks(program, ctx);
   registerSandbox(program, ctx);
   registerWorker(program, ctx);

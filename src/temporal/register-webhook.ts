@@ -1,5 +1,6 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { webhookSetupWorkflowId } from '../../workflows/ids.js';
+import { webhookSetupStartMetadata } from '../../workflows/start-metadata.js';
 import type { webhookSetupWorkflow } from '../../workflows/index.js';
 import type { WebhookSetupResult } from '../../workflows/types.js';
 
@@ -49,10 +50,12 @@ export async function registerWebhook(client: Client, options: RegisterWebhookOp
   const existing = previous
     ? { endpointId: previous.endpointId, url: previous.url, events: previous.events }
     : undefined;
+  const input = { url: options.url, events: options.events, ...(existing ? { existing } : {}) };
   return client.workflow.execute<typeof webhookSetupWorkflow>('webhookSetupWorkflow', {
     workflowId,
     taskQueue: options.taskQueue,
-    args: [{ url: options.url, events: options.events, ...(existing ? { existing } : {}) }],
+    args: [input],
+    ...webhookSetupStartMetadata(input),
     // Each setup is a new run of the same id; a setup already running is joined (its result awaited above).
     workflowIdReusePolicy: 'ALLOW_DUPLICATE',
     workflowIdConflictPolicy: 'USE_EXISTING',

@@ -5,6 +5,7 @@ import { validateIntake } from '../contract/index.js';
 import { verificationWorkflowId } from '../../workflows/ids.js';
 import { waitsForDiscovery } from '../../workflows/intake.js';
 import { DiscoveryId, PayerId, SpecialtyCode, VerificationStage } from '../../workflows/search-attributes.js';
+import { verificationStartMetadata } from '../../workflows/start-metadata.js';
 import type { Timing } from '../../workflows/timing.js';
 import type { verificationWorkflow } from '../../workflows/index.js';
 
@@ -62,6 +63,8 @@ export async function startVerification(
       taskQueue: options.taskQueue,
       args: [{ request: intake, ...(options.timing ? { timing: options.timing } : {}) }],
       typedSearchAttributes,
+      // What Temporal UI shows of it from the start: identifiers and codes only, never a patient value.
+      ...verificationStartMetadata(intake),
       // A caller id seen before, running or closed, is a duplicate submission: nothing new starts.
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
       workflowIdConflictPolicy: 'FAIL',

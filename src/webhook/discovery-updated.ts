@@ -2,6 +2,7 @@ import pLimit from 'p-limit';
 import { discoveryWorkflowId } from '../../workflows/ids.js';
 import { discoveryUpdatedSignal } from '../../workflows/messages.js';
 import { DiscoveryId } from '../../workflows/search-attributes.js';
+import { discoveryStartMetadata } from '../../workflows/start-metadata.js';
 import type { discoveryWorkflow } from '../../workflows/index.js';
 import type { DiscoveryUpdated } from '../../workflows/types.js';
 import { signalIfOpen, type ActionContext, type ActionReport } from './actions.js';
@@ -30,6 +31,7 @@ export async function discoveryUpdated(
     signalArgs: [update],
     // Free at start; lets Temporal UI find the discovery's workflow by DiscoveryId too.
     typedSearchAttributes: [{ key: DiscoveryId, value: discoveryId }],
+    ...discoveryStartMetadata({ discoveryId }),
   });
 
   // The id passed the receiver's conservative id pattern, so it cannot break out of the quotes.

@@ -4,6 +4,7 @@ import type { SearchAttributePair } from '@temporalio/common';
 import { runWorkflowId, verificationWorkflowId } from '../../workflows/ids.js';
 import { runAwaitingInputSignal } from '../../workflows/messages.js';
 import { VerificationId } from '../../workflows/search-attributes.js';
+import { runInputStartMetadata } from '../../workflows/start-metadata.js';
 import type { runInputWorkflow } from '../../workflows/index.js';
 import type { RunAwaitingInput, RunInputWorkflowInput } from '../../workflows/types.js';
 import { signalIfOpen, type ActionContext, type ActionReport } from './actions.js';
@@ -50,6 +51,7 @@ async function startRunWorkflow(ctx: ActionContext, event: RunEvent): Promise<st
       taskQueue: ctx.taskQueue,
       args: [input],
       typedSearchAttributes,
+      ...runInputStartMetadata(input),
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
       workflowIdConflictPolicy: 'FAIL',
     });

@@ -15,6 +15,7 @@ describe('eligibility command: help and usage errors', function () {
       ['supply-input'],
       ['review'],
       ['cancel'],
+      ['ui'],
       ['webhooks'],
       ['webhooks', 'register'],
       ['sandbox'],
