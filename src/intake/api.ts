@@ -2,10 +2,12 @@ import type { Client } from '@temporalio/client';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import type { Logger } from '../logging.js';
+import type { BatchTiming } from '../../workflows/batch-timing.js';
 import type { Timing } from '../../workflows/timing.js';
 import { apiKeyGuard, requireIntakeApiKey } from './api-key.js';
 import type { IntakeDeps } from './deps.js';
 import { intakeOpenApiDocument, OPENAPI_PATH } from './openapi.js';
+import { batchRoutes } from './routes/batches.js';
 import { cancelRoute } from './routes/cancel.js';
 import { reviewRoute } from './routes/review.js';
 import { runInputRoute } from './routes/run-input.js';
@@ -23,6 +25,8 @@ export interface IntakeApiOptions {
   logger: Logger;
   /** Waiting times of the verifications it starts (tests shorten them). */
   timing?: Partial<Timing>;
+  /** How the batches it submits pace themselves (tests shorten it). */
+  batchTiming?: Partial<BatchTiming>;
 }
 
 /**
@@ -38,6 +42,7 @@ export function createIntakeApi(options: IntakeApiOptions): FastifyInstance {
     taskQueue,
     timeoutMs: config.intake.temporalTimeoutMs,
     ...(options.timing ? { timing: options.timing } : {}),
+    ...(options.batchTiming ? { batchTiming: options.batchTiming } : {}),
   };
   // Typed as Fastify's base logger so the app keeps Fastify's default instance type.
   const loggerInstance: FastifyBaseLogger = logger.child({ component: 'intake-api' });
@@ -64,5 +69,6 @@ export function createIntakeApi(options: IntakeApiOptions): FastifyInstance {
   runInputRoute(app, deps);
   reviewRoute(app, deps);
   cancelRoute(app, deps);
+  batchRoutes(app, deps);
   return app;
 }

@@ -1,4 +1,5 @@
 import type { Client } from '@temporalio/client';
+import type { BatchTiming } from '../../workflows/batch-timing.js';
 import type { Timing } from '../../workflows/timing.js';
 
 /** What the intake routes share: the process's one Temporal client and where its workflows run. */
@@ -9,6 +10,8 @@ export interface IntakeDeps {
   timeoutMs: number;
   /** Waiting times of started verifications (tests shorten them); the workflow's defaults otherwise. */
   timing?: Partial<Timing>;
+  /** How batches pace themselves (tests shorten it); the batch's defaults otherwise. */
+  batchTiming?: Partial<BatchTiming>;
 }
 
 /** Runs Temporal calls under the request's deadline, so an unreachable server answers 503 instead of hanging. */
