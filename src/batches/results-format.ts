@@ -5,10 +5,10 @@ import { RESULT_COLUMNS, type BatchResultRow } from './results.js';
  * `'`, so a value from the service can never run as one (CSV injection); then quoted when it holds a comma, a quote
  * or a line break (RFC 4180).
  */
-function csvCell(value: unknown): string {
-  if (value === undefined || value === null) return '';
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  let text = String(value);
+function csvCell(value: string | number | boolean | undefined): string {
+  if (value === undefined) return '';
+  if (typeof value !== 'string') return String(value);
+  let text = value;
   if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
