@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { API_KEY_HEADER } from './api-key.js';
+import { BATCH_SCHEMAS, batchPaths } from './openapi-batches.js';
 import { IDEMPOTENCY_HEADER } from './routes/run-input.js';
 import {
   CancelResponse,
@@ -35,6 +36,7 @@ function componentSchemas(): Record<string, unknown> {
     CancelResponse: [CancelResponse, 'output'],
     Stage: [Stage, 'input'],
     ErrorResponse: [ErrorResponse, 'output'],
+    ...BATCH_SCHEMAS,
   };
   return Object.fromEntries(
     Object.entries(named).map(([id, [schema, io]]) => {
@@ -192,6 +194,7 @@ export function intakeOpenApiDocument(): Record<string, unknown> {
           },
         },
       },
+      ...batchPaths(answer, json, common),
       [OPENAPI_PATH]: {
         get: {
           operationId: 'getOpenApiDocument',
