@@ -1,106 +1,62 @@
-import path from 'node:path';
-import type { Client } from '@temporalio/client';
 import type { Command } from 'commander';
+import { InvalidArgumentError } from 'commander';
+import { BatchIdSchema, DEFAULT_RETRY_WINDOW_SECONDS, RetryWindowSchema, TenantSchema } from '../../batches/limits.js';
 import { FLAT_COLUMNS } from '../../intake/flat-request.js';
-import { readRequestsFile } from '../../intake/read-requests.js';
 import { SANDBOX_DISCOVERY } from '../../intake/sandbox-discovery.js';
-import type { StartOutcome, StartRequestsOptions } from '../../intake/start-requests.js';
-import { validateRows, type InvalidRow, type ValidatedRows } from '../../intake/validate-rows.js';
 import { CliError, positiveInt, withClient, type CliContext } from '../context.js';
-import { plural, table } from '../format.js';
-import { batchProgress } from '../progress.js';
+import { plural } from '../format.js';
 
-export interface BatchReport {
-  file: string;
-  /** Rows in the file. */
-  total: number;
-  invalid: InvalidRow[];
-  outcomes: StartOutcome[];
+/** A commander parser from a zod schema: the option's error says what was expected, never echoing the value. */
+export function parsedWith<T>(schema: {
+  safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { message: string }[] } };
+}) {
+  return (value: string): T => {
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) throw new InvalidArgumentError(`${parsed.error.issues[0]?.message ?? 'invalid'}.`);
+    return parsed.data;
+  };
 }
 
-/** Reads and validates a whole file before anything starts; `@sandbox` rows stop it here unless a sandbox is given. */
-export async function readBatch(file: string, options: { sandbox: boolean }): Promise<ValidatedRows> {
-  const rows = await readRequestsFile(file);
-  if (rows.length === 0) throw new CliError(`${path.basename(file)} holds no requests`, 2);
-  const validated = validateRows(rows);
-  if (validated.sandboxRows.length > 0 && !options.sandbox) {
-    // Rows without an id would be started again by a second run, so nothing starts until the whole file can.
-    const which = validated.sandboxRows.map((r) => r.row).join(', ');
-    throw new CliError(
-      `discoveryId ${SANDBOX_DISCOVERY} (row${validated.sandboxRows.length > 1 ? 's' : ''} ${which}) asks for a ` +
-        'sandbox discovery: give --sandbox-url <url> of a sandbox to create it in; nothing was started',
-      2,
-    );
-  }
-  return validated;
-}
-
-/** Starts the valid rows with bounded concurrency, showing progress; never throws for one row's failure. */
-export async function runBatch(
-  client: Client,
-  file: string,
-  validated: ValidatedRows,
-  options: Omit<StartRequestsOptions, 'onOutcome' | 'onRetry'> & { tty: boolean },
-): Promise<BatchReport> {
-  const { startRequests } = await import('../../intake/start-requests.js');
-  const progress = batchProgress(validated.valid.length, { tty: options.tty });
-  try {
-    const outcomes = await startRequests(client, validated.valid, {
-      ...options,
-      onOutcome: progress.record,
-      onRetry: progress.retry,
-    });
-    return { file, total: validated.valid.length + validated.invalid.length, invalid: validated.invalid, outcomes };
-  } finally {
-    progress.stop();
-  }
-}
-
-const clip = (text: string, max = 100) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
-
-/** Counts, then one line per row: its row and line, what happened, and its workflow id or the field at fault. */
-export function batchSummary(report: BatchReport): string {
-  const count = (status: StartOutcome['status']) => report.outcomes.filter((o) => o.status === status).length;
-  const rows = [
-    ...report.invalid.map((r) => [r.row, r.line, 'invalid', clip(`${r.param}: ${r.message}`)] as const),
-    ...report.outcomes.map(
-      (o) =>
-        [
-          o.row,
-          o.line,
-          o.status === 'failed' ? 'failed to start' : o.status,
-          o.status === 'failed' ? clip(o.message) : o.workflowId,
-        ] as const,
-    ),
-  ].sort((a, b) => a[0] - b[0]);
-  return [
-    `${path.basename(report.file)}: ${plural(report.total, 'row')}`,
-    table(
-      ['started', 'duplicate', 'invalid', 'failed to start'],
-      [[count('started'), count('duplicate'), report.invalid.length, count('failed')]],
-    ),
-    '',
-    table(['row', 'line', 'result', 'workflowId / field'], rows),
-  ].join('\n');
-}
-
-export function notStarted(report: BatchReport): number {
-  return report.invalid.length + report.outcomes.filter((o) => o.status === 'failed').length;
+interface BatchOptions {
+  batchId?: string;
+  tenant?: string;
+  retryWindow?: number;
+  allOrNothing?: boolean;
+  wait?: boolean;
+  sandboxUrl?: string;
+  graceSeconds?: number;
+  dryRun?: boolean;
 }
 
 export function registerBatch(program: Command, ctx: CliContext): void {
   program
     .command('batch')
-    .description('validate a CSV or JSONL file of patients, then start a verification for every valid row')
+    .description('validate a CSV or JSONL file of patients and submit its valid rows as one batch')
     .argument('<file>', 'a .csv file (header row of the columns below) or a .jsonl file (one request per line)')
-    .option('--concurrency <n>', 'starts in flight at once', positiveInt, 8)
+    .option(
+      '--batch-id <id>',
+      'the batch id (default: a digest of the file, so the same file is the same batch)',
+      parsedWith(BatchIdSchema),
+    )
+    .option(
+      '--tenant <id>',
+      'the submitter’s tenant (a provider group or clinic id; never patient data)',
+      parsedWith(TenantSchema),
+    )
+    .option(
+      '--retry-window <duration>',
+      'how long failing service calls are retried, e.g. 8h (default 24h)',
+      parsedWith(RetryWindowSchema),
+    )
+    .option('--all-or-nothing', 'submit nothing when any row is invalid')
+    .option('--wait', 'follow the batch with a progress bar until nothing is on its way, then print its outcomes')
     .option('--sandbox-url <url>', `sandbox where discoveries of ${SANDBOX_DISCOVERY} rows are created`)
     .option(
       '--grace-seconds <n>',
       'how long a verification without pending runs stays open (default 24 h)',
       positiveInt,
     )
-    .option('--dry-run', 'validate only: report invalid rows, start nothing')
+    .option('--dry-run', 'validate only: report invalid rows, submit nothing')
     .addHelpText(
       'after',
       `
@@ -109,47 +65,58 @@ CSV columns (any subset, in any order; an empty cell is an absent field):
 version is v1 or v2 (empty: v2, or v1 when patientId is given). discoveryId ${SANDBOX_DISCOVERY} creates a sandbox
 discovery for the row's patient first (needs --sandbox-url).
 
-Every row is checked before anything starts. Invalid rows are reported by row number (1-based data row), file line
-and field, never with their values, and are not started. While Temporal is unavailable, starts are retried with
-backoff for up to a minute (progress counts the rows waiting). Exit code 2 when any row was invalid or failed to
-start.
+Every row is checked before anything is submitted; invalid rows are reported by row number (1-based data row), file
+line and field, never with their values. The valid rows become one batch, a durable workflow in Temporal that starts
+them itself: once the batch id is printed, stopping this command changes nothing. A row's workflow id is derived from
+its caller id (or the batch id and its row), and the same file gives the same batch id, so submitting it again starts
+nothing twice. Exit code 2 when any row was invalid.
 
 Examples:
-  $ eligibility batch examples/intake.csv --sandbox-url http://127.0.0.1:4010
-  $ eligibility batch requests.jsonl --concurrency 16
+  $ eligibility batch examples/intake.csv --sandbox-url http://127.0.0.1:4010 --wait
+  $ eligibility batch requests.jsonl --tenant clinic-42 --retry-window 8h
   $ eligibility batch examples/intake.csv --dry-run`,
     )
-    .action(
-      async (
-        file: string,
-        options: { concurrency: number; sandboxUrl?: string; graceSeconds?: number; dryRun?: boolean },
-      ) => {
-        const validated = await readBatch(file, {
-          sandbox: options.dryRun === true || options.sandboxUrl !== undefined,
+    .action(async (file: string, options: BatchOptions) => {
+      const { fileSummary, readBatchFile, submitFileBatch } = await import('../file-batch.js');
+      const fileBatch = await readBatchFile(file, {
+        sandbox: options.dryRun === true || options.sandboxUrl !== undefined,
+      });
+      console.log(fileSummary(fileBatch));
+      const { valid, invalid } = fileBatch.validated;
+      if (options.dryRun) {
+        console.log(`dry run: ${plural(valid.length, 'valid row')}, nothing was submitted`);
+        if (invalid.length > 0) throw new CliError(`${plural(invalid.length, 'row')} invalid`, 2);
+        return;
+      }
+      if (valid.length === 0) throw new CliError('no valid row: nothing was submitted', 2);
+      if (options.allOrNothing && invalid.length > 0) {
+        throw new CliError(`${plural(invalid.length, 'row')} invalid (--all-or-nothing): nothing was submitted`, 2);
+      }
+      await withClient(ctx, async (client, config) => {
+        const { followBatch } = await import('../batch-follow.js');
+        const { followHints, outcomeTable } = await import('../batch-view.js');
+        const submitted = await submitFileBatch(client, fileBatch, {
+          taskQueue: config.temporal.taskQueue,
+          ...(options.batchId ? { batchId: options.batchId } : {}),
+          ...(options.sandboxUrl ? { sandboxUrl: options.sandboxUrl } : {}),
+          options: {
+            ...(options.tenant ? { tenant: options.tenant } : {}),
+            retryWindowSeconds: options.retryWindow ?? DEFAULT_RETRY_WINDOW_SECONDS,
+            ...(options.graceSeconds ? { timing: { graceSeconds: options.graceSeconds } } : {}),
+          },
+          log: (line) => console.log(line),
         });
-        const total = validated.valid.length + validated.invalid.length;
-        let report: BatchReport = { file, total, invalid: validated.invalid, outcomes: [] };
-        if (!options.dryRun && validated.valid.length > 0) {
-          report = await withClient(ctx, (client, config) =>
-            runBatch(client, file, validated, {
-              taskQueue: config.temporal.taskQueue,
-              concurrency: options.concurrency,
-              ...(options.sandboxUrl ? { sandboxUrl: options.sandboxUrl } : {}),
-              ...(options.graceSeconds ? { timing: { graceSeconds: options.graceSeconds } } : {}),
-              tty: process.stdout.isTTY === true,
-            }),
-          );
+        console.log(
+          submitted.duplicate
+            ? `\nBatch ${submitted.batchId} exists already (submitted before): nothing new was started.`
+            : `\nBatch ${submitted.batchId}: ${plural(submitted.items, 'item')} submitted; the batch starts them.`,
+        );
+        console.log(['Follow it:', ...followHints(submitted.batchId)].join('\n'));
+        if (options.wait) {
+          const view = await followBatch(client, submitted.batchId, { tty: process.stdout.isTTY === true });
+          console.log(`\nBatch ${view.batchId}: ${view.state}\n${outcomeTable(view.counts)}`);
         }
-        console.log(batchSummary(report));
-        if (options.dryRun) console.log(`dry run: ${plural(validated.valid.length, 'valid row')}, nothing was started`);
-        const failed = notStarted(report);
-        if (options.dryRun && failed > 0) throw new CliError(`${plural(failed, 'row')} invalid`, 2);
-        if (failed > 0) {
-          throw new CliError(
-            `${plural(failed, 'row')} not started (${report.invalid.length} invalid, ${failed - report.invalid.length} failed to start)`,
-            2,
-          );
-        }
-      },
-    );
+      });
+      if (invalid.length > 0) throw new CliError(`${plural(invalid.length, 'row')} invalid, not submitted`, 2);
+    });
 }
