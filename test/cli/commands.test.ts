@@ -92,15 +92,15 @@ describe('eligibility command against Temporal and the sandbox', function () {
     const again = await cli('batch', csv, '--tenant', 'clinic-1');
     assert.match(again.stdout, new RegExp(`^Batch ${batchId} exists already .*nothing new was started`, 'm'));
 
-    await waitForBatch(client(), batchId!, (v) => v.state === 'finished');
-    const status = await cli('batches', 'status', batchId!);
+    await waitForBatch(client(), batchId, (v) => v.state === 'finished');
+    const status = await cli('batches', 'status', batchId);
     assert.equal(status.code, 0, status.stderr);
     assert.match(status.stdout, /^tenant\s+clinic-1$/m);
     assert.match(status.stdout, /^progress\s+completed 3, no-coverage 0, failed 0, needs input 0, in progress 0$/m);
-    const items = await cli('batches', 'items', batchId!, '--outcome', 'completed');
+    const items = await cli('batches', 'items', batchId, '--outcome', 'completed');
     assert.match(items.stdout, new RegExp(`^4\\s+batch-${batchId}\\.row-4\\s+0\\s+completed\\s+[0-9a-f-]{36}$`, 'm'));
     const out = path.join(dir, 'results.csv');
-    const results = await cli('batches', 'results', batchId!, '--out', out);
+    const results = await cli('batches', 'results', batchId, '--out', out);
     assert.equal(results.code, 0, results.stderr);
     assert.match(results.stdout, /^4 rows written to /);
     const written = await fs.readFile(out, 'utf8');
