@@ -6,6 +6,7 @@ import { batchPageWorkflowId, batchWorkflowId } from '../../workflows/batch-ids.
 import type { BatchPageResult } from '../../workflows/batch-types.js';
 import { BatchId } from '../../workflows/search-attributes.js';
 import { v2Intake } from '../setup/fixtures.js';
+import { recordHistory } from '../setup/histories.js';
 import { testTemporal } from '../setup/temporal.js';
 import { startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
 import { batchIdFor, FAST_BATCH, submitRequests, waitForBatch } from './helpers.js';
@@ -45,6 +46,8 @@ describe('batch workflow', function () {
     assert.equal(count, 4);
     const description = await client().workflow.getHandle(batchWorkflowId(batchId)).describe();
     assert.equal(description.typedSearchAttributes.get(BatchId), batchId);
+    await recordHistory('batch-finished', client().workflow.getHandle(batchWorkflowId(batchId)));
+    await recordHistory('batch-page', client().workflow.getHandle(batchPageWorkflowId(batchId, 1)));
   });
 
   it('continues as new before its history grows long, keeping its pages, counts and rounds', async () => {
@@ -90,6 +93,7 @@ describe('batch workflow', function () {
     assert.equal(count, 12 - counts.skipped, 'a skipped row never started');
     const running = await client().workflow.count(`BatchId = "${batchId}" AND ExecutionStatus = 'Running'`);
     assert.equal(running.count, 0);
+    await recordHistory('batch-cancelled', client().workflow.getHandle(batchWorkflowId(batchId)));
   });
 
   it('a page whose batch never came starts nothing; submitting again reuses the stored pages', async () => {
