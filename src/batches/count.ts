@@ -19,13 +19,18 @@ const RECORDED_OUTCOMES = ITEM_OUTCOMES.filter((o): o is Exclude<ItemOutcome, 't
 export async function countBatchItems(client: Client, batchId: string): Promise<VisibleItemCounts> {
   const count = async (...conditions: string[]) =>
     (await client.workflow.count(itemsQuery(batchId, ...conditions))).count;
-  const [byStatus, running, recorded] = await Promise.all([
+  // Closed items first, running stages after: an item that closes in between is counted once, as still running (the
+  // status count saw it running, the stage counts miss it), never twice. Counts taken while items move are a moment's
+  // picture (visibility); once they stop moving they are exact.
+  const [byStatus, recorded] = await Promise.all([
     client.workflow.count(`${itemsQuery(batchId)} GROUP BY ExecutionStatus`),
-    Promise.all(RUNNING_STAGES.map((stage) => count(`ExecutionStatus = 'Running'`, `VerificationStage = '${stage}'`))),
     Promise.all(
       RECORDED_OUTCOMES.map((o) => count(`ExecutionStatus IN ('Completed', 'Failed')`, `VerificationStage = '${o}'`)),
     ),
   ]);
+  const running = await Promise.all(
+    RUNNING_STAGES.map((stage) => count(`ExecutionStatus = 'Running'`, `VerificationStage = '${stage}'`)),
+  );
   const status = (name: string) => byStatus.groups.find((g) => String(g.groupValues[0]) === name)?.count ?? 0;
 
   const counts: VisibleItemCounts = {
