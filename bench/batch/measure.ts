@@ -26,12 +26,15 @@ export interface HistoryFigures {
 async function historyFigures(client: Client, workflowIds: readonly string[]): Promise<HistoryFigures> {
   const figures: HistoryFigures = { runs: 0, largestRun: { events: 0, bytes: 0 }, totalEvents: 0, billed: {} };
   for (const workflowId of workflowIds) {
-    for await (const run of client.workflow.list({ query: `WorkflowId = '${workflowId}'` })) {
+    for await (const listed of client.workflow.list({ query: `WorkflowId = '${workflowId}'` })) {
+      // Visibility records a history's length when the run closes; a describe gives a running one's.
+      const handle = client.workflow.getHandle(workflowId, listed.runId);
+      const run = await handle.describe();
       figures.runs += 1;
       figures.totalEvents += run.historyLength;
       figures.largestRun.events = Math.max(figures.largestRun.events, run.historyLength);
       figures.largestRun.bytes = Math.max(figures.largestRun.bytes, run.historySize ?? 0);
-      const history = await client.workflow.getHandle(workflowId, run.runId).fetchHistory();
+      const history = await handle.fetchHistory();
       for (const event of history.events ?? []) {
         const type = proto.temporal.api.enums.v1.EventType[event.eventType ?? 0] as keyof typeof BILLED;
         const name = BILLED[type];
