@@ -1,21 +1,10 @@
 import type { Command } from 'commander';
-import { InvalidArgumentError } from 'commander';
 import { BatchIdSchema, DEFAULT_RETRY_WINDOW_SECONDS, RetryWindowSchema, TenantSchema } from '../../batches/limits.js';
 import { FLAT_COLUMNS } from '../../intake/flat-request.js';
 import { SANDBOX_DISCOVERY } from '../../intake/sandbox-discovery.js';
 import { CliError, positiveInt, withClient, type CliContext } from '../context.js';
+import { parsedWith } from '../option-parsers.js';
 import { plural } from '../format.js';
-
-/** A commander parser from a zod schema: the option's error says what was expected, never echoing the value. */
-export function parsedWith<T>(schema: {
-  safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { message: string }[] } };
-}) {
-  return (value: string): T => {
-    const parsed = schema.safeParse(value);
-    if (!parsed.success) throw new InvalidArgumentError(`${parsed.error.issues[0]?.message ?? 'invalid'}.`);
-    return parsed.data;
-  };
-}
 
 interface BatchOptions {
   batchId?: string;
