@@ -1,4 +1,6 @@
+import { Client } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
+import { createBatchActivities } from '../activities/batch.js';
 import { createActivities } from '../activities/index.js';
 import { EligibilityClient } from '../src/client/index.js';
 import { createDataConverter } from '../src/codec/data-converter.js';
@@ -30,7 +32,13 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
   }
   try {
     // One client per process: one cached token shared by every activity of this worker.
-    const activities = createActivities(new EligibilityClient(config.service));
+    // Batches start, count and cancel their items with a Temporal client over the worker's own connection.
+    const { namespace, taskQueue } = config.temporal;
+    const temporal = new Client({ connection, namespace, dataConverter });
+    const activities = {
+      ...createActivities(new EligibilityClient(config.service)),
+      ...createBatchActivities({ client: temporal, taskQueue }),
+    };
     const worker = await createWorker({
       connection,
       namespace: config.temporal.namespace,

@@ -14,6 +14,8 @@ export const FailureType = {
   AmbiguousOutcome: 'AmbiguousOutcome',
   /** Thrown by the workflow, not an activity: a review decision for a verification that is not in `needs-review`. */
   NotAwaitingReview: 'NotAwaitingReview',
+  /** Thrown by a batch, not an activity: a resubmission or a second cancel of a batch that is cancelled. */
+  BatchCancelled: 'BatchCancelled',
 } as const;
 export type FailureType = (typeof FailureType)[keyof typeof FailureType];
 

@@ -6,5 +6,17 @@ export const PayerId = defineSearchAttributeKey('PayerId', SearchAttributeType.K
 export const SpecialtyCode = defineSearchAttributeKey('SpecialtyCode', SearchAttributeType.KEYWORD);
 export const VerificationId = defineSearchAttributeKey('VerificationId', SearchAttributeType.KEYWORD);
 export const DiscoveryId = defineSearchAttributeKey('DiscoveryId', SearchAttributeType.KEYWORD);
+/** On a batch, its pages and every item's verification: `BatchId = "<id>"` finds the whole batch (DESIGN §9). */
+export const BatchId = defineSearchAttributeKey('BatchId', SearchAttributeType.KEYWORD);
+/** The submitter's tenant (a provider group or clinic id, never PHI), for traffic governance's fairness key. */
+export const Tenant = defineSearchAttributeKey('Tenant', SearchAttributeType.KEYWORD);
 
-export const searchAttributeKeys = [VerificationStage, PayerId, SpecialtyCode, VerificationId, DiscoveryId] as const;
+export const searchAttributeKeys = [
+  VerificationStage,
+  PayerId,
+  SpecialtyCode,
+  VerificationId,
+  DiscoveryId,
+  BatchId,
+  Tenant,
+] as const;

@@ -35,6 +35,10 @@ export interface VerificationWorkflowInput {
   timing?: Partial<Timing>;
   /** Carried across continue-as-new or given by a caller that already holds one; otherwise `uuid4()`. */
   idempotencyKey?: string;
+  /** A batch item's tenant (also its `Tenant` search attribute); stored for traffic governance, unused here. */
+  tenant?: string;
+  /** A batch item's retry window (DESIGN §8); stored for traffic governance, unused here. */
+  retryWindowSeconds?: number;
 }
 
 /** What a discovery found, without patient identity (names and date of birth stay with the service). */

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { registerBatch } from './commands/batch.js';
+import { registerBatches } from './commands/batches.js';
 import { registerCancel } from './commands/cancel.js';
 import { registerCodec } from './commands/codec.js';
 import { registerDev } from './commands/dev.js';
@@ -32,6 +33,7 @@ see the README). Run \`eligibility <command> --help\` for a command's options an
     );
   registerStart(program, ctx);
   registerBatch(program, ctx);
+  registerBatches(program, ctx);
   registerStatus(program, ctx);
   registerList(program, ctx);
   registerSupplyInput(program, ctx);

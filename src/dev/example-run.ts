@@ -1,80 +1,92 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '@temporalio/client';
-import { readBatch, runBatch, type BatchReport } from '../batch/run-batch.js';
-import { batchSummary } from '../batch/summary.js';
-import { table } from '../text-format.js';
+import { describeBatch, type BatchView } from '../batches/describe.js';
+import { itemView } from '../batches/items.js';
+import { itemsQuery } from '../batches/item-state.js';
+import { DEFAULT_RETRY_WINDOW_SECONDS } from '../batches/limits.js';
+import type { SubmittedBatch } from '../batches/submit.js';
+import { followHints, outcomeTable } from '../batches/batch-view.js';
+import { fileSummary, readBatchFile, submitFileBatch, type FileBatch } from '../batches/file-batch.js';
+import { plural, table } from '../text-format.js';
 import { statusQuery } from '../../workflows/messages.js';
-import { OUTCOMES, type Stage } from '../../workflows/types.js';
-
-/** Stages after which nothing happens without a person: where the example's summary can be read. */
-const SETTLED: readonly Stage[] = [...OUTCOMES, 'awaiting-input', 'needs-review'];
 
 export interface SettledRow {
   row: number;
   workflowId: string;
-  stage: Stage | 'unknown';
-  verificationId?: string;
+  /** Its stage while it runs, its outcome once closed. */
+  stage: string;
   pendingRuns: string[];
 }
 
 export interface ExampleRun {
-  report: BatchReport;
+  fileBatch: FileBatch;
+  submitted: SubmittedBatch;
+  view: BatchView;
   settled: SettledRow[];
 }
 
-async function stageOf(client: Client, workflowId: string) {
-  try {
-    return await client.workflow.getHandle(workflowId).query(statusQuery);
-  } catch {
-    return undefined; // not yet picked up by the worker, or a query that timed out: asked again next round
-  }
+/** Nothing left to happen without a person: no item queued, on its way, or waiting out its (short) grace period. */
+function settled({ counts }: BatchView): boolean {
+  const r = counts.running;
+  return counts.queued + r.validating + r['awaiting-discovery'] + r.creating + r.created === 0;
 }
 
-/** Waits until every started verification has settled (or `timeoutMs` passes) and reports where each stands. */
-async function settle(client: Client, report: BatchReport, timeoutMs: number): Promise<SettledRow[]> {
-  const started = report.outcomes.flatMap((o) =>
-    o.status === 'failed' ? [] : [{ row: o.row, workflowId: o.workflowId }],
-  );
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const rows = await Promise.all(
-      started.map(async ({ row, workflowId }): Promise<SettledRow> => {
-        const status = await stageOf(client, workflowId);
-        return {
-          row,
-          workflowId,
-          stage: status?.stage ?? 'unknown',
-          ...(status?.verificationId ? { verificationId: status.verificationId } : {}),
-          pendingRuns: status?.pendingRuns ?? [],
-        };
-      }),
-    );
-    const done = rows.every((r) => r.stage !== 'unknown' && SETTLED.includes(r.stage));
-    if (done || Date.now() > deadline) return rows.sort((a, b) => a.row - b.row);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+/** Where each item stands (visibility); the pending runs of those awaiting input (one query each, few of them). */
+async function whereEachStands(client: Client, batchId: string): Promise<SettledRow[]> {
+  const rows: SettledRow[] = [];
+  for await (const info of client.workflow.list({ query: itemsQuery(batchId) })) {
+    const item = itemView(info);
+    if (!item) continue;
+    const stage = item.outcome ?? item.stage ?? 'unknown';
+    const pendingRuns =
+      stage === 'awaiting-input'
+        ? ((
+            await client.workflow
+              .getHandle(item.workflowId)
+              .query(statusQuery)
+              .catch(() => undefined)
+          )?.pendingRuns ?? [])
+        : [];
+    rows.push({ row: item.row, workflowId: item.workflowId, stage, pendingRuns });
   }
+  return rows.sort((a, b) => a.row - b.row);
 }
 
-/** Runs the example intake file through the batch path, then waits for its verifications to settle. */
+/** Submits the example intake file as a batch, then follows it (its memo) until its items have settled. */
 export async function runExample(
   client: Client,
   file: string,
   options: { taskQueue: string; sandboxUrl: string; graceSeconds: number; settleTimeoutMs?: number },
 ): Promise<ExampleRun> {
-  const validated = await readBatch(file, { sandbox: true });
-  const report = await runBatch(client, file, validated, {
+  const fileBatch = await readBatchFile(file, { sandbox: true });
+  const submitted = await submitFileBatch(client, fileBatch, {
     taskQueue: options.taskQueue,
-    concurrency: 8,
     sandboxUrl: options.sandboxUrl,
-    timing: { graceSeconds: options.graceSeconds },
-    tty: false,
+    options: { retryWindowSeconds: DEFAULT_RETRY_WINDOW_SECONDS, timing: { graceSeconds: options.graceSeconds } },
+    // Looked at every half second: the example's items settle in seconds.
+    timing: { pollInitialSeconds: 0.5, pollMaxSeconds: 5 },
   });
-  const settled = await settle(client, report, options.settleTimeoutMs ?? 60_000);
-  return { report, settled };
+  const deadline = Date.now() + (options.settleTimeoutMs ?? 60_000);
+  let view = await describeBatch(client, submitted.batchId);
+  while (view && !settled(view) && Date.now() < deadline) {
+    await sleep(500);
+    view = await describeBatch(client, submitted.batchId);
+  }
+  if (!view) throw new Error(`batch ${submitted.batchId} is not there`);
+  return { fileBatch, submitted, view, settled: await whereEachStands(client, submitted.batchId) };
 }
 
-export function exampleSummary({ report, settled }: ExampleRun): string {
+export function exampleSummary({ fileBatch, submitted, view, settled }: ExampleRun, intakeUrl?: string): string {
   return [
-    batchSummary(report),
+    fileSummary(fileBatch),
+    '',
+    submitted.duplicate
+      ? `Batch ${submitted.batchId} (this file, submitted by an earlier run): ${view.state}`
+      : `Batch ${submitted.batchId}: ${plural(submitted.items, 'item')}, ${view.state}`,
+    'Follow it:',
+    ...followHints(submitted.batchId, intakeUrl),
+    '',
+    outcomeTable(view.counts),
     '',
     'Where each verification stands:',
     table(

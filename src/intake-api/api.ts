@@ -10,10 +10,12 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Config } from '../config.js';
 import type { Logger } from '../logging.js';
+import type { BatchTiming } from '../../workflows/batch-timing.js';
 import type { Timing } from '../../workflows/timing.js';
 import { apiKeyGuard, requireIntakeApiKey } from './api-key.js';
 import type { IntakeApp, IntakeDeps } from './deps.js';
 import { intakeOpenApiOptions, OPENAPI_PATH } from './openapi.js';
+import { batchRoutes } from './routes/batches.js';
 import { cancelRoute } from './routes/cancel.js';
 import { listRoute } from './routes/list.js';
 import { openApiRoute } from './routes/openapi.js';
@@ -32,6 +34,8 @@ export interface IntakeApiOptions {
   logger: Logger;
   /** Waiting times of the verifications it starts (tests shorten them). */
   timing?: Partial<Timing>;
+  /** How the batches it submits pace themselves (tests shorten it). */
+  batchTiming?: Partial<BatchTiming>;
 }
 
 /**
@@ -60,6 +64,7 @@ export function createIntakeApi(options: IntakeApiOptions): FastifyInstance {
     taskQueue,
     timeoutMs: config.intake.temporalTimeoutMs,
     ...(options.timing ? { timing: options.timing } : {}),
+    ...(options.batchTiming ? { batchTiming: options.batchTiming } : {}),
   };
   // Typed as Fastify's base logger so the app keeps Fastify's default instance type.
   const loggerInstance: FastifyBaseLogger = logger.child({ component: 'intake-api' });
@@ -94,6 +99,7 @@ export function createIntakeApi(options: IntakeApiOptions): FastifyInstance {
     runInputRoute(routes, deps);
     reviewRoute(routes, deps);
     cancelRoute(routes, deps);
+    batchRoutes(routes, deps);
     done();
   });
   return app;

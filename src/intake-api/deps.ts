@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { FastifyBaseLogger, FastifyInstance, RawServerDefault } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { BatchTiming } from '../../workflows/batch-timing.js';
 import type { Timing } from '../../workflows/timing.js';
 
 /** The intake API's Fastify instance: route schemas are zod schemas, and handlers' types follow from them. */
@@ -21,6 +22,8 @@ export interface IntakeDeps {
   timeoutMs: number;
   /** Waiting times of started verifications (tests shorten them); the workflow's defaults otherwise. */
   timing?: Partial<Timing>;
+  /** How batches pace themselves (tests shorten it); the batch's defaults otherwise. */
+  batchTiming?: Partial<BatchTiming>;
 }
 
 /** Runs Temporal calls under the request's deadline, so an unreachable server answers 503 instead of hanging. */

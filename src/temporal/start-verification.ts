@@ -4,7 +4,15 @@ import type { SearchAttributePair } from '@temporalio/common';
 import { validateIntake } from '../contract/index.js';
 import { verificationWorkflowId } from '../../workflows/ids.js';
 import { waitsForDiscovery } from '../../workflows/intake.js';
-import { DiscoveryId, PayerId, SpecialtyCode, VerificationStage } from '../../workflows/search-attributes.js';
+import { BATCH_ITEM_MEMO_KEY, type BatchItemMemo } from '../../workflows/batch-types.js';
+import {
+  BatchId,
+  DiscoveryId,
+  PayerId,
+  SpecialtyCode,
+  Tenant,
+  VerificationStage,
+} from '../../workflows/search-attributes.js';
 import { verificationStartMetadata } from '../../workflows/start-metadata.js';
 import type { Timing } from '../../workflows/timing.js';
 import type { verificationWorkflow } from '../../workflows/index.js';
@@ -35,6 +43,8 @@ export interface StartVerificationOptions {
    * the same workflow instead of starting a second one.
    */
   anonymousId?: string;
+  /** An item of a batch (DESIGN §9): its derived workflow id, and what the batch carries onto every item. */
+  batch?: Omit<BatchItemMemo, 'callerId'> & { workflowId: string; tenant?: string; retryWindowSeconds: number };
 }
 
 /**
@@ -49,7 +59,8 @@ export async function startVerification(
   const validation = validateIntake(request);
   if (!validation.ok) throw new IntakeValidationError(validation.param, validation.message);
   const intake = validation.intake;
-  const workflowId = verificationWorkflowId(intake.id ?? options.anonymousId ?? randomUUID());
+  const { batch } = options;
+  const workflowId = batch?.workflowId ?? verificationWorkflowId(intake.id ?? options.anonymousId ?? randomUUID());
   // Set at start, where they are free; the workflow upserts only when the stage changes. Never patient data.
   const typedSearchAttributes: SearchAttributePair[] = [
     { key: VerificationStage, value: waitsForDiscovery(intake) ? 'awaiting-discovery' : 'creating' },
@@ -57,14 +68,33 @@ export async function startVerification(
   if (intake.payerId) typedSearchAttributes.push({ key: PayerId, value: intake.payerId });
   if (intake.version === 'v2') typedSearchAttributes.push({ key: SpecialtyCode, value: intake.specialtyCode });
   if (intake.discoveryId) typedSearchAttributes.push({ key: DiscoveryId, value: intake.discoveryId });
+  if (batch) typedSearchAttributes.push({ key: BatchId, value: batch.batchId });
+  if (batch?.tenant) typedSearchAttributes.push({ key: Tenant, value: batch.tenant });
+  const item: BatchItemMemo | undefined = batch && {
+    batchId: batch.batchId,
+    row: batch.row,
+    round: batch.round,
+    ...(intake.id ? { callerId: intake.id } : {}),
+  };
   try {
     await client.workflow.start<typeof verificationWorkflow>('verificationWorkflow', {
       workflowId,
       taskQueue: options.taskQueue,
-      args: [{ request: intake, ...(options.timing ? { timing: options.timing } : {}) }],
+      args: [
+        {
+          request: intake,
+          ...(options.timing ? { timing: options.timing } : {}),
+          ...(batch?.tenant ? { tenant: batch.tenant } : {}),
+          ...(batch ? { retryWindowSeconds: batch.retryWindowSeconds } : {}),
+        },
+      ],
       typedSearchAttributes,
       // What Temporal UI shows of it from the start: identifiers and codes only, never a patient value.
-      ...verificationStartMetadata(intake),
+      ...verificationStartMetadata(intake, {
+        ...(batch ? { batchId: batch.batchId } : {}),
+        ...(batch?.tenant ? { tenant: batch.tenant } : {}),
+      }),
+      ...(item ? { memo: { [BATCH_ITEM_MEMO_KEY]: item } } : {}),
       // A caller id seen before, running or closed, is a duplicate submission: nothing new starts.
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
       workflowIdConflictPolicy: 'FAIL',

@@ -11,6 +11,7 @@ import type { VerificationResult } from '../../workflows/types.js';
 import { FAST, v1Intake, v2Intake } from '../setup/fixtures.js';
 import { testTemporal } from '../setup/temporal.js';
 import { eventually, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
+import { waitForBatch } from '../batches/helpers.js';
 import { lines, runCli } from './run-cli.js';
 
 describe('eligibility command against Temporal and the sandbox', function () {
@@ -54,66 +55,100 @@ describe('eligibility command against Temporal and the sandbox', function () {
     }
   }
 
-  it('batch: reports an invalid CSV row by row, line and field without its value, and starts the others', async () => {
+  it('batch: reports an invalid CSV row by row, line and field without its value, and submits the others', async () => {
     const csv = await file(
       'intake.csv',
       [
         'id,firstName,lastName,dateOfBirth,state,memberId,payerId,placeOfServiceCode,specialtyCode',
-        `${tag}-c1,Testy,Samplesworth,01/15/1980,WA,EVG1,60054,11,PRC`,
+        `${tag}-b1,Testy,Samplesworth,01/15/1980,WA,EVG1,60054,11,PRC`,
         '',
-        `${tag}-c2,Secretly,Zyxwvutson,13/45/1990,WA,EVG2,60054,11,PRC`,
-        `${tag}-c3,Fakella,Placeholder,03/22/1975,TX,,87726,11,PSY`,
+        `${tag}-b2,Secretly,Zyxwvutson,13/45/1990,WA,EVG2,60054,11,PRC`,
+        `${tag}-b3,Fakella,Placeholder,03/22/1975,TX,,87726,11,PRC`,
+        `,Nameless,Rowonly,03/22/1975,TX,,87726,11,PSY`,
       ].join('\n'),
     );
-    const run = await cli('batch', csv);
+    const run = await cli('batch', csv, '--grace-seconds', '1', '--tenant', 'clinic-1', '--wait');
     const output = run.stdout + run.stderr;
     assert.equal(run.code, 2, output);
     // Row 2 of the data is on line 4 of the file (the header and a blank line come before it).
+    assert.match(run.stdout, /^intake\.csv: 4 rows: 3 valid, 1 invalid$/m);
     assert.match(run.stdout, /^2\s+4\s+invalid\s+patient\.dateOfBirth/m);
-    assert.match(run.stdout, new RegExp(`^1\\s+2\\s+started\\s+verification-${tag}-c1$`, 'm'));
-    assert.match(run.stdout, new RegExp(`^3\\s+5\\s+started\\s+verification-${tag}-c3$`, 'm'));
+    const batchId = /^Batch (\S+): 3 items submitted/m.exec(run.stdout)?.[1];
+    assert.ok(batchId, run.stdout);
+    assert.match(run.stdout, new RegExp(`eligibility batches status ${batchId}`));
+    assert.match(run.stdout, /^outcome\s+count\s+group$/m, 'the outcome table after --wait');
+    assert.match(run.stdout, /^items\s+3\s/m);
     for (const value of ['13/45/1990', 'Secretly', 'Zyxwvutson', 'EVG2']) assert.ok(!output.includes(value), value);
     assert.equal(lines(run.stderr).length, 1);
-    assert.match(run.stderr, /^eligibility: 1 row not started \(1 invalid, 0 failed to start\)/);
-    for (const id of ['c1', 'c3']) {
+    assert.match(run.stderr, /^eligibility: 1 row invalid, not submitted/);
+    for (const id of ['b1', 'b3']) {
       const description = await client().workflow.getHandle(`verification-${tag}-${id}`).describe();
       assert.equal(description.type, 'verificationWorkflow');
       assert.equal(description.taskQueue, h.taskQueue);
     }
-    assert.equal(await exists(`verification-${tag}-c2`), false, 'the invalid row was not started');
+    assert.equal(await exists(`batch-${batchId}.row-4`), true, 'a row without caller id is named by batch and row');
+    assert.equal(await exists(`verification-${tag}-b2`), false, 'the invalid row was not started');
 
-    const again = await cli('batch', csv);
-    assert.match(again.stdout, new RegExp(`^1\\s+2\\s+duplicate\\s+verification-${tag}-c1$`, 'm'));
+    const again = await cli('batch', csv, '--tenant', 'clinic-1');
+    assert.match(again.stdout, new RegExp(`^Batch ${batchId} exists already .*nothing new was started`, 'm'));
+
+    await waitForBatch(client(), batchId, (v) => v.state === 'finished');
+    const status = await cli('batches', 'status', batchId);
+    assert.equal(status.code, 0, status.stderr);
+    assert.match(status.stdout, /^tenant\s+clinic-1$/m);
+    assert.match(status.stdout, /^progress\s+completed 3, no-coverage 0, failed 0, needs input 0, in progress 0$/m);
+    const items = await cli('batches', 'items', batchId, '--outcome', 'completed');
+    assert.match(items.stdout, new RegExp(`^4\\s+batch-${batchId}\\.row-4\\s+0\\s+completed\\s+[0-9a-f-]{36}$`, 'm'));
+    const out = path.join(dir, 'results.csv');
+    const results = await cli('batches', 'results', batchId, '--out', out);
+    assert.equal(results.code, 0, results.stderr);
+    assert.match(results.stdout, /^4 rows written to /);
+    const written = await fs.readFile(out, 'utf8');
+    assert.match(written, /^\uFEFFrow,callerId,workflowId,attempt,outcome,/);
+    assert.match(written, /\r\n2,,,,invalid,.*,patient\.dateOfBirth\r\n/);
+    assert.equal(((await fs.stat(out)).mode & 0o777).toString(8), '600', 'results may hold member ids');
+    const list = await cli('batches', 'list', '--tenant', 'clinic-1');
+    assert.match(list.stdout, new RegExp(`^${batchId}\\s+(finished|settled)\\s+3\\s`, 'm'));
   });
 
-  it('batch: reads JSONL and creates the sandbox discovery of an @sandbox row', async () => {
+  it('batch: reads JSONL and creates the sandbox discovery of an @sandbox row; cancel stops the batch', async () => {
     const patient = { firstName: 'Sandy', lastName: 'Discoverly', dateOfBirth: '12/01/1985', state: 'WA' };
     const jsonl = await file(
       'intake.jsonl',
       [
-        JSON.stringify({ id: `${tag}-j1`, payerId: '60054', patient, placeOfServiceCode: '11', specialtyCode: 'PRC' }),
         JSON.stringify({
-          id: `${tag}-j2`,
+          id: `${tag}-j1`,
           discoveryId: '@sandbox',
           patient,
           placeOfServiceCode: '11',
           specialtyCode: 'PRC',
         }),
+        JSON.stringify({ id: `${tag}-j2`, payerId: '60054', patient, placeOfServiceCode: '11', specialtyCode: 'PRC' }),
         '{"id": "not json',
       ].join('\n'),
     );
     const refused = await cli('batch', jsonl);
     assert.equal(refused.code, 2);
-    assert.match(refused.stderr, /^eligibility: discoveryId @sandbox \(row 2\).*--sandbox-url/);
-    assert.equal(await exists(`verification-${tag}-j1`), false, 'nothing starts before the whole file can');
+    assert.match(refused.stderr, /^eligibility: discoveryId @sandbox \(row 1\).*--sandbox-url/);
+    assert.equal(await exists(`verification-${tag}-j2`), false, 'nothing starts before the whole file can');
 
-    const run = await cli('batch', jsonl, '--sandbox-url', h.sandbox.url, '--concurrency', '2');
+    const run = await cli('batch', jsonl, '--sandbox-url', h.sandbox.url, '--batch-id', `${tag}-jsonl`);
     assert.equal(run.code, 2, run.stdout + run.stderr);
     assert.match(run.stdout, /^3\s+3\s+invalid\s+body: the line is not valid JSON$/m);
-    assert.match(run.stdout, /starting: 2\/2 \(started 2, duplicate 0, failed 0\)/);
-    const description = await client().workflow.getHandle(`verification-${tag}-j2`).describe();
+    const description = await eventually(async () =>
+      (await exists(`verification-${tag}-j1`))
+        ? client().workflow.getHandle(`verification-${tag}-j1`).describe()
+        : undefined,
+    );
     const discoveryId = description.typedSearchAttributes.get(DiscoveryId);
     assert.match(discoveryId ?? '', /^[0-9a-f-]{36}$/);
+
+    const cancelled = await cli('batches', 'cancel', `${tag}-jsonl`);
+    assert.equal(cancelled.code, 0, cancelled.stderr);
+    assert.match(cancelled.stdout, /cancelling|cancelled/);
+    const twice = await cli('batches', 'cancel', `${tag}-jsonl`);
+    assert.equal(twice.code, 1);
+    assert.match(twice.stderr, /cancelled already|has closed/);
   });
 
   it('start and status: prints the workflow id, then the status query readably and as JSON', async () => {

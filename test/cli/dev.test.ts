@@ -6,6 +6,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import { parse } from 'csv-parse/sync';
+import { createDataConverter } from '../../src/codec/data-converter.js';
+import { loadConfig } from '../../src/config.js';
 import { freePort } from '../../src/dev/temporal-dev-server.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -85,15 +87,18 @@ describe('eligibility dev (npm start)', function () {
       );
       const connection = await Connection.connect({ address: env.TEMPORAL_ADDRESS });
       try {
+        // Memos are payloads, encrypted like the rest: read with the stack's keys (a batch's memo holds its counts).
+        const dataConverter = await createDataConverter(loadConfig(env).codec);
         const attributes: string[] = [];
-        for await (const wf of new Client({ connection }).workflow.list()) {
+        for await (const wf of new Client({ connection, dataConverter }).workflow.list()) {
           attributes.push(JSON.stringify(wf.typedSearchAttributes), JSON.stringify(wf.searchAttributes));
+          attributes.push(JSON.stringify(wf.memo ?? {}));
         }
-        assert.ok(attributes.length >= 10, `listed ${attributes.length / 2} workflows`);
+        assert.ok(attributes.length >= 30, `listed ${attributes.length / 3} workflows`);
         assert.deepEqual(
           phi.filter((value) => attributes.some((a) => a.includes(value))),
           [],
-          'PHI values found in search attributes',
+          'PHI values found in search attributes or memos',
         );
       } finally {
         await connection.close();

@@ -22,6 +22,13 @@ describe('eligibility command: help and usage errors', function () {
       ['worker'],
       ['dev'],
       ['receiver'],
+      ['batches'],
+      ['batches', 'list'],
+      ['batches', 'status'],
+      ['batches', 'items'],
+      ['batches', 'results'],
+      ['batches', 'resubmit'],
+      ['batches', 'cancel'],
     ];
     const runs = await Promise.all(commands.map((command) => runCli([...command, '--help'])));
     runs.forEach((run, i) => {

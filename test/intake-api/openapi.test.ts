@@ -29,6 +29,12 @@ describe('intake API OpenAPI document', () => {
       assert.deepEqual(result.errors, undefined);
       assert.equal(result.valid, true);
       assert.deepEqual(Object.keys(document.paths).sort(), [
+        '/batches',
+        '/batches/{batchId}',
+        '/batches/{batchId}/cancel',
+        '/batches/{batchId}/items',
+        '/batches/{batchId}/resubmit',
+        '/batches/{batchId}/results',
         '/docs/openapi.json',
         '/verifications',
         '/verifications/{workflowId}',

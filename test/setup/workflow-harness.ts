@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Worker } from '@temporalio/worker';
+import { createBatchActivities } from '../../activities/batch.js';
 import { createActivities } from '../../activities/index.js';
 import { EligibilityClient } from '../../src/client/index.js';
 import { loadConfig } from '../../src/config.js';
@@ -23,13 +24,16 @@ export async function startWorkflowHarness(
 ): Promise<WorkflowHarness> {
   const sandbox = await startTestSandbox(sandboxOverrides);
   const config = loadConfig({ ELIGIBILITY_BASE_URL: sandbox.url });
-  const { nativeConnection, server } = testTemporal();
+  const { nativeConnection, server, client } = testTemporal();
   const taskQueue = `test-${randomUUID()}`;
   const worker = await createWorker({
     connection: nativeConnection,
     namespace: server.namespace,
     taskQueue,
-    activities: createActivities(new EligibilityClient(config.service)),
+    activities: {
+      ...createActivities(new EligibilityClient(config.service)),
+      ...createBatchActivities({ client, taskQueue }),
+    },
     dataConverter: testDataConverter(),
     maxActivitiesPerSecond: 500,
     workflowBundle: await workflowBundle(),

@@ -1,23 +1,51 @@
 import type { Command } from 'commander';
-import type { BatchReport } from '../../batch/run-batch.js';
+import { BatchIdSchema, DEFAULT_RETRY_WINDOW_SECONDS, RetryWindowSchema, TenantSchema } from '../../batches/limits.js';
 import { FLAT_COLUMNS } from '../../intake-files/flat-request.js';
 import { SANDBOX_DISCOVERY } from '../../sandbox/discovery-shortcut.js';
-import { plural } from '../../text-format.js';
 import { CliError, positiveInt, withClient, type CliContext } from '../context.js';
+import { parsedWith } from '../option-parsers.js';
+import { plural } from '../../text-format.js';
+
+interface BatchOptions {
+  batchId?: string;
+  tenant?: string;
+  retryWindow?: number;
+  allOrNothing?: boolean;
+  wait?: boolean;
+  sandboxUrl?: string;
+  graceSeconds?: number;
+  dryRun?: boolean;
+}
 
 export function registerBatch(program: Command, ctx: CliContext): void {
   program
     .command('batch')
-    .description('validate a CSV or JSONL file of patients, then start a verification for every valid row')
+    .description('validate a CSV or JSONL file of patients and submit its valid rows as one batch')
     .argument('<file>', 'a .csv file (header row of the columns below) or a .jsonl file (one request per line)')
-    .option('--concurrency <n>', 'starts in flight at once', positiveInt, 8)
+    .option(
+      '--batch-id <id>',
+      'the batch id (default: a digest of the file, so the same file is the same batch)',
+      parsedWith(BatchIdSchema),
+    )
+    .option(
+      '--tenant <id>',
+      'the submitter’s tenant (a provider group or clinic id; never patient data)',
+      parsedWith(TenantSchema),
+    )
+    .option(
+      '--retry-window <duration>',
+      'how long failing service calls are retried, e.g. 8h (default 24h)',
+      parsedWith(RetryWindowSchema),
+    )
+    .option('--all-or-nothing', 'submit nothing when any row is invalid')
+    .option('--wait', 'follow the batch with a progress bar until nothing is on its way, then print its outcomes')
     .option('--sandbox-url <url>', `sandbox where discoveries of ${SANDBOX_DISCOVERY} rows are created`)
     .option(
       '--grace-seconds <n>',
       'how long a verification without pending runs stays open (default 24 h)',
       positiveInt,
     )
-    .option('--dry-run', 'validate only: report invalid rows, start nothing')
+    .option('--dry-run', 'validate only: report invalid rows, submit nothing')
     .addHelpText(
       'after',
       `
@@ -26,49 +54,58 @@ CSV columns (any subset, in any order; an empty cell is an absent field):
 version is v1 or v2 (empty: v2, or v1 when patientId is given). discoveryId ${SANDBOX_DISCOVERY} creates a sandbox
 discovery for the row's patient first (needs --sandbox-url).
 
-Every row is checked before anything starts. Invalid rows are reported by row number (1-based data row), file line
-and field, never with their values, and are not started. While Temporal is unavailable, starts are retried with
-backoff for up to a minute (progress counts the rows waiting). Exit code 2 when any row was invalid or failed to
-start.
+Every row is checked before anything is submitted; invalid rows are reported by row number (1-based data row), file
+line and field, never with their values. The valid rows become one batch, a durable workflow in Temporal that starts
+them itself: once the batch id is printed, stopping this command changes nothing. A row's workflow id is derived from
+its caller id (or the batch id and its row), and the same file gives the same batch id, so submitting it again starts
+nothing twice. Exit code 2 when any row was invalid.
 
 Examples:
-  $ eligibility batch examples/intake.csv --sandbox-url http://127.0.0.1:4010
-  $ eligibility batch requests.jsonl --concurrency 16
+  $ eligibility batch examples/intake.csv --sandbox-url http://127.0.0.1:4010 --wait
+  $ eligibility batch requests.jsonl --tenant clinic-42 --retry-window 8h
   $ eligibility batch examples/intake.csv --dry-run`,
     )
-    .action(
-      async (
-        file: string,
-        options: { concurrency: number; sandboxUrl?: string; graceSeconds?: number; dryRun?: boolean },
-      ) => {
-        const { readBatch, runBatch } = await import('../../batch/run-batch.js');
-        const { batchSummary, notStarted } = await import('../../batch/summary.js');
-        const validated = await readBatch(file, {
-          sandbox: options.dryRun === true || options.sandboxUrl !== undefined,
+    .action(async (file: string, options: BatchOptions) => {
+      const { fileSummary, readBatchFile, submitFileBatch } = await import('../../batches/file-batch.js');
+      const fileBatch = await readBatchFile(file, {
+        sandbox: options.dryRun === true || options.sandboxUrl !== undefined,
+      });
+      console.log(fileSummary(fileBatch));
+      const { valid, invalid } = fileBatch.validated;
+      if (options.dryRun) {
+        console.log(`dry run: ${plural(valid.length, 'valid row')}, nothing was submitted`);
+        if (invalid.length > 0) throw new CliError(`${plural(invalid.length, 'row')} invalid`, 2);
+        return;
+      }
+      if (valid.length === 0) throw new CliError('no valid row: nothing was submitted', 2);
+      if (options.allOrNothing && invalid.length > 0) {
+        throw new CliError(`${plural(invalid.length, 'row')} invalid (--all-or-nothing): nothing was submitted`, 2);
+      }
+      await withClient(ctx, async (client, config) => {
+        const { followBatch } = await import('../batch-follow.js');
+        const { followHints, outcomeTable } = await import('../../batches/batch-view.js');
+        const submitted = await submitFileBatch(client, fileBatch, {
+          taskQueue: config.temporal.taskQueue,
+          ...(options.batchId ? { batchId: options.batchId } : {}),
+          ...(options.sandboxUrl ? { sandboxUrl: options.sandboxUrl } : {}),
+          options: {
+            ...(options.tenant ? { tenant: options.tenant } : {}),
+            retryWindowSeconds: options.retryWindow ?? DEFAULT_RETRY_WINDOW_SECONDS,
+            ...(options.graceSeconds ? { timing: { graceSeconds: options.graceSeconds } } : {}),
+          },
+          log: (line) => console.log(line),
         });
-        const total = validated.valid.length + validated.invalid.length;
-        let report: BatchReport = { file, total, invalid: validated.invalid, outcomes: [] };
-        if (!options.dryRun && validated.valid.length > 0) {
-          report = await withClient(ctx, (client, config) =>
-            runBatch(client, file, validated, {
-              taskQueue: config.temporal.taskQueue,
-              concurrency: options.concurrency,
-              ...(options.sandboxUrl ? { sandboxUrl: options.sandboxUrl } : {}),
-              ...(options.graceSeconds ? { timing: { graceSeconds: options.graceSeconds } } : {}),
-              tty: process.stdout.isTTY === true,
-            }),
-          );
+        console.log(
+          submitted.duplicate
+            ? `\nBatch ${submitted.batchId} exists already (submitted before): nothing new was started.`
+            : `\nBatch ${submitted.batchId}: ${plural(submitted.items, 'item')} submitted; the batch starts them.`,
+        );
+        console.log(['Follow it:', ...followHints(submitted.batchId)].join('\n'));
+        if (options.wait) {
+          const view = await followBatch(client, submitted.batchId, { tty: process.stdout.isTTY === true });
+          console.log(`\nBatch ${view.batchId}: ${view.state}\n${outcomeTable(view.counts)}`);
         }
-        console.log(batchSummary(report));
-        if (options.dryRun) console.log(`dry run: ${plural(validated.valid.length, 'valid row')}, nothing was started`);
-        const failed = notStarted(report);
-        if (options.dryRun && failed > 0) throw new CliError(`${plural(failed, 'row')} invalid`, 2);
-        if (failed > 0) {
-          throw new CliError(
-            `${plural(failed, 'row')} not started (${report.invalid.length} invalid, ${failed - report.invalid.length} failed to start)`,
-            2,
-          );
-        }
-      },
-    );
+      });
+      if (invalid.length > 0) throw new CliError(`${plural(invalid.length, 'row')} invalid, not submitted`, 2);
+    });
 }

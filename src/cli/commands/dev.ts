@@ -50,7 +50,7 @@ Examples:
             sandboxUrl: stack.sandboxUrl,
             graceSeconds: config.dev.graceSeconds,
           });
-          log(`\n${exampleSummary(run)}\n`);
+          log(`\n${exampleSummary(run, stack.intakeUrl)}\n`);
           const waiting = run.settled.find((r) => r.stage === 'awaiting-input' && r.pendingRuns.length > 0);
           if (waiting) {
             log('A verification awaits input. Find it in Temporal UI with VerificationStage = "awaiting-input", or:');

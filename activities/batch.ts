@@ -1,0 +1,44 @@
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { cancelRunningItems } from '../src/batches/cancel-items.js';
+import { countBatchItems } from '../src/batches/count.js';
+import { resubmitItems } from '../src/batches/resubmit-items.js';
+import { startPageItems } from '../src/batches/start-items.js';
+import { batchWorkflowId } from '../workflows/batch-ids.js';
+import type {
+  PageStartResult,
+  ResubmitItemsInput,
+  ResubmittedItem,
+  StartBatchItemsInput,
+  VisibleItemCounts,
+} from '../workflows/batch-types.js';
+
+export interface BatchActivityDeps {
+  /** A Temporal client of the worker's process, with the same converter (payloads are encrypted). */
+  client: Client;
+  /** Where the items' verifications run: the worker's own task queue. */
+  taskQueue: string;
+}
+
+/**
+ * The activities of batches (DESIGN §9): calls to Temporal, not to the service. Batches run them as local activities
+ * (workflows/batch-activity-options.ts). Workflows proxy `BatchActivities`.
+ */
+export function createBatchActivities(deps: BatchActivityDeps) {
+  return {
+    startBatchItems: (input: StartBatchItemsInput): Promise<PageStartResult> => startPageItems(deps, input),
+    countBatchItems: (batchId: string): Promise<VisibleItemCounts> => countBatchItems(deps.client, batchId),
+    resubmitBatchItems: (input: ResubmitItemsInput): Promise<ResubmittedItem[]> => resubmitItems(deps, input),
+    cancelBatchItems: (batchId: string): Promise<number> => cancelRunningItems(deps.client, batchId),
+    batchExists: async (batchId: string): Promise<boolean> => {
+      try {
+        await deps.client.workflow.getHandle(batchWorkflowId(batchId)).describe();
+        return true;
+      } catch (err) {
+        if (err instanceof WorkflowNotFoundError) return false;
+        throw err;
+      }
+    },
+  };
+}
+
+export type BatchActivities = ReturnType<typeof createBatchActivities>;

@@ -1,0 +1,73 @@
+import type { BatchView } from '../batches/describe.js';
+import { progressGroups, PROGRESS_GROUPS } from '../batches/groups.js';
+import type { BatchCounts } from '../../workflows/batch-types.js';
+import { fields, table, type Cell } from '../text-format.js';
+
+/** How each item ended or stands, one line per non-zero count, with the group it counts in. */
+export function outcomeTable(counts: BatchCounts): string {
+  const { running: r, outcomes: o } = counts;
+  const lines: [string, number, string][] = [
+    ['completed', o.completed, 'completed'],
+    ['created (grace period)', r.created, 'completed'],
+    ['no-coverage', o['no-coverage'], 'no-coverage'],
+    ['failed', o.failed, 'failed'],
+    ['timed-out', o['timed-out'], 'failed'],
+    ['abandoned', o.abandoned, 'failed'],
+    ['terminated', o.terminated, 'failed'],
+    ['not started', counts.notStarted, 'failed'],
+    ['awaiting-input', r['awaiting-input'], 'needs input'],
+    ['needs-review', r['needs-review'], 'needs input'],
+    ['queued', counts.queued, 'in progress'],
+    ['validating', r.validating, 'in progress'],
+    ['awaiting-discovery', r['awaiting-discovery'], 'in progress'],
+    ['creating', r.creating, 'in progress'],
+    ['cancelled', o.cancelled, 'cancelled'],
+    ['skipped (cancelled)', counts.skipped, 'cancelled'],
+    ['duplicate', counts.duplicate, 'duplicate'],
+  ];
+  const shown: Cell[][] = lines.filter(([, n]) => n > 0).map(([name, n, group]) => [name, n, group]);
+  shown.push(['items', counts.items, '']);
+  if (counts.invalid > 0) shown.push(['invalid rows (not items)', counts.invalid, '']);
+  return table(['outcome', 'count', 'group'], shown);
+}
+
+/** One line of counts by group: what a progress line and `batches list` show. */
+export function groupLine(counts: BatchCounts): string {
+  const groups = progressGroups(counts);
+  return PROGRESS_GROUPS.filter((g, i) => i < 5 || groups[g] > 0)
+    .map((g) => `${g} ${groups[g]}`)
+    .join(', ');
+}
+
+export function batchFields(view: BatchView): string {
+  const resubmission = view.lastResubmission;
+  return fields([
+    ['batchId', view.batchId],
+    ['workflowId', view.workflowId],
+    ['state', view.state],
+    ['items', view.counts.items],
+    ['invalid rows', view.counts.invalid || undefined],
+    ['progress', groupLine(view.counts)],
+    ['tenant', view.tenant],
+    ['retry window', `${view.retryWindowSeconds} s`],
+    ['created', view.createdAt],
+    ['updated', view.updatedAt],
+    [
+      'resubmitted',
+      resubmission
+        ? `round ${resubmission.round} (${resubmission.outcomes.join(', ')}): ${resubmission.resubmitted} item(s)${resubmission.done ? '' : ', under way'}`
+        : undefined,
+    ],
+    ['open until', view.closesAt],
+    ['closed', view.closedAt],
+  ]);
+}
+
+/** Where to follow a batch: the CLI, the intake API when one is known, Temporal UI. */
+export function followHints(batchId: string, intakeUrl?: string): string[] {
+  return [
+    `  npx eligibility batches status ${batchId} --wait`,
+    ...(intakeUrl ? [`  GET ${intakeUrl}/batches/${batchId} (results: …/results)`] : []),
+    `  Temporal UI: BatchId = "${batchId}"`,
+  ];
+}

@@ -1,0 +1,92 @@
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { temporalFailureKind } from '../temporal/errors.js';
+import { IntakeValidationError, startVerification } from '../temporal/start-verification.js';
+import { batchItemWorkflowId } from '../../workflows/batch-ids.js';
+import type { BatchItemMemo, PageStartResult, StartBatchItemsInput } from '../../workflows/batch-types.js';
+import { BatchId } from '../../workflows/search-attributes.js';
+import type { VerificationWorkflowInput } from '../../workflows/types.js';
+import { itemMemo } from './item-state.js';
+import { inLanes } from './lanes.js';
+
+/** Starts in flight at once from one activity: enough to start a page in seconds without crowding the server. */
+const START_LANES = 8;
+
+export interface ItemStarter {
+  client: Client;
+  /** The task queue of the verifications (the worker's own). */
+  taskQueue: string;
+}
+
+/** Whether the workflow that holds `workflowId` is this very item (an earlier attempt of this start made it). */
+export async function isItem(client: Client, workflowId: string, item: BatchItemMemo): Promise<boolean> {
+  try {
+    const described = await client.workflow.getHandle(workflowId).describe();
+    const memo = itemMemo(described);
+    return (
+      described.typedSearchAttributes.get(BatchId) === item.batchId &&
+      memo?.row === item.row &&
+      memo.round === item.round
+    );
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return false;
+    throw err;
+  }
+}
+
+export type StartItemResult = 'started' | 'duplicate' | { param: string; message: string };
+
+/**
+ * Starts one item with `startVerification`, under its derived id. An id that exists already is this item when an
+ * earlier attempt started it (the activity retried after the worker died), else a duplicate: its caller id has a
+ * verification from elsewhere, and nothing new starts. A request Temporal or the contract refuses is the row's
+ * problem; Temporal being unavailable is thrown, and the activity retries.
+ */
+export async function startItem(
+  { client, taskQueue }: ItemStarter,
+  item: BatchItemMemo,
+  input: Pick<VerificationWorkflowInput, 'request' | 'timing' | 'tenant' | 'retryWindowSeconds'>,
+): Promise<StartItemResult> {
+  const workflowId = batchItemWorkflowId(item.batchId, item.row, input.request.id, item.round);
+  try {
+    const { started } = await startVerification(client, input.request, {
+      taskQueue,
+      ...(input.timing ? { timing: input.timing } : {}),
+      batch: {
+        ...item,
+        workflowId,
+        ...(input.tenant ? { tenant: input.tenant } : {}),
+        retryWindowSeconds: input.retryWindowSeconds ?? 0,
+      },
+    });
+    if (started || (await isItem(client, workflowId, item))) return 'started';
+    return 'duplicate';
+  } catch (err) {
+    if (err instanceof IntakeValidationError) return { param: err.param, message: err.message };
+    if (temporalFailureKind(err) === 'invalid') {
+      return { param: 'request', message: 'Temporal refused the start as invalid (INVALID_ARGUMENT)' };
+    }
+    throw err;
+  }
+}
+
+/** The `startBatchItems` activity: a page's items, round 0. */
+export async function startPageItems(starter: ItemStarter, input: StartBatchItemsInput): Promise<PageStartResult> {
+  const result: PageStartResult = { started: 0, duplicates: [], notStarted: [] };
+  const { tenant, retryWindowSeconds, timing } = input.options;
+  await inLanes(input.items, START_LANES, async ({ row, request }) => {
+    const item = { batchId: input.batchId, row, round: 0 };
+    const outcome = await startItem(starter, item, {
+      request,
+      retryWindowSeconds,
+      ...(tenant ? { tenant } : {}),
+      ...(timing ? { timing } : {}),
+    });
+    if (outcome === 'started') result.started += 1;
+    else if (outcome === 'duplicate') {
+      result.duplicates.push({ row, workflowId: batchItemWorkflowId(input.batchId, row, request.id, 0) });
+    } else result.notStarted.push({ row, ...outcome });
+  });
+  result.duplicates.sort((a, b) => a.row - b.row);
+  result.notStarted.sort((a, b) => a.row - b.row);
+  return result;
+}

@@ -1,0 +1,168 @@
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import type { SearchAttributePair } from '@temporalio/common';
+import { batchPageWorkflowId, batchWorkflowId } from '../../workflows/batch-ids.js';
+import type { batchPageWorkflow, batchWorkflow } from '../../workflows/index.js';
+import { resolveBatchTiming, type BatchTiming } from '../../workflows/batch-timing.js';
+import {
+  BATCH_MEMO_KEY,
+  ITEM_OUTCOMES,
+  RUNNING_STAGES,
+  type BatchItemOptions,
+  type BatchMemo,
+  type BatchPageInput,
+  type BatchRowProblem,
+  type BatchRowRequest,
+  type BatchWorkflowInput,
+} from '../../workflows/batch-types.js';
+import { BatchId, Tenant } from '../../workflows/search-attributes.js';
+import { inLanes } from './lanes.js';
+import { paginate } from './prepare.js';
+import { retryUnavailable } from './retry-unavailable.js';
+
+/** What a batch is made of, validated: its id, its rows and what every item carries. */
+export interface BatchSubmission {
+  batchId: string;
+  valid: BatchRowRequest[];
+  invalid: BatchRowProblem[];
+  options: BatchItemOptions;
+}
+
+export interface SubmitBatchOptions {
+  /** The task queue of the batch, its pages and its items. */
+  taskQueue: string;
+  timing?: Partial<BatchTiming>;
+  /** How long a Temporal that is unavailable is waited for (the CLI); 0, the default, fails at once (the API's 503). */
+  retryUnavailableMs?: number;
+  /** Rows per page (tests make small pages to have several). */
+  pageSize?: number;
+  /** After each page is stored, for progress. */
+  onPage?: (stored: number, pages: number) => void;
+}
+
+export interface SubmittedBatch {
+  batchId: string;
+  workflowId: string;
+  /** The batch existed already (the same submission, or the same id): nothing new was started. */
+  duplicate: boolean;
+  items: number;
+  invalid: number;
+  pages: number;
+}
+
+export async function batchExists(client: Client, batchId: string): Promise<boolean> {
+  try {
+    await client.workflow.getHandle(batchWorkflowId(batchId)).describe();
+    return true;
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return false;
+    throw err;
+  }
+}
+
+/**
+ * Makes a batch durable, then returns: every page (its rows in its input) is started first, the batch itself last.
+ * A submitter that dies half-way leaves pages without a batch, which start nothing and end on their own; submitting
+ * again (the same content gives the same id) reuses the pages already stored and starts the batch. Once this returns,
+ * the batch owns everything: the caller may go away.
+ */
+export async function submitBatch(
+  client: Client,
+  submission: BatchSubmission,
+  options: SubmitBatchOptions,
+): Promise<SubmittedBatch> {
+  const { batchId, options: itemOptions } = submission;
+  const timing = resolveBatchTiming(options.timing);
+  const retry = <T>(call: () => Promise<T>) => retryUnavailable(call, options.retryUnavailableMs ?? 0);
+  const pages = paginate(submission, options.pageSize);
+  const summary = {
+    batchId,
+    workflowId: batchWorkflowId(batchId),
+    items: submission.valid.length,
+    invalid: submission.invalid.length,
+    pages: pages.length,
+  };
+  if (await retry(() => batchExists(client, batchId))) return { ...summary, duplicate: true };
+
+  // Set at start, where they are free: the whole batch is found with BatchId = "<id>".
+  const typedSearchAttributes: SearchAttributePair[] = [{ key: BatchId, value: batchId }];
+  if (itemOptions.tenant) typedSearchAttributes.push({ key: Tenant, value: itemOptions.tenant });
+
+  let stored = 0;
+  const numbered = pages.map((page, index) => ({ ...page, number: index + 1 }));
+  await inLanes(numbered, 4, async (page) => {
+    const input: BatchPageInput = {
+      batchId,
+      page: page.number,
+      items: page.items,
+      invalid: page.invalid,
+      options: itemOptions,
+      releaseWithinSeconds: timing.releaseWithinSeconds,
+    };
+    await retry(() =>
+      client.workflow.start<typeof batchPageWorkflow>('batchPageWorkflow', {
+        workflowId: batchPageWorkflowId(batchId, input.page),
+        taskQueue: options.taskQueue,
+        args: [input],
+        typedSearchAttributes,
+        // A page stored by an earlier, interrupted submission is kept; one that ended unreleased is stored again.
+        workflowIdConflictPolicy: 'USE_EXISTING',
+        workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+      }),
+    );
+    options.onPage?.((stored += 1), pages.length);
+  });
+
+  const createdAt = new Date().toISOString();
+  const input: BatchWorkflowInput = {
+    batchId,
+    createdAt,
+    pageItems: pages.map((p) => p.items.length),
+    invalid: submission.invalid.length,
+    ...(itemOptions.tenant ? { tenant: itemOptions.tenant } : {}),
+    retryWindowSeconds: itemOptions.retryWindowSeconds,
+    ...(options.timing ? { timing: options.timing } : {}),
+  };
+  try {
+    await retry(() =>
+      client.workflow.start<typeof batchWorkflow>('batchWorkflow', {
+        workflowId: summary.workflowId,
+        taskQueue: options.taskQueue,
+        args: [input],
+        typedSearchAttributes,
+        // What followers read before the batch's first workflow task has run.
+        memo: { [BATCH_MEMO_KEY]: initialMemo(input, submission) },
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+        workflowIdConflictPolicy: 'FAIL',
+      }),
+    );
+  } catch (err) {
+    // Another submission of the same batch won the race: it is one batch either way.
+    if (err instanceof WorkflowExecutionAlreadyStartedError) return { ...summary, duplicate: true };
+    throw err;
+  }
+  return { ...summary, duplicate: false };
+}
+
+function initialMemo(input: BatchWorkflowInput, submission: BatchSubmission): BatchMemo {
+  const zeros = <K extends string>(keys: readonly K[]) => Object.fromEntries(keys.map((k) => [k, 0])) as Record<K, 0>;
+  return {
+    batchId: input.batchId,
+    phase: 'starting',
+    counts: {
+      items: submission.valid.length,
+      invalid: submission.invalid.length,
+      duplicate: 0,
+      notStarted: 0,
+      skipped: 0,
+      queued: submission.valid.length,
+      running: zeros(RUNNING_STAGES),
+      outcomes: zeros(ITEM_OUTCOMES),
+    },
+    pages: input.pageItems.length,
+    ...(input.tenant ? { tenant: input.tenant } : {}),
+    retryWindowSeconds: input.retryWindowSeconds,
+    createdAt: input.createdAt,
+    updatedAt: input.createdAt,
+    round: 0,
+  };
+}

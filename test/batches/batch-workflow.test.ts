@@ -1,0 +1,122 @@
+import assert from 'node:assert/strict';
+import type { batchPageWorkflow } from '../../workflows/index.js';
+import { cancelBatch } from '../../src/batches/actions.js';
+import { validateSubmission } from '../../src/batches/prepare.js';
+import { batchPageWorkflowId, batchWorkflowId } from '../../workflows/batch-ids.js';
+import { BatchId } from '../../workflows/search-attributes.js';
+import { v2Intake } from '../setup/fixtures.js';
+import { recordHistory } from '../setup/histories.js';
+import { testTemporal } from '../setup/temporal.js';
+import { startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
+import { batchIdFor, FAST_BATCH, submitRequests, waitForBatch } from './helpers.js';
+
+describe('batch workflow', function () {
+  this.timeout(60_000);
+  let h: WorkflowHarness;
+  const client = () => testTemporal().client;
+
+  before(async () => {
+    h = await startWorkflowHarness();
+  });
+  after(async () => {
+    await h?.stop();
+  });
+
+  it('starts its items page by page and counts them by outcome until every one has closed', async () => {
+    const batchId = batchIdFor('counts');
+    const requests = [
+      v2Intake(),
+      v2Intake({ id: undefined }),
+      v2Intake({ payerId: '99999' }),
+      v2Intake({ patient: { firstName: 'X' } }),
+      v2Intake(),
+    ];
+    const submitted = await submitRequests(client(), h.taskQueue, batchId, requests, { pageSize: 2 });
+    assert.deepEqual(
+      { items: submitted.items, invalid: submitted.invalid, pages: submitted.pages, duplicate: submitted.duplicate },
+      { items: 4, invalid: 1, pages: 3, duplicate: false },
+    );
+    const view = await waitForBatch(client(), batchId);
+    assert.equal(view.counts.outcomes.completed, 3, JSON.stringify(view.counts));
+    assert.equal(view.counts.outcomes.failed, 1);
+    assert.equal(view.counts.queued, 0);
+    assert.equal(view.counts.invalid, 1);
+    const { count } = await client().workflow.count(`BatchId = "${batchId}" AND WorkflowType = 'verificationWorkflow'`);
+    assert.equal(count, 4);
+    const description = await client().workflow.getHandle(batchWorkflowId(batchId)).describe();
+    assert.equal(description.typedSearchAttributes.get(BatchId), batchId);
+    await recordHistory('batch-finished', client().workflow.getHandle(batchWorkflowId(batchId)));
+    await recordHistory('batch-page', client().workflow.getHandle(batchPageWorkflowId(batchId, 1)));
+  });
+
+  it('continues as new before its history grows long, keeping its pages, counts and rounds', async () => {
+    const batchId = batchIdFor('can');
+    const requests = Array.from({ length: 6 }, () => v2Intake());
+    await submitRequests(client(), h.taskQueue, batchId, requests, {
+      pageSize: 1,
+      timing: { ...FAST_BATCH, continueAfterEvents: 40 },
+    });
+    const view = await waitForBatch(client(), batchId);
+    assert.equal(view.counts.outcomes.completed, 6, JSON.stringify(view.counts));
+    assert.equal(view.counts.queued, 0);
+    let runs = 0;
+    for await (const run of client().workflow.list({ query: `WorkflowId = '${batchWorkflowId(batchId)}'` })) {
+      runs += 1;
+      assert.ok(run.historyLength < 80, `run ${run.runId} has ${run.historyLength} events`);
+    }
+    assert.ok(runs >= 2, `${runs} run(s): it continued as new`);
+  });
+
+  it('cancelled at once: pages not yet released start nothing, started items end cancelled, the parts add up', async () => {
+    const batchId = batchIdFor('cancel-pages');
+    const discovery = await h.sandbox.createDiscovery({
+      firstName: 'Grace',
+      lastName: 'Hopper',
+      dateOfBirth: '12/09/1976',
+      state: 'NY',
+      delayMs: -1,
+    });
+    const requests = Array.from({ length: 12 }, () =>
+      v2Intake({ payerId: undefined, discoveryId: discovery.discoveryId }),
+    );
+    await submitRequests(client(), h.taskQueue, batchId, requests, {
+      pageSize: 1,
+      timing: { ...FAST_BATCH, pagesInFlight: 1 },
+    });
+    await cancelBatch(client(), batchId);
+    const view = await waitForBatch(client(), batchId, (v) => v.state === 'cancelled');
+    const { counts } = view;
+    assert.ok(counts.skipped > 0, `some pages were never released: ${JSON.stringify(counts)}`);
+    assert.equal(counts.skipped + counts.outcomes.cancelled, 12, JSON.stringify(counts));
+    const { count } = await client().workflow.count(`BatchId = "${batchId}" AND WorkflowType = 'verificationWorkflow'`);
+    assert.equal(count, 12 - counts.skipped, 'a skipped row never started');
+    const running = await client().workflow.count(`BatchId = "${batchId}" AND ExecutionStatus = 'Running'`);
+    assert.equal(running.count, 0);
+    await recordHistory('batch-cancelled', client().workflow.getHandle(batchWorkflowId(batchId)));
+  });
+
+  it('a page whose batch never came starts nothing; submitting again reuses the stored pages', async () => {
+    const batchId = batchIdFor('interrupted');
+    const requests = [v2Intake(), v2Intake()];
+    // What a submitter that died after storing the page leaves: the page, no batch.
+    const { valid, invalid } = validateSubmission(
+      requests.map((request, i) => ({ row: i + 1, request })),
+      { sandbox: false },
+    );
+    const orphan = await client().workflow.start<typeof batchPageWorkflow>('batchPageWorkflow', {
+      workflowId: batchPageWorkflowId(batchId, 1),
+      taskQueue: h.taskQueue,
+      args: [
+        { batchId, page: 1, items: valid, invalid, options: { retryWindowSeconds: 60 }, releaseWithinSeconds: 0.5 },
+      ],
+    });
+    const result = await orphan.result();
+    assert.deepEqual([result.outcome, result.started, result.skipped], ['unreleased', 0, [1, 2]]);
+    const none = await client().workflow.count(`BatchId = "${batchId}" AND WorkflowType = 'verificationWorkflow'`);
+    assert.equal(none.count, 0);
+
+    await submitRequests(client(), h.taskQueue, batchId, requests);
+    const view = await waitForBatch(client(), batchId);
+    assert.equal(view.counts.outcomes.completed, 2, JSON.stringify(view.counts));
+  });
+});

@@ -1,0 +1,269 @@
+import assert from 'node:assert/strict';
+import { parse } from 'csv-parse/sync';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { loadConfig } from '../../src/config.js';
+import { createIntakeApi } from '../../src/intake-api/api.js';
+import { createLogger } from '../../src/logging.js';
+import { BATCH_ITEM_MEMO_KEY, type BatchItemMemo } from '../../workflows/batch-types.js';
+import { Tenant } from '../../workflows/search-attributes.js';
+import { FAST, TEST_INTAKE_KEY, v2Intake } from '../setup/fixtures.js';
+import { testTemporal } from '../setup/temporal.js';
+import { startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
+import { batchIdFor, FAST_BATCH, waitForBatch } from './helpers.js';
+
+interface Submitted {
+  batchId: string;
+  items: number;
+  invalid: { row: number; line?: number; param: string; message: string }[];
+  duplicate?: boolean;
+}
+interface Status {
+  state: string;
+  round: number;
+  counts: { items: number; queued: number; outcomes: Record<string, number>; running: Record<string, number> };
+  groups: Record<string, number>;
+}
+
+const sum = (values: Record<string, number>) => Object.values(values).reduce((a, b) => a + b, 0);
+
+describe('batches through the intake API', function () {
+  this.timeout(60_000);
+  let h: WorkflowHarness;
+  let api: FastifyInstance;
+  const client = () => testTemporal().client;
+
+  before(async () => {
+    // Discoveries stay pending unless a test completes them: items waiting on one are there to be cancelled.
+    h = await startWorkflowHarness({ discoveryDelayMs: 600_000 });
+    const config = loadConfig({ INTAKE_API_KEY: TEST_INTAKE_KEY, LOG_LEVEL: 'silent' });
+    api = createIntakeApi({
+      config,
+      client: client(),
+      taskQueue: h.taskQueue,
+      logger: createLogger(config),
+      timing: FAST,
+      // Open a minute after its last item, for the resubmissions below.
+      batchTiming: { ...FAST_BATCH, keepOpenSeconds: 60 },
+    });
+  });
+  after(async () => {
+    await api?.close();
+    await h?.stop();
+  });
+
+  const call = (options: InjectOptions) =>
+    api.inject({
+      ...options,
+      headers: { 'x-api-key': TEST_INTAKE_KEY, ...(options.headers as Record<string, string>) },
+    });
+  const post = (url: string, payload: unknown, headers: Record<string, string> = {}) =>
+    call({ method: 'POST', url, payload: payload as object, headers });
+  const upload = (csv: string | Buffer, query = '') =>
+    call({ method: 'POST', url: `/batches${query}`, headers: { 'content-type': 'text/csv' }, payload: csv });
+  const status = async (batchId: string) => (await call({ method: 'GET', url: `/batches/${batchId}` })).json<Status>();
+  const itemWorkflows = async (batchId: string) => {
+    const byRow = new Map<number, number>();
+    for await (const wf of client().workflow.list({
+      query: `BatchId = "${batchId}" AND WorkflowType = 'verificationWorkflow'`,
+    })) {
+      const memo = wf.memo?.[BATCH_ITEM_MEMO_KEY] as BatchItemMemo;
+      byRow.set(memo.row, (byRow.get(memo.row) ?? 0) + 1);
+    }
+    return byRow;
+  };
+
+  it('takes a JSON batch, answers which row and field are invalid, and counts its items until they add up', async () => {
+    const batchId = batchIdFor('json');
+    const before = (await h.sandbox.stats()).verificationsCreated;
+    const items = [
+      v2Intake(),
+      v2Intake({ id: undefined }),
+      v2Intake({ patient: { firstName: 'Zelda', lastName: 'Qwerty', dateOfBirth: '13/45/1990' } }),
+      v2Intake({ payerId: '99999' }),
+    ];
+    const response = await post('/batches', { batchId, items, tenant: 'clinic-7', retryWindow: '8h' });
+    assert.equal(response.statusCode, 202, response.body);
+    assert.equal(response.headers.location, `/batches/${batchId}`);
+    const body = response.json<Submitted>();
+    assert.equal(body.items, 3);
+    assert.deepEqual(
+      body.invalid.map((r) => [r.row, r.param]),
+      [[3, 'patient.dateOfBirth']],
+    );
+    assert.doesNotMatch(response.body, /13\/45\/1990|Zelda|Qwerty/, 'no value is echoed');
+
+    await waitForBatch(client(), batchId, (v) => v.state === 'finished');
+    const done = await status(batchId);
+    assert.deepEqual([done.counts.outcomes.completed, done.counts.outcomes.failed], [2, 1]);
+    assert.equal(sum(done.groups), done.counts.items, 'the groups add up to the items');
+    const created = (await h.sandbox.stats()).verificationsCreated - before;
+    assert.equal(created, done.counts.outcomes.completed, 'one verification at the service per completed item');
+    for await (const wf of client().workflow.list({ query: `BatchId = "${batchId}"` })) {
+      assert.equal(wf.typedSearchAttributes.get(Tenant), 'clinic-7', `${wf.workflowId} carries the tenant`);
+    }
+
+    const again = await post('/batches', { batchId, items });
+    assert.equal(again.statusCode, 200);
+    assert.equal(again.json<Submitted>().duplicate, true);
+    assert.equal(sum(Object.fromEntries(await itemWorkflows(batchId))), 3, 'submitting again started nothing');
+
+    const results = await call({ method: 'GET', url: `/batches/${batchId}/results` });
+    assert.equal(results.statusCode, 200);
+    assert.match(String(results.headers['content-type']), /^text\/csv/);
+    const rows = parse<Record<string, string>>(results.body, { bom: true, columns: true });
+    assert.deepEqual(
+      rows.map((r) => [r.row, r.outcome, r.errorField]),
+      [
+        ['1', 'completed', ''],
+        ['2', 'completed', ''],
+        ['3', 'invalid', 'patient.dateOfBirth'],
+        ['4', 'failed', 'payerId'],
+      ],
+    );
+    assert.match(rows[0]?.verificationId ?? '', /^[0-9a-f-]{36}$/);
+    assert.equal(rows[0]?.callerId, items[0]?.id);
+    const jsonl = await call({ method: 'GET', url: `/batches/${batchId}/results?format=jsonl` });
+    assert.equal(jsonl.body.trim().split('\n').length, 4);
+
+    const failed = await call({ method: 'GET', url: `/batches/${batchId}/items?outcome=failed` });
+    assert.deepEqual(
+      failed.json<{ items: { row: number; outcome: string }[] }>().items.map((i) => [i.row, i.outcome]),
+      [[4, 'failed']],
+    );
+    const page = await call({ method: 'GET', url: `/batches/${batchId}/items?limit=2` });
+    const first = page.json<{ items: unknown[]; nextPageToken?: string }>();
+    assert.equal(first.items.length, 2);
+    const rest = await call({
+      method: 'GET',
+      url: `/batches/${batchId}/items?limit=2&pageToken=${first.nextPageToken}`,
+    });
+    assert.equal(rest.json<{ items: unknown[] }>().items.length, 1);
+    const list = await call({ method: 'GET', url: '/batches?tenant=clinic-7' });
+    assert.ok(list.json<{ batches: { batchId: string }[] }>().batches.some((b) => b.batchId === batchId));
+  });
+
+  it('resubmits the failed items once however often it is asked, and counts each item once', async () => {
+    const batchId = batchIdFor('resubmit');
+    const items = [v2Intake(), v2Intake({ payerId: '99999' }), v2Intake({ id: undefined, payerId: '99998' })];
+    assert.equal((await post('/batches', { batchId, items })).statusCode, 202);
+    await waitForBatch(client(), batchId, (v) => v.state === 'finished');
+
+    const key = { 'idempotency-key': `again-${batchId}` };
+    const [a, b] = await Promise.all([
+      post(`/batches/${batchId}/resubmit`, { outcomes: ['failed'] }, key),
+      post(`/batches/${batchId}/resubmit`, {}),
+    ]);
+    assert.deepEqual(
+      [a, b].map((r) => r.json<{ round: number }>().round),
+      [1, 1],
+    );
+    await waitForBatch(client(), batchId, (v) => v.state === 'finished' && v.lastResubmission?.done === true);
+    const retried = await post(`/batches/${batchId}/resubmit`, { outcomes: ['failed'] }, key);
+    assert.equal(retried.json<{ round: number }>().round, 1, 'the same key is the same resubmission');
+    const byRow = await itemWorkflows(batchId);
+    assert.deepEqual(
+      [...byRow.entries()].sort(),
+      [
+        [1, 1],
+        [2, 2],
+        [3, 2],
+      ],
+      'each failed row started once more, the completed one never',
+    );
+    const done = await status(batchId);
+    assert.deepEqual([done.round, done.counts.outcomes.failed, done.counts.outcomes.completed], [1, 2, 1]);
+    assert.equal(sum(done.groups), 3);
+
+    const superseded = await call({ method: 'GET', url: `/batches/${batchId}/items?outcome=failed&superseded=true` });
+    const attempts = superseded.json<{ items: { row: number; round: number; superseded: boolean }[] }>().items;
+    assert.deepEqual(attempts.map((i) => [i.row, i.round, i.superseded]).sort(), [
+      [2, 0, true],
+      [2, 1, false],
+      [3, 0, true],
+      [3, 1, false],
+    ]);
+    const wrong = await post(`/batches/${batchId}/resubmit`, { outcomes: ['completed'] });
+    assert.deepEqual([wrong.statusCode, wrong.json<{ param: string }>().param], [400, 'outcomes.0']);
+  });
+
+  it('cancels a batch: its waiting items end cancelled and nothing else starts', async () => {
+    const batchId = batchIdFor('cancel');
+    const discovery = await h.sandbox.createDiscovery({
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      dateOfBirth: '12/10/1985',
+      state: 'NY',
+    });
+    const items = [1, 2, 3].map(() => v2Intake({ payerId: undefined, discoveryId: discovery.discoveryId }));
+    assert.equal((await post('/batches', { batchId, items })).statusCode, 202);
+    await waitForBatch(client(), batchId, (v) => v.counts.running['awaiting-discovery'] === 3);
+    const cancelled = await post(`/batches/${batchId}/cancel`, {});
+    assert.equal(cancelled.statusCode, 202, cancelled.body);
+    const view = await waitForBatch(client(), batchId, (v) => v.state === 'cancelled');
+    assert.equal(view.counts.outcomes.cancelled, 3);
+    const twice = await post(`/batches/${batchId}/cancel`, {});
+    assert.ok([409].includes(twice.statusCode), twice.body);
+    const resubmit = await post(`/batches/${batchId}/resubmit`, { outcomes: ['cancelled'] });
+    assert.equal(resubmit.statusCode, 409, resubmit.body);
+  });
+
+  describe('refuses a malformed upload with a 400 naming the problem, and starts nothing', () => {
+    const header = 'id,payerId,firstName,lastName,dateOfBirth,state,placeOfServiceCode,specialtyCode';
+    const row = (i: number) => `up-${i},60054,Ada,Lovelace,12/10/1985,NY,11,PRC`;
+    const cases: [string, () => string | Buffer, RegExp][] = [
+      ['wrong columns', () => `${header},shoeSize\n${row(1)},42\n`, /unknown CSV column "shoeSize"/],
+      ['bad quoting', () => `${header}\n"up-1,60054,Ada,Lovelace,12/10/1985,NY,11,PRC\n`, /cannot be parsed at line 2/],
+      ['10,001 rows', () => [header, ...Array.from({ length: 10_001 }, (_, i) => row(i))].join('\n'), /10001 rows/],
+      ['an empty file', () => '', /empty/],
+      ['a header only', () => `${header}\n`, /no requests/],
+      ['not UTF-8', () => Buffer.from(`${header}\nup-1,60054,Zo\xe9,L,12/10/1985,NY,11,PRC\n`, 'latin1'), /not UTF-8/],
+    ];
+    for (const [name, body, problem] of cases) {
+      it(name, async () => {
+        const pages = async () => (await client().workflow.count(`WorkflowType = 'batchPageWorkflow'`)).count;
+        const before = await pages();
+        const response = await upload(body());
+        assert.equal(response.statusCode, 400, response.body);
+        const answer = response.json<{ error: string; param: string; message: string }>();
+        assert.equal(answer.param, 'body');
+        assert.match(answer.message, problem);
+        assert.equal(await pages(), before, 'no page was stored');
+      });
+    }
+  });
+
+  it('takes a CSV upload of the columns `batch` reads, its options in the query', async () => {
+    const batchId = batchIdFor('csv');
+    const csv = [
+      'id,payerId,firstName,lastName,dateOfBirth,state,placeOfServiceCode,specialtyCode',
+      `${batchId}-1,60054,Ada,Lovelace,12/10/1985,NY,11,PRC`,
+      `${batchId}-2,60054,Ada,Lovelace,13/10/1985,NY,11,PRC`,
+    ].join('\n');
+    const response = await upload(csv, `?batchId=${batchId}&tenant=clinic-9&retryWindow=90m`);
+    assert.equal(response.statusCode, 202, response.body);
+    assert.deepEqual(
+      response.json<Submitted>().invalid.map((r) => [r.row, r.line, r.param]),
+      [[2, 3, 'patient.dateOfBirth']],
+    );
+    const view = await waitForBatch(client(), batchId, (v) => v.state === 'finished');
+    assert.deepEqual([view.tenant, view.retryWindowSeconds, view.counts.outcomes.completed], ['clinic-9', 5400, 1]);
+  });
+
+  it('refuses an all-or-nothing batch with an invalid item, and a batch of no valid item, naming the rows', async () => {
+    const allOrNothing = await post('/batches', {
+      items: [v2Intake(), v2Intake({ specialtyCode: 'NOPE' })],
+      allOrNothing: true,
+    });
+    assert.equal(allOrNothing.statusCode, 400);
+    assert.deepEqual(
+      allOrNothing.json<Submitted>().invalid.map((r) => [r.row, r.param]),
+      [[2, 'specialtyCode']],
+    );
+    const none = await post('/batches', { items: [{ nope: true }] });
+    assert.deepEqual([none.statusCode, none.json<{ param: string }>().param], [400, 'items']);
+    const tooMany = await post('/batches', { items: Array.from({ length: 10_001 }, () => ({})) });
+    assert.deepEqual([tooMany.statusCode, tooMany.json<{ param: string }>().param], [400, 'items']);
+    const badTenant = await post('/batches', { items: [v2Intake()], tenant: 'Ada Lovelace, 12/10/1985' });
+    assert.deepEqual([badTenant.statusCode, badTenant.json<{ param: string }>().param], [400, 'tenant']);
+  });
+});
