@@ -9,8 +9,13 @@ import { resolveSandboxDiscovery, SANDBOX_DISCOVERY } from '../sandbox/discovery
 import { batchWorkflowId } from '../../workflows/batch-ids.js';
 import type { BatchTiming } from '../../workflows/batch-timing.js';
 import type { BatchItemOptions, BatchRowRequest } from '../../workflows/batch-types.js';
-import { CliError } from '../cli/context.js';
 import { plural, table } from '../text-format.js';
+
+/** A batch file that cannot be read or parsed: the CLI reports its message in one line, with exit code 2. */
+export class BatchFileError extends Error {
+  override name = 'BatchFileError';
+  readonly exitCode = 2;
+}
 
 /** A file read and validated as a whole before anything is submitted. */
 export interface FileBatch {
@@ -29,23 +34,22 @@ export async function readBatchFile(file: string, options: { sandbox: boolean })
   try {
     bytes = await fs.readFile(file);
   } catch (err) {
-    throw new CliError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`, 2);
+    throw new BatchFileError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`);
   }
   try {
     const rows = readUpload(bytes, intakeFormat(file));
     const validated = validateSubmission(rows, { sandbox: true });
     if (validated.sandboxRows.length > 0 && !options.sandbox) {
       const which = validated.sandboxRows.join(', ');
-      throw new CliError(
+      throw new BatchFileError(
         `discoveryId ${SANDBOX_DISCOVERY} (row${validated.sandboxRows.length > 1 ? 's' : ''} ${which}) asks for a ` +
           'sandbox discovery: give --sandbox-url <url> of a sandbox to create it in; nothing was submitted',
-        2,
       );
     }
     return { file, rows: rows.length, validated };
   } catch (err) {
     if (err instanceof BatchUploadError || err instanceof IntakeFileError)
-      throw new CliError(`${name}: ${err.message}`, 2);
+      throw new BatchFileError(`${name}: ${err.message}`);
     throw err;
   }
 }

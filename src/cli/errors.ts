@@ -4,6 +4,7 @@ import { ConfigError } from '../config.js';
 import { IntakeFileError } from '../intake-files/read-requests.js';
 import { grpcCode, GrpcStatus } from '../temporal/errors.js';
 import { IntakeValidationError } from '../temporal/start-verification.js';
+import { BatchFileError } from '../batches/file-batch.js';
 import { CliError } from './context.js';
 
 export { grpcCode } from '../temporal/errors.js';
@@ -35,7 +36,7 @@ export function reportError(err: unknown, temporalAddress: () => string | undefi
     }
     return { line: err.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' '), exitCode: err.exitCode || 1 };
   }
-  if (err instanceof CliError) return { line: err.message, exitCode: err.exitCode };
+  if (err instanceof CliError || err instanceof BatchFileError) return { line: err.message, exitCode: err.exitCode };
   if (err instanceof IntakeFileError) return { line: err.message, exitCode: 2 };
   if (err instanceof IntakeValidationError) return { line: `invalid request: ${err.message}`, exitCode: 1 };
   if (err instanceof ConfigError) return { line: err.message, exitCode: 1 };
