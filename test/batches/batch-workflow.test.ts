@@ -111,7 +111,7 @@ describe('batch workflow', function () {
         { batchId, page: 1, items: valid, invalid, options: { retryWindowSeconds: 60 }, releaseWithinSeconds: 0.5 },
       ],
     });
-    const result = (await orphan.result()) as BatchPageResult;
+    const result = (await orphan.result());
     assert.deepEqual([result.outcome, result.started, result.skipped], ['unreleased', 0, [1, 2]]);
     const none = await client().workflow.count(`BatchId = "${batchId}" AND WorkflowType = 'verificationWorkflow'`);
     assert.equal(none.count, 0);
