@@ -3,7 +3,6 @@ import type { batchPageWorkflow } from '../../workflows/index.js';
 import { cancelBatch } from '../../src/batches/actions.js';
 import { validateSubmission } from '../../src/batches/prepare.js';
 import { batchPageWorkflowId, batchWorkflowId } from '../../workflows/batch-ids.js';
-import type { BatchPageResult } from '../../workflows/batch-types.js';
 import { BatchId } from '../../workflows/search-attributes.js';
 import { v2Intake } from '../setup/fixtures.js';
 import { recordHistory } from '../setup/histories.js';
@@ -111,7 +110,7 @@ describe('batch workflow', function () {
         { batchId, page: 1, items: valid, invalid, options: { retryWindowSeconds: 60 }, releaseWithinSeconds: 0.5 },
       ],
     });
-    const result = (await orphan.result());
+    const result = await orphan.result();
     assert.deepEqual([result.outcome, result.started, result.skipped], ['unreleased', 0, [1, 2]]);
     const none = await client().workflow.count(`BatchId = "${batchId}" AND WorkflowType = 'verificationWorkflow'`);
     assert.equal(none.count, 0);
