@@ -5,7 +5,9 @@
 export interface BatchTiming {
   /** First interval between two looks at the items' counts; it doubles while nothing changes, and resets on a change. */
   pollInitialSeconds: number;
-  /** Longest interval between two looks (while items wait for people or for their grace period to end). */
+  /** Longest interval while items are on their way (starting, creating, retrying a failing service). */
+  pollBusyMaxSeconds: number;
+  /** Longest interval once nothing is on its way (items wait for people or for their grace period to end). */
   pollMaxSeconds: number;
   /** Pages starting their items at once: a cancel stops the others before they start anything. */
   pagesInFlight: number;
@@ -23,6 +25,7 @@ const HOUR = 3600;
 
 export const DEFAULT_BATCH_TIMING: BatchTiming = {
   pollInitialSeconds: 2,
+  pollBusyMaxSeconds: 30,
   pollMaxSeconds: 300,
   pagesInFlight: 2,
   releaseWithinSeconds: HOUR,

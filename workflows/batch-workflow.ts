@@ -88,8 +88,11 @@ export async function batchWorkflow(input: BatchWorkflowInput): Promise<BatchRes
     const before = published;
     closesAt = undefined;
     publish();
-    state.pollSeconds =
-      published !== before ? timing.pollInitialSeconds : Math.min(timing.pollMaxSeconds, state.pollSeconds * 2);
+    // Items on their way change soon (a 10,000-item batch whose worker restarted showed a minute-old picture at
+    // 5 min); settled ones wait for people or grace periods, and are looked at rarely.
+    const busy = ['starting', 'running', 'cancelling'].includes(state.phase());
+    const longest = busy ? timing.pollBusyMaxSeconds : timing.pollMaxSeconds;
+    state.pollSeconds = published !== before ? timing.pollInitialSeconds : Math.min(longest, state.pollSeconds * 2);
 
     if (state.allClosed()) {
       if (state.cancelRequested) break;

@@ -64,7 +64,7 @@ export async function runExample(
     sandboxUrl: options.sandboxUrl,
     options: { retryWindowSeconds: DEFAULT_RETRY_WINDOW_SECONDS, timing: { graceSeconds: options.graceSeconds } },
     // Looked at every half second: the example's items settle in seconds.
-    timing: { pollInitialSeconds: 0.5, pollMaxSeconds: 5 },
+    timing: { pollInitialSeconds: 0.5, pollBusyMaxSeconds: 2, pollMaxSeconds: 5 },
   });
   const deadline = Date.now() + (options.settleTimeoutMs ?? 60_000);
   let view = await describeBatch(client, submitted.batchId);

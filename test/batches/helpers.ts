@@ -10,6 +10,7 @@ import { eventually } from '../setup/workflow-harness.js';
 /** A batch's pace in tests: looks every 0.2 s, closes 2 s after its last item. */
 export const FAST_BATCH: Partial<BatchTiming> = {
   pollInitialSeconds: 0.2,
+  pollBusyMaxSeconds: 1,
   pollMaxSeconds: 1,
   keepOpenSeconds: 2,
   cancelSweepSeconds: 0.3,
