@@ -76,7 +76,7 @@ async function run() {
   if (verification.done < COUNT || oneActivity.done < COUNT) console.log('  STOPPED at the time limit');
   const line = (name: string, r: typeof verification) =>
     `  ${name.padEnd(28)} ${r.cpuMs.toFixed(1).padStart(6)} ms CPU each  (${r.done} in ${r.wallS.toFixed(1)} s)`;
-  console.log('\nWorker CPU per workflow (user + system, all threads of the worker process):');
+  console.log('\nWorker CPU per workflow (user + system, all threads of the worker process and its launcher):');
   console.log(line('verification, happy path', verification));
   console.log(line('one-activity workflow', oneActivity));
   console.log(`  ratio                        ${(verification.cpuMs / oneActivity.cpuMs).toFixed(2)}`);
