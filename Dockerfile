@@ -23,11 +23,10 @@ COPY workflows ./workflows
 COPY activities ./activities
 COPY workers ./workers
 # The workflow code is bundled once, here, from the same sources, instead of by every worker at start (seconds of
-# webpack each time); workers load it from WORKER_WORKFLOW_BUNDLE. The SDK's native core runs a dozen threads, and
-# glibc gives each its own malloc arena that keeps freed memory: two arenas keep a worker's RSS nearer what it uses.
+# webpack each time); workers load it from WORKER_WORKFLOW_BUNDLE. The worker bounds its own memory (it restarts
+# itself with WORKER_HEAP_MB and MALLOC_ARENA_MAX applied), so nothing about memory is set here.
 RUN node --import tsx workers/build-workflow-bundle.ts /app/lib/workflow-bundle.js
-ENV WORKER_WORKFLOW_BUNDLE=/app/lib/workflow-bundle.js \
-    MALLOC_ARENA_MAX=2
+ENV WORKER_WORKFLOW_BUNDLE=/app/lib/workflow-bundle.js
 # The files stay owned by root and read-only to the process; tsx keeps its cache in /tmp.
 USER node
 # Services are reached by their own ports (worker: none; webhook 4020, intake 4030, codec server 8888, sandbox 4010).

@@ -1,7 +1,8 @@
 /**
  * A worker process for `npm run bench:worker-cpu`, configured from the environment like `eligibility worker`
- * (`createWorker` with the same settings, encrypting data converter, the service's activities), with either the
- * project's workflows or the one-activity yardstick: `tsx bench/worker-child.ts verification|one-activity`.
+ * (`createWorker` with the same settings, encrypting data converter, the service's activities, and restarted with the
+ * same memory limits), with either the project's workflows or the one-activity yardstick:
+ * `tsx bench/worker-child.ts verification|one-activity`.
  */
 import { fileURLToPath } from 'node:url';
 import { NativeConnection } from '@temporalio/worker';
@@ -10,6 +11,7 @@ import { EligibilityClient } from '../src/client/index.js';
 import { createDataConverter } from '../src/codec/data-converter.js';
 import { loadConfig } from '../src/config.js';
 import { createWorker } from '../workers/create-worker.js';
+import { IN_PROCESS, relaunchWithMemoryLimits, untilStopped } from '../workers/relaunch.js';
 import { bundleWorkflowsInChild, defaultWorkflowsPath } from '../workers/workflow-bundle.js';
 import type { NoopActivities } from './one-activity-workflow.js';
 
@@ -19,6 +21,7 @@ async function run() {
   const kind = process.argv[2];
   if (kind !== 'verification' && kind !== 'one-activity') throw new Error('expected verification or one-activity');
   const config = loadConfig();
+  if (!process.argv.includes(IN_PROCESS)) process.exit(await relaunchWithMemoryLimits(config.worker));
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   try {
     const noop: NoopActivities = { noop: () => Promise.resolve() };
@@ -32,7 +35,7 @@ async function run() {
       maxCachedWorkflows: config.worker.maxCachedWorkflows,
       workflowBundle: await bundleWorkflowsInChild(kind === 'verification' ? defaultWorkflowsPath : oneActivityPath),
     });
-    process.once('SIGTERM', () => worker.shutdown());
+    untilStopped().addEventListener('abort', () => worker.shutdown(), { once: true });
     // The line `eligibility worker` prints when it polls: the benchmarks wait for it.
     console.log(`Worker polling task queue ${config.temporal.taskQueue}`);
     await worker.run();

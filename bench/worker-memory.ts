@@ -1,9 +1,11 @@
 /**
  * `npm run bench:worker-memory [-- --count 10000] [--max-minutes 25] [--env NAME=value …]`: the resident memory of
- * one worker process (`eligibility worker` at default settings; `--env` adds settings, e.g.
- * `--env WORKER_MAX_CACHED_WORKFLOWS=500` or `--env NODE_OPTIONS=--max-semi-space-size=2`) while N verifications end
- * up awaiting input, then what an update costs when its workflow was evicted from the worker's cache (replayed from
- * its history) beside one still cached. The worker runs in a child process, so its RSS is its own.
+ * a worker (`eligibility worker` at default settings, started as a user starts it; `--env` adds settings, e.g.
+ * `--env WORKER_MAX_CACHED_WORKFLOWS=500 --env WORKER_HEAP_MB=512`) while N verifications end up awaiting input, then
+ * what an update costs when its workflow was evicted from the worker's cache (replayed from its history) beside one
+ * still cached. The worker runs in a child process, so its memory is its own; `eligibility worker` restarts itself
+ * with its memory limits (workers/relaunch.ts), so the figures are those of that restarted process, the one holding
+ * the workflows, and the launcher that waits for it is reported beside it.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -21,7 +23,14 @@ import {
   startWorkerChild,
   type BenchStack,
 } from './bench-stack.js';
-import { mb, processCpuMs, processMemory, type ProcessMemory } from './proc-stats.js';
+import {
+  mb,
+  processCpuMs,
+  processMemory,
+  relaunchedWorkerPid,
+  sharedAwareMb,
+  type ProcessMemory,
+} from './proc-stats.js';
 
 const BIN = fileURLToPath(new URL('../bin/eligibility.js', import.meta.url));
 const COUNT = numberArg('count', 10_000);
@@ -75,8 +84,11 @@ async function run() {
   try {
     await worker.ready;
     await sleep(3000);
-    const idle = processMemory(worker.pid);
+    const pid = relaunchedWorkerPid(worker.pid);
+    const idle = processMemory(pid);
     console.log(`  idle: RSS ${mb(idle.rssMb)}`);
+    // Both processes, shared pages once: what a container's memory limit would count, sampled at its highest.
+    let peakTogetherMb = 0;
 
     const signalled = new Map<string, string>();
     let started = 0;
@@ -94,7 +106,8 @@ async function run() {
     for (;;) {
       await signalNewRuns(stack, signalled);
       inputWaiting = (await stack.client.workflow.count(awaiting)).count;
-      const memory = processMemory(worker.pid);
+      const memory = processMemory(pid);
+      peakTogetherMb = Math.max(peakTogetherMb, sharedAwareMb([worker.pid, pid]));
       if (Date.now() - lastReport > 10_000) {
         lastReport = Date.now();
         console.log(
@@ -112,13 +125,15 @@ async function run() {
     await starting;
     if (stopped) console.log(`  STOPPED at the time limit: ${inputWaiting} of ${COUNT} awaiting input`);
     await sleep(5000);
-    const end: ProcessMemory = processMemory(worker.pid);
+    const end: ProcessMemory = processMemory(pid);
+    const launcher = processMemory(worker.pid);
+    const endTogetherMb = sharedAwareMb([worker.pid, pid]);
 
     // The first runs signalled were evicted long ago (the cache holds the last `cache` workflows active); the last
     // ones are still cached. Cached first: answering an evicted one brings it back and pushes another out.
     const order = [...signalled.entries()];
-    const cached = await timeUpdates(stack, worker.pid, order.slice(-Math.min(SAMPLES, Math.floor(cache / 2))));
-    const evicted = await timeUpdates(stack, worker.pid, order.slice(0, SAMPLES));
+    const cached = await timeUpdates(stack, pid, order.slice(-Math.min(SAMPLES, Math.floor(cache / 2))));
+    const evicted = await timeUpdates(stack, pid, order.slice(0, SAMPLES));
 
     const perAwaitingKb = ((end.rssMb - idle.rssMb) * 1024) / inputWaiting;
     const perCachedKb = ((end.rssMb - idle.rssMb) * 1024) / Math.min(inputWaiting, cache);
@@ -129,6 +144,11 @@ async function run() {
     console.log(`  per awaiting    ${perAwaitingKb.toFixed(1)} kB  ((end - idle) / ${inputWaiting})`);
     console.log(`  per cached      ${perCachedKb.toFixed(0)} kB  ((end - idle) / ${Math.min(inputWaiting, cache)})`);
     if (inputWaiting <= cache) console.log('  (fewer workflows than the cache holds: none was evicted)');
+    console.log(`  launcher        ${mb(launcher.rssMb)}  (the \`eligibility worker\` process waiting for the worker)`);
+    console.log(
+      `  both, PSS       ${mb(endTogetherMb)} at the end, ${mb(peakTogetherMb)} at most sampled ` +
+        '(shared pages counted once, as a container limit counts them)',
+    );
     console.log(`supplyRunInput update round trip, median of ${SAMPLES} (worker CPU per update, mean):`);
     console.log(`  cached workflow   ${cached.medianMs.toFixed(1)} ms  (${cached.cpuMs.toFixed(1)} ms CPU)`);
     console.log(`  evicted workflow  ${evicted.medianMs.toFixed(1)} ms  (${evicted.cpuMs.toFixed(1)} ms CPU)`);

@@ -98,6 +98,18 @@ export const variables = {
     description:
       'Workflows a worker keeps in memory between their tasks; an evicted one is replayed from its history when it next wakes (fits a 1 GB container; see Workers)',
   }),
+  WORKER_HEAP_MB: v({
+    schema: z.coerce.number().int().min(128),
+    default: '256',
+    description:
+      "Old-space limit (MB) of each of the worker's two V8 heaps, main thread and workflow thread; it must hold the cache: 64 MB + 256 kB per cached workflow, else the worker refuses to start (see Workers)",
+  }),
+  MALLOC_ARENA_MAX: v({
+    schema: positiveInt,
+    default: '2',
+    description:
+      'glibc malloc arenas of the worker process: the worker restarts itself with this and its heap limits set (see Workers)',
+  }),
   WORKER_WORKFLOW_BUNDLE: v({
     schema: z.string().min(1).optional(),
     description:

@@ -38,6 +38,14 @@ export function parseEnv(env: Readonly<Record<string, string | undefined>>): Env
   return out as Env;
 }
 
+/**
+ * The environment of a child process: this process's own, passed through uninterpreted, with `changes` on top (the
+ * worker restarts itself with `MALLOC_ARENA_MAX`, which glibc reads only when a process starts).
+ */
+export function childEnvironment(changes: Record<string, string>): NodeJS.ProcessEnv {
+  return { ...process.env, ...changes };
+}
+
 export function loadConfig(env: Readonly<Record<string, string | undefined>> = process.env): Config {
   return toConfig(parseEnv(env));
 }
@@ -65,6 +73,8 @@ function toConfig(e: Env) {
     worker: {
       shutdownGraceSeconds: e.WORKER_SHUTDOWN_GRACE_SECONDS,
       maxCachedWorkflows: e.WORKER_MAX_CACHED_WORKFLOWS,
+      heapMb: e.WORKER_HEAP_MB,
+      mallocArenaMax: e.MALLOC_ARENA_MAX,
       workflowBundlePath: e.WORKER_WORKFLOW_BUNDLE,
     },
     service: {

@@ -45,12 +45,18 @@ export class WorkerChild {
     return Date.now() - startedAt;
   }
 
-  /** SIGKILL: the process ends at once, whatever it was doing. */
+  /**
+   * SIGKILL to the process that runs the workflows and activities (the one `eligibility worker` restarted itself as):
+   * it ends at once, whatever it was doing, and its launcher exits after it. Killing only the launcher would not do:
+   * the worker would see it gone and drain gracefully.
+   */
   async kill(): Promise<void> {
     const worker = this.current;
     if (!worker || !this.running()) return;
     this.stopping = true;
-    worker.child.kill('SIGKILL');
+    const pid = worker.worker();
+    if (pid !== undefined) process.kill(pid, 'SIGKILL');
+    else worker.child.kill('SIGKILL');
     await worker.exited;
   }
 
