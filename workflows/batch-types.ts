@@ -1,6 +1,6 @@
 import type { VerificationIntake } from '../src/contract/index.js';
 import type { BatchTiming } from './batch-timing.js';
-import type { Stage } from './types.js';
+import { OUTCOMES, type Stage } from './types.js';
 import type { Timing } from './timing.js';
 
 /** Stages of an item whose verification still runs; `created` has its verification and waits out its grace period. */
@@ -15,15 +15,7 @@ export const RUNNING_STAGES = [
 export type RunningStage = (typeof RUNNING_STAGES)[number];
 
 /** How a closed item ended: its verification's outcome, or `terminated` when it was closed from outside. */
-export const ITEM_OUTCOMES = [
-  'completed',
-  'failed',
-  'no-coverage',
-  'timed-out',
-  'cancelled',
-  'abandoned',
-  'terminated',
-] as const;
+export const ITEM_OUTCOMES = [...OUTCOMES, 'terminated'] as const;
 export type ItemOutcome = (typeof ITEM_OUTCOMES)[number];
 
 /** Outcomes a resubmission may take up again; `completed` is done and `abandoned` was a person's decision. */

@@ -1,5 +1,6 @@
 import { ApplicationFailure, WorkflowFailedError, type Client, type WorkflowExecutionInfo } from '@temporalio/client';
 import { batchPageWorkflowId } from '../../workflows/batch-ids.js';
+import { failureDetails } from '../../workflows/failure-details.js';
 import type { BatchPageInput, BatchPageResult } from '../../workflows/batch-types.js';
 import { DiscoveryId } from '../../workflows/search-attributes.js';
 import type { LastError, VerificationResult } from '../../workflows/types.js';
@@ -65,13 +66,14 @@ async function latestItems(client: Client, batchId: string) {
 /** The failure a failed verification ended with, and the result object it carries (workflows/verification-workflow). */
 function failureOf(err: unknown): { result?: VerificationResult; error: LastError } | undefined {
   if (!(err instanceof WorkflowFailedError) || !(err.cause instanceof ApplicationFailure)) return undefined;
-  const details = (err.cause.details?.[0] ?? {}) as { param?: string; result?: VerificationResult };
+  const { param } = failureDetails(err.cause);
+  const { result } = (err.cause.details?.[0] ?? {}) as { result?: VerificationResult };
   const error: LastError = {
     type: err.cause.type ?? 'Error',
     message: err.cause.message,
-    ...(details.param ? { param: details.param } : {}),
+    ...(param ? { param } : {}),
   };
-  return { ...(details.result ? { result: details.result } : {}), error };
+  return { ...(result ? { result } : {}), error };
 }
 
 /** Reads a closed item's result (the close event of its history: not a billed action) for what visibility lacks. */
