@@ -15,7 +15,7 @@ import { describeFigures, measureBatch } from './measure.js';
 import { startBatchStack, type BatchStack } from './stack.js';
 
 /**
- * `npm run bench:batch [items] [kill-items]`: a batch of `items` (default 10,000) submitted by the CLI, which is killed
+ * `npm run bench:batch [items] [kill-items]` (0 skips one): a batch of `items` (default 10,000) submitted by the CLI, which is killed
  * twice, once while it stores the pages and once while it follows the batch; then a batch of `kill-items` (default
  * 2,000) during which the worker process is SIGKILLed twice. Each ends with its counts, the verifications the sandbox
  * created per caller id (duplicates), the history sizes of the batch, its pages and its items, and the wall time.
@@ -171,7 +171,11 @@ async function run() {
   const killItems = Number(process.argv[3] ?? 2000);
   const stack = await startBatchStack(log);
   try {
-    const report = [...(await cliKilledTwice(stack, items)), ...(await workerKilledTwice(stack, killItems))];
+    // 0 skips a scenario.
+    const report = [
+      ...(items > 0 ? await cliKilledTwice(stack, items) : []),
+      ...(killItems > 0 ? await workerKilledTwice(stack, killItems) : []),
+    ];
     log('');
     for (const line of report) log(line);
     log(`unexpected worker exits: ${stack.worker.unexpectedExits}`);
