@@ -9,6 +9,7 @@ import { recordHistory } from '../setup/histories.js';
 import { testTemporal } from '../setup/temporal.js';
 import { startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
 import { batchIdFor, FAST_BATCH, submitRequests, waitForBatch } from './helpers.js';
+import { pendingDiscovery } from '../setup/sandbox.js';
 
 describe('batch workflow', function () {
   this.timeout(60_000);
@@ -69,13 +70,7 @@ describe('batch workflow', function () {
 
   it('cancelled at once: pages not yet released start nothing, started items end cancelled, the parts add up', async () => {
     const batchId = batchIdFor('cancel-pages');
-    const discovery = await h.sandbox.createDiscovery({
-      firstName: 'Grace',
-      lastName: 'Hopper',
-      dateOfBirth: '12/09/1976',
-      state: 'NY',
-      delayMs: -1,
-    });
+    const discovery = await pendingDiscovery(h.sandbox);
     const requests = Array.from({ length: 12 }, () =>
       v2Intake({ payerId: undefined, discoveryId: discovery.discoveryId }),
     );

@@ -13,6 +13,7 @@ import { testTemporal } from '../setup/temporal.js';
 import { eventually, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
 import { waitForBatch } from '../batches/helpers.js';
 import { lines, runCli } from './run-cli.js';
+import { pendingDiscovery } from '../setup/sandbox.js';
 
 describe('eligibility command against Temporal and the sandbox', function () {
   this.timeout(60_000);
@@ -263,13 +264,7 @@ describe('eligibility command against Temporal and the sandbox', function () {
   });
 
   it('cancel: ends a running verification as cancelled; supply-input and cancel then say how it ended', async () => {
-    const discovery = await h.sandbox.createDiscovery({
-      firstName: 'Grace',
-      lastName: 'Hopper',
-      dateOfBirth: '12/09/1976',
-      state: 'NY',
-      delayMs: -1,
-    });
+    const discovery = await pendingDiscovery(h.sandbox);
     const request = v2Intake({ id: `${tag}-c1`, payerId: undefined, discoveryId: discovery.discoveryId });
     const { workflowId } = await startVerification(client(), request, {
       taskQueue: h.taskQueue,

@@ -9,6 +9,7 @@ import type { VerificationStatus } from '../../workflows/types.js';
 import { testTemporal } from '../setup/temporal.js';
 import { FAST, v1Intake, v2Intake } from '../setup/fixtures.js';
 import { eventually, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
+import { pendingDiscovery } from '../setup/sandbox.js';
 
 const KEY = 'test-intake-key-0123456789abcdef0123';
 describe('intake API', function () {
@@ -152,13 +153,7 @@ describe('intake API', function () {
   });
 
   it('lists verifications by stage from search attributes, and names an unknown stage', async () => {
-    const discovery = await h.sandbox.createDiscovery({
-      firstName: 'Grace',
-      lastName: 'Hopper',
-      dateOfBirth: '12/09/1976',
-      state: 'NY',
-      delayMs: -1,
-    });
+    const discovery = await pendingDiscovery(h.sandbox);
     const request = v2Intake({ payerId: undefined, discoveryId: discovery.discoveryId });
     delete (request.patient as { memberId?: string }).memberId;
     const started = await post('/verifications', request);
@@ -235,13 +230,7 @@ describe('intake API', function () {
   });
 
   it('cancels a verification; a closed one answers 409 with its outcome to cancel and to run input', async () => {
-    const discovery = await h.sandbox.createDiscovery({
-      firstName: 'Grace',
-      lastName: 'Hopper',
-      dateOfBirth: '12/09/1976',
-      state: 'NY',
-      delayMs: -1,
-    });
+    const discovery = await pendingDiscovery(h.sandbox);
     const started = await post('/verifications', v2Intake({ payerId: undefined, discoveryId: discovery.discoveryId }));
     const { workflowId } = started.json<{ workflowId: string }>();
     const cancelled = await post(`/verifications/${workflowId}/cancel`, undefined);

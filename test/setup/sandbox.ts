@@ -89,3 +89,16 @@ export async function startTestSandbox(overrides: TestSandboxOverrides = {}): Pr
       ),
   };
 }
+
+/** The made-up patient of the tests' discoveries (the sandbox matches discoveries on these fields). */
+export const DISCOVERY_PATIENT = {
+  firstName: 'Grace',
+  lastName: 'Hopper',
+  dateOfBirth: '12/09/1976',
+  state: 'NY',
+} satisfies Partial<SandboxDiscoveryRequest>;
+
+/** A discovery that stays pending until a test completes it (`delayMs: -1`): its verifications wait for it. */
+export function pendingDiscovery(sandbox: Pick<TestSandbox, 'createDiscovery'>): Promise<Discovery> {
+  return sandbox.createDiscovery({ ...DISCOVERY_PATIENT, delayMs: -1 });
+}

@@ -12,6 +12,7 @@ import { recordHistory } from '../setup/histories.js';
 import { testTemporal } from '../setup/temporal.js';
 import { eventually, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
 import { deliver, delivery, SECRET } from './deliveries.js';
+import { pendingDiscovery } from '../setup/sandbox.js';
 
 /** What a workflow's history shows of the deliveries: signals received and discovery fetches scheduled. */
 async function effects(handle: WorkflowHandle) {
@@ -66,13 +67,7 @@ describe('webhook deduplication across receiver replicas and restarts (the workf
   });
 
   it('acts once on the same delivery sent to two receivers, and again once after a receiver restart', async () => {
-    const discovery = await h.sandbox.createDiscovery({
-      firstName: 'Grace',
-      lastName: 'Hopper',
-      dateOfBirth: '12/09/1976',
-      state: 'NY',
-      delayMs: -1,
-    });
+    const discovery = await pendingDiscovery(h.sandbox);
     const { discoveryId } = discovery;
     // Polling once an hour: within the test only a delivery makes the verification fetch its discovery.
     const { workflowId } = await startVerification(client(), v2Intake({ payerId: undefined, discoveryId }), {

@@ -18,6 +18,7 @@ import { FAST, callerId, v2Intake } from '../setup/fixtures.js';
 import { recordHistory } from '../setup/histories.js';
 import { testTemporal } from '../setup/temporal.js';
 import { eventually, serviceCalls, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
+import { DISCOVERY_PATIENT } from '../setup/sandbox.js';
 
 describe('verificationWorkflow', function () {
   this.timeout(60_000);
@@ -48,13 +49,7 @@ describe('verificationWorkflow', function () {
   }
 
   const createDiscovery = (body: Partial<SandboxDiscoveryRequest>) =>
-    h.sandbox.createDiscovery({
-      firstName: 'Grace',
-      lastName: 'Hopper',
-      dateOfBirth: '12/09/1976',
-      state: 'NY',
-      ...body,
-    });
+    h.sandbox.createDiscovery({ ...DISCOVERY_PATIENT, ...body });
 
   async function failureOf(wf: WorkflowHandle): Promise<ApplicationFailure> {
     const err = await wf.result().then(
