@@ -5,6 +5,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
 import { searchAttributeKeys } from '../../workflows/search-attributes.js';
+import { devServerDynamicConfig } from './temporal-release.js';
 
 export interface DevServerOptions {
   /** The Temporal CLI binary (see `findTemporalCli`). */
@@ -69,6 +70,7 @@ function startDevArgs(o: Required<Pick<DevServerOptions, 'ip' | 'port' | 'namesp
   else args.push('--ui-port', String(o.uiPort));
   if (o.dbFile) args.push('--db-filename', o.dbFile);
   for (const key of searchAttributeKeys) args.push('--search-attribute', `${key.name}=Keyword`);
+  for (const value of devServerDynamicConfig()) args.push('--dynamic-config-value', value);
   return [...args, ...(o.extraArgs ?? [])];
 }
 
