@@ -13,13 +13,11 @@ export interface TemporalVersions {
   ui: string;
 }
 
-const deployDir = new URL('../../deploy/temporal/', import.meta.url);
-
 export const temporalVersions: TemporalVersions = JSON.parse(
-  readFileSync(new URL('versions.json', deployDir), 'utf8'),
+  readFileSync(new URL('../../deploy/temporal/versions.json', import.meta.url), 'utf8'),
 ) as TemporalVersions;
 
-export const dynamicConfigFile = new URL('dynamic-config.yaml', deployDir);
+export const dynamicConfigFile = new URL('../../deploy/temporal/dynamic-config.yaml', import.meta.url);
 
 type DynamicConfig = Record<string, { value: unknown; constraints?: Record<string, unknown> }[]>;
 
