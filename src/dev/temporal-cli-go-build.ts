@@ -43,7 +43,7 @@ async function exists(file: string): Promise<boolean> {
 }
 
 /**
- * The folder to build in. `go install` refuses the CLI's module since v1.6 because of its `replace ./cliext`, and a
+ * The folder to build in. `go install` refuses the CLI's recent releases because of their `replace ./cliext`, and a
  * module download leaves out nested modules, so the build runs in a writable copy with `cliext` put back, taken from
  * the same commit (which the module proxy names in `Origin`).
  */
