@@ -37,11 +37,11 @@ async function mergedScrape(coreMetricsUrl: string, logger: Logger): Promise<str
  * `/readyz` — ready while the worker runs and the Temporal server answers.
  */
 export function createWorkerHttp(options: WorkerHttpOptions): FastifyInstance {
-  const logger = options.logger.child({ component: 'worker-http' });
+  // Scrapes and probes come every few seconds: logging each (at info) would drown the worker's own lines.
+  const logger = options.logger.child({ component: 'worker-http' }, { level: 'warn' });
   // Typed as Fastify's base logger so the app keeps Fastify's default instance type.
   const loggerInstance: FastifyBaseLogger = logger;
-  // Scrapes and probes come every few seconds: logging each would drown the worker's own lines.
-  const app = Fastify({ loggerInstance, disableRequestLogging: true });
+  const app = Fastify({ loggerInstance });
   countHttpRequests(app, 'worker');
   healthRoutes(app, {
     ready: async () =>
