@@ -22,28 +22,23 @@ export interface Tracing {
   shutdown(): Promise<void>;
 }
 
-let installed: Tracing | undefined;
-
 /**
- * Sets up tracing once per process (the global tracer provider is process-wide), for `role` (`worker`, `intake`,
- * `receiver`…); later calls return the same.
+ * Sets up the tracing of a process for `role` (`worker`, `intake`, `receiver`): once, since the tracer provider it
+ * registers is process-wide.
  */
 export function setUpTracing(config: ObservabilityConfig, role: string): Tracing {
-  if (installed) return installed;
   const resource = new Resource({ 'service.name': config.serviceName ?? `eligibility-${role}` });
   if (config.otlpEndpoint === undefined) {
-    installed = { spanProcessor: undefined, resource, clientInterceptors: [], shutdown: () => Promise.resolve() };
-    return installed;
+    return { spanProcessor: undefined, resource, clientInterceptors: [], shutdown: () => Promise.resolve() };
   }
   const spanProcessor = new BatchSpanProcessor(new OTLPTraceExporter({ url: `${config.otlpEndpoint}/v1/traces` }));
   const provider = new BasicTracerProvider({ resource, spanProcessors: [spanProcessor] });
   // The context manager lets a span started in an activity be the parent of the spans under it.
   provider.register({ contextManager: new AsyncHooksContextManager().enable() });
-  installed = {
+  return {
     spanProcessor,
     resource,
     clientInterceptors: [new OpenTelemetryWorkflowClientInterceptor()],
     shutdown: () => provider.shutdown(),
   };
-  return installed;
 }

@@ -6,7 +6,6 @@ import { loadConfig } from '../../src/config.js';
 import { freePort } from '../../src/dev/temporal-dev-server.js';
 import { createIntakeApi } from '../../src/intake-api/api.js';
 import { createLogger } from '../../src/logging.js';
-import { scrape } from '../../src/metrics/registry.js';
 import { temporalLogger } from '../../workers/temporal-logger.js';
 import { startWorkerProcess, type WorkerProcess } from '../deploy/worker-process.js';
 import { workflowBundleFile } from '../setup/bundle.js';
