@@ -3,6 +3,7 @@ import { cancelRunningItems } from '../src/batches/cancel-items.js';
 import { countBatchItems } from '../src/batches/count.js';
 import { resubmitItems } from '../src/batches/resubmit-items.js';
 import { startPageItems } from '../src/batches/start-items.js';
+import { recordBatchItems } from '../src/metrics/project-metrics.js';
 import { batchWorkflowId } from '../workflows/batch-ids.js';
 import type {
   PageStartResult,
@@ -25,7 +26,15 @@ export interface BatchActivityDeps {
  */
 export function createBatchActivities(deps: BatchActivityDeps) {
   return {
-    startBatchItems: (input: StartBatchItemsInput): Promise<PageStartResult> => startPageItems(deps, input),
+    startBatchItems: async (input: StartBatchItemsInput): Promise<PageStartResult> => {
+      const result = await startPageItems(deps, input);
+      recordBatchItems({
+        started: result.started,
+        duplicates: result.duplicates.length,
+        notStarted: result.notStarted.length,
+      });
+      return result;
+    },
     countBatchItems: (batchId: string): Promise<VisibleItemCounts> => countBatchItems(deps.client, batchId),
     resubmitBatchItems: (input: ResubmitItemsInput): Promise<ResubmittedItem[]> => resubmitItems(deps, input),
     cancelBatchItems: (batchId: string): Promise<number> => cancelRunningItems(deps.client, batchId),

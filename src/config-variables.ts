@@ -115,6 +115,22 @@ export const variables = {
     description:
       'A workflow bundle built ahead by `npm run build:workflows` (the image has one); unset = the worker bundles the workflow code at start, in a child process',
   }),
+  WORKER_HTTP_HOST: v({
+    schema: z.string().min(1),
+    default: '127.0.0.1',
+    description: "Interface of the worker's HTTP server (`/metrics`, `/healthz`, `/readyz`); a container binds 0.0.0.0",
+  }),
+  WORKER_HTTP_PORT: v({
+    schema: port,
+    default: '4040',
+    description:
+      "Port of the worker's HTTP server: `/metrics` serves the Temporal SDK's metrics and the project's in one scrape",
+  }),
+  WORKER_CORE_METRICS_PORT: v({
+    schema: port.optional(),
+    description:
+      "Loopback port of the Temporal SDK's own Prometheus exporter, which `/metrics` on WORKER_HTTP_PORT merges in (unset = a free port)",
+  }),
   TEMPORAL_CLI_PATH: v({
     schema: z.string().min(1).optional(),
     description: 'Path of a Temporal CLI binary to use for the dev server (else PATH, the user cache, or a download into it)',
@@ -383,6 +399,20 @@ export const variables = {
     default: '5',
     description: '`eligibility dev` / `npm start`: grace period of the example verifications (24 h in production)',
   }),
+  READYZ_TIMEOUT_MS: v({
+    schema: positiveInt,
+    default: '2000',
+    description: '`/readyz` answers 503 when the Temporal server does not answer within this many milliseconds',
+  }),
+  OTEL_EXPORTER_OTLP_ENDPOINT: v({
+    schema: z.url({ protocol: /^https?$/ }).optional(),
+    description:
+      'OpenTelemetry: base address of an OTLP/HTTP collector (traces go to `<it>/v1/traces`); unset = tracing exports nothing',
+  }),
+  OTEL_SERVICE_NAME: v({
+    schema: z.string().min(1).optional(),
+    description: 'OpenTelemetry: the service name of exported spans (unset = `eligibility-<role>`)',
+  }),
   LOG_LEVEL: v({
     schema: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']),
     default: 'info',
@@ -406,6 +436,7 @@ export const requiredInDeployment = {
     'ELIGIBILITY_CLIENT_ID',
     'ELIGIBILITY_CLIENT_SECRET',
     'CODEC_KEYS',
+    'WORKER_HTTP_HOST',
   ],
   receiver: ['TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'WEBHOOK_HOST', 'WEBHOOK_SIGNING_SECRET', 'CODEC_KEYS'],
   intake: ['TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'INTAKE_HOST', 'INTAKE_API_KEY', 'CODEC_KEYS'],

@@ -76,6 +76,8 @@ function toConfig(e: Env) {
       heapMb: e.WORKER_HEAP_MB,
       mallocArenaMax: e.MALLOC_ARENA_MAX,
       workflowBundlePath: e.WORKER_WORKFLOW_BUNDLE,
+      http: { host: e.WORKER_HTTP_HOST, port: e.WORKER_HTTP_PORT },
+      coreMetricsPort: e.WORKER_CORE_METRICS_PORT,
     },
     service: {
       baseUrl: e.ELIGIBILITY_BASE_URL,
@@ -156,6 +158,11 @@ function toConfig(e: Env) {
       graceSeconds: e.DEV_GRACE_SECONDS,
     },
     log: { level: e.LOG_LEVEL },
+    observability: {
+      readyTimeoutMs: e.READYZ_TIMEOUT_MS,
+      otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT?.replace(/\/+$/, ''),
+      serviceName: e.OTEL_SERVICE_NAME,
+    },
   };
 }
 
@@ -167,6 +174,7 @@ export type CodecConfig = Config['codec'];
 export type WebhookConfig = Config['webhook'];
 export type IntakeConfig = Config['intake'];
 export type WorkerConfig = Config['worker'];
+export type ObservabilityConfig = Config['observability'];
 
 /** The README's configuration table, generated from `variables`. */
 export function configTableMarkdown(): string {

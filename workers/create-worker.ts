@@ -2,6 +2,9 @@ import { Worker, type NativeConnection } from '@temporalio/worker';
 import type { DataConverter } from '@temporalio/common';
 import type { Activities } from '../activities/index.js';
 import { variables } from '../src/config.js';
+import { metricsSinks } from '../src/metrics/workflow-sinks.js';
+import type { Tracing } from '../src/tracing/tracing.js';
+import { workerTracing } from './worker-tracing.js';
 import type { WorkflowBundleSource } from './workflow-bundle.js';
 
 export interface CreateWorkerOptions {
@@ -19,6 +22,17 @@ export interface CreateWorkerOptions {
   maxCachedWorkflows?: number;
   /** Pre-bundled workflow code (`loadWorkflowBundle`; tests bundle once per run): the worker never runs webpack. */
   workflowBundle: WorkflowBundleSource;
+  /** Where spans go (src/tracing); without it, or with tracing off, the workflows' spans are dropped. */
+  tracing?: Tracing;
+}
+
+/**
+ * The sinks the bundled workflows call. The bundle always holds the tracing and metrics interceptors (it is built
+ * before any configuration is read), so their sinks are always registered: a sink the workflows call but the worker
+ * lacks is logged as an error at every activation. Replay workers need them as well.
+ */
+export function workerSinks(tracing?: Tracing) {
+  return { ...metricsSinks(), ...workerTracing(tracing).sinks };
 }
 
 const DEFAULT_MAX_CACHED_WORKFLOWS = Number(variables.WORKER_MAX_CACHED_WORKFLOWS.default);
@@ -36,6 +50,8 @@ export async function createWorker(opts: CreateWorkerOptions): Promise<Worker> {
     activities: opts.activities,
     dataConverter: opts.dataConverter,
     workflowBundle: opts.workflowBundle,
+    sinks: workerSinks(opts.tracing),
+    interceptors: { activity: workerTracing(opts.tracing).activityInterceptors },
     // Sized by count, not by the SDK's default, which follows the V8 heap limit (2,310 workflows on a 4 GB heap, at
     // 1.7 MB each): a worker in a 1 GB container was killed long before that cache filled. A waiting verification
     // costs nothing while evicted and is replayed from its short history when it wakes (see README "Workers").

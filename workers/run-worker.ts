@@ -5,15 +5,24 @@ import { createActivities } from '../activities/index.js';
 import { EligibilityClient } from '../src/client/index.js';
 import { createDataConverter } from '../src/codec/data-converter.js';
 import type { Config } from '../src/config.js';
+import { createLogger } from '../src/logging.js';
+import { recordServiceExchange } from '../src/metrics/project-metrics.js';
 import { TemporalUnreachableError } from '../src/temporal/client.js';
 import { temporalConnectionOptions } from '../src/temporal/connection-options.js';
+import { setUpTracing } from '../src/tracing/tracing.js';
 import { createWorker } from './create-worker.js';
+import { createWorkerHttp } from './worker-http.js';
 import { loadWorkflowBundle } from './workflow-bundle.js';
 
 export interface RunWorkerOptions {
   /** Drains and stops the worker when aborted (the entry points abort it on SIGINT / SIGTERM). */
   signal?: AbortSignal;
   log?: (line: string) => void;
+  /**
+   * Serve `/metrics`, `/healthz` and `/readyz` on WORKER_HTTP_HOST:WORKER_HTTP_PORT, merging the SDK runtime's
+   * scrape at this address (`installWorkerRuntime`); `eligibility worker` does, the dev stack does not.
+   */
+  coreMetricsUrl?: string;
 }
 
 /** The worker of the eligibility task queue until `signal` aborts; resolves once it has drained and stopped. */
@@ -34,9 +43,15 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
     // One client per process: one cached token shared by every activity of this worker.
     // Batches start, count and cancel their items with a Temporal client over the worker's own connection.
     const { namespace, taskQueue } = config.temporal;
-    const temporal = new Client({ connection, namespace, dataConverter });
+    const tracing = setUpTracing(config.observability, 'worker');
+    const temporal = new Client({
+      connection,
+      namespace,
+      dataConverter,
+      interceptors: { workflow: tracing.clientInterceptors },
+    });
     const activities = {
-      ...createActivities(new EligibilityClient(config.service)),
+      ...createActivities(new EligibilityClient(config.service, { onExchange: recordServiceExchange })),
       ...createBatchActivities({ client: temporal, taskQueue }),
     };
     const worker = await createWorker({
@@ -49,19 +64,38 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
       shutdownGraceSeconds: config.worker.shutdownGraceSeconds,
       maxCachedWorkflows: config.worker.maxCachedWorkflows,
       workflowBundle,
+      tracing,
     });
     if (options.signal?.aborted) return;
+    const http =
+      options.coreMetricsUrl === undefined
+        ? undefined
+        : createWorkerHttp({
+            worker,
+            connection,
+            coreMetricsUrl: options.coreMetricsUrl,
+            readyTimeoutMs: config.observability.readyTimeoutMs,
+            logger: createLogger(config, 'worker'),
+          });
     // The SDK's runtime also listens for SIGINT / SIGTERM; whichever runs first starts the drain, the other sees it
     // stopping.
     const stop = () => {
       if (worker.getState() === 'RUNNING') worker.shutdown();
     };
     options.signal?.addEventListener('abort', stop, { once: true });
-    log(`Worker polling task queue ${config.temporal.taskQueue} on ${config.temporal.address}`);
     try {
+      // Listening before polling: a port already taken stops the worker before it takes any task.
+      if (http) {
+        const address = await http.listen({ host: config.worker.http.host, port: config.worker.http.port });
+        log(`Worker metrics and health on ${address.replace(/\/$/, '')} (/metrics, /healthz, /readyz)`);
+      }
+      log(`Worker polling task queue ${config.temporal.taskQueue} on ${config.temporal.address}`);
       await worker.run();
     } finally {
       options.signal?.removeEventListener('abort', stop);
+      // Stopped once the worker has drained: /readyz answers 503 meanwhile.
+      await http?.close();
+      await tracing.shutdown();
     }
   } finally {
     await connection.close();

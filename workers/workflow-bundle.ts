@@ -1,5 +1,6 @@
 import { fork } from 'node:child_process';
 import fs from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, type BundleOptions, type Logger } from '@temporalio/worker';
 import { failureConverterPath } from '../src/codec/data-converter.js';
@@ -9,12 +10,22 @@ export type WorkflowBundleSource = { code: string } | { codePath: string };
 
 export const defaultWorkflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
+/**
+ * Interceptors that run inside the workflow sandbox, so they must be in the bundle: OpenTelemetry's (spans of workflow
+ * execution, signals, updates, activity scheduling, carried on to activities through headers) and the project's
+ * metrics (how each workflow ended). The worker registers the sinks both call (workers/create-worker.ts).
+ */
+export const workflowInterceptorModules = [
+  createRequire(import.meta.url).resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors'),
+  fileURLToPath(new URL('../workflows/metrics-interceptors.ts', import.meta.url)),
+];
+
 const quiet: Logger = { trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error, log() {} };
 
 /** The one set of bundle options: the worker, the build step and the tests bundle alike. */
 export function workflowBundleOptions(workflowsPath = defaultWorkflowsPath): BundleOptions {
   // The failure converter runs inside the workflow sandbox too, so it is bundled with the workflows.
-  return { workflowsPath, failureConverterPath, logger: quiet };
+  return { workflowsPath, failureConverterPath, workflowInterceptorModules, logger: quiet };
 }
 
 /** Bundles in this process (webpack: seconds of CPU and a few hundred MB of heap that this process keeps). */

@@ -1,5 +1,6 @@
 import { upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
+import { metricsSink } from './metrics-sinks.js';
 import { VerificationStage } from './search-attributes.js';
 import type { Stage } from './types.js';
 
@@ -16,15 +17,19 @@ export class StageTracker {
     private readonly onEnter: () => void = () => undefined,
   ) {
     this.indexed = workflowInfo().typedSearchAttributes.get(VerificationStage);
+    metricsSink.stageEntered(stage);
   }
 
   /** Moves to `stage`; `also` rides on the same upsert (one action however many keys). */
   enter(stage: Stage, also: SearchAttributeUpdatePair[] = []): void {
+    const previous = this.stage;
     this.stage = stage;
     if (stage !== this.indexed || also.length > 0) {
       upsertSearchAttributes([{ key: VerificationStage, value: stage }, ...also]);
       this.indexed = stage;
     }
+    // Not a command: nothing in history changes, so histories recorded before it replay unchanged.
+    if (stage !== previous) metricsSink.stageEntered(stage);
     this.onEnter();
   }
 }

@@ -6,6 +6,8 @@ import { createLogger, type Logger } from '../logging.js';
 export interface ServeHttpOptions {
   /** Named in the line printed once listening, e.g. `Webhook receiver`. */
   what: string;
+  /** The role, as the command names it (`receiver`, `intake`): the service name of its spans. */
+  role: string;
   host: string;
   port: number;
   /** Printed after the address (the receiver's path). */
@@ -33,8 +35,10 @@ export async function serveHttp(config: Config, options: ServeHttpOptions): Prom
   const log = options.log ?? ((line: string) => console.log(line));
   const { connectClient } = await import('../temporal/client.js');
   const { createDataConverter } = await import('../codec/data-converter.js');
+  const { setUpTracing } = await import('../tracing/tracing.js');
   const dataConverter = await createDataConverter(config.codec);
-  const temporal = await connectClient(config.temporal, { dataConverter });
+  const tracing = setUpTracing(config.observability, options.role);
+  const temporal = await connectClient(config.temporal, { dataConverter, interceptors: tracing.clientInterceptors });
   try {
     const app = options.create(temporal.client, createLogger(config));
     try {
@@ -46,5 +50,6 @@ export async function serveHttp(config: Config, options: ServeHttpOptions): Prom
     }
   } finally {
     await temporal.close();
+    await tracing.shutdown();
   }
 }

@@ -25,14 +25,35 @@ import {
   type RunInput,
   type VerificationRequestV1,
 } from '../contract/index.js';
-import { AuthenticationError, EligibilityError, InvalidRequestError } from './errors.js';
-import { callerId, readResponse, saysTooManyRequests, send, validateRequest, type SendOptions } from './http.js';
+import { AuthenticationError, EligibilityError, InvalidRequestError, NetworkError } from './errors.js';
+import {
+  callerId,
+  readResponse,
+  saysTooManyRequests,
+  send,
+  validateRequest,
+  type RawResponse,
+  type SendOptions,
+} from './http.js';
 import { encodePathParam } from './path.js';
 import { TokenManager } from './token-manager.js';
+
+/** One HTTP exchange with the service, as reported to `onExchange` (the worker counts them in its metrics). */
+export interface ServiceExchange {
+  /** `GET /v1/payers/{payerId}`: the method and route template, never the path with its ids. */
+  endpoint: string;
+  /** The HTTP status, or the network error's code (`TIMEOUT`, `ECONNREFUSED`…) when no answer came. */
+  status: number | string;
+  seconds: number;
+  /** The service refused it as too many requests (429, or its `Too many requests` body). */
+  rateLimited: boolean;
+}
 
 export interface EligibilityClientOptions {
   /** The fetch implementation (tests inject one); default: the global fetch. */
   fetch?: typeof fetch;
+  /** Told of every exchange, answered or not (a cancelled call is not one). */
+  onExchange?: (exchange: ServiceExchange) => void;
 }
 
 export interface CallOptions {
@@ -59,6 +80,7 @@ export class EligibilityClient {
   readonly #config: ServiceConfig;
   readonly #http: KyInstance;
   readonly #tokens: TokenManager;
+  readonly #onExchange: ((exchange: ServiceExchange) => void) | undefined;
 
   /**
    * @param config the service settings of `loadConfig()` (base URL, credentials, header and field names, timeout); the
@@ -78,6 +100,22 @@ export class EligibilityClient {
       ...(options.fetch ? { fetch: options.fetch } : {}),
     });
     this.#tokens = new TokenManager(() => this.#fetchToken());
+    this.#onExchange = options.onExchange;
+  }
+
+  /** `send`, reported to `onExchange`. */
+  async #send(endpoint: string, opts: SendOptions): Promise<RawResponse> {
+    const started = performance.now();
+    const report = (status: number | string, rateLimited: boolean) =>
+      this.#onExchange?.({ endpoint, status, seconds: (performance.now() - started) / 1000, rateLimited });
+    try {
+      const raw = await send(this.#http, endpoint, opts);
+      report(raw.status, raw.status === 429 || saysTooManyRequests(raw.body));
+      return raw;
+    } catch (err) {
+      if (err instanceof NetworkError) report(err.code, false);
+      throw err;
+    }
   }
 
   async createVerificationV2(
@@ -168,7 +206,7 @@ export class EligibilityClient {
   /** One authenticated call; on 401/403 the token is dropped, refreshed once and the call repeated once. */
   async #call<T>(call: Call, schema: z.ZodType<T>, signal: AbortSignal | undefined): Promise<T> {
     const endpoint = `${call.method} ${call.route}`;
-    const attempt = async (token: string) => send(this.#http, endpoint, { ...call, token, signal });
+    const attempt = async (token: string) => this.#send(endpoint, { ...call, token, signal });
     const token = await this.#tokens.get();
     let raw = await attempt(token);
     if ((raw.status === 401 || raw.status === 403) && !saysTooManyRequests(raw.body)) {
@@ -181,7 +219,7 @@ export class EligibilityClient {
   async #fetchToken(): Promise<AccessToken> {
     const endpoint = 'POST /oauth/token';
     const { clientId: client_id, clientSecret: client_secret } = this.#config;
-    const raw = await send(this.#http, endpoint, {
+    const raw = await this.#send(endpoint, {
       method: 'POST',
       path: 'oauth/token',
       json: { client_id, client_secret },

@@ -23,7 +23,13 @@ export class PayloadDecryptionError extends Error {
  * encrypted pass through `decode` unchanged (written before encryption was on, or by a client without it).
  */
 export class EncryptionCodec implements PayloadCodec {
-  constructor(private readonly keys: CodecKeys) {}
+  // A private field, not a property: the SDK logs its worker's options, data converter included, at debug level, and
+  // a property would have put the keys' bytes in that line.
+  readonly #keys: CodecKeys;
+
+  constructor(keys: CodecKeys) {
+    this.#keys = keys;
+  }
 
   encode(payloads: Payload[]): Promise<Payload[]> {
     return Promise.resolve(payloads.map((payload) => this.encrypt(payload)));
@@ -34,7 +40,7 @@ export class EncryptionCodec implements PayloadCodec {
   }
 
   private encrypt(payload: Payload): Payload {
-    const { id, key } = this.keys.current;
+    const { id, key } = this.#keys.current;
     const nonce = randomBytes(NONCE_BYTES);
     const cipher = createCipheriv('aes-256-gcm', key, nonce);
     const plain = PayloadProto.encode(payload).finish();
@@ -50,7 +56,7 @@ export class EncryptionCodec implements PayloadCodec {
     if (!encoding || decoder.decode(encoding) !== ENCRYPTED_ENCODING) return payload;
     const idBytes = payload.metadata?.[KEY_ID_METADATA];
     const id = idBytes ? decoder.decode(idBytes) : '';
-    const key = this.keys.byId.get(id);
+    const key = this.#keys.byId.get(id);
     if (!key) throw new PayloadDecryptionError(`payload encrypted with key "${id}", which is not among CODEC_KEYS`);
     const data = Buffer.from(payload.data ?? new Uint8Array());
     if (data.length < NONCE_BYTES + TAG_BYTES) throw new PayloadDecryptionError('encrypted payload is truncated');

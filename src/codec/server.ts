@@ -3,7 +3,9 @@ import type { Payload, PayloadCodec } from '@temporalio/common';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { secretsEqual } from '../contract/secrets-equal.js';
+import { healthRoutes } from '../health/routes.js';
 import type { Logger } from '../logging.js';
+import { countHttpRequests } from '../metrics/http-metrics.js';
 
 export interface CodecServerOptions {
   codec: PayloadCodec;
@@ -94,5 +96,9 @@ export function createCodecServer(options: CodecServerOptions): FastifyInstance 
     app.post(`${prefix}/decode`, handle('decode'));
   }
   app.get('/health', () => ({ ok: true }));
+  countHttpRequests(app, 'codec-server');
+  // It decrypts with its keys alone and never calls Temporal: once listening with its keys loaded, it is ready. Tying
+  // it to the Temporal server would stop Temporal UI from showing payloads whenever a probe failed, for no gain.
+  healthRoutes(app, { ready: () => Promise.resolve(true) });
   return app;
 }

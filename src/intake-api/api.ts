@@ -8,7 +8,10 @@ import {
   type ZodFastifySchemaValidationError,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import type { Config } from '../config.js';
+import { variables, type Config } from '../config.js';
+import { temporalReachable } from '../health/readiness.js';
+import { HEALTH_PATHS, healthRoutes } from '../health/routes.js';
+import { countHttpRequests } from '../metrics/http-metrics.js';
 import type { Logger } from '../logging.js';
 import type { BatchTiming } from '../../workflows/batch-timing.js';
 import type { Timing } from '../../workflows/timing.js';
@@ -36,6 +39,8 @@ export interface IntakeApiOptions {
   timing?: Partial<Timing>;
   /** How the batches it submits pace themselves (tests shorten it). */
   batchTiming?: Partial<BatchTiming>;
+  /** `/readyz`'s deadline for the Temporal server (`READYZ_TIMEOUT_MS`; default its default). */
+  readyTimeoutMs?: number;
 }
 
 /**
@@ -87,7 +92,11 @@ export function createIntakeApi(options: IntakeApiOptions): FastifyInstance {
     return reply.code(500).send({ error: 'internal_error' });
   });
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 'not_found' }));
-  app.addHook('onRequest', apiKeyGuard(apiKey, [OPENAPI_PATH]));
+  // Probes and scrapers carry no key; these routes show counts and states, nothing of any caller.
+  app.addHook('onRequest', apiKeyGuard(apiKey, [OPENAPI_PATH, ...HEALTH_PATHS]));
+  countHttpRequests(app, 'intake');
+  const readyTimeoutMs = options.readyTimeoutMs ?? Number(variables.READYZ_TIMEOUT_MS.default);
+  healthRoutes(app, { ready: () => temporalReachable(client.connection, readyTimeoutMs) });
 
   // Registered before the routes, so that it sees each of them; the routes form one plugin, loaded after it.
   void app.register(swagger, intakeOpenApiOptions());

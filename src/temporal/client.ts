@@ -1,4 +1,10 @@
-import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
+import {
+  Client,
+  Connection,
+  defaultGrpcRetryOptions,
+  makeGrpcRetryInterceptor,
+  type WorkflowClientInterceptor,
+} from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
 import type { TemporalConfig } from '../config.js';
 import { temporalConnectionOptions, type ConnectionSettings } from './connection-options.js';
@@ -44,6 +50,8 @@ export interface ConnectClientOptions {
   dataConverter: DataConverter;
   /** How long to wait for the server before giving up; a CLI should fail in seconds, not hang. */
   connectTimeoutMs?: number;
+  /** The process's tracing interceptors (src/tracing), when it traces. */
+  interceptors?: WorkflowClientInterceptor[];
 }
 
 /** Connects to Temporal once per process; callers share the returned client and close it when done. */
@@ -63,6 +71,11 @@ export async function connectClient(
   } catch (err) {
     throw new TemporalUnreachableError(config.address, err);
   }
-  const client = new Client({ connection, namespace: config.namespace, dataConverter: options.dataConverter });
+  const client = new Client({
+    connection,
+    namespace: config.namespace,
+    dataConverter: options.dataConverter,
+    interceptors: { workflow: options.interceptors ?? [] },
+  });
   return { client, close: () => connection.close() };
 }

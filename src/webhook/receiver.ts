@@ -1,8 +1,12 @@
 import type { Client } from '@temporalio/client';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
-import type { Config } from '../config.js';
+import { variables, type Config } from '../config.js';
 import { INVALID_REQUEST } from '../contract/index.js';
+import { temporalReachable } from '../health/readiness.js';
+import { healthRoutes } from '../health/routes.js';
 import type { Logger } from '../logging.js';
+import { countHttpRequests } from '../metrics/http-metrics.js';
+import { recordWebhookDelivery, type WebhookDeliveryResult } from '../metrics/project-metrics.js';
 import type { ActionContext, ActionReport } from './actions.js';
 import { authenticate, resolveWebhookAuth } from './auth.js';
 import { EventDeduplicator } from './dedupe.js';
@@ -21,6 +25,8 @@ export interface WebhookReceiverOptions {
   logger: Logger;
   /** Tests shorten the wait for visibility to show a just-created verification (default 1500 ms). */
   visibilityWaitMs?: number;
+  /** `/readyz`'s deadline for the Temporal server (`READYZ_TIMEOUT_MS`; default its default). */
+  readyTimeoutMs?: number;
 }
 
 type Action = Config['webhook']['eventActions'][string];
@@ -41,6 +47,12 @@ function prepare(action: Action, delivery: Delivery): Prepared {
 
 function sendError(reply: FastifyReply, status: number, error: string, extra: Record<string, string> = {}) {
   return reply.code(status).send({ error, ...extra });
+}
+
+/** Counts the delivery's result, then answers. */
+function answered<T>(result: WebhookDeliveryResult, reply: T): T {
+  recordWebhookDelivery(result);
+  return reply;
 }
 
 /**
@@ -82,6 +94,9 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): FastifyI
     return sendError(reply, 500, 'internal_error');
   });
   app.setNotFoundHandler((_request, reply) => sendError(reply, 404, 'not_found'));
+  countHttpRequests(app, 'receiver');
+  const readyTimeoutMs = options.readyTimeoutMs ?? Number(variables.READYZ_TIMEOUT_MS.default);
+  healthRoutes(app, { ready: () => temporalReachable(client.connection, readyTimeoutMs) });
 
   app.post(WEBHOOK_PATH, async (request, reply) => {
     const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
@@ -89,19 +104,19 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): FastifyI
     if (!authResult.ok) {
       request.log.warn({ failed: authResult.failed }, 'webhook delivery refused: authentication');
       if (auth.basicAuth !== undefined) reply.header('www-authenticate', 'Basic realm="eligibility-webhooks"');
-      return sendError(reply, 401, 'unauthorized');
+      return answered('unauthorized', sendError(reply, 401, 'unauthorized'));
     }
     const parsed = parseDelivery(raw);
-    if (!parsed.ok) return sendError(reply, 400, INVALID_REQUEST, { param: parsed.param });
+    if (!parsed.ok) return answered('invalid', sendError(reply, 400, INVALID_REQUEST, { param: parsed.param }));
     const delivery = parsed.value;
     const action = delivery.type === undefined ? undefined : settings.eventActions[delivery.type];
     if (action === undefined) {
       // Logged by type only: an unknown event's body could hold anything.
       request.log.info({ type: delivery.type ?? null }, 'webhook event ignored: no action for its type');
-      return reply.code(200).send({ received: true, ignored: true });
+      return answered('ignored', reply.code(200).send({ received: true, ignored: true }));
     }
     const prepared = prepare(action, delivery);
-    if (!prepared.ok) return sendError(reply, 400, INVALID_REQUEST, { param: prepared.param });
+    if (!prepared.ok) return answered('invalid', sendError(reply, 400, INVALID_REQUEST, { param: prepared.param }));
 
     const fields = { eventId: delivery.eventId, type: delivery.type, action };
     let report: ActionReport | undefined;
@@ -112,17 +127,17 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): FastifyI
       });
       if (outcome === 'duplicate') {
         request.log.info(fields, 'webhook event already handled');
-        return reply.code(200).send({ received: true, duplicate: true });
+        return answered('duplicate', reply.code(200).send({ received: true, duplicate: true }));
       }
     } catch (err) {
       request.log.error(
         { ...fields, err: { name: (err as Error)?.name, message: (err as Error)?.message } },
         'webhook event not handled: Temporal unavailable',
       );
-      return sendError(reply, 503, 'temporal_unavailable');
+      return answered('temporal-unavailable', sendError(reply, 503, 'temporal_unavailable'));
     }
     request.log.info({ ...fields, ...report }, 'webhook event handled');
-    return reply.code(200).send({ received: true });
+    return answered('handled', reply.code(200).send({ received: true }));
   });
 
   return app;

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
+import fs from 'node:fs/promises';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { loadConfig, requiredInDeployment, variables } from '../../src/config.js';
 import { searchAttributeKeys } from '../../workflows/search-attributes.js';
@@ -9,6 +10,7 @@ import {
   interpolate,
   interpolateDocument,
   MissingVariableError,
+  ROOT,
   parseDotenv,
   readComposeFile,
   readText,
@@ -151,12 +153,15 @@ describe('docker-compose.yml', () => {
     assert.deepEqual(documented, [...new Set(refs.map((r) => r.name))].sort());
   });
 
-  it('can scale the worker and leaves the sandbox to the `sandbox` profile', () => {
+  it('can scale the worker, and leaves the sandbox and Prometheus/Grafana to their profiles', () => {
     const all = services(doc);
     for (const [name, s] of Object.entries(all)) assert.equal(s.container_name, undefined, `${name} has a fixed name`);
     assert.equal(all.worker?.ports, undefined, 'a worker publishes no host port (several run side by side)');
     assert.deepEqual(all.sandbox?.profiles, ['sandbox']);
-    const profiled = Object.entries(all).filter(([name, s]) => name !== 'sandbox' && s.profiles !== undefined);
+    assert.deepEqual(all.prometheus?.profiles, ['observability']);
+    assert.deepEqual(all.grafana?.profiles, ['observability']);
+    const optional = ['sandbox', 'prometheus', 'grafana'];
+    const profiled = Object.entries(all).filter(([name, s]) => !optional.includes(name) && s.profiles !== undefined);
     assert.deepEqual(profiled, [], 'a deployment runs every other service');
     const baseUrl = environmentOf(all.worker!).ELIGIBILITY_BASE_URL;
     assert.match(interpolate('${ELIGIBILITY_BASE_URL:?x}', env), /^http:\/\/sandbox:/);
@@ -180,13 +185,21 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('keeps state in named volumes declared at the top level', () => {
+  it('keeps state in named volumes declared at the top level, and mounts files of the repository read-only', async () => {
     const declared = Object.keys((doc as { volumes?: object }).volumes ?? {});
     const used = Object.values(services(doc)).flatMap((s) =>
-      (s.volumes ?? []).map((v) => (typeof v === 'string' ? v.split(':')[0]! : (v.source ?? ''))),
+      (s.volumes ?? []).map((v) => (typeof v === 'string' ? v : (v.source ?? ''))),
     );
     assert.ok(used.length > 0);
-    for (const source of used) assert.ok(declared.includes(source), `${source} is a declared named volume`);
+    for (const volume of used) {
+      const [source] = volume.split(':');
+      if (!source!.startsWith('./')) {
+        assert.ok(declared.includes(source!), `${source} is a declared named volume`);
+        continue;
+      }
+      assert.match(volume, /:ro$/, `${volume}: configuration is mounted read-only`);
+      await fs.access(new URL(source!, ROOT));
+    }
   });
 
   it('creates exactly the search attributes of workflows/search-attributes.ts, as Keyword', () => {

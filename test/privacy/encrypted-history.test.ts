@@ -36,7 +36,21 @@ function payloadsOf(value: unknown, found: Payload[] = [], path = ''): Payload[]
   const record = value as Record<string, unknown>;
   if ('metadata' in record && 'data' in record && record.data instanceof Uint8Array) found.push(record);
   for (const [key, child] of Object.entries(record)) {
-    if (key !== 'searchAttributes') payloadsOf(child, found, `${path}.${key}`);
+    // Search attributes and headers are not payload data: the server indexes the first, and the SDK sends the second
+    // unencoded (checked apart, by `headersOf`).
+    if (key !== 'searchAttributes' && key !== 'header') payloadsOf(child, found, `${path}.${key}`);
+  }
+  return found;
+}
+
+/** Every header of the history, by field name, decoded (the SDK writes them as plain JSON). */
+function headersOf(value: unknown, found: [string, unknown][] = []): [string, unknown][] {
+  if (value === null || typeof value !== 'object' || value instanceof Uint8Array) return found;
+  for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
+    const fields = key === 'header' ? (child as { fields?: Record<string, Payload> } | null)?.fields : undefined;
+    if (!fields) headersOf(child, found);
+    else
+      for (const [name, p] of Object.entries(fields)) found.push([name, JSON.parse(Buffer.from(p.data!).toString())]);
   }
   return found;
 }
@@ -136,6 +150,14 @@ describe('patient data in Temporal', function () {
       assert.ok(payloads.length >= 8, `payloads found: ${payloads.length}`);
       for (const p of payloads) {
         assert.equal(Buffer.from(p.metadata?.encoding ?? new Uint8Array()).toString(), ENCRYPTED_ENCODING);
+      }
+      // Headers carry the OpenTelemetry trace context (workers/workflow-bundle.ts), and nothing else.
+      for (const [name, value] of headersOf(history)) {
+        assert.equal(name, '_tracer-data');
+        assert.deepEqual(
+          Object.keys(value as object).filter((k) => !['traceparent', 'tracestate'].includes(k)),
+          [],
+        );
       }
       // The codec is what turns them back into the patient's data.
       const decoded = await new EncryptionCodec(testCodecKeys(keys)).decode(payloads);

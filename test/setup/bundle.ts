@@ -1,3 +1,6 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { bundleWorkflows } from '../../workers/workflow-bundle.js';
 
 let bundle: Promise<{ code: string }> | undefined;
@@ -6,4 +9,17 @@ let bundle: Promise<{ code: string }> | undefined;
 export function workflowBundle(): Promise<{ code: string }> {
   bundle ??= bundleWorkflows();
   return bundle;
+}
+
+let bundleFile: Promise<string> | undefined;
+
+/** The same bundle in a file, for a worker process started as production starts it (`WORKER_WORKFLOW_BUNDLE`). */
+export function workflowBundleFile(): Promise<string> {
+  bundleFile ??= (async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'eligibility-bundle-'));
+    const file = path.join(dir, 'workflow-bundle.js');
+    await fs.writeFile(file, (await workflowBundle()).code);
+    return file;
+  })();
+  return bundleFile;
 }

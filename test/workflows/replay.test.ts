@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import { Worker } from '@temporalio/worker';
 import { workflowBundle } from '../setup/bundle.js';
 import { HISTORIES_DIR } from '../setup/histories.js';
+import { workerSinks } from '../../workers/create-worker.js';
 
 // Histories recorded from real runs of every path (`npm run test:record-histories`). Replaying them against the
 // current workflow code fails on any change that would break a running workflow: keep them, add new ones.
@@ -19,7 +20,10 @@ describe('replay of recorded histories', function () {
       })),
     );
     const failures: string[] = [];
-    for await (const result of Worker.runReplayHistories({ workflowBundle: await workflowBundle() }, histories)) {
+    for await (const result of Worker.runReplayHistories(
+      { workflowBundle: await workflowBundle(), sinks: workerSinks() },
+      histories,
+    )) {
       if (result.error) failures.push(`${result.workflowId}: ${String(result.error)}`);
     }
     assert.deepEqual(failures, []);

@@ -23,14 +23,20 @@ Examples:
     )
     .action(async (options: { temporalServer: boolean; example: boolean }) => {
       // Imported here so that other commands and `--help` do not load the worker and the servers.
-      const { DefaultLogger, Runtime } = await import('@temporalio/worker');
+      const { Runtime } = await import('@temporalio/worker');
+      const { temporalLogger } = await import('../../../workers/temporal-logger.js');
+      const { createLogger } = await import('../../logging.js');
       const { SANDBOX_EVENT_NAMES } = await import('../../contract/index.js');
       const { exampleSummary, runExample } = await import('../../dev/example-run.js');
       const { startDevStack } = await import('../../dev/stack.js');
       const { registerWebhook } = await import('../../temporal/register-webhook.js');
       const interrupted = untilInterrupted();
       // The worker's own progress lines (bundling, state changes) would bury the summary a person reads here.
-      Runtime.install({ logger: new DefaultLogger('ERROR') });
+      // Through the project's redacting logger like every other line, errors only.
+      Runtime.install({
+        logger: temporalLogger(createLogger({ log: { level: 'error' } }, 'worker')),
+        telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' }, forward: {} } },
+      });
       const stack = await startDevStack({ config: ctx.config(), startTemporal: options.temporalServer, log });
       try {
         const { config, client } = stack;

@@ -26,10 +26,18 @@ Example:
       requireIntakeApiKey(config.intake);
       await serveHttp(config, {
         what: 'Intake API',
+        role: 'intake',
         host: config.intake.host,
         port: config.intake.port,
         signal,
-        create: (client, logger) => createIntakeApi({ config, client, taskQueue: config.temporal.taskQueue, logger }),
+        create: (client, logger) =>
+          createIntakeApi({
+            config,
+            client,
+            taskQueue: config.temporal.taskQueue,
+            logger,
+            readyTimeoutMs: config.observability.readyTimeoutMs,
+          }),
       });
     });
 }

@@ -23,12 +23,19 @@ Example:
       const config = ctx.config();
       await serveHttp(config, {
         what: 'Webhook receiver',
+        role: 'receiver',
         host: config.webhook.host,
         port: config.webhook.port,
         path: WEBHOOK_PATH,
         signal,
         create: (client, logger) =>
-          createWebhookReceiver({ config, client, taskQueue: config.temporal.taskQueue, logger }),
+          createWebhookReceiver({
+            config,
+            client,
+            taskQueue: config.temporal.taskQueue,
+            logger,
+            readyTimeoutMs: config.observability.readyTimeoutMs,
+          }),
       });
     });
 }

@@ -15,6 +15,8 @@ export function registerWorker(program: Command, ctx: CliContext): void {
 Polls TEMPORAL_TASK_QUEUE on TEMPORAL_ADDRESS and calls the service at ELIGIBILITY_BASE_URL. Ctrl-C drains it:
 activities in flight finish first. It restarts itself once, in a child process whose V8 heaps and malloc arenas are
 bounded (WORKER_HEAP_MB, MALLOC_ARENA_MAX), and refuses to start when WORKER_MAX_CACHED_WORKFLOWS cannot fit.
+WORKER_HTTP_HOST:WORKER_HTTP_PORT (default 127.0.0.1:4040) serves /metrics (Temporal's and the project's), /healthz
+and /readyz.
 
 Example:
   $ TEMPORAL_ADDRESS=127.0.0.1:7233 ELIGIBILITY_BASE_URL=http://127.0.0.1:4010 eligibility worker`,
@@ -28,6 +30,9 @@ Example:
         process.exit(await relaunchWithMemoryLimits(config.worker));
       }
       const { runWorker } = await import('../../../workers/run-worker.js');
-      await runWorker(config, { signal: untilStopped() });
+      const { installWorkerRuntime } = await import('../../../workers/worker-runtime.js');
+      const { createLogger } = await import('../../logging.js');
+      const coreMetricsUrl = await installWorkerRuntime(config.worker, createLogger(config, 'worker'));
+      await runWorker(config, { signal: untilStopped(), coreMetricsUrl });
     });
 }
