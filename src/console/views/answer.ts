@@ -1,0 +1,114 @@
+import type { VerificationDetail } from '../reads/verification.js';
+import { html, type Html } from './html.js';
+import { hiddenCsrf } from './layout.js';
+import { identifiersCard, patientCard } from './patient.js';
+
+/** A refusal to show beside the form of its run: the field at fault and why, and the text the operator sent. */
+export interface RunFormError {
+  flowRunId: string;
+  param?: string;
+  reason: string;
+  text: string;
+}
+
+export interface RunView {
+  flowRunId: string;
+  state: string;
+  serviceStatus?: string;
+}
+
+/** The runs of a workflow: a verification's from its status query; a standalone run workflow's from its input. */
+export function runsOf(detail: VerificationDetail, runFlowId: string | undefined): RunView[] {
+  if (detail.status) return detail.status.runs;
+  if (runFlowId) return [{ flowRunId: runFlowId, state: detail.execution === 'RUNNING' ? 'pending' : 'answered' }];
+  return [];
+}
+
+const EXAMPLE = '{"authorizationNumber": "A-100"}';
+
+function runForm(workflowId: string, run: RunView, csrf: string, error: RunFormError | undefined): Html {
+  const id = `input-${run.flowRunId}`;
+  const failed = error?.flowRunId === run.flowRunId ? error : undefined;
+  const described = [`${id}-asks`, `${id}-help`, `${id}-error`].join(' ');
+  return html`<section class="card run" aria-labelledby="${id}-h">
+    <h2 id="${id}-h">Run <code>${run.flowRunId}</code> <span class="stage stage-awaiting-input">${run.state}</span></h2>
+    <p id="${id}-asks">
+      <strong>What it asks for:</strong> the service's run event did not say (the spec shows no field for it); the run
+      takes an object that is patched into its callback context.
+    </p>
+    <form
+      method="post"
+      action="/runs/${encodeURIComponent(workflowId)}/${encodeURIComponent(run.flowRunId)}"
+      class="run-input"
+    >
+      ${hiddenCsrf(csrf)}
+      <label for="${id}">Input for this run (a JSON object)</label>
+      <textarea
+        id="${id}"
+        name="input"
+        rows="6"
+        spellcheck="false"
+        data-json-object
+        required
+        aria-describedby="${described}"
+        ${failed ? html` aria-invalid="true"` : ''}
+      >
+${failed?.text ?? ''}</textarea>
+      <p id="${id}-help" class="help">
+        For example <code>${EXAMPLE}</code>. It is checked as you type and sent to the service with the
+        <code>supplyRunInput</code> update, in your name.
+      </p>
+      <p id="${id}-error" class="error" aria-live="polite">
+        ${
+          failed
+            ? html`Refused${failed.param ? html` (field <code>${failed.param}</code>)` : ''}: ${failed.reason}`
+            : ''
+        }
+      </p>
+      <button type="submit">Send the input</button>
+    </form>
+  </section>`;
+}
+
+export function answerView(
+  detail: VerificationDetail,
+  runs: readonly RunView[],
+  csrf: string,
+  uiUrl: string | undefined,
+  error?: RunFormError,
+): Html {
+  const pending = runs.filter((r) => r.state !== 'answered');
+  const answered = runs.filter((r) => r.state === 'answered');
+  const last = detail.status?.lastError;
+  return html`<div class="columns">
+    <div>${patientCard(detail)}${identifiersCard(detail, uiUrl)}</div>
+    <div>
+      ${pending.length === 0 ? html`<p class="empty">No run of this workflow awaits input now.</p>` : ''}
+      ${pending.map((run) => runForm(detail.workflowId, run, csrf, error))}
+      ${
+        answered.length > 0
+          ? html`<section class="card">
+              <h2>Answered runs</h2>
+              <ul>
+                ${answered.map(
+                  (r) => html`<li><code>${r.flowRunId}</code>: the service says ${r.serviceStatus ?? 'accepted'}</li>`,
+                )}
+              </ul>
+              <p class="help">
+                Who answered is on the
+                <a href="/verifications/${encodeURIComponent(detail.workflowId)}">verification's timeline</a>.
+              </p>
+            </section>`
+          : ''
+      }
+      ${
+        last && !error
+          ? html`<section class="card">
+              <h2>Last error</h2>
+              <p>${last.type}${last.param ? html` (field <code>${last.param}</code>)` : ''}: ${last.message}</p>
+            </section>`
+          : ''
+      }
+    </div>
+  </div>`;
+}
