@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startVerification } from '../../src/temporal/start-verification.js';
+import type { verificationWorkflow } from '../../workflows/index.js';
 import { runAwaitingInputSignal, statusQuery } from '../../workflows/messages.js';
 import { batchIdFor, submitRequests } from '../batches/helpers.js';
 import { FAST, v1Intake, v2Intake } from '../setup/fixtures.js';
@@ -59,7 +60,7 @@ describe('operator console in a browser', function () {
       taskQueue: h.taskQueue,
       timing: FAST,
     });
-    const wf = client().workflow.getHandle(workflowId);
+    const wf = client().workflow.getHandle<typeof verificationWorkflow>(workflowId);
     const verificationId = await eventually(async () => (await wf.query(statusQuery)).verificationId);
     const [run] = await eventually(async () => {
       const runs = await h.sandbox.runs(verificationId);
@@ -156,7 +157,7 @@ describe('operator console in a browser', function () {
     // A lost response to a v1 creation: the outcome is unknown and a person decides.
     await h.sandbox.setFaults({ dropResponses: 1 });
     const { workflowId } = await startVerification(client(), v1Intake(), { taskQueue: h.taskQueue, timing: FAST });
-    const wf = client().workflow.getHandle(workflowId);
+    const wf = client().workflow.getHandle<typeof verificationWorkflow>(workflowId);
     await eventually(async () => ((await wf.query(statusQuery)).stage === 'needs-review' ? true : undefined));
     await signIn();
     await page.getByRole('link', { name: 'Needs review' }).click();
