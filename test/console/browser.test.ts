@@ -114,13 +114,15 @@ describe('operator console in a browser', function () {
       .getByText(/answered: the service says CREATED/)
       .waitFor();
     assert.match(await page.getByRole('status').innerText(), new RegExp(`console:${console.operator.name}`));
+    assert.match(await page.locator('main').innerText(), new RegExp(`answered by console:${console.operator.name}`));
 
     assert.equal((await wf.result()).outcome, 'completed');
     await page.goto(`${console.url}/verifications/${workflowId}`);
     const main = page.locator('main');
     await main.getByText('completed', { exact: true }).first().waitFor();
     const timeline = await page.locator('.timeline').innerText();
-    assert.match(timeline, new RegExp(`update supplyRunInput accepted by console:${console.operator.name}`));
+    const sender = `console:${console.operator.name}`;
+    assert.match(timeline, new RegExp(`update supplyRunInput \\(run ${flowRunId}\\) accepted by ${sender}`));
     assert.match(timeline, /workflow completed/);
     await assertAccessible('the verification page');
   });

@@ -62,6 +62,7 @@ export function awaitingInputPages(app: FastifyInstance, deps: ConsoleDeps): voi
       queueTable(
         rows,
         'Runs awaiting input',
+        'No run awaits input.',
         (r) => html`<a class="button" href="/runs/${encodeURIComponent(r.workflowId)}">Answer</a>`,
       ),
     );

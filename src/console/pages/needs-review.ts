@@ -61,7 +61,7 @@ export function needsReviewPages(app: FastifyInstance, deps: ConsoleDeps): void 
             at the service whether the verification exists, then decide. The reason and deadline of each are on its
             verification page.
           </p>
-          ${queueTable(rows, 'Verifications needing review', (r) => reviewForms(r.workflowId, csrf))}`,
+          ${queueTable(rows, 'Verifications needing review', 'No verification needs review.', (r) => reviewForms(r.workflowId, csrf))}`,
     );
   });
 

@@ -1,6 +1,8 @@
 import type { Client } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import proto, { type temporal } from '@temporalio/proto';
+import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow/index.js';
+import { supplyRunInputUpdate } from '../../../workflows/messages.js';
 import { VerificationStage } from '../../../workflows/search-attributes.js';
 
 // CommonJS module: its namespaces are read from the default export under ESM.
@@ -10,8 +12,8 @@ type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 /**
  * One line of a verification's timeline. Read from its history: stage changes (the `VerificationStage` search
  * attribute at start and at each upsert), the messages people and the receiver sent (with the sender's identity: an
- * operator's answer reads `console:<name>`), and how it closed. Never a payload: search attributes hold no PHI, and
- * message arguments (run input) are not read.
+ * operator's answer reads `console:<name>`), and how it closed. Search attributes hold no PHI; of a message's
+ * arguments only a run-input update's `flowRunId` is read, never the input.
  */
 export interface TimelineEntry {
   /** ISO 8601. */
@@ -20,7 +22,12 @@ export interface TimelineEntry {
   text: string;
   /** Who sent a message (the Temporal client's identity). */
   identity?: string;
+  /** The run a `supplyRunInput` update answered (its argument's `flowRunId`; the input itself is not read). */
+  flowRunId?: string;
 }
+
+/** Reads the `flowRunId` of an update's argument (decrypted with the client's converter); undefined when absent. */
+export type RunIdOf = (payloads: temporal.api.common.v1.IPayload[]) => Promise<string | undefined>;
 
 const CLOSED: Partial<Record<number, string>> = {
   [EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED]: 'workflow completed',
@@ -44,7 +51,7 @@ const timeOf = (event: HistoryEvent) => {
   return new Date(ms).toISOString();
 };
 
-export function timelineOf(events: readonly HistoryEvent[]): TimelineEntry[] {
+export async function timelineOf(events: readonly HistoryEvent[], runIdOf?: RunIdOf): Promise<TimelineEntry[]> {
   const entries: TimelineEntry[] = [];
   const updates = new Map<string, string>();
   for (const event of events) {
@@ -75,7 +82,15 @@ export function timelineOf(events: readonly HistoryEvent[]): TimelineEntry[] {
       const request = accepted.acceptedRequest;
       const name = request?.input?.name ?? '?';
       if (request?.meta?.updateId) updates.set(request.meta.updateId, name);
-      entries.push({ at, kind: 'message', text: `update ${name} accepted`, identity: request?.meta?.identity ?? '' });
+      const args = request?.input?.args?.payloads;
+      const flowRunId = name === supplyRunInputUpdate.name && args && runIdOf ? await runIdOf(args) : undefined;
+      entries.push({
+        at,
+        kind: 'message',
+        text: `update ${name}${flowRunId ? ` (run ${flowRunId})` : ''} accepted`,
+        identity: request?.meta?.identity ?? '',
+        ...(flowRunId ? { flowRunId } : {}),
+      });
       continue;
     }
     const completed = event.workflowExecutionUpdateCompletedEventAttributes;
@@ -94,5 +109,11 @@ export function timelineOf(events: readonly HistoryEvent[]): TimelineEntry[] {
 /** The timeline of the latest run of `workflowId` (reading history is not a billed action). */
 export async function timeline(client: Client, workflowId: string): Promise<TimelineEntry[]> {
   const history = await client.workflow.getHandle(workflowId).fetchHistory();
-  return timelineOf(history.events ?? []);
+  const context = { type: 'workflow' as const, namespace: client.options.namespace, workflowId };
+  const runIdOf: RunIdOf = async (payloads) => {
+    const request = await decodeFromPayloadsAtIndex<unknown>(client.options.loadedDataConverter, 0, payloads, context);
+    const flowRunId = (request as { flowRunId?: unknown } | null)?.flowRunId;
+    return typeof flowRunId === 'string' ? flowRunId : undefined;
+  };
+  return timelineOf(history.events ?? [], runIdOf);
 }

@@ -1,6 +1,6 @@
 import type { VerificationDetail } from '../reads/verification.js';
 import { html, type Html } from './html.js';
-import { hiddenCsrf } from './layout.js';
+import { hiddenCsrf, time } from './layout.js';
 import { identifiersCard, patientCard } from './patient.js';
 
 /** A refusal to show beside the form of its run: the field at fault and why, and the text the operator sent. */
@@ -22,6 +22,13 @@ export function runsOf(detail: VerificationDetail, runFlowId: string | undefined
   if (detail.status) return detail.status.runs;
   if (runFlowId) return [{ flowRunId: runFlowId, state: detail.execution === 'RUNNING' ? 'pending' : 'answered' }];
   return [];
+}
+
+/** Who sent the run's accepted answer: the identity of its last update in history (an operator: `console:<name>`). */
+function answeredBy(detail: VerificationDetail, flowRunId: string): Html | string {
+  const sent = detail.timeline.filter((e) => e.flowRunId === flowRunId && e.identity);
+  const last = sent[sent.length - 1];
+  return last ? html`, answered by <strong>${last.identity}</strong> at ${time(last.at)}` : '';
 }
 
 const EXAMPLE = '{"authorizationNumber": "A-100"}';
@@ -91,11 +98,15 @@ export function answerView(
               <h2>Answered runs</h2>
               <ul>
                 ${answered.map(
-                  (r) => html`<li><code>${r.flowRunId}</code>: the service says ${r.serviceStatus ?? 'accepted'}</li>`,
+                  (r) =>
+                    html`<li>
+                      <code>${r.flowRunId}</code>: the service says
+                      ${r.serviceStatus ?? 'accepted'}${answeredBy(detail, r.flowRunId)}
+                    </li>`,
                 )}
               </ul>
               <p class="help">
-                Who answered is on the
+                Every attempt, refused ones too, is on the
                 <a href="/verifications/${encodeURIComponent(detail.workflowId)}">verification's timeline</a>.
               </p>
             </section>`

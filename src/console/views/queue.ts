@@ -5,8 +5,13 @@ import { age, time } from './layout.js';
 const dash = (value: string | undefined) => value ?? html`<span class="muted">–</span>`;
 
 /** A queue table, oldest first; `action` renders the last cell of a row (a link or the decisions). */
-export function queueTable(rows: readonly QueueRow[], caption: string, action: (row: QueueRow) => Html): Html {
-  if (rows.length === 0) return html`<p class="empty">Nothing here: ${caption.toLowerCase()} is empty.</p>`;
+export function queueTable(
+  rows: readonly QueueRow[],
+  caption: string,
+  empty: string,
+  action: (row: QueueRow) => Html,
+): Html {
+  if (rows.length === 0) return html`<p class="empty">${empty}</p>`;
   const now = Date.now();
   return html`<table class="queue">
     <caption>
