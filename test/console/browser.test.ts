@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { RUN_REQUESTED_INPUT } from '../../src/sandbox/verifications.js';
 import { startVerification } from '../../src/temporal/start-verification.js';
 import type { verificationWorkflow } from '../../workflows/index.js';
 import { runAwaitingInputSignal, statusQuery } from '../../workflows/messages.js';
@@ -66,7 +67,8 @@ describe('operator console in a browser', function () {
       const runs = await h.sandbox.runs(verificationId);
       return runs.length > 0 ? runs : undefined;
     });
-    await wf.signal(runAwaitingInputSignal, { flowRunId: run!.flowRunId });
+    // What the receiver passes on from the sandbox's event: what the run asks for.
+    await wf.signal(runAwaitingInputSignal, { flowRunId: run!.flowRunId, requested: RUN_REQUESTED_INPUT });
     return { wf, workflowId, flowRunId: run!.flowRunId };
   }
 
@@ -92,6 +94,11 @@ describe('operator console in a browser', function () {
     // The decrypted patient, to the signed-in operator only.
     assert.match(await page.locator('main').innerText(), /Ada Lovelace/);
     assert.doesNotMatch(page.url(), /Ada|Lovelace/);
+    const asks = await page.locator(`[id="input-${flowRunId}-asks"]`).innerText();
+    assert.match(
+      asks,
+      /What it asks for: The prior authorization number of the ABA therapy.*Fields: authorizationNumber/s,
+    );
 
     const input = page.getByLabel('Input for this run (a JSON object)');
     await input.fill('{"note": ');

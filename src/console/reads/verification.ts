@@ -2,7 +2,12 @@ import { QueryNotRegisteredError, WorkflowNotFoundError, type Client } from '@te
 import { startInput } from '../../batches/start-input.js';
 import { statusQuery } from '../../../workflows/messages.js';
 import { BatchId, PayerId, SpecialtyCode, Tenant, VerificationStage } from '../../../workflows/search-attributes.js';
-import type { RunInputWorkflowInput, VerificationStatus, VerificationWorkflowInput } from '../../../workflows/types.js';
+import type {
+  RequestedInput,
+  RunInputWorkflowInput,
+  VerificationStatus,
+  VerificationWorkflowInput,
+} from '../../../workflows/types.js';
 import { timeline, type TimelineEntry } from './timeline.js';
 
 /** A query needs a worker to answer it (a closed workflow is replayed); without one the page still shows the rest. */
@@ -40,7 +45,7 @@ export interface VerificationDetail {
   statusProblem?: string;
   patient?: PatientView;
   /** For a standalone run workflow: the verification and caller it belongs to. */
-  runOf?: { verificationId?: string; callerId?: string };
+  runOf?: { verificationId?: string; callerId?: string; requested?: RequestedInput };
   timeline: TimelineEntry[];
 }
 
@@ -98,7 +103,9 @@ export async function verificationDetail(client: Client, workflowId: string): Pr
     ...optional('tenant', a.get(Tenant)),
     ...status,
     ...(isVerification && input ? { patient: patientOf(input) } : {}),
-    ...(isRun && input ? { runOf: { verificationId: input.verificationId, callerId: input.callerId } } : {}),
+    ...(isRun && input
+      ? { runOf: { verificationId: input.verificationId, callerId: input.callerId, requested: input.requested } }
+      : {}),
     timeline: entries,
   };
 }

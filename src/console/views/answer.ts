@@ -1,4 +1,5 @@
 import type { VerificationDetail } from '../reads/verification.js';
+import type { RequestedInput } from '../../../workflows/types.js';
 import { html, type Html } from './html.js';
 import { hiddenCsrf, time } from './layout.js';
 import { identifiersCard, patientCard } from './patient.js';
@@ -15,12 +16,16 @@ export interface RunView {
   flowRunId: string;
   state: string;
   serviceStatus?: string;
+  requested?: RequestedInput;
 }
 
 /** The runs of a workflow: a verification's from its status query; a standalone run workflow's from its input. */
 export function runsOf(detail: VerificationDetail, runFlowId: string | undefined): RunView[] {
   if (detail.status) return detail.status.runs;
-  if (runFlowId) return [{ flowRunId: runFlowId, state: detail.execution === 'RUNNING' ? 'pending' : 'answered' }];
+  if (runFlowId) {
+    const state = detail.execution === 'RUNNING' ? 'pending' : 'answered';
+    return [{ flowRunId: runFlowId, state, ...(detail.runOf?.requested ? { requested: detail.runOf.requested } : {}) }];
+  }
   return [];
 }
 
@@ -33,16 +38,32 @@ function answeredBy(detail: VerificationDetail, flowRunId: string): Html | strin
 
 const EXAMPLE = '{"authorizationNumber": "A-100"}';
 
+/** What the run asks for, in the words of its event; when the event said nothing, that the spec shows no such field. */
+function asks(run: RunView): Html {
+  const r = run.requested;
+  if (!r) {
+    return html`the service's run event did not say (the spec shows no field for it); the run takes an object that is
+    patched into its callback context.`;
+  }
+  const fields = r.fields?.length
+    ? html` Fields: ${r.fields.map((f, i) => html`${i > 0 ? ', ' : ''}<code>${f}</code>`)}.`
+    : '';
+  return html`${r.description ?? ''}${fields}`;
+}
+
+/** An example built from the fields the run asks for, or a generic one. */
+const example = (run: RunView) =>
+  run.requested?.fields?.length
+    ? JSON.stringify(Object.fromEntries(run.requested.fields.map((f) => [f, '…'])))
+    : EXAMPLE;
+
 function runForm(workflowId: string, run: RunView, csrf: string, error: RunFormError | undefined): Html {
   const id = `input-${run.flowRunId}`;
   const failed = error?.flowRunId === run.flowRunId ? error : undefined;
   const described = [`${id}-asks`, `${id}-help`, `${id}-error`].join(' ');
   return html`<section class="card run" aria-labelledby="${id}-h">
     <h2 id="${id}-h">Run <code>${run.flowRunId}</code> <span class="stage stage-awaiting-input">${run.state}</span></h2>
-    <p id="${id}-asks">
-      <strong>What it asks for:</strong> the service's run event did not say (the spec shows no field for it); the run
-      takes an object that is patched into its callback context.
-    </p>
+    <p id="${id}-asks"><strong>What it asks for:</strong> ${asks(run)}</p>
     <form
       method="post"
       action="/runs/${encodeURIComponent(workflowId)}/${encodeURIComponent(run.flowRunId)}"
@@ -62,7 +83,7 @@ function runForm(workflowId: string, run: RunView, csrf: string, error: RunFormE
       >
 ${failed?.text ?? ''}</textarea>
       <p id="${id}-help" class="help">
-        For example <code>${EXAMPLE}</code>. It is checked as you type and sent to the service with the
+        For example <code>${example(run)}</code>. It is checked as you type and sent to the service with the
         <code>supplyRunInput</code> update, in your name.
       </p>
       <p id="${id}-error" class="error" aria-live="polite">
