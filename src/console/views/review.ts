@@ -12,7 +12,7 @@ export function reviewForms(workflowId: string, csrf: string): Html {
   const action = `/verifications/${encodeURIComponent(workflowId)}/review`;
   const id = (name: string) => `${name}-${workflowId}`;
   return html`<div class="decisions">
-    <form method="post" action="${action}">
+    <form method="post" action="${action}" class="decision">
       ${hiddenCsrf(csrf)}<input type="hidden" name="action" value="record" />
       <label for="${id('vid')}">Verification id found at the service</label>
       <input
@@ -23,16 +23,16 @@ export function reviewForms(workflowId: string, csrf: string): Html {
         size="38"
         aria-describedby="${id('vid-help')}"
       />
-      <small id="${id('vid-help')}" class="help">A UUID. Recording it makes no call.</small>
       <button type="submit">Record</button>
+      <small id="${id('vid-help')}" class="help">A UUID. Recording it makes no call.</small>
     </form>
-    <form method="post" action="${action}">
+    <form method="post" action="${action}" class="decision">
       ${hiddenCsrf(csrf)}<input type="hidden" name="action" value="retry" />
       <input type="checkbox" id="${id('risk')}" name="acceptDuplicateRisk" value="yes" required />
-      <label for="${id('risk')}">${DUPLICATE_RISK} Retry anyway.</label>
+      <label for="${id('risk')}" class="inline">${DUPLICATE_RISK} Retry anyway.</label>
       <button type="submit">Retry</button>
     </form>
-    <form method="post" action="${action}">
+    <form method="post" action="${action}" class="decision">
       ${hiddenCsrf(csrf)}<input type="hidden" name="action" value="abandon" />
       <button type="submit" class="danger">Abandon</button>
       <small class="help">Closes it as abandoned; a verification may exist at the service.</small>
