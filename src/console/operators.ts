@@ -1,5 +1,6 @@
+import { randomBytes, scrypt, type ScryptOptions } from 'node:crypto';
 import { ConfigError } from '../config.js';
-import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { secretsEqual } from '../contract/secrets-equal.js';
 
 /**
  * Operators of the console and their password hashes, from CONSOLE_OPERATORS: `name:scrypt:N:r:p:salt:hash` entries
@@ -66,5 +67,5 @@ export async function verifyOperator(
   const known = operators.get(name);
   const entry = known ?? NOBODY;
   const derived = await derive(password, entry.salt, entry.params, entry.hash.length);
-  return known && timingSafeEqual(derived, entry.hash) ? known.name : undefined;
+  return secretsEqual(derived, entry.hash) && known ? known.name : undefined;
 }

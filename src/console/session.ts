@@ -2,6 +2,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifySession from '@fastify/session';
 import type { FastifyInstance } from 'fastify';
 import type { ConsoleConfig } from '../config.js';
+import { boundedSessionStore } from './session-store.js';
 
 declare module 'fastify' {
   interface Session {
@@ -17,8 +18,8 @@ export const SESSION_COOKIE = 'console_session';
 /**
  * The session cookie: HttpOnly (no script reads it), SameSite=Lax (no other site's form or fetch carries it), Secure
  * whenever the request came over https (directly or, with CONSOLE_TRUST_PROXY, through a TLS proxy), and expiring
- * after CONSOLE_SESSION_HOURS without use. Sessions live in this process's memory: a restart signs everyone out, and
- * one console process serves them all (run one replica, or put a shared store here).
+ * after CONSOLE_SESSION_HOURS without use. Sessions live in this process's memory (bounded: `session-store.ts`): a
+ * restart signs everyone out, and one console process serves them all (run one replica, or put a shared store here).
  */
 export function registerSession(app: FastifyInstance, config: ConsoleConfig & { sessionSecret: string }): void {
   void app.register(fastifyCookie);
@@ -26,6 +27,7 @@ export function registerSession(app: FastifyInstance, config: ConsoleConfig & { 
     secret: config.sessionSecret,
     cookieName: SESSION_COOKIE,
     saveUninitialized: false,
+    store: boundedSessionStore(config.sessionHours * 3600_000),
     rolling: true,
     cookie: {
       httpOnly: true,

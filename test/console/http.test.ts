@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
+import type { Session } from 'fastify';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { operatorEntry, parseOperators, verifyOperator } from '../../src/console/operators.js';
 import { createConsole } from '../../src/console/server.js';
+import { boundedSessionStore, MAX_SESSIONS } from '../../src/console/session-store.js';
 import { createLogger } from '../../src/logging.js';
 import { testTemporal } from '../setup/temporal.js';
 import { csrfFrom, sessionCookie, signIn, startTestConsole, type TestConsole } from './console-app.js';
@@ -174,5 +176,25 @@ describe('console operators (CONSOLE_OPERATORS)', () => {
         err.problems.map((p) => p.variable).join() === 'CONSOLE_OPERATORS,CONSOLE_SESSION_SECRET',
     );
     assert.throws(() => loadConfig({ CONSOLE_OPERATORS: 'alice:plaintext-password' }), ConfigError);
+  });
+});
+
+describe('console session store', () => {
+  const get = (store: ReturnType<typeof boundedSessionStore>, id: string) =>
+    new Promise<unknown>((resolve) => store.get(id, (_err, session) => resolve(session)));
+  const set = (store: ReturnType<typeof boundedSessionStore>, id: string) =>
+    new Promise<void>((resolve) => store.set(id, { operator: id } as Session, () => resolve()));
+
+  it('forgets a session unused for its idle time, and keeps at most MAX_SESSIONS', async () => {
+    const store = boundedSessionStore(100);
+    await set(store, 'a');
+    assert.deepEqual(await get(store, 'a'), { operator: 'a' });
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    assert.equal(await get(store, 'a'), null);
+
+    const many = boundedSessionStore(60_000);
+    for (let i = 0; i <= MAX_SESSIONS; i += 1) await set(many, `s${i}`);
+    assert.equal(await get(many, 's0'), null, 'the least recently used went first');
+    assert.deepEqual(await get(many, `s${MAX_SESSIONS}`), { operator: `s${MAX_SESSIONS}` });
   });
 });
