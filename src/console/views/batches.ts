@@ -97,13 +97,15 @@ export function batchDetail(view: BatchView, items: readonly BatchItemView[], cs
   const base = `/batches/${encodeURIComponent(view.batchId)}`;
   const groups = progressGroups(view.counts);
   const running = view.status === 'RUNNING';
-  const canCancel = running && !['cancelling', 'cancelled'].includes(view.state);
+  // A finished batch only waits to close: nothing is left to cancel.
+  const canCancel = running && !['cancelling', 'cancelled', 'finished'].includes(view.state);
   const canResubmit = running && groups.failed > 0 && !['cancelling', 'cancelled'].includes(view.state);
   return html`<section class="card" aria-labelledby="progress-h">
       <h2 id="progress-h">Progress: <span class="stage" data-batch-state="${view.state}">${view.state}</span></h2>
       ${progressBar(view)}
       <p class="muted">
-        ${view.counts.items} items${view.counts.invalid ? html`, ${view.counts.invalid} invalid rows (not items)` : ''}.
+        ${view.counts.items}
+        items${view.counts.invalid ? html`, ${view.counts.invalid} invalid ${view.counts.invalid === 1 ? 'row' : 'rows'} (not items)` : ''}.
         Submitted ${time(view.createdAt)}, last change
         ${time(view.updatedAt)}${view.closedAt ? html`, closed ${time(view.closedAt)}` : ''}.
         ${settled(view) ? '' : html`<span data-refresh="3">This page refreshes itself every few seconds while the batch runs.</span>`}
