@@ -19,6 +19,17 @@ export default tseslint.config(
     },
   },
   {
+    // The console's one browser script: plain JavaScript served as is, with the browser's globals.
+    files: ['src/console/assets/**/*.js'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      parserOptions: { projectService: false, program: null },
+      sourceType: 'script',
+      globals: { document: 'readonly', location: 'readonly', setTimeout: 'readonly' },
+    },
+  },
+  {
     // Workflow code is replayed: it may import only the workflow SDK, the workflow-safe common package, sibling
     // workflow files, and types. Node built-ins and I/O libraries break determinism. The contract is types only: its
     // modules hold zod schemas, which cost a fifth of the worker's CPU when the workflow ran them, and a schema run on

@@ -333,6 +333,41 @@ export const variables = {
     default: '30000',
     description: 'Deadline of the Temporal calls of one intake request (a run-input update waits on a service call)',
   }),
+  CONSOLE_HOST: v({
+    schema: z.string().min(1),
+    default: '127.0.0.1',
+    description: 'Interface the operator console binds',
+  }),
+  CONSOLE_PORT: v({ schema: port, default: '4050', description: 'Port of the operator console (0 = any free port)' }),
+  CONSOLE_OPERATORS: v({
+    schema: z
+      .string()
+      .regex(
+        /^[A-Za-z0-9._@-]{1,64}:scrypt:\d+:\d+:\d+:[A-Za-z0-9_-]+:[A-Za-z0-9_-]+(,[A-Za-z0-9._@-]{1,64}:scrypt:\d+:\d+:\d+:[A-Za-z0-9_-]+:[A-Za-z0-9_-]+)*$/,
+        'expected name:scrypt-hash entries separated by commas (`eligibility console-operator <name>` prints one)',
+      )
+      .optional(),
+    description:
+      'Operators who may sign in to the console: `name:scrypt:N:r:p:salt:hash` entries separated by commas, made by `eligibility console-operator <name>`; required: no default (`eligibility dev` makes one operator per run and prints its password)',
+    secret: true,
+  }),
+  CONSOLE_SESSION_SECRET: v({
+    schema: secret.optional(),
+    description:
+      "Key of the console's session cookie, at least 32 characters; required: no default (`eligibility dev` makes one per run)",
+    secret: true,
+  }),
+  CONSOLE_SESSION_HOURS: v({
+    schema: z.coerce.number().positive(),
+    default: '8',
+    description: 'How long a console sign-in lasts without use (a work shift)',
+  }),
+  CONSOLE_TRUST_PROXY: v({
+    schema: bool,
+    default: 'false',
+    description:
+      'The console sits behind a TLS-terminating proxy: trust its X-Forwarded-* headers, so the session cookie is marked Secure on https',
+  }),
   CODEC_KEYS: v({
     schema: z.string().min(1).optional(),
     description:

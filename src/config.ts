@@ -136,6 +136,14 @@ function toConfig(e: Env) {
       apiKey: e.INTAKE_API_KEY,
       temporalTimeoutMs: e.INTAKE_TEMPORAL_TIMEOUT_MS,
     },
+    console: {
+      host: e.CONSOLE_HOST,
+      port: e.CONSOLE_PORT,
+      operators: e.CONSOLE_OPERATORS,
+      sessionSecret: e.CONSOLE_SESSION_SECRET,
+      sessionHours: e.CONSOLE_SESSION_HOURS,
+      trustProxy: e.CONSOLE_TRUST_PROXY,
+    },
     codec: {
       keys: e.CODEC_KEYS,
       currentKeyId: e.CODEC_CURRENT_KEY_ID,
@@ -175,6 +183,7 @@ export type WebhookConfig = Config['webhook'];
 export type IntakeConfig = Config['intake'];
 export type WorkerConfig = Config['worker'];
 export type ObservabilityConfig = Config['observability'];
+export type ConsoleConfig = Config['console'];
 
 /** The README's configuration table, generated from `variables`. */
 export function configTableMarkdown(): string {

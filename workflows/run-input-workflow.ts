@@ -23,6 +23,7 @@ export async function runInputWorkflow(input: RunInputWorkflowInput): Promise<Ru
     ),
   );
   const runs = new RunInputs(undefined, [input.flowRunId], undefined, progress);
+  runs.add(input.flowRunId, input.requested);
   const timing = resolveTiming(input.timing);
   const waited = await runs.waitForInput(0, timing.inputDeadlineSeconds, () => cancelled);
   const outcome = waited === 'stopped' ? 'cancelled' : waited;

@@ -9,10 +9,19 @@ import { quietProgress, type ProgressReport } from './progress.js';
 import { SeenEvents } from './seen-events.js';
 import { activitySummary, timerSummary } from './summaries.js';
 import { ms } from './timing.js';
-import type { LastError, RunSummary, SupplyRunInput } from './types.js';
+import type { LastError, RequestedInput, RunSummary, SupplyRunInput } from './types.js';
 
 // A person is waiting on the other end of the update, so its call gives up after minutes, not an hour.
 const { updateRun } = proxyActivities<Activities>({ ...serviceCallOptions, scheduleToCloseTimeout: '2 minutes' });
+
+/** The fields and description of a run's request, structurally checked (the receiver parsed it; a start may not). */
+function requestedInput(value: unknown): RequestedInput | undefined {
+  if (!isPlainObject(value)) return undefined;
+  const fields = Array.isArray(value.fields) ? value.fields.filter((f): f is string => typeof f === 'string') : [];
+  const description = typeof value.description === 'string' ? value.description : undefined;
+  if (fields.length === 0 && description === undefined) return undefined;
+  return { ...(fields.length > 0 ? { fields } : {}), ...(description !== undefined ? { description } : {}) };
+}
 
 export type InputWaitResult = 'completed' | 'timed-out' | 'stopped';
 
@@ -38,8 +47,8 @@ export class RunInputs {
     for (const flowRunId of known) this.runs.set(flowRunId, { flowRunId, state: 'pending' });
     // A run is added once whatever the deliveries; the event id is remembered all the same, so that whatever a later
     // version does with an event is done once.
-    setHandler(runAwaitingInputSignal, ({ flowRunId, eventId }) => {
-      if (!seen.repeated(eventId)) this.add(flowRunId);
+    setHandler(runAwaitingInputSignal, ({ flowRunId, eventId, requested }) => {
+      if (!seen.repeated(eventId)) this.add(flowRunId, requested);
     });
     setHandler(supplyRunInputUpdate, (request) => this.submit(request), {
       // Runs before anything is written to history: a rejected update leaves no trace and costs no service call.
@@ -56,9 +65,17 @@ export class RunInputs {
     });
   }
 
-  add(flowRunId: string): void {
-    if (typeof flowRunId !== 'string' || flowRunId.length === 0 || this.runs.has(flowRunId)) return;
-    this.runs.set(flowRunId, { flowRunId, state: 'pending' });
+  /** A run awaiting input; `requested` (what it asks for) is kept when it has the expected shape, else ignored. */
+  add(flowRunId: string, requested?: RequestedInput): void {
+    if (typeof flowRunId !== 'string' || flowRunId.length === 0) return;
+    const asks = requestedInput(requested);
+    const known = this.runs.get(flowRunId);
+    if (known) {
+      // A run known before its event arrived (the standalone run workflow's own) learns what it asks for; no more.
+      if (asks && !known.requested) known.requested = asks;
+      return;
+    }
+    this.runs.set(flowRunId, { flowRunId, state: 'pending', ...(asks ? { requested: asks } : {}) });
     this.onChange();
     this.progress.show();
   }

@@ -53,9 +53,20 @@ export interface DiscoverySummary {
 export const RUN_STATES = ['pending', 'submitting', 'answered'] as const;
 export type RunState = (typeof RUN_STATES)[number];
 
+/**
+ * What a run asks for, when the service's run event says so (the spec shows no such field; the sandbox sends
+ * `requestedInput`): the names of the fields it expects and a sentence for the person answering. Never patient data.
+ */
+export interface RequestedInput {
+  fields?: string[];
+  description?: string;
+}
+
 export interface RunSummary {
   flowRunId: string;
   state: RunState;
+  /** What the run asks for, when its event said so. */
+  requested?: RequestedInput;
   /** The service's run status after the input was accepted (e.g. `CREATED`). */
   serviceStatus?: string;
 }
@@ -122,6 +133,8 @@ export interface SupplyRunInput {
 
 export interface RunAwaitingInput {
   flowRunId: string;
+  /** What the run asks for, when the run event said so. */
+  requested?: RequestedInput;
   /** The webhook event's id: a repeated delivery of the same event has no second effect. Absent from operators. */
   eventId?: string;
 }
@@ -144,6 +157,8 @@ export interface DiscoveryWorkflowResult {
 
 export interface RunInputWorkflowInput {
   flowRunId: string;
+  /** What the run asks for, when the run event said so. */
+  requested?: RequestedInput;
   verificationId?: string;
   callerId?: string;
   timing?: Partial<Pick<Timing, 'inputDeadlineSeconds'>>;

@@ -3,6 +3,7 @@ import { registerBatch } from './commands/batch.js';
 import { registerBatches } from './commands/batches.js';
 import { registerCancel } from './commands/cancel.js';
 import { registerCodec } from './commands/codec.js';
+import { registerConsole } from './commands/console.js';
 import { registerDev } from './commands/dev.js';
 import { registerIntake } from './commands/intake.js';
 import { registerList } from './commands/list.js';
@@ -46,6 +47,7 @@ see the README). Run \`eligibility <command> --help\` for a command's options an
   registerReceiver(program, ctx);
   registerIntake(program, ctx);
   registerCodec(program, ctx);
+  registerConsole(program, ctx);
   registerDev(program, ctx);
   return program;
 }

@@ -35,10 +35,24 @@ export const WebhookDelivery = z.object({
 export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
 
 export const DiscoveryUpdatedData = z.object({ discoveryId: z.string().min(1), status: z.string().optional() });
+/**
+ * What a run asks for, in the project's run event (the spec shows none): field names and a sentence for the person
+ * answering, never patient data. Bounded, since it travels in a signal and stays in workflow state.
+ */
+export const RequestedInput = z.object({
+  fields: z
+    .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/))
+    .max(20)
+    .optional(),
+  description: z.string().min(1).max(500).optional(),
+});
+export type RequestedInput = z.infer<typeof RequestedInput>;
+
 export const RunPendingData = z.object({
   flowRunId: z.string().min(1),
   verificationId: z.string().optional(),
   id: z.string().optional(),
+  requestedInput: RequestedInput.optional(),
 });
 
 /** Headers of a signed delivery: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`. */

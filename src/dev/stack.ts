@@ -11,6 +11,8 @@ import { startCodecServer } from '../codec/run-codec-server.js';
 import { createIntakeApi } from '../intake-api/api.js';
 import { devIntakeKey } from './intake-key.js';
 import { createLogger } from '../logging.js';
+import { createConsole } from '../console/server.js';
+import { devConsole } from './console-operator.js';
 import { createSandbox } from '../sandbox/server.js';
 import { findTemporalCli } from './temporal-cli.js';
 import { connectClient } from '../temporal/client.js';
@@ -37,6 +39,9 @@ export interface DevStack {
   intakeUrl: string;
   /** Where the intake API key is kept (DEV_DATA_DIR); undefined when INTAKE_API_KEY was given. */
   intakeKeyFile: string | undefined;
+  consoleUrl: string;
+  /** The dev operator made for this run; undefined when CONSOLE_OPERATORS was set. */
+  consoleCredentials: { name: string; password: string } | undefined;
   stop(): Promise<void>;
 }
 
@@ -99,7 +104,7 @@ async function listen(app: FastifyInstance, host: string, port: number, what: st
 
 /**
  * The whole product on one machine: a Temporal dev server (state in DEV_DATA_DIR, UI on TEMPORAL_UI_PORT), the
- * sandbox, a worker, the webhook receiver and the intake API. `stop()` stops them in reverse order; a part that
+ * sandbox, a worker, the webhook receiver, the intake API and the operator console. `stop()` stops them in reverse order; a part that
  * fails to start stops the parts already running.
  */
 export async function startDevStack(options: DevStackOptions): Promise<DevStack> {
@@ -174,6 +179,11 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
     const intakeUrl = await listen(intake, config.intake.host, config.intake.port, 'intake API');
     stops.push(() => intake.close());
     log(`Webhook receiver on ${webhookBase}${WEBHOOK_PATH}, intake API on ${intakeUrl}`);
+    const operatorConsole = await devConsole(config);
+    config = operatorConsole.config;
+    const consoleApp = createConsole({ config, client: temporal.client, logger });
+    const consoleUrl = await listen(consoleApp, config.console.host, config.console.port, 'operator console');
+    stops.push(() => consoleApp.close());
 
     return {
       config,
@@ -184,6 +194,8 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
       webhookUrl: `${webhookBase}${WEBHOOK_PATH}`,
       intakeUrl,
       intakeKeyFile: intakeKey.file,
+      consoleUrl,
+      consoleCredentials: operatorConsole.credentials,
       stop,
     };
   } catch (err) {

@@ -89,6 +89,10 @@ const RunSummary = z.object({
   flowRunId: z.string(),
   state: z.enum(RUN_STATES),
   serviceStatus: z.string().optional(),
+  requested: z
+    .object({ fields: z.array(z.string()).optional(), description: z.string().optional() })
+    .optional()
+    .describe("What the run asks for, when the service's run event said so"),
 });
 const LastError = z.object({
   type: z.string(),

@@ -1,12 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { RUN_PENDING_EVENT } from '../contract/index.js';
+import { RUN_PENDING_EVENT, type RequestedInput } from '../contract/index.js';
 import type { SandboxContext } from './context.js';
 import type { RunRecord, VerificationRecord } from './state.js';
 
 /** Magic specialty: a v2 verification with it opens one run awaiting callback input. */
 export const RUN_SPECIALTY_CODE = 'ABA';
 
-/** Records a verification; an ABA verification also opens a pending run and announces it (ids only). */
+/** What the sandbox's ABA run asks for, announced in its `sandbox.run.pending` event (`requestedInput`). */
+export const RUN_REQUESTED_INPUT: RequestedInput = {
+  fields: ['authorizationNumber'],
+  description: 'The prior authorization number of the ABA therapy (any non-empty object is accepted).',
+};
+
+/** Records a verification; an ABA verification also opens a pending run and announces it (ids and what it asks for). */
 export function createVerification(
   ctx: SandboxContext,
   fields: Pick<VerificationRecord, 'version' | 'payerId' | 'id'> & { specialtyCode?: string },
@@ -37,6 +43,7 @@ function openRun(ctx: SandboxContext, verification: VerificationRecord): RunReco
     flowRunId: run.flowRunId,
     verificationId: run.verificationId,
     ...(run.id === undefined ? {} : { id: run.id }),
+    requestedInput: RUN_REQUESTED_INPUT,
   });
   return run;
 }

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { CallerId } from '../contract/index.js';
+import { CallerId, RequestedInput } from '../contract/index.js';
 import { isPlainObject } from '../../workflows/plain-object.js';
 
 /**
  * Reading a delivery defensively (DESIGN §2): the spec shows neither payload nor event list, so the receiver accepts
  * the sandbox's `{id, type, created, data: {...}}`, the same with `event` for `type`, and flat bodies whose fields sit
- * at the top. Only identifiers are taken from a body; what the API can fetch is re-fetched by the workflow.
+ * at the top. Only identifiers (and what a run asks for) are taken from a body; what the API can fetch is re-fetched
+ * by the workflow.
  */
 
 export interface Delivery {
@@ -85,6 +86,8 @@ export function discoveryEvent(delivery: Delivery): Parsed<DiscoveryEvent> {
 export interface RunEvent {
   flowRunId: string;
   verificationId?: string;
+  /** What the run asks for (`data.requestedInput`), when the event says so in the expected shape; else left out. */
+  requested?: RequestedInput;
   /** The caller's id of the verification (`data.id` of an enveloped event), when it is one our intake could use. */
   callerId?: string;
 }
@@ -99,12 +102,17 @@ export function runEvent(delivery: Delivery): Parsed<RunEvent> {
   // since the verification can still be found by its verificationId.
   const rawCallerId = delivery.enveloped ? firstString(delivery.data, ['id', 'callerId']) : delivery.data.callerId;
   const callerId = CallerId.safeParse(rawCallerId);
+  // Shown to the person answering; a malformed one is dropped rather than refusing the event, which still matters.
+  const requested = RequestedInput.safeParse(delivery.data.requestedInput ?? delivery.data.requested_input);
   return {
     ok: true,
     value: {
       flowRunId: flowRunId.value,
       ...(verificationId.value ? { verificationId: verificationId.value } : {}),
       ...(callerId.success ? { callerId: callerId.data } : {}),
+      ...(requested.success && requested.data && (requested.data.fields || requested.data.description)
+        ? { requested: requested.data }
+        : {}),
     },
   };
 }

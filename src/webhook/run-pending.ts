@@ -67,7 +67,11 @@ async function startRunWorkflow(ctx: ActionContext, event: RunEvent): Promise<st
  * is not dropped (DESIGN §3).
  */
 export async function runPending(ctx: ActionContext, event: RunEvent, eventId: string): Promise<ActionReport> {
-  const signal: RunAwaitingInput = { flowRunId: event.flowRunId, eventId };
+  const signal: RunAwaitingInput = {
+    flowRunId: event.flowRunId,
+    eventId,
+    ...(event.requested ? { requested: event.requested } : {}),
+  };
   if (event.callerId !== undefined) {
     const workflowId = verificationWorkflowId(event.callerId);
     if (await signalIfOpen(ctx.client, workflowId, runAwaitingInputSignal, signal)) return { signalled: [workflowId] };

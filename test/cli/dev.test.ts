@@ -30,6 +30,24 @@ const EXPECTED: Record<string, string> = {
   'verification-example-010': 'completed', // v1
 };
 
+/** Signs in to the console as the dev operator, as a browser would, and returns one page's HTML. */
+async function consolePage(base: string, password: string, page: string): Promise<string> {
+  const form = await fetch(`${base}/sign-in`);
+  const cookie = (form.headers.get('set-cookie') ?? '').split(';')[0]!;
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())?.[1] ?? '';
+  const signedIn = await fetch(`${base}/sign-in`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ _csrf: csrf, name: 'dev', password }),
+  });
+  assert.equal(signedIn.status, 303, 'the printed credentials sign in');
+  const session = (signedIn.headers.get('set-cookie') ?? '').split(';')[0]!;
+  const response = await fetch(`${base}${page}`, { headers: { cookie: session } });
+  assert.equal(response.status, 200, page);
+  return response.text();
+}
+
 // `eligibility dev` brings up its own Temporal dev server (that is what `npm start` does and what is tested here),
 // on free ports and a throwaway data folder, so it never meets the suite's shared server or a developer's `.data/`.
 describe('eligibility dev (npm start)', function () {
@@ -44,6 +62,7 @@ describe('eligibility dev (npm start)', function () {
       SANDBOX_PORT: '0',
       WEBHOOK_PORT: '0',
       INTAKE_PORT: '0',
+      CONSOLE_PORT: '0',
       DEV_DATA_DIR: dataDir,
       CODEC_KEY_FILE: path.join(dataDir, 'codec-keys'),
       CODEC_SERVER_PORT: '0',
@@ -74,6 +93,13 @@ describe('eligibility dev (npm start)', function () {
       assert.doesNotMatch(out, /13\/01\/1990/, 'the invalid value itself is not printed');
       assert.match(out, /Temporal UI: http:\/\/127\.0\.0\.1:\d+/);
       assert.match(out, /Codec server on http:\/\/127\.0\.0\.1:\d+/);
+      const signIn =
+        /Operator console: (http:\/\/127\.0\.0\.1:\d+) \(sign in as dev with password (\S+), made for this run\)/.exec(
+          out,
+        );
+      assert.ok(signIn, `the console's address and this run's dev password are printed:\n${out}`);
+      const answerPage = await consolePage(signIn[1]!, signIn[2]!, '/runs/verification-example-009');
+      assert.match(answerPage, /Send the input/, 'the console offers the pending run of verification-example-009');
 
       // Patient data stays private: none of the example's PHI in the logs, nor in any workflow's search attributes.
       const phi = await examplePhi();

@@ -9,6 +9,7 @@ import {
   WebhookEndpoint,
 } from '../../src/contract/index.js';
 import { verifyWebhookSignature } from '../../src/contract/webhook-signature.js';
+import { RUN_REQUESTED_INPUT } from '../../src/sandbox/verifications.js';
 import { startTestSandbox, type TestSandbox } from '../setup/sandbox.js';
 import { client, discoveryBody, eventually, startReceiver, v2Body } from './helpers.js';
 
@@ -104,14 +105,19 @@ describe('sandbox: webhooks', () => {
       assert.doesNotMatch(got.rawBody, /Jordan|Reyes|11\/03\/2015/);
     });
 
-    it('delivers sandbox.run.pending with flowRunId, verificationId and the caller id', async () => {
+    it('delivers sandbox.run.pending with flowRunId, verificationId, the caller id and what the run asks for', async () => {
       receiver = await startReceiver();
       await register(receiver.url, [RUN_PENDING_EVENT]);
       const res = await api.verifyV2(v2Body({ specialtyCode: 'ABA', id: 'caller-7' }));
       const { verificationId } = VerificationResponseV2.parse(res.body);
       await eventually(() => receiver.received.length === 1);
       const [run] = await sandbox.runs(verificationId);
-      assert.deepEqual(receiver.received[0]?.body.data, { flowRunId: run?.flowRunId, verificationId, id: 'caller-7' });
+      assert.deepEqual(receiver.received[0]?.body.data, {
+        flowRunId: run?.flowRunId,
+        verificationId,
+        id: 'caller-7',
+        requestedInput: RUN_REQUESTED_INPUT,
+      });
     });
 
     it('sends only to endpoints subscribed to the event', async () => {

@@ -65,4 +65,14 @@ describe('webhook parseDelivery', () => {
       param: 'data.verificationId',
     });
   });
+
+  it('carries what a run asks for when the event says so, and drops a malformed request without refusing the event', () => {
+    const requestedInput = { fields: ['authorizationNumber'], description: 'The prior authorization number' };
+    const event = (extra: Record<string, unknown>) =>
+      runEvent(parse({ id: 'e', type: 'sandbox.run.pending', data: { flowRunId: 'r-9', ...extra } }));
+    assert.deepEqual(event({ requestedInput }), { ok: true, value: { flowRunId: 'r-9', requested: requestedInput } });
+    for (const malformed of [{ fields: 'authorizationNumber' }, { fields: ['a b'] }, 'text', { description: '' }, {}]) {
+      assert.deepEqual(event({ requestedInput: malformed }), { ok: true, value: { flowRunId: 'r-9' } });
+    }
+  });
 });

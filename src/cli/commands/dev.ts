@@ -7,7 +7,9 @@ const log = (line: string) => console.log(line);
 export function registerDev(program: Command, ctx: CliContext): void {
   program
     .command('dev')
-    .description('the whole stack on embedded defaults: Temporal dev server, sandbox, worker, webhooks, intake API')
+    .description(
+      'the whole stack on embedded defaults: Temporal dev server, sandbox, worker, webhooks, intake API, operator console',
+    )
     .option('--no-temporal-server', 'use the Temporal server at TEMPORAL_ADDRESS instead of starting one')
     .option('--no-example', 'do not run the example intake file')
     .addHelpText(
@@ -64,12 +66,17 @@ Examples:
             log(
               `  npx eligibility supply-input ${waiting.workflowId} ${waiting.pendingRuns[0]} --input '{"note":"ok"}'`,
             );
+            log(`  or answer it in the operator console: ${stack.consoleUrl}/runs/${waiting.workflowId}`);
           }
         }
         log(stack.uiUrl ? `\nTemporal UI: ${stack.uiUrl}` : `\nTemporal server: ${config.temporal.address}`);
         const keyFrom = stack.intakeKeyFile
           ? `its key is in ${path.relative(process.cwd(), stack.intakeKeyFile) || stack.intakeKeyFile}`
           : 'its key is INTAKE_API_KEY';
+        const signIn = stack.consoleCredentials
+          ? `sign in as ${stack.consoleCredentials.name} with password ${stack.consoleCredentials.password}, made for this run`
+          : 'operators of CONSOLE_OPERATORS sign in';
+        log(`Operator console: ${stack.consoleUrl} (${signIn})`);
         log(`Intake API: ${stack.intakeUrl} (header x-api-key; ${keyFrom}). Ctrl-C stops everything.`);
         if (!interrupted.aborted) await new Promise((resolve) => interrupted.addEventListener('abort', resolve));
         log('Stopping…');

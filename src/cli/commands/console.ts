@@ -1,0 +1,61 @@
+import type { Command } from 'commander';
+import { CliError, untilInterrupted, type CliContext } from '../context.js';
+
+async function readPassword(): Promise<string> {
+  if (process.stdin.isTTY) throw new CliError('pipe the password on stdin (it is never taken as an argument)');
+  let text = '';
+  for await (const chunk of process.stdin) text += String(chunk);
+  const password = text.replace(/\r?\n$/, '');
+  if (password.length < 12) throw new CliError('the password must be at least 12 characters');
+  return password;
+}
+
+export function registerConsole(program: Command, ctx: CliContext): void {
+  program
+    .command('console')
+    .description('serve the operator console (answer runs, decide reviews, follow batches) until Ctrl-C or SIGTERM')
+    .addHelpText(
+      'after',
+      `
+Listens on CONSOLE_HOST:CONSOLE_PORT (default 127.0.0.1:4050). Operators sign in with the names and passwords of
+CONSOLE_OPERATORS (scrypt hashes; \`eligibility console-operator\` makes an entry); CONSOLE_SESSION_SECRET keys the
+session cookie. Neither has a default. Behind a TLS proxy set CONSOLE_TRUST_PROXY=true (the cookie is then Secure).
+
+Example:
+  $ CONSOLE_OPERATORS="$(printf %s "$PASSWORD" | eligibility console-operator alice)" \\
+    CONSOLE_SESSION_SECRET=$(openssl rand -hex 32) eligibility console`,
+    )
+    .action(async () => {
+      const signal = untilInterrupted();
+      // Imported here so the other commands do not load the HTTP server and the Temporal client.
+      const { serveHttp } = await import('../serve-http.js');
+      const { createConsole, requireConsoleSecrets } = await import('../../console/server.js');
+      const config = ctx.config();
+      // Refused before connecting: missing operators or session key are named at once.
+      requireConsoleSecrets(config.console);
+      await serveHttp(config, {
+        what: 'Operator console',
+        role: 'console',
+        host: config.console.host,
+        port: config.console.port,
+        signal,
+        create: (client, logger) => createConsole({ config, client, logger }),
+      });
+    });
+
+  program
+    .command('console-operator')
+    .description('print a CONSOLE_OPERATORS entry (name and scrypt hash) for a password read from stdin')
+    .argument('<name>', 'the operator name (letters, digits and . _ @ -); shown in history as console:<name>')
+    .addHelpText(
+      'after',
+      `
+Join several entries with commas. Example:
+  $ printf %s 'a long passphrase' | eligibility console-operator alice`,
+    )
+    .action(async (name: string) => {
+      if (!/^[A-Za-z0-9._@-]{1,64}$/.test(name)) throw new CliError('the name takes letters, digits and . _ @ - only');
+      const { operatorEntry } = await import('../../console/operators.js');
+      console.log(await operatorEntry(name, await readPassword()));
+    });
+}

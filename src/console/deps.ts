@@ -1,0 +1,45 @@
+import type { Client } from '@temporalio/client';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { operatorOf } from './auth.js';
+import { csrfToken } from './csrf.js';
+import type { OperatorClients } from './operator-client.js';
+import { page, type PageFrame } from './views/layout.js';
+import type { Html } from './views/html.js';
+
+/** What the console's pages share: the process's one Temporal client, and one per operator for what they send. */
+export interface ConsoleDeps {
+  client: Client;
+  operators: OperatorClients;
+  /** Deadline of the Temporal calls of one page, in milliseconds (an update waits on a service call). */
+  timeoutMs: number;
+  /** Temporal UI, for links to a workflow; undefined hides them. */
+  temporalUiUrl: string | undefined;
+  namespace: string;
+}
+
+/** Runs Temporal calls under the page's deadline, so an unreachable server shows an error page instead of hanging. */
+export function withDeadline<T>(deps: ConsoleDeps, fn: () => Promise<T>): Promise<T> {
+  return deps.client.withDeadline(Date.now() + deps.timeoutMs, fn);
+}
+
+/** Sends a page of the signed-in console: navigation, sign-out form, and the session's one-time notice. */
+export function sendPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  frame: Omit<PageFrame, 'operator' | 'csrf' | 'notice'>,
+  content: (csrf: string) => Html,
+  status = 200,
+): FastifyReply {
+  const csrf = csrfToken(reply);
+  const notice = request.session.notice;
+  if (notice !== undefined) request.session.notice = undefined;
+  const body = page({ ...frame, operator: operatorOf(request), csrf, ...(notice ? { notice } : {}) }, content(csrf));
+  return reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(body);
+}
+
+/** The Temporal UI address of one workflow. */
+export function workflowUiUrl(deps: ConsoleDeps, workflowId: string): string | undefined {
+  if (!deps.temporalUiUrl) return undefined;
+  const ns = encodeURIComponent(deps.namespace);
+  return `${deps.temporalUiUrl}/namespaces/${ns}/workflows/${encodeURIComponent(workflowId)}`;
+}

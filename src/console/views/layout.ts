@@ -1,0 +1,88 @@
+import { CSRF_FIELD } from '../csrf.js';
+import { html, type Html } from './html.js';
+
+/** The sections of the console, in the order of its navigation. */
+export const SECTIONS = [
+  { path: '/awaiting-input', label: 'Awaiting input' },
+  { path: '/needs-review', label: 'Needs review' },
+  { path: '/batches', label: 'Batches' },
+  { path: '/verifications', label: 'Verification' },
+] as const;
+export type SectionPath = (typeof SECTIONS)[number]['path'];
+
+export interface PageFrame {
+  title: string;
+  /** The section the page belongs to, marked as current in the navigation. */
+  section?: SectionPath;
+  /** Absent on the sign-in page. */
+  operator?: string;
+  csrf?: string;
+  /** A one-time notice (role=status, read out by screen readers). */
+  notice?: string;
+}
+
+export const hiddenCsrf = (token: string) => html`<input type="hidden" name="${CSRF_FIELD}" value="${token}" />`;
+
+function header(frame: PageFrame): Html {
+  if (!frame.operator || !frame.csrf)
+    return html`<header class="top"><span class="brand">Eligibility console</span></header>`;
+  const links = SECTIONS.map(
+    (s) =>
+      html`<li><a href="${s.path}" ${s.path === frame.section ? html` aria-current="page"` : ''}>${s.label}</a></li>`,
+  );
+  return html`<header class="top">
+    <span class="brand">Eligibility console</span>
+    <nav aria-label="Sections">
+      <ul>
+        ${links}
+      </ul>
+    </nav>
+    <form method="post" action="/sign-out" class="sign-out">
+      ${hiddenCsrf(frame.csrf)} <span>Signed in as <strong>${frame.operator}</strong></span>
+      <button type="submit">Sign out</button>
+    </form>
+  </header>`;
+}
+
+export function page(frame: PageFrame, content: Html): string {
+  return html`<!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="referrer" content="no-referrer" />
+        <title>${frame.title} · Eligibility console</title>
+        <link rel="stylesheet" href="/assets/console.css" />
+        <script src="/assets/console.js" defer></script>
+      </head>
+      <body>
+        <a class="skip" href="#main">Skip to content</a>
+        ${header(frame)}
+        <main id="main">
+          <h1>${frame.title}</h1>
+          ${frame.notice ? html`<p class="notice" role="status">${frame.notice}</p>` : ''} ${content}
+        </main>
+      </body>
+    </html> `.text;
+}
+
+/** A duration for people: "3 min", "2 h 5 min", "4 d 1 h". */
+export function age(fromIso: string, now = Date.now()): string {
+  const minutes = Math.max(0, Math.floor((now - Date.parse(fromIso)) / 60_000));
+  if (minutes < 1) return 'under a minute';
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return `${hours} h ${minutes % 60} min`;
+  return `${Math.floor(hours / 24)} d ${hours % 24} h`;
+}
+
+/** A time for people, in UTC (operators of one team may sit in different zones), with the machine-readable value. */
+export const time = (iso: string | undefined) =>
+  iso
+    ? html`<time datetime="${iso}"
+        >${iso
+          .replace('T', ' ')
+          .replace(/\.\d+Z$/, 'Z')
+          .replace('Z', ' UTC')}</time
+      >`
+    : '';

@@ -1,0 +1,59 @@
+import type { VerificationDetail } from '../reads/verification.js';
+import { html, type Html } from './html.js';
+import { time } from './layout.js';
+
+/** A definition list of the pairs that have a value. */
+export function facts(pairs: readonly [string, Html | string | number | undefined][]): Html {
+  const shown = pairs.filter(([, v]) => v !== undefined && v !== '');
+  return html`<dl class="facts">
+    ${shown.map(
+      ([k, v]) =>
+        html`<dt>${k}</dt>
+          <dd>${v}</dd>`,
+    )}
+  </dl>`;
+}
+
+/** The patient, decrypted from the workflow input (signed-in operators only; never in a URL or a log). */
+export function patientCard(detail: VerificationDetail): Html {
+  const p = detail.patient;
+  if (!p) return html``;
+  return html`<section class="card" aria-labelledby="patient-h">
+    <h2 id="patient-h">Patient</h2>
+    ${facts([
+      ['Name', p.name],
+      ['Date of birth', p.dateOfBirth],
+      ['Member id', p.memberId ?? (p.patientId ? undefined : 'not given (a discovery looks it up)')],
+      ['Legacy patient id', p.patientId],
+      ['State', p.state],
+    ])}
+  </section>`;
+}
+
+export function identifiersCard(detail: VerificationDetail, uiUrl: string | undefined): Html {
+  const s = detail.status;
+  return html`<section class="card" aria-labelledby="ids-h">
+    <h2 id="ids-h">Verification</h2>
+    ${facts([
+      ['Workflow', html`<a href="/verifications/${encodeURIComponent(detail.workflowId)}">${detail.workflowId}</a>`],
+      ['Stage', detail.stage ? html`<span class="stage stage-${detail.stage}">${detail.stage}</span>` : undefined],
+      ['Caller id', s?.callerId ?? detail.runOf?.callerId],
+      ['Payer', detail.payerId ?? s?.payerId],
+      ['Specialty', detail.specialtyCode ?? s?.specialtyCode],
+      [
+        'Batch',
+        detail.batchId
+          ? html`<a href="/batches/${encodeURIComponent(detail.batchId)}">${detail.batchId}</a>`
+          : undefined,
+      ],
+      ['Tenant', detail.tenant],
+      ['Verification id', s?.verificationId ?? detail.runOf?.verificationId],
+      ['Started', time(detail.startedAt)],
+      ['Closed', detail.closedAt ? time(detail.closedAt) : undefined],
+      [
+        'Temporal UI',
+        uiUrl ? html`<a href="${uiUrl}" rel="noopener">open this workflow in Temporal UI</a>` : undefined,
+      ],
+    ])}
+  </section>`;
+}

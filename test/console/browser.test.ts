@@ -1,0 +1,185 @@
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { RUN_REQUESTED_INPUT } from '../../src/sandbox/verifications.js';
+import { startVerification } from '../../src/temporal/start-verification.js';
+import type { verificationWorkflow } from '../../workflows/index.js';
+import { runAwaitingInputSignal, statusQuery } from '../../workflows/messages.js';
+import { batchIdFor, submitRequests } from '../batches/helpers.js';
+import { FAST, v1Intake, v2Intake } from '../setup/fixtures.js';
+import { testTemporal } from '../setup/temporal.js';
+import { eventually, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
+import { axeViolations, launchChromium } from './browser.js';
+import { startTestConsole, type TestConsole } from './console-app.js';
+
+// The console in Chromium against the real stack: the run's dev server, a worker and the sandbox.
+describe('operator console in a browser', function () {
+  this.timeout(60_000);
+  let h: WorkflowHarness;
+  let console: TestConsole;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  const client = () => testTemporal().client;
+
+  before(async () => {
+    h = await startWorkflowHarness();
+    console = await startTestConsole(client(), { listen: true });
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await console?.close();
+    await h?.stop();
+  });
+  beforeEach(async () => {
+    context = await browser.newContext({ acceptDownloads: true });
+    page = await context.newPage();
+  });
+  afterEach(() => context.close());
+
+  async function signIn() {
+    await page.goto(`${console.url}/awaiting-input`);
+    await page.getByLabel('Operator name').fill(console.operator.name);
+    await page.getByLabel('Password').fill(console.operator.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/awaiting-input$/);
+  }
+
+  async function assertAccessible(what: string) {
+    const violations = await axeViolations(page);
+    assert.deepEqual(
+      violations.map((v) => `${v.id} (${v.impact}): ${v.help} ${JSON.stringify(v.nodes.map((n) => n.target))}`),
+      [],
+      `accessibility violations on ${what}`,
+    );
+  }
+
+  /** A verification whose run awaits input, as the webhook receiver would have announced it. */
+  async function verificationAwaitingInput() {
+    const { workflowId } = await startVerification(client(), v2Intake({ specialtyCode: 'ABA' }), {
+      taskQueue: h.taskQueue,
+      timing: FAST,
+    });
+    const wf = client().workflow.getHandle<typeof verificationWorkflow>(workflowId);
+    const verificationId = await eventually(async () => (await wf.query(statusQuery)).verificationId);
+    const [run] = await eventually(async () => {
+      const runs = await h.sandbox.runs(verificationId);
+      return runs.length > 0 ? runs : undefined;
+    });
+    // What the receiver passes on from the sandbox's event: what the run asks for.
+    await wf.signal(runAwaitingInputSignal, { flowRunId: run!.flowRunId, requested: RUN_REQUESTED_INPUT });
+    return { wf, workflowId, flowRunId: run!.flowRunId };
+  }
+
+  it('shows a signed-out visitor nothing but the sign-in form', async () => {
+    for (const path of ['/awaiting-input', '/batches', '/needs-review', '/verifications/verification-x']) {
+      await page.goto(`${console.url}${path}`);
+      assert.match(page.url(), /\/sign-in\?next=/, path);
+      assert.equal(await page.locator('nav').count(), 0, `${path}: no navigation before sign-in`);
+      assert.equal(await page.locator('h1').textContent(), 'Sign in');
+    }
+    await assertAccessible('the sign-in page');
+  });
+
+  it('answers a run: invalid input is refused inline naming the field, valid input completes the verification', async () => {
+    const { wf, workflowId, flowRunId } = await verificationAwaitingInput();
+    await signIn();
+    // Visibility shows the new stage a moment after the workflow set it.
+    const row = page.locator('tr', { has: page.getByRole('link', { name: workflowId, exact: true }) });
+    await eventually(async () => ((await row.count()) > 0 ? true : (await page.reload(), undefined)), 10_000);
+    await assertAccessible('the awaiting-input queue');
+    await row.getByRole('link', { name: 'Answer' }).click();
+    await page.waitForURL(/\/runs\//);
+    // The decrypted patient, to the signed-in operator only.
+    assert.match(await page.locator('main').innerText(), /Ada Lovelace/);
+    assert.doesNotMatch(page.url(), /Ada|Lovelace/);
+    const asks = await page.locator(`[id="input-${flowRunId}-asks"]`).innerText();
+    assert.match(
+      asks,
+      /What it asks for: The prior authorization number of the ABA therapy.*Fields: authorizationNumber/s,
+    );
+
+    const input = page.getByLabel('Input for this run (a JSON object)');
+    await input.fill('{"note": ');
+    await page.getByText(/Not valid JSON yet/).waitFor();
+    assert.equal(await input.getAttribute('aria-invalid'), 'true', 'checked as it is typed');
+    await assertAccessible('the answer page');
+
+    // Valid JSON the service refuses: an empty object has nothing to patch (the sandbox's 400 names `input`).
+    await input.fill('{}');
+    await page.getByText('Valid JSON object.').waitFor();
+    await page.getByRole('button', { name: 'Send the input' }).click();
+    const refusal = page.locator(`[id="input-${flowRunId}-error"]`);
+    await refusal.getByText(/Refused \(field input\)/).waitFor();
+    assert.equal((await wf.query(statusQuery)).pendingRuns.length, 1, 'the run still awaits input');
+
+    await page.getByLabel('Input for this run (a JSON object)').fill('{"authorizationNumber": "A-100"}');
+    await page.getByRole('button', { name: 'Send the input' }).click();
+    await page
+      .getByRole('status')
+      .getByText(/answered: the service says CREATED/)
+      .waitFor();
+    assert.match(await page.getByRole('status').innerText(), new RegExp(`console:${console.operator.name}`));
+    assert.match(await page.locator('main').innerText(), new RegExp(`answered by console:${console.operator.name}`));
+
+    assert.equal((await wf.result()).outcome, 'completed');
+    await page.goto(`${console.url}/verifications/${workflowId}`);
+    const main = page.locator('main');
+    await main.getByText('completed', { exact: true }).first().waitFor();
+    const timeline = await page.locator('.timeline').innerText();
+    const sender = `console:${console.operator.name}`;
+    assert.match(timeline, new RegExp(`update supplyRunInput \\(run ${flowRunId}\\) accepted by ${sender}`));
+    assert.match(timeline, /workflow completed/);
+    await assertAccessible('the verification page');
+  });
+
+  it('follows a batch to its end and downloads its results', async () => {
+    const batchId = batchIdFor('console');
+    await submitRequests(client(), h.taskQueue, batchId, [v2Intake(), v2Intake(), v2Intake()]);
+    await signIn();
+    await page.getByRole('link', { name: 'Batches' }).click();
+    await page.getByRole('link', { name: batchId }).click();
+    await assertAccessible('the batch page');
+    // The page refreshes itself until the batch has settled (nothing more on its way); the test only waits.
+    const ended = ['settled', 'finished', 'closed'].map((s) => `[data-batch-state="${s}"]`).join(', ');
+    await page.locator(ended).waitFor({ timeout: 30_000 });
+    const legend = await page.locator('.legend').innerText();
+    assert.match(legend, /completed\s*3/);
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Download results (CSV)' }).click(),
+    ]);
+    assert.equal(download.suggestedFilename(), `batch-${batchId}-results.csv`);
+    const csv = (await readFile(await download.path(), 'utf8'))
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
+    assert.equal(csv[0]?.split(',')[0], 'row');
+    assert.equal(csv.length, 4, 'a header and three rows');
+    await page.getByRole('link', { name: 'Batches' }).click();
+    await assertAccessible('the batches page');
+  });
+
+  it('lists a v1 verification needing review with its three decisions, and abandons it', async () => {
+    // A lost response to a v1 creation: the outcome is unknown and a person decides.
+    await h.sandbox.setFaults({ dropResponses: 1 });
+    const { workflowId } = await startVerification(client(), v1Intake(), { taskQueue: h.taskQueue, timing: FAST });
+    const wf = client().workflow.getHandle<typeof verificationWorkflow>(workflowId);
+    await eventually(async () => ((await wf.query(statusQuery)).stage === 'needs-review' ? true : undefined));
+    await signIn();
+    await page.getByRole('link', { name: 'Needs review' }).click();
+    const row = page.locator('tr', { has: page.getByRole('link', { name: workflowId, exact: true }) });
+    await eventually(async () => ((await row.count()) > 0 ? true : (await page.reload(), undefined)), 10_000);
+    for (const name of ['Record', 'Retry', 'Abandon']) await row.getByRole('button', { name }).waitFor();
+    await assertAccessible('the needs-review page');
+    await row.getByRole('button', { name: 'Abandon' }).click();
+    await page
+      .getByRole('status')
+      .getByText(/abandoned/)
+      .waitFor();
+    assert.equal((await wf.result()).outcome, 'abandoned');
+    assert.match(await page.locator('.timeline').innerText(), /update resolveReview accepted by console:alice/);
+  });
+});

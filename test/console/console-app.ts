@@ -1,0 +1,76 @@
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import type { Client } from '@temporalio/client';
+import type { FastifyInstance } from 'fastify';
+import { loadConfig } from '../../src/config.js';
+import { operatorEntry } from '../../src/console/operators.js';
+import { createConsole } from '../../src/console/server.js';
+import { createLogger } from '../../src/logging.js';
+
+/** A console on a free port of 127.0.0.1 with one operator, its log lines kept for the privacy checks. */
+export interface TestConsole {
+  app: FastifyInstance;
+  /** Base URL (no trailing slash); listening only when started with `listen: true`. */
+  url: string;
+  operator: { name: string; password: string };
+  /** Every line the console logged, at debug level. */
+  logs: string[];
+  close(): Promise<void>;
+}
+
+export async function startTestConsole(
+  client: Client,
+  options: { listen?: boolean; env?: Record<string, string> } = {},
+): Promise<TestConsole> {
+  const operator = { name: 'alice', password: randomBytes(12).toString('base64url') };
+  const config = loadConfig({
+    CONSOLE_OPERATORS: await operatorEntry(operator.name, operator.password),
+    CONSOLE_SESSION_SECRET: randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'debug',
+    ...options.env,
+  });
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logs.push(chunk.toString());
+      done();
+    },
+  });
+  const app = createConsole({ config, client, logger: createLogger(config, 'console-test', sink), timeoutMs: 10_000 });
+  const url = options.listen ? (await app.listen({ host: '127.0.0.1', port: 0 })).replace(/\/$/, '') : '';
+  if (!options.listen) await app.ready();
+  return { app, url, operator, logs, close: () => app.close() };
+}
+
+/** The session cookie of a response, as a `cookie` header value. */
+export function sessionCookie(setCookie: string | string[] | undefined): string {
+  const all = Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : [];
+  const found = all.find((c) => c.startsWith('console_session='));
+  if (!found) throw new Error('no session cookie was set');
+  return found.split(';')[0]!;
+}
+
+/** The CSRF token a page embeds in its forms. */
+export function csrfFrom(body: string): string {
+  const token = /name="_csrf" value="([^"]+)"/.exec(body)?.[1];
+  if (!token) throw new Error('the page has no CSRF token');
+  return token;
+}
+
+/** Signs in through the form, as a browser would; returns the signed-in session's cookie. */
+export async function signIn(console: TestConsole): Promise<string> {
+  const form = await console.app.inject({ method: 'GET', url: '/sign-in', headers: { accept: 'text/html' } });
+  const cookie = sessionCookie(form.headers['set-cookie']);
+  const answer = await console.app.inject({
+    method: 'POST',
+    url: '/sign-in',
+    headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({
+      _csrf: csrfFrom(form.body),
+      name: console.operator.name,
+      password: console.operator.password,
+    }).toString(),
+  });
+  if (answer.statusCode !== 303) throw new Error(`sign-in answered ${answer.statusCode}`);
+  return sessionCookie(answer.headers['set-cookie']);
+}
