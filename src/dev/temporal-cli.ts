@@ -50,7 +50,8 @@ async function isExecutable(file: string): Promise<boolean> {
   }
 }
 
-async function onPath(name: string, searchPath: string | undefined): Promise<string | undefined> {
+/** The first executable `name` in the folders of `searchPath`. */
+export async function onPath(name: string, searchPath: string | undefined): Promise<string | undefined> {
   for (const dir of (searchPath ?? '').split(path.delimiter).filter(Boolean)) {
     const candidate = path.join(dir, name);
     if (await isExecutable(candidate)) return candidate;
