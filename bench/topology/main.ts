@@ -9,6 +9,10 @@ import { parseArgs } from 'node:util';
 import { fields } from '../../src/text-format.js';
 import { startTopology } from './topology.js';
 
+const startedAt = Date.now();
+const log = (line: string) =>
+  console.log(`[${String(Math.round((Date.now() - startedAt) / 1000)).padStart(3)} s] ${line}`);
+
 async function run(): Promise<void> {
   const { values } = parseArgs({
     options: { 'base-port': { type: 'string' }, 'max-rps': { type: 'string', default: '20' } },
@@ -17,7 +21,7 @@ async function run(): Promise<void> {
   const topology = await startTopology({
     basePort,
     maxRps: Number(values['max-rps']),
-    log: (line) => console.log(line),
+    log,
   });
   // The run's keys in a file only its owner reads, rather than on the terminal.
   const envFile = path.join(topology.runDir, 'cli.env');

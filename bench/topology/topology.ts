@@ -51,6 +51,7 @@ export interface TopologyOptions {
   basePort?: number;
   /** `ELIGIBILITY_MAX_RPS` of the workers' task queue. */
   maxRps: number;
+  /** Progress lines (the caller adds the time, if it wants it). */
   log: (line: string) => void;
 }
 
@@ -86,19 +87,17 @@ export interface Topology {
 
 export async function startTopology(options: TopologyOptions): Promise<Topology> {
   const { log } = options;
-  const startedAt = Date.now();
-  const step = (line: string) => log(`[${String(Math.round((Date.now() - startedAt) / 1000)).padStart(3)} s] ${line}`);
   const baseConfig = loadConfig();
   const binaries = await ensureServerBinaries({
     cacheDir: baseConfig.temporal.cacheDir,
     go: await onPath('go', baseConfig.temporal.searchPath),
-    log: step,
+    log,
   });
   const ports = await allocatePorts(PORT_NAMES, options.basePort);
   const runDir = await fs.mkdtemp(path.join(os.tmpdir(), 'eligibility-topology-'));
   const logDir = path.join(runDir, 'logs');
   await fs.mkdir(logDir);
-  step(`run folder ${runDir} (logs of every process in ${logDir})`);
+  log(`run folder ${runDir} (logs of every process in ${logDir})`);
   const supervised: SupervisedProcess[] = [];
   const closers = new Closers((err) => log(`while stopping: ${String(err)}`));
   let keep = true;
@@ -121,9 +120,9 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
     // SIGINT: PostgreSQL's fast shutdown, what its image's stop signal asks for.
     const postgres = supervise(new SupervisedProcess(pg.spec, logDir), 'SIGINT');
     await postgres.start();
-    step(`PostgreSQL ${pg.version} on 127.0.0.1:${pg.port} (data in ${pg.dataDir})`);
+    log(`PostgreSQL ${pg.version} on 127.0.0.1:${pg.port} (data in ${pg.dataDir})`);
     await setupSchema(binaries.sqlTool, pg, path.join(logDir, 'schema.log'));
-    step('schema of temporal and temporal_visibility set up with temporal-sql-tool');
+    log('schema of temporal and temporal_visibility set up with temporal-sql-tool');
 
     const temporalPorts: TemporalPorts = ports;
     const env = serverEnv(pg, temporalPorts);
@@ -133,11 +132,11 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
     }
     await Promise.all(TEMPORAL_SERVICES.map((service) => services[service].start()));
     const frontendAddress = `127.0.0.1:${ports.frontendGrpc}`;
-    step(
+    log(
       `Temporal server ${binaries.version}: ${TEMPORAL_SERVICES.join(', ')} as 4 processes; frontend ${frontendAddress}`,
     );
     await registerNamespace(frontendAddress, 'default');
-    step('namespace default with the project search attributes (SQL visibility)');
+    log('namespace default with the project search attributes (SQL visibility)');
 
     const webhookSecret = randomBytes(32).toString('hex');
     const appEnv: Record<string, string> = {
@@ -185,11 +184,11 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
       new SupervisedProcess(roleSpec('intake', 'intake', appEnv, `${intakeUrl}/docs/openapi.json`), logDir),
     );
     await Promise.all([...workers, ...receivers, intake].map((p) => p.start()));
-    step(`sandbox ${sandboxUrl}, ${WORKERS} workers, ${RECEIVERS} receivers, intake API ${intakeUrl}`);
+    log(`sandbox ${sandboxUrl}, ${WORKERS} workers, ${RECEIVERS} receivers, intake API ${intakeUrl}`);
 
     const receiverUrls = receiverPorts.map((port) => `http://127.0.0.1:${port}${WEBHOOK_PATH}`);
     for (const url of receiverUrls) await runCli(appEnv, ['webhooks', 'register', url]);
-    step(`both receivers registered at the sandbox for its webhook events`);
+    log(`both receivers registered at the sandbox for its webhook events`);
 
     const temporalClient = await connectStackClient(config);
     closers.add(() => temporalClient.close());
