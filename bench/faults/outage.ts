@@ -28,7 +28,8 @@ export function outageReport(attempts: readonly IntakeAnswer[], outages: readonl
   ];
   for (const [i, outage] of outages.entries()) {
     const nextDown = outages[i + 1]?.downAt ?? Infinity;
-    const after = attempts.filter((a) => a.sentAt >= outage.upAt && a.sentAt < nextDown);
+    // Up to the next outage: an answer that overlaps it is that outage's.
+    const after = attempts.filter((a) => a.sentAt >= outage.upAt && a.answeredAt < nextDown);
     const firstOk = Math.min(...after.filter((a) => a.status >= 200 && a.status < 300).map((a) => a.answeredAt));
     const lastFailed = Math.max(...after.filter(failedAnswer).map((a) => a.answeredAt));
     lines.push(

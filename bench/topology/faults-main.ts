@@ -2,7 +2,7 @@
  * `npm run topology:faults [-- --items N --base-port P]`: brings up the production topology (bench/topology/main.ts
  * describes it), runs issue 17's fault run on it (bench/topology/fault-run.ts), prints its figures and tears it all
  * down. Exit 1 when anything was lost or duplicated, the intake API answered 5xx while the engine was up, or a
- * component did not recover; the run folder with every process's log is then kept.
+ * component did not recover; the run folder with every process's log is then kept (`--keep`: kept in any case).
  */
 import { parseArgs } from 'node:util';
 import { faultReport, faultRunFailures } from './fault-report.js';
@@ -19,6 +19,7 @@ async function run(): Promise<number> {
       items: { type: 'string', default: '1000' },
       'base-port': { type: 'string' },
       'max-rps': { type: 'string', default: '15' },
+      keep: { type: 'boolean', default: false },
     },
   });
   const items = Number(values.items);
@@ -49,7 +50,7 @@ async function run(): Promise<number> {
     console.log(faultReport(figures));
     const reasons = faultRunFailures(figures);
     console.log(reasons.length === 0 ? '\nPASS' : `\nFAIL\n${reasons.map((r) => `  ${r}`).join('\n')}`);
-    keepRunDir = reasons.length > 0;
+    keepRunDir = reasons.length > 0 || values.keep;
     return reasons.length === 0 ? 0 : 1;
   } finally {
     await teardown();

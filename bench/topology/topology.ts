@@ -130,7 +130,10 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
     for (const service of TEMPORAL_SERVICES) {
       services[service] = supervise(new SupervisedProcess(serviceSpec(service, binaries.server, env, ports), logDir));
     }
-    await Promise.all(TEMPORAL_SERVICES.map((service) => services[service].start()));
+    // History first: the first service to start on a fresh database writes the cluster's metadata, and two writing it
+    // at once fail (compose orders its containers the same way).
+    await services.history.start();
+    await Promise.all(TEMPORAL_SERVICES.filter((s) => s !== 'history').map((service) => services[service].start()));
     const frontendAddress = `127.0.0.1:${ports.frontendGrpc}`;
     log(
       `Temporal server ${binaries.version}: ${TEMPORAL_SERVICES.join(', ')} as 4 processes; frontend ${frontendAddress}`,
