@@ -22,6 +22,8 @@ COPY src ./src
 COPY workflows ./workflows
 COPY activities ./activities
 COPY workers ./workers
+# The Temporal release and dynamic config (deploy/temporal/), read by the dev server's code at load.
+COPY deploy ./deploy
 # The workflow code is bundled once, here, from the same sources, instead of by every worker at start (seconds of
 # webpack each time); workers load it from WORKER_WORKFLOW_BUNDLE. The worker bounds its own memory (it restarts
 # itself with WORKER_HEAP_MB and MALLOC_ARENA_MAX applied), so nothing about memory is set here.

@@ -97,12 +97,16 @@ const IMPORT = /(?:^|[^.\w])(?:import|export)\s+(type\s+)?(?:[^'";]*?\sfrom\s+)?
 const DYNAMIC =
   /(?:\bimport|\brequire)\(\s*['"]([^'"]+)['"]\s*\)|new URL\(\s*['"](\.[^'"]+)['"],\s*import\.meta\.url\)/g;
 
-function resolveLocal(from: string, specifier: string): string {
+function resolveLocal(from: string, specifier: string): string[] {
   const target = path.resolve(path.dirname(from), specifier);
+  // `new URL('../folder/', import.meta.url)`: a folder the module reads files of, all of which the image needs.
+  if (specifier.endsWith('/') && fs.existsSync(target) && fs.statSync(target).isDirectory()) {
+    return fs.readdirSync(target).map((name) => path.join(target, name));
+  }
   const candidates = [target, target.replace(/\.js$/, '.ts'), `${target}.ts`, path.join(target, 'index.ts')];
   const found = candidates.find((c) => fs.existsSync(c) && fs.statSync(c).isFile());
   assert.ok(found, `${path.relative(root, from)} imports ${specifier}, which does not exist`);
-  return found;
+  return [found];
 }
 
 /** Every file the bin can load at run time, from the given entry files, and the packages they import. */
@@ -121,7 +125,7 @@ export function runtimeGraph(entries: string[]): { files: Set<string>; packages:
       ...[...text.matchAll(DYNAMIC)].map((m) => (m[1] ?? m[2])!),
     ];
     for (const specifier of specifiers) {
-      if (specifier.startsWith('.')) queue.push(resolveLocal(file, specifier));
+      if (specifier.startsWith('.')) queue.push(...resolveLocal(file, specifier));
       else if (!specifier.startsWith('node:') && !builtinModules.includes(specifier)) {
         const parts = specifier.split('/');
         packages.add(specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!);
