@@ -1,16 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
-import type { Client } from '@temporalio/client';
 import { batchExists } from '../../src/batches/submit.js';
-import { describeBatch, type BatchView } from '../../src/batches/describe.js';
-import { progressGroups } from '../../src/batches/groups.js';
 import { DEFAULT_RETRY_WINDOW_SECONDS } from '../../src/batches/limits.js';
 import { contentBatchId } from '../../src/batches/prepare.js';
 import { readBatchFile } from '../../src/batches/file-batch.js';
+import { startCli } from './cli-child.js';
+import { doneOf, finished, follow } from './follow.js';
 import { describeFigures, measureBatch } from './measure.js';
 import { startBatchStack, type BatchStack } from './stack.js';
 
@@ -21,8 +18,6 @@ import { startBatchStack, type BatchStack } from './stack.js';
  * created per caller id (duplicates), the history sizes of the batch, its pages and its items, and the wall time.
  */
 
-const BIN = fileURLToPath(new URL('../../bin/eligibility.js', import.meta.url));
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const log = (line: string) => console.log(line);
 
 /** A CSV of `n` valid v2 rows for the sandbox's seed, caller ids `<prefix>-<i>`. */
@@ -33,61 +28,6 @@ async function writeRows(dir: string, prefix: string, n: number): Promise<string
   await fs.writeFile(file, `${lines.join('\n')}\n`);
   return file;
 }
-
-interface CliChild {
-  child: ChildProcess;
-  output(): string;
-  /** Resolves with the first match of `pattern` in the output. */
-  waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpExecArray>;
-  kill(): Promise<void>;
-}
-
-function startCli(env: Record<string, string>, args: string[]): CliChild {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, ...env } });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return {
-    child,
-    output: () => output,
-    async waitFor(pattern, timeoutMs = 300_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const match = pattern.exec(output);
-        if (match) return match;
-        if (child.exitCode !== null)
-          throw new Error(`the CLI exited (${child.exitCode}) before ${pattern}:\n${output}`);
-        if (Date.now() > deadline) throw new Error(`no ${pattern} within ${timeoutMs} ms:\n${output}`);
-        await sleep(100);
-      }
-    },
-    async kill() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      await exited;
-    },
-  };
-}
-
-const doneOf = (view: BatchView) => view.counts.items - progressGroups(view.counts)['in progress'];
-
-/** Describes the batch until `until` holds, logging its progress every 10 s. */
-async function follow(client: Client, batchId: string, until: (v: BatchView) => boolean, timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs;
-  let lastLog = 0;
-  for (;;) {
-    const view = await describeBatch(client, batchId).catch(() => undefined);
-    if (view && until(view)) return view;
-    if (Date.now() > deadline) throw new Error(`batch ${batchId} not there within ${timeoutMs} ms`);
-    if (view && Date.now() - lastLog > 10_000) {
-      lastLog = Date.now();
-      log(`    ${view.state}: ${doneOf(view)}/${view.counts.items} settled`);
-    }
-    await sleep(1000);
-  }
-}
-
-const finished = (v: BatchView) => ['finished', 'closed'].includes(v.state);
 
 async function cliKilledTwice(stack: BatchStack, items: number): Promise<string[]> {
   const prefix = `big-${randomBytes(3).toString('hex')}`;
@@ -115,13 +55,13 @@ async function cliKilledTwice(stack: BatchStack, items: number): Promise<string[
   // "submitted", or "exists already" when the first run got as far as starting the batch.
   await second.waitFor(/^Batch \S+(: \d+ items submitted| exists already)/m);
   const submittedMs = Date.now() - startedAt;
-  const atKill = await follow(stack.client, batchId, (v) => doneOf(v) >= items * 0.3, 30 * 60_000);
+  const atKill = await follow(stack.client, batchId, (v) => doneOf(v) >= items * 0.3, 30 * 60_000, log);
   await second.kill();
   log(
     `  CLI 2 submitted after ${(submittedMs / 1000).toFixed(1)} s, SIGKILLed while following at ${doneOf(atKill)}/${items} settled`,
   );
 
-  const view = await follow(stack.client, batchId, finished, 60 * 60_000);
+  const view = await follow(stack.client, batchId, finished, 60 * 60_000, log);
   const wall = (Date.now() - startedAt) / 1000;
   log(`  finished (${view.state}) after ${wall.toFixed(0)} s; measuring`);
   return describeFigures(
@@ -156,7 +96,7 @@ async function workerKilledTwice(stack: BatchStack, items: number): Promise<stri
   } finally {
     await stack.sandbox.setFaults({ latencyMs: 0 });
   }
-  const view = await follow(stack.client, batchId, finished, 30 * 60_000);
+  const view = await follow(stack.client, batchId, finished, 30 * 60_000, log);
   const wall = (Date.now() - startedAt) / 1000;
   log(`  finished (${view.state}) after ${wall.toFixed(0)} s; measuring`);
   return describeFigures(

@@ -1,14 +1,13 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { createDataConverter } from '../../src/codec/data-converter.js';
-import { generateKey } from '../../src/codec/keys.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createSandbox } from '../../src/sandbox/server.js';
 import { findTemporalCli } from '../../src/dev/temporal-cli.js';
-import { connectClient, type TemporalClient } from '../../src/temporal/client.js';
+import type { TemporalClient } from '../../src/temporal/client.js';
 import { freePort } from '../../src/dev/temporal-dev-server.js';
+import { Closers } from '../closers.js';
+import { connectStackClient, stackEnv } from '../stack-env.js';
 import { SandboxControl } from '../faults/sandbox-control.js';
 import { RestartableTemporal } from '../faults/temporal-server.js';
 import { WorkerChild } from '../faults/worker-child.js';
@@ -32,39 +31,28 @@ export interface BatchStack {
  */
 export async function startBatchStack(log: (line: string) => void): Promise<BatchStack> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'eligibility-batch-bench-'));
-  const closers: (() => Promise<unknown>)[] = [() => fs.rm(dataDir, { recursive: true, force: true })];
-  const close = async () => {
-    for (const closer of closers.reverse()) await closer().catch(() => undefined);
-  };
+  const closers = new Closers();
+  closers.add(() => fs.rm(dataDir, { recursive: true, force: true }));
+  const close = () => closers.close();
   try {
     const cliPath = await findTemporalCli(loadConfig().temporal);
     const temporal = await RestartableTemporal.start(cliPath, dataDir);
-    closers.push(() => temporal.down());
-    const sandboxPort = await freePort();
-    const env: Record<string, string> = {
-      TEMPORAL_ADDRESS: temporal.address,
-      TEMPORAL_NAMESPACE: 'default',
-      TEMPORAL_TASK_QUEUE: `batch-bench-${randomBytes(3).toString('hex')}`,
-      ELIGIBILITY_BASE_URL: `http://127.0.0.1:${sandboxPort}`,
-      ELIGIBILITY_MAX_RPS: '500',
-      SANDBOX_HOST: '127.0.0.1',
-      SANDBOX_PORT: String(sandboxPort),
-      SANDBOX_RATE_PER_SECOND: '100000',
-      SANDBOX_RATE_BURST: '100000',
-      CODEC_KEYS: generateKey('batch-bench'),
-      WORKER_SHUTDOWN_GRACE_SECONDS: '0',
-      LOG_LEVEL: 'warn',
-    };
+    closers.add(() => temporal.down());
+    const env = stackEnv({
+      temporalAddress: temporal.address,
+      sandboxPort: await freePort(),
+      name: 'batch-bench',
+      maxRps: 500,
+      sandboxRate: 100_000,
+    });
     const config = loadConfig({ ...process.env, ...env });
     const sandbox = await createSandbox(config.sandbox);
     const sandboxUrl = (await sandbox.listen()).replace(/\/$/, '');
-    closers.push(() => sandbox.close());
-    const temporalClient = await connectClient(config.temporal, {
-      dataConverter: await createDataConverter(config.codec),
-    });
-    closers.push(() => temporalClient.close());
+    closers.add(() => sandbox.close());
+    const temporalClient = await connectStackClient(config);
+    closers.add(() => temporalClient.close());
     const worker = new WorkerChild(env);
-    closers.push(() => worker.stop());
+    closers.add(() => worker.stop());
     const readyMs = await worker.start();
     log(`Temporal dev server ${temporal.address} (state in ${temporal.dbFile}), sandbox ${sandboxUrl}`);
     log(

@@ -1,18 +1,17 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { createDataConverter } from '../../src/codec/data-converter.js';
-import { generateKey } from '../../src/codec/keys.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createIntakeApi } from '../../src/intake-api/api.js';
 import { requireIntakeApiKey } from '../../src/intake-api/api-key.js';
 import { createLogger } from '../../src/logging.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { findTemporalCli } from '../../src/dev/temporal-cli.js';
-import { connectClient, type TemporalClient } from '../../src/temporal/client.js';
+import type { TemporalClient } from '../../src/temporal/client.js';
 import { freePort } from '../../src/dev/temporal-dev-server.js';
+import { Closers } from '../closers.js';
+import { connectStackClient, stackEnv } from '../stack-env.js';
 import type { Timing } from '../../workflows/timing.js';
 import type { IntakeEndpoint } from './intake-http.js';
 import { SandboxControl } from './sandbox-control.js';
@@ -43,41 +42,29 @@ export interface FaultStack {
 
 export async function startFaultStack(log: (line: string) => void): Promise<FaultStack> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'eligibility-faults-'));
-  const closers: (() => Promise<unknown>)[] = [() => fs.rm(dataDir, { recursive: true, force: true })];
-  const close = async () => {
-    for (const closer of closers.reverse()) await closer().catch(() => undefined);
-  };
+  const closers = new Closers();
+  closers.add(() => fs.rm(dataDir, { recursive: true, force: true }));
+  const close = () => closers.close();
   try {
     const cliPath = await findTemporalCli(loadConfig().temporal);
     const temporal = await RestartableTemporal.start(cliPath, dataDir);
-    closers.push(() => temporal.down());
-    const sandboxPort = await freePort();
-    const env: Record<string, string> = {
-      TEMPORAL_ADDRESS: temporal.address,
-      TEMPORAL_NAMESPACE: 'default',
-      TEMPORAL_TASK_QUEUE: `faults-${randomBytes(3).toString('hex')}`,
-      ELIGIBILITY_BASE_URL: `http://127.0.0.1:${sandboxPort}`,
-      // Enough for 400 rows in about 20 s: the batch must still be running when the worker is killed.
-      ELIGIBILITY_MAX_RPS: '40',
-      SANDBOX_HOST: '127.0.0.1',
-      SANDBOX_PORT: String(sandboxPort),
-      SANDBOX_RATE_PER_SECOND: '10000',
-      SANDBOX_RATE_BURST: '10000',
-      CODEC_KEYS: generateKey('faults'),
-      INTAKE_API_KEY: randomBytes(24).toString('base64url'),
-      WORKER_SHUTDOWN_GRACE_SECONDS: '0',
-      LOG_LEVEL: 'warn',
-    };
+    closers.add(() => temporal.down());
+    // Enough for 400 rows in about 20 s: the batch must still be running when the worker is killed.
+    const env = stackEnv({
+      temporalAddress: temporal.address,
+      sandboxPort: await freePort(),
+      name: 'faults',
+      maxRps: 40,
+      sandboxRate: 10_000,
+    });
     const config = loadConfig({ ...process.env, ...env });
 
     const sandbox: Sandbox = await createSandbox(config.sandbox);
     const sandboxUrl = (await sandbox.listen()).replace(/\/$/, '');
-    closers.push(() => sandbox.close());
+    closers.add(() => sandbox.close());
 
-    const temporalClient = await connectClient(config.temporal, {
-      dataConverter: await createDataConverter(config.codec),
-    });
-    closers.push(() => temporalClient.close());
+    const temporalClient = await connectStackClient(config);
+    closers.add(() => temporalClient.close());
     const { client } = temporalClient;
 
     const startIntake = async (taskQueue: string) => {
@@ -88,10 +75,10 @@ export async function startFaultStack(log: (line: string) => void): Promise<Faul
       return { url, apiKey: requireIntakeApiKey(config.intake), close: () => app.close() };
     };
     const intake = await startIntake(config.temporal.taskQueue);
-    closers.push(() => intake.close());
+    closers.add(() => intake.close());
 
     const worker = new WorkerChild({ ...env });
-    closers.push(() => worker.stop());
+    closers.add(() => worker.stop());
     const readyMs = await worker.start();
 
     log(`Temporal dev server ${temporal.address} (state in ${temporal.dbFile})`);

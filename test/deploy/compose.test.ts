@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import fs from 'node:fs/promises';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { loadConfig, requiredInDeployment, variables } from '../../src/config.js';
+import { temporalVersions } from '../../src/dev/temporal-release.js';
 import { searchAttributeKeys } from '../../workflows/search-attributes.js';
 import {
   environmentOf,
@@ -185,20 +186,57 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('keeps state in named volumes declared at the top level, and mounts files of the repository read-only', async () => {
+  it('keeps state in named volumes declared at the top level; mounts only files of deploy/ from the project, read-only', async () => {
     const declared = Object.keys((doc as { volumes?: object }).volumes ?? {});
-    const used = Object.values(services(doc)).flatMap((s) =>
-      (s.volumes ?? []).map((v) => (typeof v === 'string' ? v : (v.source ?? ''))),
+    const mounts = Object.values(services(doc)).flatMap((s) =>
+      (s.volumes ?? []).map((v) => (typeof v === 'string' ? v : `${v.source ?? ''}`)),
     );
-    assert.ok(used.length > 0);
-    for (const volume of used) {
-      const [source] = volume.split(':');
-      if (!source!.startsWith('./')) {
-        assert.ok(declared.includes(source!), `${source} is a declared named volume`);
-        continue;
+    assert.ok(mounts.length > 0);
+    for (const mount of mounts) {
+      const source = mount.split(':')[0]!;
+      if (source.startsWith('.')) {
+        assert.match(source, /^\.\/deploy\//, `${source}: only deploy/ is mounted from the project`);
+        assert.match(mount, /:ro$/, `${source} is mounted read-only`);
+        await fs.access(new URL(source, ROOT));
+      } else {
+        assert.ok(declared.includes(source), `${source} is a declared named volume`);
       }
-      assert.match(volume, /:ro$/, `${volume}: configuration is mounted read-only`);
-      await fs.access(new URL(source!, ROOT));
+    }
+  });
+
+  it('runs the Temporal release of deploy/temporal/versions.json (compose cannot read it: this is its check)', () => {
+    const all = services(doc);
+    const { server, ui } = temporalVersions;
+    const images = Object.entries(all)
+      .map(([name, s]) => [name, s.image ?? ''] as const)
+      .filter(([, image]) => image.startsWith('temporalio/'));
+    // admin-tools tags are the server's version, some with the CLI's after it (`1.29.1-tctl-1.18.4-cli-1.5.0`).
+    const matches = (repository: string, tag: string) =>
+      repository === 'temporalio/ui'
+        ? tag === ui
+        : repository === 'temporalio/admin-tools'
+          ? tag === server || tag.startsWith(`${server}-`)
+          : repository === 'temporalio/server' && tag === server;
+    assert.ok(images.length >= 6, 'the server, its setup and the UI are Temporal images');
+    for (const [name, image] of images) {
+      const [repository, tag] = image.split(':');
+      assert.ok(matches(repository!, tag ?? ''), `${name} runs ${image}; versions.json has server ${server}, ui ${ui}`);
+    }
+    assert.ok(
+      images.some(([, image]) => image === `temporalio/ui:${ui}`),
+      `the UI is temporalio/ui:${ui}`,
+    );
+  });
+
+  it("runs the server's four services in their own containers, each with deploy/temporal/dynamic-config.yaml", () => {
+    const servers = Object.entries(services(doc)).filter(([, s]) => s.image?.startsWith('temporalio/server:'));
+    const roles = servers.map(([, s]) => environmentOf(s).TEMPORAL_SERVICES).sort();
+    assert.deepEqual(roles, ['frontend', 'history', 'matching', 'worker']);
+    for (const [name, s] of servers) {
+      const target = environmentOf(s).DYNAMIC_CONFIG_FILE_PATH;
+      assert.ok(target, `${name} sets DYNAMIC_CONFIG_FILE_PATH`);
+      const mounted = (s.volumes ?? []).filter((v) => typeof v === 'string' && v.split(':')[1] === target);
+      assert.deepEqual(mounted, [`./deploy/temporal/dynamic-config.yaml:${target}:ro`], `${name} mounts the one file`);
     }
   });
 

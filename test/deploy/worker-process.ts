@@ -42,7 +42,8 @@ export const childrenOf = (pid: number) =>
 /** Running, as opposed to gone or exited and not yet reaped (a zombie). */
 export const alive = (pid: number) => ![undefined, 'Z', 'X'].includes(processStat(pid)?.state);
 
-const commandLine = (pid: number) => {
+/** The arguments a process was started with (empty once it is gone). */
+export const commandLine = (pid: number) => {
   try {
     return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
   } catch {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describeTally, tallyScenario, type ScenarioFigures } from '../figures.js';
-import type { IntakeAnswer } from '../intake-http.js';
+import { outageReport } from '../outage.js';
 import { alternating, callerIdsOf, scenarioRows, startBatch } from '../rows.js';
 import { waitForSettled } from '../settle.js';
 import type { FaultStack } from '../stack.js';
@@ -14,31 +14,7 @@ const LATENCY_MS = 300;
 /** The intake caller keeps sending new patients this long after Temporal is back. */
 const AFTER_RESTART_MS = 20_000;
 
-const failedAnswer = (a: IntakeAnswer) => a.status === 0 || a.status >= 500;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-
-/** How the intake API answered around the outage: 5xx while Temporal was up vs down, and when it recovered. */
-function outageReport(attempts: readonly IntakeAnswer[], downAt: number, upAt: number) {
-  // An attempt that overlapped the outage is the outage's; "while up" means sent and answered with Temporal serving.
-  const whileUp = (a: IntakeAnswer) => a.answeredAt < downAt || a.sentAt >= upAt;
-  const during = attempts.filter((a) => !whileUp(a));
-  const after = attempts.filter((a) => a.sentAt >= upAt);
-  const firstOk = Math.min(...after.filter((a) => a.status >= 200 && a.status < 300).map((a) => a.answeredAt));
-  const lastFailed = Math.max(...after.filter(failedAnswer).map((a) => a.answeredAt));
-  const slowest = Math.max(0, ...during.map((a) => a.answeredAt - a.sentAt));
-  const failedWhileUp = attempts.filter((a) => failedAnswer(a) && whileUp(a)).length;
-  const failedDuring = during.filter(failedAnswer).length;
-  return {
-    whileUp: failedWhileUp,
-    duringOutage: failedDuring,
-    lines: [
-      `  intake API: ${attempts.length} answers; ${during.length} to requests overlapping the outage` +
-        ` (${failedDuring} of them 5xx or none, slowest answer ${seconds(slowest)}); ${failedWhileUp} 5xx while up`,
-      `  intake API after the restart: first success ${Number.isFinite(firstOk) ? `+${seconds(firstOk - upAt)}` : 'never'},` +
-        ` last 5xx ${Number.isFinite(lastFailed) ? `+${seconds(lastFailed - upAt)}` : 'none'} (from the moment Temporal answered again)`,
-    ],
-  };
-}
 
 /**
  * A batch in flight (v1 and v2 alternating, started as `eligibility batch` does) and an intake caller sending a patient
@@ -78,7 +54,7 @@ export async function temporalRestart(stack: FaultStack, log: (line: string) => 
   } finally {
     await stack.sandbox.setFaults({ latencyMs: 0 });
   }
-  const report = outageReport(stream.attempts, downAt, upAt);
+  const report = outageReport(stream.attempts, [{ label: 'the restart', downAt, upAt }]);
   for (const line of report.lines) log(line);
   const callerIds = [...callerIdsOf(rows), ...stream.callerIds];
   const settled = await waitForSettled(stack.client, callerIds, { timeoutMs: 150_000, log, label: 'Temporal restart' });
