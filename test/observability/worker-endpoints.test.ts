@@ -79,7 +79,14 @@ describe("the worker's /metrics, /healthz and /readyz (eligibility worker, its o
     const response = await fetch(`${base}/metrics`);
     assert.equal(response.status, 200);
     assert.match(response.headers.get('content-type') ?? '', /^text\/plain/);
-    const text = await response.text();
+    // The worker reports a workflow's end (a sink call) once the activation is done, which may be just after the
+    // client sees the result.
+    const closed =
+      /^eligibility_workflows_closed_total\{workflow_type="verificationWorkflow",outcome="completed"\} 1$/m;
+    const text = await eventually(async () => {
+      const scraped = await (await fetch(`${base}/metrics`)).text();
+      return closed.test(scraped) ? scraped : undefined;
+    });
     // The SDK's (Rust core) metrics: workflow completions, and its gRPC requests to the server.
     assert.match(text, /^temporal_workflow_completed\{.*\} 1$/m, `no SDK metrics in:\n${text.slice(0, 2000)}`);
     assert.match(text, /^temporal_request\{/m);

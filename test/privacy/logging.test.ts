@@ -12,6 +12,7 @@ import { workflowBundleFile } from '../setup/bundle.js';
 import { testCodecEnv } from '../setup/codec.js';
 import { startTestSandbox, type TestSandbox } from '../setup/sandbox.js';
 import { testTemporal } from '../setup/temporal.js';
+import { eventually } from '../setup/workflow-harness.js';
 
 /** Patient values that appear nowhere else: finding one in an output means it leaked. */
 const PATIENT = { firstName: 'Phinnegan', lastName: 'Quixotelle', dateOfBirth: '03/14/1979', memberId: 'MPHI4455667' };
@@ -143,7 +144,11 @@ describe('no patient value in a worker process’s logs (SDK, workflows, activit
     const { workflowId } = response.json<{ workflowId: string }>();
     const result = (await client.workflow.getHandle(workflowId).result()) as { outcome: string };
     assert.equal(result.outcome, 'completed');
-    workerMetrics = await (await fetch(`http://127.0.0.1:${httpPort}/metrics`)).text();
+    // The worker counts a workflow's end once the activation is done, which may be just after the result is seen.
+    workerMetrics = await eventually(async () => {
+      const text = await (await fetch(`http://127.0.0.1:${httpPort}/metrics`)).text();
+      return /^eligibility_workflows_closed_total\{/m.test(text) ? text : undefined;
+    });
   });
 
   after(async () => {
