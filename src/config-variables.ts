@@ -113,7 +113,7 @@ export const variables = {
   WORKER_WORKFLOW_BUNDLE: v({
     schema: z.string().min(1).optional(),
     description:
-      'A workflow bundle built ahead by `npm run build:workflows` (the image has one); unset = the worker bundles the workflow code at start, in a child process',
+      'A workflow bundle to load instead of the one `npm run build` writes (unset = the compiled worker loads dist/workflow-bundle.js; a worker run from the TypeScript sources, as in tests, bundles at start in a child process)',
   }),
   TEMPORAL_CLI_PATH: v({
     schema: z.string().min(1).optional(),
@@ -374,9 +374,9 @@ export const variables = {
     description: '`eligibility dev` / `npm start`: port of Temporal UI',
   }),
   DEV_EXAMPLE_FILE: v({
-    schema: z.string().min(1),
-    default: 'examples/intake.csv',
-    description: '`eligibility dev` / `npm start`: the intake file it runs once the stack is up',
+    schema: z.string().min(1).optional(),
+    description:
+      "`eligibility dev` / `npm start`: the intake file it runs once the stack is up (unset = the package's examples/intake.csv)",
   }),
   DEV_GRACE_SECONDS: v({
     schema: z.coerce.number().positive(),

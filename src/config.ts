@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { z } from 'zod';
 import { variables, type Variables, type VariableSpec } from './config-variables.js';
+import { packageFile } from './package-layout.js';
 
 export { requiredInDeployment, variables } from './config-variables.js';
 
@@ -152,7 +153,8 @@ function toConfig(e: Env) {
     dev: {
       dataDir: e.DEV_DATA_DIR,
       uiPort: e.TEMPORAL_UI_PORT,
-      exampleFile: e.DEV_EXAMPLE_FILE,
+      // The package's own example wherever the command runs from; a path given is the user's, from the working directory.
+      exampleFile: e.DEV_EXAMPLE_FILE ?? packageFile('examples/intake.csv'),
       graceSeconds: e.DEV_GRACE_SECONDS,
     },
     log: { level: e.LOG_LEVEL },

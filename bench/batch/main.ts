@@ -21,7 +21,8 @@ import { startBatchStack, type BatchStack } from './stack.js';
  * created per caller id (duplicates), the history sizes of the batch, its pages and its items, and the wall time.
  */
 
-const BIN = fileURLToPath(new URL('../../bin/eligibility.js', import.meta.url));
+// The command from the TypeScript sources, as the tests run it (no build needed).
+const CLI = ['--import', 'tsx', fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url))];
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const log = (line: string) => console.log(line);
 
@@ -43,7 +44,7 @@ interface CliChild {
 }
 
 function startCli(env: Record<string, string>, args: string[]): CliChild {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, [...CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env } });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

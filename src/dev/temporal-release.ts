@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
+import { packageFile } from '../package-layout.js';
 
 /**
  * The Temporal release every part of the project runs: the dev server's CLI, the compose images and the production
@@ -13,13 +14,12 @@ export interface TemporalVersions {
   ui: string;
 }
 
-const deployDir = new URL('../../deploy/temporal/', import.meta.url);
-
+// From the package root, so the sources and the compiled code (dist/) read the same files.
 export const temporalVersions: TemporalVersions = JSON.parse(
-  readFileSync(new URL('versions.json', deployDir), 'utf8'),
+  readFileSync(packageFile('deploy/temporal/versions.json'), 'utf8'),
 ) as TemporalVersions;
 
-export const dynamicConfigFile = new URL('dynamic-config.yaml', deployDir);
+export const dynamicConfigFile = packageFile('deploy/temporal/dynamic-config.yaml');
 
 type DynamicConfig = Record<string, { value: unknown; constraints?: Record<string, unknown> }[]>;
 
