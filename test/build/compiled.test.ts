@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { runRole } from '../cli/run-role.js';
 import { testCodecEnv } from '../setup/codec.js';
 import { testTemporal } from '../setup/temporal.js';
 import { buildProductionCopy } from './production-copy.js';
@@ -68,24 +69,8 @@ describe('compiled production build (npm run build, npm ci --omit=dev)', functio
     ['codec-server', /Codec server on/],
   ] as const) {
     it(`starts the ${role} and stops it on SIGTERM`, async () => {
-      const child = spawn(process.execPath, [bin, role], { cwd: dir, env: { ...process.env, ...roleEnv() } });
-      let output = '';
-      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-      try {
-        await new Promise<void>((resolve, reject) => {
-          const onData = (chunk: Buffer) => {
-            output += chunk.toString();
-            if (ready.test(output)) resolve();
-          };
-          child.stdout.on('data', onData);
-          child.stderr.on('data', onData);
-          void exited.then((code) => reject(new Error(`${role} exited (${code}) before it was ready:\n${output}`)));
-          setTimeout(() => reject(new Error(`${role} not ready after 60 s:\n${output}`)), 60_000).unref();
-        });
-      } finally {
-        child.kill('SIGTERM');
-      }
-      assert.equal(await exited, 0, output);
+      const running = await runRole([bin, role], { env: roleEnv(), cwd: dir, ready });
+      assert.equal(await running.stop(), 0, running.output());
     });
   }
 
