@@ -16,12 +16,9 @@ export class TemporalUnreachableError extends Error {
     readonly address: string,
     cause: unknown,
   ) {
-    super(
-      `cannot reach the Temporal server at ${address} (is it running? TEMPORAL_ADDRESS or the TEMPORAL_PROFILE sets the address)`,
-      {
-        cause,
-      },
-    );
+    super(`cannot reach the Temporal server at ${address} (is it running? TEMPORAL_ADDRESS or the profile sets it)`, {
+      cause,
+    });
   }
 }
 
