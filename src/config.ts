@@ -4,7 +4,12 @@ import type { z } from 'zod';
 import { ConfigError } from './config-error.js';
 import { variables, type Variables, type VariableSpec } from './config-variables.js';
 import { packageFile } from './package-layout.js';
-import { loadTemporalConnection, type TemporalConnectionSettings } from './temporal-profile.js';
+import {
+  DEFAULT_ADDRESS,
+  DEFAULT_NAMESPACE,
+  loadTemporalConnection,
+  type TemporalConnectionSettings,
+} from './temporal-profile.js';
 
 export { ConfigError } from './config-error.js';
 export { requiredInDeployment, variables } from './config-variables.js';
@@ -145,6 +150,12 @@ function toConfig(e: Env, connection: TemporalConnectionSettings) {
       // The package's own example wherever the command runs from; a path given is the user's, from the working directory.
       exampleFile: e.DEV_EXAMPLE_FILE ?? packageFile('examples/intake.csv'),
       graceSeconds: e.DEV_GRACE_SECONDS,
+      // The dev server `eligibility dev` starts: local and plaintext, placed by the variables alone. A Temporal profile
+      // (a Cloud one in ~/.config/temporalio/temporal.toml, say) is for an existing server: --no-temporal-server.
+      temporal: {
+        address: e.TEMPORAL_ADDRESS ?? DEFAULT_ADDRESS,
+        namespace: e.TEMPORAL_NAMESPACE ?? DEFAULT_NAMESPACE,
+      },
     },
     log: { level: e.LOG_LEVEL },
   };

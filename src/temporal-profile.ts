@@ -45,8 +45,9 @@ export const TEMPORAL_PROFILE_VARIABLES = [
 
 type ProfileEnv = Partial<Record<(typeof TEMPORAL_PROFILE_VARIABLES)[number], string>>;
 
-const DEFAULT_ADDRESS = '127.0.0.1:7233';
-const DEFAULT_NAMESPACE = 'default';
+/** The local dev server's: what a process connects to with no profile and no variable. */
+export const DEFAULT_ADDRESS = '127.0.0.1:7233';
+export const DEFAULT_NAMESPACE = 'default';
 const HOST_PORT = /^[^:\s]+:\d{1,5}$/;
 
 // Loaded on first use: commands that never connect (`--help`, `sandbox`) do not pay for the TOML parser.

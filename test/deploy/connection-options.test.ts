@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../../src/config.js';
+import { onLocalDevServer } from '../../src/dev/stack.js';
 import { temporalConnectionOptions } from '../../src/temporal/connection-options.js';
 import { lines, runCli } from '../cli/run-cli.js';
 import { testCodecEnv } from '../setup/codec.js';
@@ -140,6 +141,21 @@ client_key_path = "${file('key.pem')}"
         /^Invalid configuration: profile "broken" tls\.client_cert_path: cannot read .*missing-cert\.pem \(ENOENT\)$/,
       ),
     );
+  });
+
+  it('leaves a profile out of the dev server `eligibility dev` starts: local and plaintext, placed by the variables', async () => {
+    const config = loadConfig({ TEMPORAL_CONFIG_FILE: file('temporal.toml'), TEMPORAL_PROFILE: 'cloud' });
+    const local = onLocalDevServer(config);
+    assert.equal(local.codec.server.namespace, 'default');
+    assert.deepEqual(await temporalConnectionOptions(local.temporal), { address: '127.0.0.1:7233', tls: false });
+    const placed = onLocalDevServer(
+      loadConfig({
+        TEMPORAL_CONFIG_FILE: file('temporal.toml'),
+        TEMPORAL_PROFILE: 'cloud',
+        TEMPORAL_ADDRESS: '127.0.0.1:7460',
+      }),
+    );
+    assert.equal(placed.temporal.address, '127.0.0.1:7460');
   });
 
   it('names the missing half when only the certificate or only the key is given', async () => {
