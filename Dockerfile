@@ -1,15 +1,30 @@
 # syntax=docker/dockerfile:1
 # One image for every role of eligibility-orchestrator, chosen by the command:
 #   docker run IMAGE worker | receiver | intake | codec-server | sandbox | <any other eligibility command>
-# The code runs as TypeScript through tsx (a production dependency), exactly as `npm start` and the tests run it, so
-# there is no separate compiled build to drift from what was tested.
+# It runs the compiled JavaScript of `npm run build` (dist/) with production dependencies only: no TypeScript loader,
+# and the workflow code bundled once, here, instead of by every worker at start.
 
 # Node 24: the newest LTS that Temporal's TypeScript SDK 1.24 tests on (its CI runs 20 and 24); 26 is LTS too but
 # not yet in the SDK's matrix, so it is only in ours (.ci/run runs the tests on 22, 24 and 26).
 ARG NODE_IMAGE=node:24-bookworm-slim
 
-# Production dependencies only, from the lockfile. Debian (glibc), not Alpine: the Temporal worker's native core and
-# the workflow bundler's swc ship prebuilt binaries for glibc on amd64 and arm64.
+# Debian (glibc), not Alpine: the Temporal worker's native core and the workflow bundler's swc ship prebuilt binaries
+# for glibc on amd64 and arm64.
+
+# The build: every dependency (esbuild, tsx), the sources, `npm run build` -> dist/ and dist/workflow-bundle.js.
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json ./
+COPY scripts ./scripts
+COPY src ./src
+COPY workflows ./workflows
+COPY activities ./activities
+COPY workers ./workers
+RUN npm run build
+
+# Production dependencies only, from the lockfile.
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -18,20 +33,14 @@ RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 FROM ${NODE_IMAGE} AS runtime
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
-COPY package.json tsconfig.json ./
+COPY --from=build /app/dist ./dist
+COPY package.json ./
 COPY bin ./bin
-COPY src ./src
-COPY workflows ./workflows
-COPY activities ./activities
-COPY workers ./workers
-# The Temporal release (versions.json, dynamic-config.yaml), read at run time by src/dev/temporal-release.ts.
+# The Temporal release of the project (versions, dynamic config), read by path from the package root.
 COPY deploy/temporal ./deploy/temporal
-# The workflow code is bundled once, here, from the same sources, instead of by every worker at start (seconds of
-# webpack each time); workers load it from WORKER_WORKFLOW_BUNDLE. The worker bounds its own memory (it restarts
-# itself with WORKER_HEAP_MB and MALLOC_ARENA_MAX applied), so nothing about memory is set here.
-RUN node --import tsx workers/build-workflow-bundle.ts /app/lib/workflow-bundle.js
-ENV WORKER_WORKFLOW_BUNDLE=/app/lib/workflow-bundle.js
-# The files stay owned by root and read-only to the process; tsx keeps its cache in /tmp.
+# A worker loads dist/workflow-bundle.js by default; it bounds its own memory (it restarts itself with WORKER_HEAP_MB
+# and MALLOC_ARENA_MAX applied), so nothing about memory is set here. The files stay owned by root, read-only to the
+# process.
 USER node
 # Services are reached by their own ports (worker: none; webhook 4020, intake 4030, codec server 8888, sandbox 4010).
 EXPOSE 4020 4030 8888 4010

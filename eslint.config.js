@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'lib/', '.data/', 'docs/', 'test/histories/'] },
+  { ignores: ['node_modules/', 'dist/', '.data/', 'docs/', 'test/histories/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -32,7 +32,8 @@ import {
   type ProcessMemory,
 } from './proc-stats.js';
 
-const BIN = fileURLToPath(new URL('../bin/eligibility.js', import.meta.url));
+// The command from the TypeScript sources, as the tests run it (no build needed).
+const CLI = ['--import', 'tsx', fileURLToPath(new URL('../src/cli/main.ts', import.meta.url))];
 const COUNT = numberArg('count', 10_000);
 const WORKER_ENV = envArgs();
 const DEADLINE = Date.now() + numberArg('max-minutes', 25) * 60_000;
@@ -80,7 +81,7 @@ async function run() {
   console.log(`Worker memory: ${COUNT} verifications awaiting input; worker cache ${cache} workflows`);
   console.log(`  worker settings: ${settings.length > 0 ? settings.join(' ') : 'defaults'}`);
   const stack = await startBenchStack();
-  const worker = startWorkerChild([BIN, 'worker'], { ...stack.workerEnv, ...WORKER_ENV });
+  const worker = startWorkerChild([...CLI, 'worker'], { ...stack.workerEnv, ...WORKER_ENV });
   try {
     await worker.ready;
     await sleep(3000);

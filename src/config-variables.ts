@@ -52,39 +52,76 @@ function v<S extends z.ZodType>(spec: VariableSpec<S>): VariableSpec<S> {
 }
 
 export const variables = {
-  TEMPORAL_ADDRESS: v({ schema: hostPort, default: '127.0.0.1:7233', description: 'Temporal frontend (gRPC) address' }),
-  TEMPORAL_NAMESPACE: v({ schema: z.string().min(1), default: 'default', description: 'Temporal namespace' }),
-  TEMPORAL_TASK_QUEUE: v({
-    schema: z.string().min(1),
-    default: 'eligibility',
-    description: 'Task queue of the workflows and of the activities that call the service',
+  // Temporal's own connection variables, read through @temporalio/envconfig as the Temporal CLI and SDKs read them:
+  // each overrides the same setting of the profile (TEMPORAL_PROFILE) of the TOML config file (src/temporal-profile.ts).
+  TEMPORAL_ADDRESS: v({
+    schema: hostPort.optional(),
+    description: "Temporal frontend (gRPC) address (unset = the profile's, else 127.0.0.1:7233)",
   }),
-  TEMPORAL_TLS: v({
-    schema: bool.optional(),
-    description:
-      'TLS to the Temporal frontend: `true` with no TLS files verifies the server against the system roots (unset = TLS when a TEMPORAL_TLS_* path or TEMPORAL_API_KEY is set)',
-  }),
-  TEMPORAL_TLS_CA_PATH: v({
+  TEMPORAL_NAMESPACE: v({
     schema: z.string().min(1).optional(),
-    description: "PEM file of the CA that signed the Temporal server's certificate (unset = the system roots)",
-  }),
-  TEMPORAL_TLS_CERT_PATH: v({
-    schema: z.string().min(1).optional(),
-    description:
-      'PEM file of the client certificate for mTLS (Temporal Cloud or a self-hosted server); with TEMPORAL_TLS_KEY_PATH',
-  }),
-  TEMPORAL_TLS_KEY_PATH: v({
-    schema: z.string().min(1).optional(),
-    description: 'PEM file of the private key of TEMPORAL_TLS_CERT_PATH',
-  }),
-  TEMPORAL_TLS_SERVER_NAME: v({
-    schema: z.string().min(1).optional(),
-    description: "Name checked against the server's certificate instead of the host of TEMPORAL_ADDRESS (SNI)",
+    description: "Temporal namespace (unset = the profile's, else `default`)",
   }),
   TEMPORAL_API_KEY: v({
     schema: z.string().min(1).optional(),
     description: 'Temporal Cloud API key (sent as `Authorization: Bearer …`; implies TLS)',
     secret: true,
+  }),
+  TEMPORAL_TLS: v({
+    schema: bool.optional(),
+    description:
+      'TLS to the Temporal frontend: `true` with nothing else verifies the server against the system roots (unset = TLS when another TLS setting or an API key is given)',
+  }),
+  TEMPORAL_TLS_CLIENT_CERT_PATH: v({
+    schema: z.string().min(1).optional(),
+    description: 'PEM file of the client certificate for mTLS; with TEMPORAL_TLS_CLIENT_KEY_PATH',
+  }),
+  TEMPORAL_TLS_CLIENT_KEY_PATH: v({
+    schema: z.string().min(1).optional(),
+    description: 'PEM file of the private key of the client certificate',
+  }),
+  TEMPORAL_TLS_SERVER_CA_CERT_PATH: v({
+    schema: z.string().min(1).optional(),
+    description: "PEM file of the CA that signed the Temporal server's certificate (unset = the system roots)",
+  }),
+  TEMPORAL_TLS_CLIENT_CERT_DATA: v({
+    schema: z.string().min(1).optional(),
+    description: 'The client certificate itself (PEM), instead of TEMPORAL_TLS_CLIENT_CERT_PATH',
+  }),
+  TEMPORAL_TLS_CLIENT_KEY_DATA: v({
+    schema: z.string().min(1).optional(),
+    description: 'The private key itself (PEM), instead of TEMPORAL_TLS_CLIENT_KEY_PATH',
+    secret: true,
+  }),
+  TEMPORAL_TLS_SERVER_CA_CERT_DATA: v({
+    schema: z.string().min(1).optional(),
+    description: "The server's CA certificate itself (PEM), instead of TEMPORAL_TLS_SERVER_CA_CERT_PATH",
+  }),
+  TEMPORAL_TLS_SERVER_NAME: v({
+    schema: z.string().min(1).optional(),
+    description: "Name checked against the server's certificate instead of the host of the address (SNI)",
+  }),
+  TEMPORAL_PROFILE: v({
+    schema: z.string().min(1).optional(),
+    description: 'Profile of the Temporal config file to connect with (unset = `default`, when the file has one)',
+  }),
+  TEMPORAL_CONFIG_FILE: v({
+    schema: z.string().min(1).optional(),
+    description:
+      "Temporal's TOML config file of connection profiles, shared with the Temporal CLI (unset = $XDG_CONFIG_HOME/temporalio/temporal.toml, else ~/.config/temporalio/temporal.toml, if it exists)",
+  }),
+  XDG_CONFIG_HOME: v({
+    schema: z.string().min(1).optional(),
+    description: 'Where the default Temporal config file is looked for (see TEMPORAL_CONFIG_FILE)',
+  }),
+  HOME: v({
+    schema: z.string().min(1).optional(),
+    description: 'Where the default Temporal config file is looked for when XDG_CONFIG_HOME is unset',
+  }),
+  TEMPORAL_TASK_QUEUE: v({
+    schema: z.string().min(1),
+    default: 'eligibility',
+    description: 'Task queue of the workflows and of the activities that call the service',
   }),
   WORKER_SHUTDOWN_GRACE_SECONDS: v({
     schema: nonNegativeInt,
@@ -113,7 +150,7 @@ export const variables = {
   WORKER_WORKFLOW_BUNDLE: v({
     schema: z.string().min(1).optional(),
     description:
-      'A workflow bundle built ahead by `npm run build:workflows` (the image has one); unset = the worker bundles the workflow code at start, in a child process',
+      'A workflow bundle to load instead of the one `npm run build` writes (unset = the compiled worker loads dist/workflow-bundle.js; a worker run from the TypeScript sources, as in tests, bundles at start in a child process)',
   }),
   WORKER_HTTP_HOST: v({
     schema: z.string().min(1),
@@ -425,9 +462,9 @@ export const variables = {
     description: '`eligibility dev` / `npm start`: port of Temporal UI',
   }),
   DEV_EXAMPLE_FILE: v({
-    schema: z.string().min(1),
-    default: 'examples/intake.csv',
-    description: '`eligibility dev` / `npm start`: the intake file it runs once the stack is up',
+    schema: z.string().min(1).optional(),
+    description:
+      "`eligibility dev` / `npm start`: the intake file it runs once the stack is up (unset = the package's examples/intake.csv)",
   }),
   DEV_GRACE_SECONDS: v({
     schema: z.coerce.number().positive(),

@@ -1,8 +1,17 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { z } from 'zod';
+import { ConfigError } from './config-error.js';
 import { variables, type Variables, type VariableSpec } from './config-variables.js';
+import { packageFile } from './package-layout.js';
+import {
+  DEFAULT_ADDRESS,
+  DEFAULT_NAMESPACE,
+  loadTemporalConnection,
+  type TemporalConnectionSettings,
+} from './temporal-profile.js';
 
+export { ConfigError } from './config-error.js';
 export { requiredInDeployment, variables } from './config-variables.js';
 
 /**
@@ -10,13 +19,6 @@ export { requiredInDeployment, variables } from './config-variables.js';
  * else in the codebase reads `process.env`: entry points call `loadConfig()` once and pass `Config` down.
  */
 type Env = { [K in keyof Variables]: z.output<Variables[K]['schema']> };
-
-export class ConfigError extends Error {
-  constructor(readonly problems: readonly { variable: string; message: string }[]) {
-    super(`Invalid configuration: ${problems.map((p) => `${p.variable}: ${p.message}`).join('; ')}`);
-    this.name = 'ConfigError';
-  }
-}
 
 function expandHome(p: string): string {
   return p === '~' || p.startsWith('~/') ? path.join(os.homedir(), p.slice(1)) : p;
@@ -47,26 +49,19 @@ export function childEnvironment(changes: Record<string, string>): NodeJS.Proces
 }
 
 export function loadConfig(env: Readonly<Record<string, string | undefined>> = process.env): Config {
-  return toConfig(parseEnv(env));
+  const e = parseEnv(env);
+  // envconfig reads Temporal's variables as text, from this same environment once parseEnv has checked them.
+  return toConfig(e, loadTemporalConnection(env));
 }
 
-function toConfig(e: Env) {
+function toConfig(e: Env, connection: TemporalConnectionSettings) {
   return {
     temporal: {
-      address: e.TEMPORAL_ADDRESS,
-      namespace: e.TEMPORAL_NAMESPACE,
+      ...connection,
       taskQueue: e.TEMPORAL_TASK_QUEUE,
       cliPath: e.TEMPORAL_CLI_PATH,
       searchPath: e.PATH,
       cacheDir: expandHome(e.TEMPORAL_CACHE_DIR),
-      tls: {
-        enabled: e.TEMPORAL_TLS,
-        caPath: e.TEMPORAL_TLS_CA_PATH,
-        certPath: e.TEMPORAL_TLS_CERT_PATH,
-        keyPath: e.TEMPORAL_TLS_KEY_PATH,
-        serverName: e.TEMPORAL_TLS_SERVER_NAME,
-      },
-      apiKey: e.TEMPORAL_API_KEY,
       // The dev server's UI unless told otherwise: `eligibility ui` prints addresses under it.
       uiUrl: (e.TEMPORAL_UI_URL ?? `http://127.0.0.1:${e.TEMPORAL_UI_PORT}`).replace(/\/+$/, ''),
     },
@@ -156,14 +151,21 @@ function toConfig(e: Env) {
         origins: e.CODEC_UI_ORIGINS.split(',')
           .map((o) => o.trim())
           .filter(Boolean),
-        namespace: e.TEMPORAL_NAMESPACE,
+        namespace: connection.namespace,
       },
     },
     dev: {
       dataDir: e.DEV_DATA_DIR,
       uiPort: e.TEMPORAL_UI_PORT,
-      exampleFile: e.DEV_EXAMPLE_FILE,
+      // The package's own example wherever the command runs from; a path given is the user's, from the working directory.
+      exampleFile: e.DEV_EXAMPLE_FILE ?? packageFile('examples/intake.csv'),
       graceSeconds: e.DEV_GRACE_SECONDS,
+      // The dev server `eligibility dev` starts: local and plaintext, placed by the variables alone. A Temporal profile
+      // (a Cloud one in ~/.config/temporalio/temporal.toml, say) is for an existing server: --no-temporal-server.
+      temporal: {
+        address: e.TEMPORAL_ADDRESS ?? DEFAULT_ADDRESS,
+        namespace: e.TEMPORAL_NAMESPACE ?? DEFAULT_NAMESPACE,
+      },
     },
     log: { level: e.LOG_LEVEL },
     observability: {

@@ -1,14 +1,13 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { builtWorkflowBundle } from '../src/package-layout.js';
 import { bundleWorkflows } from './workflow-bundle.js';
 
 /**
- * Bundles the workflow code. `npm run build:workflows [file]` writes it to a file (default lib/workflow-bundle.js) for
- * `WORKER_WORKFLOW_BUNDLE`; forked by a worker (`bundleWorkflowsInChild(workflowsPath)`), it sends the code back.
+ * Bundles the workflow code. `npm run build` runs it compiled, writing dist/workflow-bundle.js (or the file given),
+ * which a compiled worker loads by default; forked by a worker (`bundleWorkflowsInChild(workflowsPath)`), it sends the
+ * code back.
  */
-const defaultOutput = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'lib', 'workflow-bundle.js');
-
 async function run() {
   const send = process.send?.bind(process);
   if (send) {
@@ -21,7 +20,7 @@ async function run() {
     return;
   }
   const { code } = await bundleWorkflows();
-  const output = path.resolve(process.argv[2] ?? defaultOutput);
+  const output = path.resolve(process.argv[2] ?? builtWorkflowBundle);
   await fs.mkdir(path.dirname(output), { recursive: true });
   await fs.writeFile(output, code);
   console.log(`Workflow bundle written to ${output} (${(code.length / 1024 / 1024).toFixed(1)} MB)`);

@@ -4,11 +4,13 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, type BundleOptions, type Logger } from '@temporalio/worker';
 import { failureConverterPath } from '../src/codec/data-converter.js';
+import { builtWorkflowBundle, compiled, moduleExtension } from '../src/package-layout.js';
 
 /** What `Worker.create` takes as pre-bundled workflow code. */
 export type WorkflowBundleSource = { code: string } | { codePath: string };
 
-export const defaultWorkflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
+// The TypeScript sources from tsx (tests, benchmarks), the compiled JavaScript from dist/ (`npm run build`).
+export const defaultWorkflowsPath = fileURLToPath(new URL(`../workflows/index${moduleExtension}`, import.meta.url));
 
 /**
  * Interceptors that run inside the workflow sandbox, so they must be in the bundle: OpenTelemetry's (spans of workflow
@@ -38,7 +40,7 @@ export class WorkflowBundleError extends Error {
   override name = 'WorkflowBundleError';
 }
 
-const childScript = fileURLToPath(new URL('./build-workflow-bundle.ts', import.meta.url));
+const childScript = fileURLToPath(new URL(`./build-workflow-bundle${moduleExtension}`, import.meta.url));
 
 /**
  * Bundles in a child process that hands the code back and exits: webpack's memory leaves with it, where bundling in
@@ -46,7 +48,8 @@ const childScript = fileURLToPath(new URL('./build-workflow-bundle.ts', import.m
  */
 export async function bundleWorkflowsInChild(workflowsPath = defaultWorkflowsPath): Promise<{ code: string }> {
   const child = fork(childScript, [workflowsPath], {
-    execArgv: ['--import', import.meta.resolve('tsx')],
+    // Compiled code runs as it is; the sources need tsx, which only a development install has.
+    execArgv: compiled ? [] : ['--import', import.meta.resolve('tsx')],
     stdio: 'inherit',
   });
   return new Promise((resolve, reject) => {
@@ -62,15 +65,22 @@ export async function bundleWorkflowsInChild(workflowsPath = defaultWorkflowsPat
   });
 }
 
-/** The configured pre-built bundle (`WORKER_WORKFLOW_BUNDLE`), else one made now in a child process. */
+/**
+ * The workflow code a worker runs: the configured pre-built bundle (`WORKER_WORKFLOW_BUNDLE`); else, compiled, the one
+ * `npm run build` wrote next to the code (a production worker never bundles at start: that is seconds of webpack and
+ * a few hundred MB of heap per start); else, from the sources (tests, `tsx`), one made now in a child process.
+ */
 export async function loadWorkflowBundle(prebuiltPath: string | undefined): Promise<WorkflowBundleSource> {
-  if (prebuiltPath === undefined) return bundleWorkflowsInChild();
+  if (prebuiltPath === undefined && !compiled) return bundleWorkflowsInChild();
+  const codePath = prebuiltPath ?? builtWorkflowBundle;
   try {
-    await fs.access(prebuiltPath);
+    await fs.access(codePath);
   } catch {
     throw new WorkflowBundleError(
-      `WORKER_WORKFLOW_BUNDLE: cannot read ${prebuiltPath} (build it with npm run build:workflows, or unset it)`,
+      prebuiltPath === undefined
+        ? `The compiled worker's workflow bundle ${codePath} is missing: run npm run build`
+        : `WORKER_WORKFLOW_BUNDLE: cannot read ${codePath} (build it with npm run build, or unset it)`,
     );
   }
-  return { codePath: prebuiltPath };
+  return { codePath };
 }

@@ -2,7 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 
-const BIN = fileURLToPath(new URL('../../bin/eligibility.js', import.meta.url));
+// The command from the TypeScript sources, as the tests run it (no build needed).
+const CLI = ['--import', 'tsx', fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url))];
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** An `eligibility` CLI command running as a child process, its output kept to wait for a line or to explain. */
@@ -15,7 +16,7 @@ export interface CliChild {
 }
 
 export function startCli(env: Record<string, string>, args: string[]): CliChild {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, [...CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env } });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

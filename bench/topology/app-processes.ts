@@ -54,9 +54,9 @@ export async function runCli(env: Record<string, string>, args: readonly string[
 }
 
 /**
- * The workflow code bundled once, as the image does at build time (WORKER_WORKFLOW_BUNDLE): a worker started again
- * after a kill polls within seconds instead of bundling for many.
+ * The production build (`npm run build`: dist/ and dist/workflow-bundle.js), which the roles run as the image does;
+ * a compiled worker loads the prebuilt bundle, so one restarted after a kill polls within seconds.
  */
-export async function buildWorkflowBundle(file: string): Promise<void> {
-  await execFileAsync(process.execPath, ['--import', 'tsx', 'workers/build-workflow-bundle.ts', file], { cwd: ROOT });
+export async function buildCompiled(): Promise<void> {
+  await execFileAsync(process.execPath, ['--import', 'tsx', 'scripts/build.ts'], { cwd: ROOT });
 }

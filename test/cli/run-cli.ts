@@ -2,8 +2,13 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { testCodecEnv } from '../setup/codec.js';
 
-const BIN = fileURLToPath(new URL('../../bin/eligibility.js', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/**
+ * How tests run the `eligibility` command: the TypeScript sources through tsx, as the suite itself runs, so no build
+ * is needed and nothing stale is tested. `bin/eligibility.js` runs the compiled build instead; test/build checks that.
+ */
+export const CLI_ARGV = ['--import', 'tsx', fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url))];
 
 export interface CliRun {
   code: number;
@@ -12,14 +17,14 @@ export interface CliRun {
 }
 
 /**
- * Runs the real `eligibility` bin in a child process, as a person would, with `env` added to this one's and the test
+ * Runs the real `eligibility` command in a child process, as a person would, with `env` added to this one's and the test
  * run's codec keys (so it reads what the suite's clients and workers write).
  */
 export function runCli(args: readonly string[], env: Record<string, string> = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
-      [BIN, ...args],
+      [...CLI_ARGV, ...args],
       { cwd: ROOT, env: { ...process.env, ...testCodecEnv(), ...env }, timeout: 60_000 },
       (error, stdout, stderr) => {
         const code = error?.code;

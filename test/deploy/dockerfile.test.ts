@@ -5,8 +5,9 @@ import { readText } from './compose-file.js';
 import { copyOf, dockerignore, parseDockerfile, root, runtimeGraph, type Stage } from './image-files.js';
 
 // Docker cannot run here (no engine, no buildx), so the image is checked statically: the Dockerfile's shape, that
-// what it copies exists and reaches the build context, and that everything the `eligibility` bin loads at run time is
-// inside what it copies and installed by `npm ci --omit=dev`.
+// what it copies exists and reaches the build context, that the build stage has every source the compiled code comes
+// from, and that every package that code imports is installed by `npm ci --omit=dev`. test/build runs that compiled
+// code without the dev dependencies.
 
 describe('Dockerfile', () => {
   let stages: Stage[];
@@ -19,14 +20,21 @@ describe('Dockerfile', () => {
   });
 
   const final = () => stages.at(-1)!;
+  /** Paths of the context a stage copies to the same path under WORKDIR (`COPY src ./src`, `COPY a b ./`). */
+  const copiedToSamePath = (stage: Stage) =>
+    all('COPY', stage)
+      .map((i) => copyOf(i.args))
+      .filter((c) => c.flags.from === undefined)
+      .flatMap((c) =>
+        c.sources.filter((source) => ['.', './'].includes(c.dest) || path.posix.normalize(c.dest) === source),
+      );
   const all = (keyword: string, stage?: Stage) =>
     (stage ? [stage] : stages).flatMap((s) => s.instructions.filter((i) => i.keyword === keyword));
 
   it('is multi-stage, on a pinned base, installing production dependencies only from the lockfile', () => {
     assert.ok(stages.length >= 2, 'a dependency stage and a runtime stage');
-    const install = all('RUN').find((i) => /\bnpm ci\b/.test(i.args));
-    assert.ok(install, 'npm ci');
-    assert.match(install.args, /--omit=dev/);
+    const install = all('RUN').find((i) => /\bnpm ci\b.*--omit=dev/.test(i.args));
+    assert.ok(install, 'npm ci --omit=dev');
     assert.doesNotMatch(
       all('RUN', final())
         .map((i) => i.args)
@@ -81,37 +89,57 @@ describe('Dockerfile', () => {
     assert.equal(argv[1], path.posix.join(workdir ?? '/', bin));
   });
 
-  it('contains every file the bin loads at run time, and npm ci --omit=dev installs every package they import', async () => {
-    // Paths of the context copied to the same path under WORKDIR (`COPY src ./src`, `COPY a b ./`).
-    const inImage = all('COPY', final())
-      .map((i) => copyOf(i.args))
-      .filter((c) => c.flags.from === undefined)
-      .flatMap((c) =>
-        c.sources.filter((source) => ['.', './'].includes(c.dest) || path.posix.normalize(c.dest) === source),
-      );
-    assert.ok(inImage.includes('bin'));
-    // The image bundles workflows/index.ts when it is built (workers/build-workflow-bundle.ts), besides what the CLI
-    // imports.
-    const { files, packages } = runtimeGraph([
-      path.join(root, 'bin/eligibility.js'),
-      path.join(root, 'workflows/index.ts'),
-    ]);
+  it('builds dist/ in a build stage that has every source file the command and the workflows load', () => {
+    const build = stages.find((s) => all('RUN', s).some((i) => /\bnpm run build\b/.test(i.args)));
+    assert.ok(build?.name, 'a named stage runs npm run build');
+    assert.ok(
+      all('RUN', build).some((i) => /\bnpm ci\b/.test(i.args) && !/--omit=dev/.test(i.args)),
+      'the build stage installs the dev dependencies (esbuild, tsx)',
+    );
+    const copied = copiedToSamePath(build);
+    for (const needed of ['package.json', 'package-lock.json', 'tsconfig.json', 'scripts']) {
+      assert.ok(copied.includes(needed), `${needed} in the build stage`);
+    }
+    const { files } = runtimeGraph([path.join(root, 'src/cli/main.ts'), path.join(root, 'workflows/index.ts')]);
     assert.ok(files.size > 50, `walked ${files.size} files`);
     for (const file of files) {
       const relative = path.relative(root, file);
       assert.ok(
-        inImage.some((source) => relative === source || relative.startsWith(`${source}/`)),
-        `${relative} is loaded at run time but not copied into the image`,
+        copied.some((source) => relative === source || relative.startsWith(`${source}/`)),
+        `${relative} is compiled or bundled but not copied into the build stage`,
       );
     }
-    // What `npm ci --omit=dev` installs: the lockfile's top-level packages not marked dev-only.
+    // The runtime stage takes the build's output, not the sources.
+    const fromBuild = all('COPY', final())
+      .map((i) => copyOf(i.args))
+      .filter((c) => c.flags.from === build.name);
+    assert.deepEqual(
+      fromBuild.flatMap((c) => c.sources),
+      ['/app/dist'],
+    );
+    for (const needed of ['bin', 'package.json', 'deploy/temporal']) {
+      assert.ok(copiedToSamePath(final()).includes(needed), `${needed} in the runtime stage`);
+    }
+    for (const source of ['src', 'workflows', 'scripts']) {
+      assert.ok(!copiedToSamePath(final()).includes(source), `${source}: sources stay out of the runtime stage`);
+    }
+  });
+
+  it('installs with npm ci --omit=dev every package the compiled code imports', async () => {
+    const { packages } = runtimeGraph([path.join(root, 'src/cli/main.ts'), path.join(root, 'workflows/index.ts')]);
+    // `eligibility dev` is a development role (npm start from a clone, which has the dev dependencies): only when the
+    // Temporal CLI is nowhere to be found does it import @temporalio/testing, for the SDK's download of it.
+    const developmentOnly = ['@temporalio/testing'];
     const lock = JSON.parse(await readText('package-lock.json')) as {
       packages: Record<string, { dev?: boolean }>;
     };
     const missing = [...packages].filter((p) => {
       const entry = lock.packages[`node_modules/${p}`];
-      return entry === undefined || entry.dev === true;
+      return !developmentOnly.includes(p) && (entry === undefined || entry.dev === true);
     });
     assert.deepEqual(missing, [], 'imported at run time but not installed by npm ci --omit=dev');
+    for (const p of ['tsx', '@temporalio/testing', 'esbuild']) {
+      assert.equal(lock.packages[`node_modules/${p}`]?.dev, true, `${p} is a dev dependency`);
+    }
   });
 });

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { IN_PROCESS } from '../../workers/relaunch.js';
 import { fileURLToPath } from 'node:url';
+import { IN_PROCESS } from '../../workers/relaunch.js';
+import { CLI_ARGV } from '../cli/run-cli.js';
 
-const BIN = fileURLToPath(new URL('../../bin/eligibility.js', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** A real `eligibility worker` process, as a container runs it. */
@@ -52,7 +52,7 @@ export const commandLine = (pid: number) => {
 };
 
 export function startWorkerProcess(env: Record<string, string>): WorkerProcess {
-  const child = spawn(process.execPath, [BIN, 'worker'], {
+  const child = spawn(process.execPath, [...CLI_ARGV, 'worker'], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

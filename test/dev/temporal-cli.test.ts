@@ -44,7 +44,7 @@ describe('finding the Temporal CLI', () => {
       fakeSource('go', calls, { version: VERSION }),
       fakeSource('never', calls, { version: VERSION }),
     ];
-    const cli = await findTemporalCli({ cacheDir, searchPath: emptyPath, version: VERSION, sources, log });
+    const cli = await findTemporalCli({ cacheDir, searchPath: emptyPath, version: VERSION, cliSources: sources, log });
     assert.deepEqual(calls, ['download', 'wheel', 'go']);
     assert.equal(cli, path.join(cacheDir, 'bin', 'temporal'));
     assert.equal(await cliVersionOf(cli), VERSION);
@@ -57,7 +57,7 @@ describe('finding the Temporal CLI', () => {
     const cached = await fakeCli(path.join(cacheDir, 'bin', 'temporal'), VERSION);
     const calls: string[] = [];
     const sources = [fakeSource('download', calls, { version: VERSION })];
-    assert.equal(await findTemporalCli({ cacheDir, searchPath: emptyPath, version: VERSION, sources, log }), cached);
+    assert.equal(await findTemporalCli({ cacheDir, searchPath: emptyPath, version: VERSION, cliSources: sources, log }), cached);
     assert.deepEqual(calls, []);
     assert.deepEqual(lines, []);
   });
@@ -66,7 +66,7 @@ describe('finding the Temporal CLI', () => {
     const cached = await fakeCli(path.join(cacheDir, 'bin', 'temporal'), '1.5.1');
     const calls: string[] = [];
     const sources = [fakeSource('download', calls, { version: VERSION })];
-    assert.equal(await findTemporalCli({ cacheDir, searchPath: emptyPath, version: VERSION, sources, log }), cached);
+    assert.equal(await findTemporalCli({ cacheDir, searchPath: emptyPath, version: VERSION, cliSources: sources, log }), cached);
     assert.deepEqual(calls, ['download']);
     assert.equal(await cliVersionOf(cached), VERSION);
   });
@@ -77,7 +77,7 @@ describe('finding the Temporal CLI', () => {
     const calls: string[] = [];
     const sources = [fakeSource('download', calls, { version: VERSION })];
     const searchPath = `${emptyPath}${path.delimiter}${path.dirname(onPath)}`;
-    assert.equal(await findTemporalCli({ cacheDir, searchPath, version: VERSION, sources, log }), onPath);
+    assert.equal(await findTemporalCli({ cacheDir, searchPath, version: VERSION, cliSources: sources, log }), onPath);
     assert.deepEqual(calls, []);
     assert.equal(lines.length, 1);
     assert.match(lines[0]!, /^Warning: temporal on PATH .* is Temporal CLI 1\.5\.1, not 1\.9\.1; using it anyway\.$/);
@@ -96,7 +96,7 @@ describe('finding the Temporal CLI', () => {
     const sources = [fakeSource('download', calls, { version: VERSION })];
     const cliPath = path.join(dir, 'missing');
     await assert.rejects(
-      findTemporalCli({ cliPath, cacheDir, searchPath: emptyPath, version: VERSION, sources, log }),
+      findTemporalCli({ cliPath, cacheDir, searchPath: emptyPath, version: VERSION, cliSources: sources, log }),
       (err: unknown) =>
         err instanceof TemporalCliNotFoundError && /TEMPORAL_CLI_PATH=.*missing: not an executable/.test(err.message),
     );
@@ -110,7 +110,7 @@ describe('finding the Temporal CLI', () => {
       fakeSource('wheel', calls, { failure: 'the package index answered 404' }),
     ];
     await assert.rejects(
-      findTemporalCli({ cacheDir, searchPath: emptyPath, version: VERSION, sources, log }),
+      findTemporalCli({ cacheDir, searchPath: emptyPath, version: VERSION, cliSources: sources, log }),
       (err: unknown) => {
         assert.ok(err instanceof TemporalCliNotFoundError);
         assert.deepEqual(err.attempts.slice(-2), [
@@ -130,7 +130,7 @@ describe('finding the Temporal CLI', () => {
     const calls: string[] = [];
     const sources = [fakeSource('download', calls, { version: VERSION })];
     await assert.rejects(
-      findTemporalCli({ cacheDir, searchPath: emptyPath, version: VERSION, sources, install: false, log }),
+      findTemporalCli({ cacheDir, searchPath: emptyPath, version: VERSION, cliSources: sources, install: false, log }),
       TemporalCliNotFoundError,
     );
     assert.deepEqual(calls, []);

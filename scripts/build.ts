@@ -1,0 +1,63 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { build } from 'esbuild';
+
+/**
+ * `npm run build [package-dir]`: the production build in `<package-dir>/dist/` (default: this package), laid out like
+ * the sources (dist/src, dist/workflows, dist/activities, dist/workers), plus dist/workflow-bundle.js, the workflow
+ * bundle the compiled worker loads.
+ *
+ * esbuild only strips the types, file by file (about 0.3 s for the whole tree, where `tsc` took about 30 s); the types
+ * are checked by `npm run typecheck`, which CI runs, and `isolatedModules` in tsconfig.json guarantees that a
+ * file-by-file transform means what tsc would emit.
+ */
+const SOURCE_DIRS = ['src', 'workflows', 'activities', 'workers'];
+
+/**
+ * Files the code loads by path next to itself, copied as they are: the failure converter (require()d by the SDK) and
+ * the console's stylesheet and script (served by @fastify/static).
+ */
+const COPIED = /\.cjs$|[/\\]src[/\\]console[/\\]assets[/\\]/;
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await fs.readdir(dir, { recursive: true, withFileTypes: true });
+  return entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+}
+
+async function run() {
+  const root = path.resolve(process.argv[2] ?? fileURLToPath(new URL('..', import.meta.url)));
+  const dist = path.join(root, 'dist');
+  const started = performance.now();
+  await fs.rm(dist, { recursive: true, force: true });
+  const files = (await Promise.all(SOURCE_DIRS.map((d) => filesUnder(path.join(root, d))))).flat();
+  await build({
+    entryPoints: files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')),
+    outdir: dist,
+    outbase: root,
+    format: 'esm',
+    platform: 'node',
+    target: 'es2022',
+    sourcemap: 'linked',
+    logLevel: 'warning',
+  });
+  for (const file of files.filter((f) => COPIED.test(f))) {
+    const target = path.join(dist, path.relative(root, file));
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    await fs.copyFile(file, target);
+  }
+  const compiled = ((performance.now() - started) / 1000).toFixed(1);
+  // Bundled by the compiled code, from the compiled workflows: the bundle is made of what ships.
+  await promisify(execFile)(process.execPath, [path.join(dist, 'workers/build-workflow-bundle.js')], { cwd: root });
+  const total = ((performance.now() - started) / 1000).toFixed(1);
+  console.log(
+    `Built ${path.relative(process.cwd(), dist) || dist}/ (code in ${compiled} s, workflow bundle, ${total} s in all)`,
+  );
+}
+
+run().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
