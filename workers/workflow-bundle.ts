@@ -19,7 +19,7 @@ export const defaultWorkflowsPath = fileURLToPath(new URL(`../workflows/index${m
  */
 export const workflowInterceptorModules = [
   createRequire(import.meta.url).resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors'),
-  fileURLToPath(new URL('../workflows/metrics-interceptors.ts', import.meta.url)),
+  fileURLToPath(new URL(`../workflows/metrics-interceptors${moduleExtension}`, import.meta.url)),
 ];
 
 const quiet: Logger = { trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error, log() {} };
