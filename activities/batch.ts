@@ -4,6 +4,7 @@ import { countBatchItems } from '../src/batches/count.js';
 import { resubmitItems } from '../src/batches/resubmit-items.js';
 import { startPageItems } from '../src/batches/start-items.js';
 import { batchWorkflowId } from '../workflows/batch-ids.js';
+import type { TenantWeights } from '../workflows/priority.js';
 import type {
   PageStartResult,
   ResubmitItemsInput,
@@ -17,6 +18,8 @@ export interface BatchActivityDeps {
   client: Client;
   /** Where the items' verifications run: the worker's own task queue. */
   taskQueue: string;
+  /** Fairness weights by tenant (`ELIGIBILITY_TENANT_WEIGHTS`), given to the items' priority. */
+  tenantWeights?: TenantWeights;
 }
 
 /**

@@ -37,7 +37,7 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
     const temporal = new Client({ connection, namespace, dataConverter });
     const activities = {
       ...createActivities(new EligibilityClient(config.service)),
-      ...createBatchActivities({ client: temporal, taskQueue }),
+      ...createBatchActivities({ client: temporal, taskQueue, tenantWeights: config.tenants.weights }),
     };
     const worker = await createWorker({
       connection,
