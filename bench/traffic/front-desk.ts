@@ -12,14 +12,23 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { runAwaitingInputSignal } from '../../workflows/messages.js';
 import type { VerificationStatus } from '../../workflows/types.js';
 import { numberArg } from '../bench-stack.js';
-import { createdAtMs } from './history-times.js';
+import { createdTimes, type CreatedTimes } from './history-times.js';
 import { benchRequest, percentile, seconds, startLanesStack, type LanesStack } from './lanes-stack.js';
 
 const log = (line: string) => console.log(line);
 const TARGET_P95_MS = 2000;
 
+interface Submitted {
+  workflowId: string;
+  atMs: number;
+  /** How long the intake API took to answer the start. */
+  startMs: number;
+}
+
 interface Figures {
   createdMs: number[];
+  /** Of each: how long its workflow tasks and its activity tasks waited in the task queue. */
+  queued: { start: number; workflowTasks: number; sticky: number; activities: number }[];
   notCreated: number;
 }
 
@@ -31,30 +40,38 @@ async function checkIns(
   intervalMs: number,
   during?: (i: number) => void,
 ) {
-  const submitted: { workflowId: string; atMs: number }[] = [];
+  const submitted: Submitted[] = [];
   const t0 = Date.now();
   for (let i = 0; i < count; i += 1) {
     await sleep(Math.max(0, t0 + i * intervalMs - Date.now()));
     const atMs = Date.now();
     const answer = await lanes.intake('POST', '/verifications', benchRequest(`${tag}-${i}`));
     if (answer.status !== 202) throw new Error(`check-in ${i}: ${answer.status} ${JSON.stringify(answer.body)}`);
-    submitted.push({ workflowId: (answer.body as { workflowId: string }).workflowId, atMs });
+    submitted.push({ workflowId: (answer.body as { workflowId: string }).workflowId, atMs, startMs: answer.ms });
     during?.(i);
   }
   return submitted;
 }
 
 /** Waits (up to `timeoutMs`) for every submitted check-in to reach `created`, then reads the times. */
-async function timesToCreated(lanes: LanesStack, submitted: { workflowId: string; atMs: number }[], timeoutMs: number) {
+async function timesToCreated(lanes: LanesStack, submitted: Submitted[], timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;
-  const figures: Figures = { createdMs: [], notCreated: 0 };
-  for (const { workflowId, atMs } of submitted) {
-    let created: number | undefined;
-    while ((created = await createdAtMs(lanes.stack.client, workflowId)) === undefined && Date.now() < deadline) {
+  const figures: Figures = { createdMs: [], queued: [], notCreated: 0 };
+  for (const { workflowId, atMs, startMs } of submitted) {
+    let created: CreatedTimes | undefined;
+    while ((created = await createdTimes(lanes.stack.client, workflowId)) === undefined && Date.now() < deadline) {
       await sleep(500);
     }
     if (created === undefined) figures.notCreated += 1;
-    else figures.createdMs.push(created - atMs);
+    else {
+      figures.createdMs.push(created.createdMs - atMs);
+      figures.queued.push({
+        start: startMs,
+        workflowTasks: created.workflowTaskQueuedMs,
+        sticky: created.stickyQueuedMs,
+        activities: created.activityQueuedMs,
+      });
+    }
   }
   return figures;
 }
@@ -85,7 +102,15 @@ async function supplyInput(lanes: LanesStack, run: { workflowId: string; flowRun
 const line = (label: string, f: Figures) =>
   `${label}: ${f.createdMs.length} check-ins reached created: p50 ${seconds(percentile(f.createdMs, 50))}, ` +
   `p95 ${seconds(percentile(f.createdMs, 95))}, max ${seconds(Math.max(...f.createdMs))}` +
-  (f.notCreated > 0 ? `; ${f.notCreated} NOT created within the wait` : '');
+  (f.notCreated > 0 ? `; ${f.notCreated} NOT created within the wait` : '') +
+  `\n  each, in submission order: ${f.createdMs
+    .map(
+      (ms, i) =>
+        `${seconds(ms)} (start answered ${seconds(f.queued[i]!.start)}; queued: workflow tasks ` +
+        `${seconds(f.queued[i]!.workflowTasks)} (sticky ${seconds(f.queued[i]!.sticky)}), ` +
+        `calls ${seconds(f.queued[i]!.activities)})`,
+    )
+    .join('; ')}`;
 
 const serviceCalls = (stats: Awaited<ReturnType<LanesStack['sandboxStats']>>) =>
   Object.entries(stats.calls)

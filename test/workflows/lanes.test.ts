@@ -9,7 +9,7 @@ import { loadConfig } from '../../src/config.js';
 import type { VerificationIntake } from '../../src/contract/index.js';
 import { createIntakeApi } from '../../src/intake-api/api.js';
 import { createLogger } from '../../src/logging.js';
-import { IntakeValidationError, startVerification } from '../../src/temporal/start-verification.js';
+import { IntakeValidationError, splitTenant, startVerification } from '../../src/temporal/start-verification.js';
 import { batchItemWorkflowId, batchWorkflowId } from '../../workflows/batch-ids.js';
 import { runAwaitingInputSignal, statusQuery, supplyRunInputUpdate } from '../../workflows/messages.js';
 import { Tenant } from '../../workflows/search-attributes.js';
@@ -89,6 +89,13 @@ describe('priority lanes and tenants', function () {
     assert.equal(heavyPriority.recorded.fairnessWeight, 2.5);
     assert.equal(heavyPriority.recorded.fairnessKey, 'clinic-heavy');
     assert.deepEqual(plainPriority.recorded, { priorityKey: 2, fairnessKey: undefined, fairnessWeight: undefined });
+  });
+
+  it('splits the tenant off an intake body, which keeps every other field', () => {
+    const request = v2Intake();
+    assert.deepEqual(splitTenant({ ...request, tenant: 'clinic-7' }), { request, tenant: 'clinic-7' });
+    assert.deepEqual(splitTenant(request), { request });
+    assert.deepEqual(splitTenant('not an object'), { request: 'not an object' });
   });
 
   it('refuses a tenant that is not a short identifier, naming the field and never echoing the value', async () => {
