@@ -114,7 +114,9 @@ describe('priority lanes and tenants', function () {
 
   it('starts the items of a batch, and the batch itself, in the bulk lane under the batch tenant', async () => {
     const batchId = batchIdFor('lanes');
-    const { valid, invalid } = validateSubmission([{ row: 1, request: v2Intake({ id: undefined }) }], { sandbox: false });
+    const { valid, invalid } = validateSubmission([{ row: 1, request: v2Intake({ id: undefined }) }], {
+      sandbox: false,
+    });
     await submitBatch(
       client(),
       { batchId, valid, invalid, options: { retryWindowSeconds: 3600, tenant: 'clinic-9', timing: FAST } },
