@@ -27,10 +27,10 @@ const DEFAULT_MAX_CACHED_WORKFLOWS = Number(variables.WORKER_MAX_CACHED_WORKFLOW
  * Workflow tasks a worker holds at once; each needs its workflow in the cache. The worker runs them one at a time in
  * its workflow thread, in arrival order, so tasks it holds beyond what it is busy with wait there, where their priority
  * (DESIGN §8: lanes) counts for nothing; tasks left at the server are dispatched by lane. The SDK's default of 40 kept
- * check-ins waiting behind a batch's tasks for seconds. A batch page starting its items holds one for the length of
- * its local activity (two pages per batch), so a few more than the thread needs are left for everything else.
+ * check-ins waiting behind a batch's tasks for seconds; 4 beat 8 beside a 2,000-row batch (README "Lanes and
+ * tenants"), with two batches' pages (each holds one while its local activity starts its items) still progressing.
  */
-const MAX_CONCURRENT_WORKFLOW_TASKS = 8;
+const MAX_CONCURRENT_WORKFLOW_TASKS = 4;
 
 /** The worker of the eligibility task queue: the project's workflows and the activities that call the service. */
 export async function createWorker(opts: CreateWorkerOptions): Promise<Worker> {
