@@ -5,6 +5,7 @@ import { resubmitItems } from '../src/batches/resubmit-items.js';
 import { startPageItems } from '../src/batches/start-items.js';
 import { recordBatchItems } from '../src/metrics/project-metrics.js';
 import { batchWorkflowId } from '../workflows/batch-ids.js';
+import type { TenantWeights } from '../workflows/priority.js';
 import type {
   PageStartResult,
   ResubmitItemsInput,
@@ -18,6 +19,8 @@ export interface BatchActivityDeps {
   client: Client;
   /** Where the items' verifications run: the worker's own task queue. */
   taskQueue: string;
+  /** Fairness weights by tenant (`ELIGIBILITY_TENANT_WEIGHTS`), given to the items' priority. */
+  tenantWeights?: TenantWeights;
 }
 
 /**

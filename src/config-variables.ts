@@ -218,6 +218,14 @@ export const variables = {
     default: '20',
     description: 'Calls per second to the service across all workers (enforced by the Temporal server)',
   }),
+  ELIGIBILITY_TENANT_WEIGHTS: v({
+    // Weights are Temporal's fairness weights, which it clamps to 0.001–1000; a key that no valid tenant can equal
+    // (the intake refuses it) simply never applies.
+    schema: jsonObjectOf(z.record(z.string().min(1).max(64), z.number().min(0.001).max(1000))),
+    default: '{}',
+    description:
+      'Fair share between tenants within a lane (DESIGN §8): JSON of tenant to weight, e.g. {"clinic-7":2}; a tenant not named weighs 1',
+  }),
   SANDBOX_HOST: v({ schema: z.string().min(1), default: '127.0.0.1', description: 'Interface the sandbox binds' }),
   SANDBOX_PORT: v({ schema: port, default: '4010', description: 'Port of the sandbox (0 = any free port)' }),
   SANDBOX_CLIENT_ID: v({

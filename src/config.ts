@@ -84,6 +84,7 @@ function toConfig(e: Env, connection: TemporalConnectionSettings) {
       timeoutMs: e.ELIGIBILITY_HTTP_TIMEOUT_MS,
       maxRps: e.ELIGIBILITY_MAX_RPS,
     },
+    tenants: { weights: e.ELIGIBILITY_TENANT_WEIGHTS },
     sandbox: {
       host: e.SANDBOX_HOST,
       port: e.SANDBOX_PORT,

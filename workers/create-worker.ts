@@ -37,8 +37,14 @@ export function workerSinks(tracing?: Tracing) {
 
 const DEFAULT_MAX_CACHED_WORKFLOWS = Number(variables.WORKER_MAX_CACHED_WORKFLOWS.default);
 
-/** The SDK's default number of workflow tasks processed at once; each needs its workflow in the cache. */
-const MAX_CONCURRENT_WORKFLOW_TASKS = 40;
+/**
+ * Workflow tasks a worker holds at once; each needs its workflow in the cache. The worker runs them one at a time in
+ * its workflow thread, in arrival order, so tasks it holds beyond what it is busy with wait there, where their priority
+ * (DESIGN §8: lanes) counts for nothing; tasks left at the server are dispatched by lane. The SDK's default of 40 kept
+ * check-ins waiting behind a batch's tasks for seconds; 4 beat 8 beside a 2,000-row batch (README "Lanes and
+ * tenants"), with two batches' pages (each holds one while its local activity starts its items) still progressing.
+ */
+const MAX_CONCURRENT_WORKFLOW_TASKS = 4;
 
 /** The worker of the eligibility task queue: the project's workflows and the activities that call the service. */
 export async function createWorker(opts: CreateWorkerOptions): Promise<Worker> {

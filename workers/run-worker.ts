@@ -52,7 +52,7 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
     });
     const activities = {
       ...createActivities(new EligibilityClient(config.service, { onExchange: recordServiceExchange })),
-      ...createBatchActivities({ client: temporal, taskQueue }),
+      ...createBatchActivities({ client: temporal, taskQueue, tenantWeights: config.tenants.weights }),
     };
     const worker = await createWorker({
       connection,

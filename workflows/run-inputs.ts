@@ -5,14 +5,22 @@ import { serviceCallOptions } from './activity-options.js';
 import { describeFailure, invalidRequest, toCallerFailure } from './failures.js';
 import { runAwaitingInputSignal, runInputSignal, supplyRunInputUpdate } from './messages.js';
 import { isPlainObject } from './plain-object.js';
+import { LANES } from './priority.js';
 import { quietProgress, type ProgressReport } from './progress.js';
 import { SeenEvents } from './seen-events.js';
 import { activitySummary, timerSummary } from './summaries.js';
 import { ms } from './timing.js';
 import type { LastError, RequestedInput, RunSummary, SupplyRunInput } from './types.js';
 
-// A person is waiting on the other end of the update, so its call gives up after minutes, not an hour.
-const { updateRun } = proxyActivities<Activities>({ ...serviceCallOptions, scheduleToCloseTimeout: '2 minutes' });
+// A person is waiting on the other end of the update, so its call gives up after minutes, not an hour, and takes the
+// first lane (DESIGN §8): it overtakes every verification and batch queued behind the rate limit. Only the priority
+// key is overridden, so the workflow's tenant stays its fairness key. (Replay does not compare an activity's
+// priority: histories recorded before the lane replay unchanged, and no patch is needed.)
+const { updateRun } = proxyActivities<Activities>({
+  ...serviceCallOptions,
+  scheduleToCloseTimeout: '2 minutes',
+  priority: { priorityKey: LANES.person },
+});
 
 /** The fields and description of a run's request, structurally checked (the receiver parsed it; a start may not). */
 function requestedInput(value: unknown): RequestedInput | undefined {

@@ -35,7 +35,10 @@ export interface VerificationWorkflowInput {
   timing?: Partial<Timing>;
   /** Carried across continue-as-new or given by a caller that already holds one; otherwise `uuid4()`. */
   idempotencyKey?: string;
-  /** A batch item's tenant (also its `Tenant` search attribute); stored for traffic governance, unused here. */
+  /**
+   * The submitter's tenant (also its `Tenant` search attribute and the fairness key of its priority, DESIGN §8); the
+   * workflow needs nothing of it: its tasks inherit the priority it was started with.
+   */
   tenant?: string;
   /** A batch item's retry window (DESIGN §8); stored for traffic governance, unused here. */
   retryWindowSeconds?: number;

@@ -6,6 +6,7 @@ import type { VerificationIntake } from '../contract/index.js';
 import { temporalFailureKind } from '../temporal/errors.js';
 import { IntakeValidationError, startVerification } from '../temporal/start-verification.js';
 import { verificationWorkflowId } from '../../workflows/ids.js';
+import type { TenantWeights } from '../../workflows/priority.js';
 import type { Timing } from '../../workflows/timing.js';
 import { resolveSandboxDiscovery, wantsSandboxDiscovery } from '../sandbox/discovery-shortcut.js';
 import type { ValidRow } from '../intake-files/validate-rows.js';
@@ -29,6 +30,9 @@ export interface StartRequestsOptions {
   /** Where `@sandbox` discoveries are created; rows that need it fail without it. */
   sandboxUrl?: string;
   timing?: Partial<Timing>;
+  /** The submitter's tenant (never PHI): every row's fairness key in the bulk lane. */
+  tenant?: string;
+  tenantWeights?: TenantWeights;
   /** How long a row whose start failed because Temporal was unavailable keeps being retried (default one minute). */
   retryForMs?: number;
   /** Called as each row finishes, in completion order (for progress). */
@@ -126,6 +130,10 @@ async function startRow(client: Client, { row, line, request }: ValidRow, option
       startVerification(client, resolved, {
         taskQueue: options.taskQueue,
         anonymousId,
+        // A file of rows is bulk work (DESIGN §8): it never overtakes the front desk.
+        lane: 'bulk',
+        ...(options.tenant ? { tenant: options.tenant } : {}),
+        ...(options.tenantWeights ? { tenantWeights: options.tenantWeights } : {}),
         ...(options.timing ? { timing: options.timing } : {}),
       }),
     );

@@ -19,11 +19,8 @@ export const BatchIdSchema = z
   .regex(/^[A-Za-z0-9_-]{1,64}$/, 'expected 1 to 64 letters, digits, _ or -')
   .describe('The batch id: letters, digits, _ or -');
 
-/** A tenant (a provider group or clinic id; never PHI): validated like the ids that reach visibility queries. */
-export const TenantSchema = z
-  .string()
-  .regex(/^[A-Za-z0-9._:@-]{1,64}$/, 'expected 1 to 64 letters, digits or . _ : @ -')
-  .describe('The submitter’s tenant (provider group or clinic id, never patient data)');
+// Defined with the single intake's start (src/temporal/tenant.ts): a batch's tenant is the same thing.
+export { TenantSchema } from '../temporal/tenant.js';
 
 const UNIT_SECONDS = { s: 1, m: 60, h: 3600, d: 86_400 } as const;
 

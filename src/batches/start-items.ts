@@ -4,6 +4,7 @@ import { IntakeValidationError, startVerification } from '../temporal/start-veri
 import { batchItemWorkflowId } from '../../workflows/batch-ids.js';
 import type { BatchItemMemo, PageStartResult, StartBatchItemsInput } from '../../workflows/batch-types.js';
 import { BatchId } from '../../workflows/search-attributes.js';
+import type { TenantWeights } from '../../workflows/priority.js';
 import type { VerificationWorkflowInput } from '../../workflows/types.js';
 import { itemMemo } from './item-state.js';
 import { inLanes } from './lanes.js';
@@ -15,6 +16,8 @@ export interface ItemStarter {
   client: Client;
   /** The task queue of the verifications (the worker's own). */
   taskQueue: string;
+  /** Fairness weights by tenant (`ELIGIBILITY_TENANT_WEIGHTS`): an item's tenant shares the bulk lane by its weight. */
+  tenantWeights?: TenantWeights;
 }
 
 /** Whether the workflow that holds `workflowId` is this very item (an earlier attempt of this start made it). */
@@ -42,7 +45,7 @@ export type StartItemResult = 'started' | 'duplicate' | { param: string; message
  * problem; Temporal being unavailable is thrown, and the activity retries.
  */
 export async function startItem(
-  { client, taskQueue }: ItemStarter,
+  { client, taskQueue, tenantWeights }: ItemStarter,
   item: BatchItemMemo,
   input: Pick<VerificationWorkflowInput, 'request' | 'timing' | 'tenant' | 'retryWindowSeconds'>,
 ): Promise<StartItemResult> {
@@ -51,6 +54,7 @@ export async function startItem(
     const { started } = await startVerification(client, input.request, {
       taskQueue,
       ...(input.timing ? { timing: input.timing } : {}),
+      ...(tenantWeights ? { tenantWeights } : {}),
       batch: {
         ...item,
         workflowId,

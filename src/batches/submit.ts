@@ -14,6 +14,7 @@ import {
   type BatchRowRequest,
   type BatchWorkflowInput,
 } from '../../workflows/batch-types.js';
+import { lanePriority } from '../../workflows/priority.js';
 import { BatchId, Tenant } from '../../workflows/search-attributes.js';
 import { inLanes } from './lanes.js';
 import { paginate } from './prepare.js';
@@ -86,6 +87,9 @@ export async function submitBatch(
   // Set at start, where they are free: the whole batch is found with BatchId = "<id>".
   const typedSearchAttributes: SearchAttributePair[] = [{ key: BatchId, value: batchId }];
   if (itemOptions.tenant) typedSearchAttributes.push({ key: Tenant, value: itemOptions.tenant });
+  // The batch and its pages are bulk work of their tenant, like their items (DESIGN §8): they never overtake the front
+  // desk, and one tenant's pages do not crowd out another's.
+  const priority = lanePriority('bulk', itemOptions.tenant);
 
   let stored = 0;
   const numbered = pages.map((page, index) => ({ ...page, number: index + 1 }));
@@ -104,6 +108,7 @@ export async function submitBatch(
         taskQueue: options.taskQueue,
         args: [input],
         typedSearchAttributes,
+        priority,
         // A page stored by an earlier, interrupted submission is kept; one that ended unreleased is stored again.
         workflowIdConflictPolicy: 'USE_EXISTING',
         workflowIdReusePolicy: 'ALLOW_DUPLICATE',
@@ -129,6 +134,7 @@ export async function submitBatch(
         taskQueue: options.taskQueue,
         args: [input],
         typedSearchAttributes,
+        priority,
         // What followers read before the batch's first workflow task has run.
         memo: { [BATCH_MEMO_KEY]: initialMemo(input, submission) },
         workflowIdReusePolicy: 'REJECT_DUPLICATE',

@@ -29,7 +29,7 @@ import { statusRoute } from './routes/status.js';
 import { invalidRequestBody } from './schemas.js';
 
 export interface IntakeApiOptions {
-  config: Pick<Config, 'intake'>;
+  config: Pick<Config, 'intake' | 'tenants'>;
   /** The process's one Temporal client; no request opens a connection of its own. */
   client: Client;
   /** Task queue of the verification workflows. */
@@ -68,6 +68,7 @@ export function createIntakeApi(options: IntakeApiOptions): FastifyInstance {
     client,
     taskQueue,
     timeoutMs: config.intake.temporalTimeoutMs,
+    tenantWeights: config.tenants.weights,
     ...(options.timing ? { timing: options.timing } : {}),
     ...(options.batchTiming ? { batchTiming: options.batchTiming } : {}),
   };

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger, FastifyInstance, RawServerDefault } from 'fasti
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { BatchTiming } from '../../workflows/batch-timing.js';
+import type { TenantWeights } from '../../workflows/priority.js';
 import type { Timing } from '../../workflows/timing.js';
 
 /** The intake API's Fastify instance: route schemas are zod schemas, and handlers' types follow from them. */
@@ -24,6 +25,8 @@ export interface IntakeDeps {
   timing?: Partial<Timing>;
   /** How batches pace themselves (tests shorten it); the batch's defaults otherwise. */
   batchTiming?: Partial<BatchTiming>;
+  /** Fairness weights by tenant (`ELIGIBILITY_TENANT_WEIGHTS`). */
+  tenantWeights?: TenantWeights;
 }
 
 /** Runs Temporal calls under the request's deadline, so an unreachable server answers 503 instead of hanging. */

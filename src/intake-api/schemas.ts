@@ -9,6 +9,7 @@ import {
   RunUpdateResponse,
   Uuid,
 } from '../contract/index.js';
+import { TenantSchema } from '../temporal/tenant.js';
 import type { VerificationSummary } from '../temporal/list-verifications.js';
 import {
   REVIEW_ACTIONS,
@@ -48,8 +49,14 @@ function describes<T>() {
 export const Stage = z.enum(STAGES).meta({ id: 'Stage' });
 
 /** What `POST /verifications` accepts, as a document can say it: `version` may be left out (v2). */
+/** Not part of the service's request: the submitter's tenant, its fairness key in the task queue (DESIGN §8). */
+const IntakeTenant = { tenant: TenantSchema.optional() };
+
 export const VerificationIntakeRequest = z
-  .union([IntakeRequestV2.extend({ version: z.literal('v2').optional() }), IntakeRequestV1])
+  .union([
+    IntakeRequestV2.extend({ version: z.literal('v2').optional(), ...IntakeTenant }),
+    IntakeRequestV1.extend(IntakeTenant),
+  ])
   .meta({
     id: 'VerificationIntakeRequest',
     description: 'A verification request; payerId (or discoveryId) is required, v1 also needs memberId or discoveryId',

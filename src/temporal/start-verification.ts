@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import type { SearchAttributePair } from '@temporalio/common';
 import { validateIntake } from '../contract/index.js';
+import { TenantSchema } from './tenant.js';
 import { verificationWorkflowId } from '../../workflows/ids.js';
 import { waitsForDiscovery } from '../../workflows/intake.js';
 import { BATCH_ITEM_MEMO_KEY, type BatchItemMemo } from '../../workflows/batch-types.js';
@@ -13,6 +14,7 @@ import {
   Tenant,
   VerificationStage,
 } from '../../workflows/search-attributes.js';
+import { lanePriority, type Lane, type TenantWeights } from '../../workflows/priority.js';
 import { verificationStartMetadata } from '../../workflows/start-metadata.js';
 import type { Timing } from '../../workflows/timing.js';
 import type { verificationWorkflow } from '../../workflows/index.js';
@@ -45,6 +47,24 @@ export interface StartVerificationOptions {
   anonymousId?: string;
   /** An item of a batch (DESIGN §9): its derived workflow id, and what the batch carries onto every item. */
   batch?: Omit<BatchItemMemo, 'callerId'> & { workflowId: string; tenant?: string; retryWindowSeconds: number };
+  /** The task-queue lane (DESIGN §8): bulk for a batch item and for `lane: 'bulk'`, the front desk otherwise. */
+  lane?: Lane;
+  /** The submitter's tenant (a provider group or clinic id, never PHI): the fairness key within its lane. */
+  tenant?: string;
+  /** Fairness weights by tenant (`ELIGIBILITY_TENANT_WEIGHTS`). */
+  tenantWeights?: TenantWeights;
+}
+
+/**
+ * An intake body (the intake API's, a `start --file`) as the request and its tenant: the tenant sits beside the
+ * request's fields but routes it (its fairness key, DESIGN §8) and is never sent to the service. Checked, with the
+ * field named, by `startVerification`.
+ */
+export function splitTenant(body: unknown): { request: unknown; tenant?: string } {
+  if (typeof body !== 'object' || body === null || Array.isArray(body) || !('tenant' in body)) return { request: body };
+  const { tenant, ...request } = body as Record<string, unknown>;
+  // A tenant that is not a string is kept as given, for startVerification to refuse by name.
+  return { request, tenant: tenant as string };
 }
 
 /**
@@ -60,6 +80,14 @@ export async function startVerification(
   if (!validation.ok) throw new IntakeValidationError(validation.param, validation.message);
   const intake = validation.intake;
   const { batch } = options;
+  const tenant = batch?.tenant ?? options.tenant;
+  // Checked here, not only at the edges: it becomes a fairness key and a search attribute, where a patient value
+  // must never land. The message names the field, never the value.
+  const tenantCheck = tenant === undefined ? undefined : TenantSchema.safeParse(tenant);
+  if (tenantCheck?.success === false) {
+    throw new IntakeValidationError('tenant', tenantCheck.error.issues[0]?.message ?? 'expected a tenant identifier');
+  }
+  const lane: Lane = batch ? 'bulk' : (options.lane ?? 'front-desk');
   const workflowId = batch?.workflowId ?? verificationWorkflowId(intake.id ?? options.anonymousId ?? randomUUID());
   // Set at start, where they are free; the workflow upserts only when the stage changes. Never patient data.
   const typedSearchAttributes: SearchAttributePair[] = [
@@ -69,7 +97,7 @@ export async function startVerification(
   if (intake.version === 'v2') typedSearchAttributes.push({ key: SpecialtyCode, value: intake.specialtyCode });
   if (intake.discoveryId) typedSearchAttributes.push({ key: DiscoveryId, value: intake.discoveryId });
   if (batch) typedSearchAttributes.push({ key: BatchId, value: batch.batchId });
-  if (batch?.tenant) typedSearchAttributes.push({ key: Tenant, value: batch.tenant });
+  if (tenant) typedSearchAttributes.push({ key: Tenant, value: tenant });
   const item: BatchItemMemo | undefined = batch && {
     batchId: batch.batchId,
     row: batch.row,
@@ -84,15 +112,18 @@ export async function startVerification(
         {
           request: intake,
           ...(options.timing ? { timing: options.timing } : {}),
-          ...(batch?.tenant ? { tenant: batch.tenant } : {}),
+          ...(tenant ? { tenant } : {}),
           ...(batch ? { retryWindowSeconds: batch.retryWindowSeconds } : {}),
         },
       ],
       typedSearchAttributes,
+      // Its workflow tasks and service calls inherit it: the whole verification keeps its lane and its tenant.
+      priority: lanePriority(lane, tenant, options.tenantWeights),
       // What Temporal UI shows of it from the start: identifiers and codes only, never a patient value.
       ...verificationStartMetadata(intake, {
+        lane,
         ...(batch ? { batchId: batch.batchId } : {}),
-        ...(batch?.tenant ? { tenant: batch.tenant } : {}),
+        ...(tenant ? { tenant } : {}),
       }),
       ...(item ? { memo: { [BATCH_ITEM_MEMO_KEY]: item } } : {}),
       // A caller id seen before, running or closed, is a duplicate submission: nothing new starts.

@@ -42,6 +42,19 @@ describe('config', () => {
     );
   });
 
+  it('reads tenant weights as JSON and refuses weights Temporal would not take, naming the variable', () => {
+    const config = loadConfig({ ELIGIBILITY_TENANT_WEIGHTS: '{"clinic-7":2,"clinic-8":0.5}' });
+    assert.deepEqual(config.tenants.weights, { 'clinic-7': 2, 'clinic-8': 0.5 });
+    assert.deepEqual(loadConfig({}).tenants.weights, {});
+    for (const bad of ['{"clinic-7":0}', '{"clinic-7":"heavy"}', '[2]', 'clinic-7=2']) {
+      assert.throws(
+        () => loadConfig({ ELIGIBILITY_TENANT_WEIGHTS: bad }),
+        (err: unknown) => err instanceof ConfigError && err.problems[0]?.variable === 'ELIGIBILITY_TENANT_WEIGHTS',
+        bad,
+      );
+    }
+  });
+
   it('is documented in the README by the table generated from it', async () => {
     // Prettier pads table cells, so cells are compared, not the padding around them.
     const cells = (table: string) =>

@@ -82,11 +82,12 @@ describe('patient data in what Temporal UI shows: summaries, details, current de
     const described = await wf.describe();
     const summary = (await described.staticSummary()) ?? '';
     const details = (await described.staticDetails()) ?? '';
-    assert.equal(summary, `Verification v2 · payer 60054 · specialty ABA · caller id ${callerId}`);
+    assert.equal(summary, `Verification v2 · payer 60054 · specialty ABA · lane front-desk · caller id ${callerId}`);
     for (const expected of [
       '**Verification v2**',
       '- payer: `60054`',
       '- specialty: `ABA`',
+      '- lane: `front-desk`',
       `- caller id: \`${callerId}\``,
     ]) {
       assert.ok(details.includes(expected), `details show ${expected}:\n${details}`);

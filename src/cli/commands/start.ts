@@ -3,7 +3,9 @@ import type { Command } from 'commander';
 import { flatToRequest, type FlatColumn, type FlatRequest } from '../../intake-files/flat-request.js';
 import { SANDBOX_DISCOVERY, resolveSandboxDiscovery } from '../../sandbox/discovery-shortcut.js';
 import { validateIntake } from '../../contract/index.js';
+import { TenantSchema } from '../../temporal/tenant.js';
 import { CliError, positiveInt, withClient, type CliContext } from '../context.js';
+import { parsedWith } from '../option-parsers.js';
 
 /** Flag -> flat column; the same mapping as a CSV row, so a flag and a column can never mean different things. */
 const FLAGS: readonly (readonly [flag: string, column: FlatColumn, description: string])[] = [
@@ -55,7 +57,12 @@ export function registerStart(program: Command, ctx: CliContext): void {
     .command('start')
     .description('start the verification of one patient, from flags or a JSON file')
     .option('--file <request.json>', 'a whole request as JSON (the intake API body)')
-    .option('--v1', 'a v1 request (patient id and NPI instead of the patient object)');
+    .option('--v1', 'a v1 request (patient id and NPI instead of the patient object)')
+    .option(
+      '--tenant <id>',
+      'the submitter’s tenant (a provider group or clinic id; never patient data): its fair share of the front desk',
+      parsedWith(TenantSchema),
+    );
   for (const [flag, , description] of FLAGS) command.option(flag, description);
   command
     .option('--sandbox-url <url>', `sandbox where a ${SANDBOX_DISCOVERY} discovery is created`)
@@ -76,8 +83,11 @@ Examples:
   $ eligibility start --file request.json`,
     )
     .action(async (options: Record<string, unknown>) => {
-      const { IntakeValidationError, startVerification } = await import('../../temporal/start-verification.js');
-      const request = await requestFrom(options);
+      const { IntakeValidationError, splitTenant, startVerification } =
+        await import('../../temporal/start-verification.js');
+      // A --file holds the intake API's body, which may name the tenant beside the request.
+      const { request, tenant: fileTenant } = splitTenant(await requestFrom(options));
+      const tenant = (options.tenant as string | undefined) ?? fileTenant;
       // Checked before connecting: a bad request needs no server to be reported.
       const validation = validateIntake(request);
       if (!validation.ok) throw new IntakeValidationError(validation.param, validation.message);
@@ -87,6 +97,9 @@ Examples:
         const graceSeconds = options.graceSeconds as number | undefined;
         const { workflowId, started } = await startVerification(client, resolved, {
           taskQueue: config.temporal.taskQueue,
+          lane: 'front-desk',
+          ...(tenant !== undefined ? { tenant } : {}),
+          tenantWeights: config.tenants.weights,
           ...(graceSeconds ? { timing: { graceSeconds } } : {}),
         });
         console.log(

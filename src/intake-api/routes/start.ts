@@ -1,4 +1,4 @@
-import { startVerification } from '../../temporal/start-verification.js';
+import { splitTenant, startVerification } from '../../temporal/start-verification.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
 import { replyWithError } from '../errors.js';
 import { answer, commonAnswers } from '../openapi.js';
@@ -35,9 +35,13 @@ export function startRoute(app: IntakeApp, deps: IntakeDeps): void {
     },
     async (request, reply) => {
       try {
+        const { request: intake, tenant } = splitTenant(request.body);
         const { workflowId, started } = await withDeadline(deps, () =>
-          startVerification(deps.client, request.body as unknown, {
+          startVerification(deps.client, intake, {
             taskQueue: deps.taskQueue,
+            lane: 'front-desk',
+            ...(tenant !== undefined ? { tenant } : {}),
+            ...(deps.tenantWeights ? { tenantWeights: deps.tenantWeights } : {}),
             ...(deps.timing ? { timing: deps.timing } : {}),
           }),
         );

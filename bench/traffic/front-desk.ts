@@ -1,0 +1,196 @@
+/**
+ * `npm run bench:front-desk [-- --rate 20 --batch 2000 --checkins 12 --interval 5 --port 7600]`: the front desk
+ * beside a saturating batch (issue "traffic governance", DESIGN §8). The service's limit is R (the sandbox enforces
+ * it) and the worker is told it (`ELIGIBILITY_MAX_RPS = R`). First without a batch, then with a batch of `--batch`
+ * rows running: check-ins are submitted through the intake API every `--interval` seconds, and a person's run input
+ * (`POST /verifications/:id/runs/:flowRunId/input`, the `supplyRunInput` update, `PUT /v1/runs`) is sent once.
+ * Prints each phase's time to `created` (p50 / p95 / max, from submission to the workflow task that records the
+ * stage, read from the histories afterwards), the run input's answer and latency, and the service's calls per second
+ * and 429s while the batch ran.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { runAwaitingInputSignal } from '../../workflows/messages.js';
+import type { VerificationStatus } from '../../workflows/types.js';
+import { numberArg } from '../bench-stack.js';
+import { createdTimes, type CreatedTimes } from './history-times.js';
+import { benchRequest, percentile, seconds, startLanesStack, type LanesStack } from './lanes-stack.js';
+
+const log = (line: string) => console.log(line);
+const TARGET_P95_MS = 2000;
+
+interface Submitted {
+  workflowId: string;
+  atMs: number;
+  /** How long the intake API took to answer the start. */
+  startMs: number;
+}
+
+interface Figures {
+  createdMs: number[];
+  /** Of each: how long its workflow tasks and its activity tasks waited in the task queue. */
+  queued: { start: number; workflowTasks: number; sticky: number; activities: number }[];
+  notCreated: number;
+}
+
+/** Submits `count` check-ins `intervalMs` apart; `during(i)` runs after the i-th submission (not awaited by it). */
+async function checkIns(
+  lanes: LanesStack,
+  tag: string,
+  count: number,
+  intervalMs: number,
+  during?: (i: number) => void,
+) {
+  const submitted: Submitted[] = [];
+  const t0 = Date.now();
+  for (let i = 0; i < count; i += 1) {
+    await sleep(Math.max(0, t0 + i * intervalMs - Date.now()));
+    const atMs = Date.now();
+    const answer = await lanes.intake('POST', '/verifications', benchRequest(`${tag}-${i}`));
+    if (answer.status !== 202) throw new Error(`check-in ${i}: ${answer.status} ${JSON.stringify(answer.body)}`);
+    submitted.push({ workflowId: (answer.body as { workflowId: string }).workflowId, atMs, startMs: answer.ms });
+    during?.(i);
+  }
+  return submitted;
+}
+
+/** Waits (up to `timeoutMs`) for every submitted check-in to reach `created`, then reads the times. */
+async function timesToCreated(lanes: LanesStack, submitted: Submitted[], timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  const figures: Figures = { createdMs: [], queued: [], notCreated: 0 };
+  for (const { workflowId, atMs, startMs } of submitted) {
+    let created: CreatedTimes | undefined;
+    while ((created = await createdTimes(lanes.stack.client, workflowId)) === undefined && Date.now() < deadline) {
+      await sleep(500);
+    }
+    if (created === undefined) figures.notCreated += 1;
+    else {
+      figures.createdMs.push(created.createdMs - atMs);
+      figures.queued.push({
+        start: startMs,
+        workflowTasks: created.workflowTaskQueuedMs,
+        sticky: created.stickyQueuedMs,
+        activities: created.activityQueuedMs,
+      });
+    }
+  }
+  return figures;
+}
+
+/** A front-desk verification whose run asks for input, announced to it as the webhook receiver would. */
+async function openRun(lanes: LanesStack, id: string): Promise<{ workflowId: string; flowRunId: string }> {
+  const started = await lanes.intake('POST', '/verifications', benchRequest(id, 'ABA'));
+  const { workflowId } = started.body as { workflowId: string };
+  const path = `/verifications/${encodeURIComponent(workflowId)}`;
+  for (let i = 0; i < 600; i += 1) {
+    const status = (await lanes.intake('GET', path)).body as VerificationStatus;
+    const runs = status.verificationId ? await lanes.sandboxRuns(status.verificationId) : [];
+    if (runs[0]) {
+      await lanes.stack.client.workflow.getHandle(workflowId).signal(runAwaitingInputSignal, runs[0]);
+      while (((await lanes.intake('GET', path)).body as VerificationStatus).pendingRuns.length === 0) await sleep(100);
+      return { workflowId, flowRunId: runs[0].flowRunId };
+    }
+    await sleep(100);
+  }
+  throw new Error(`${workflowId}: no run asked for input within a minute`);
+}
+
+async function supplyInput(lanes: LanesStack, run: { workflowId: string; flowRunId: string }) {
+  const path = `/verifications/${encodeURIComponent(run.workflowId)}/runs/${encodeURIComponent(run.flowRunId)}/input`;
+  return lanes.intake('POST', path, { input: { authorizationNumber: 'A-100' } });
+}
+
+const line = (label: string, f: Figures) =>
+  `${label}: ${f.createdMs.length} check-ins reached created: p50 ${seconds(percentile(f.createdMs, 50))}, ` +
+  `p95 ${seconds(percentile(f.createdMs, 95))}, max ${seconds(Math.max(...f.createdMs))}` +
+  (f.notCreated > 0 ? `; ${f.notCreated} NOT created within the wait` : '') +
+  `\n  each, in submission order: ${f.createdMs
+    .map(
+      (ms, i) =>
+        `${seconds(ms)} (start answered ${seconds(f.queued[i]!.start)}; queued: workflow tasks ` +
+        `${seconds(f.queued[i]!.workflowTasks)} (sticky ${seconds(f.queued[i]!.sticky)}), ` +
+        `calls ${seconds(f.queued[i]!.activities)})`,
+    )
+    .join('; ')}`;
+
+const serviceCalls = (stats: Awaited<ReturnType<LanesStack['sandboxStats']>>) =>
+  Object.entries(stats.calls)
+    .filter(([route]) => route.includes('/v1/') || route.includes('/v2/'))
+    .reduce((sum, [, byStatus]) => sum + Object.values(byStatus).reduce((a, b) => a + b, 0), 0);
+
+async function run() {
+  const rate = numberArg('rate', 20);
+  const rows = numberArg('batch', 2000);
+  const count = numberArg('checkins', 12);
+  const intervalMs = numberArg('interval', 5) * 1000;
+  const lanes = await startLanesStack({
+    rate,
+    maxRps: rate,
+    intakePort: numberArg('port', 7600),
+    // Check-ins close 30 s after creation; the person's verification waits for its input.
+    timing: { graceSeconds: 30 },
+  });
+  try {
+    log(
+      `front desk beside a batch: R = ${rate} requests/s (sandbox), ELIGIBILITY_MAX_RPS = ${rate}, batch ${rows} rows`,
+    );
+    log('(the machine is shared with other agents: latencies are pessimistic)');
+
+    // Without a batch.
+    const quietRun = await openRun(lanes, 'person-quiet');
+    const quietInput = await supplyInput(lanes, quietRun);
+    const quiet = await timesToCreated(lanes, await checkIns(lanes, 'quiet', Math.min(count, 6), intervalMs), 60_000);
+
+    // With a batch saturating the limit.
+    const busyRun = await openRun(lanes, 'person-busy');
+    const before = await lanes.sandboxStats();
+    const batchStart = Date.now();
+    const items = Array.from({ length: rows }, () => benchRequest(undefined));
+    const batch = await lanes.intake('POST', '/batches', {
+      items,
+      tenant: 'bulk-clinic',
+      batchId: `bench-${batchStart}`,
+    });
+    if (batch.status !== 202) throw new Error(`batch: ${batch.status} ${JSON.stringify(batch.body)}`);
+    log(`batch of ${rows} submitted in ${seconds(batch.ms)}`);
+    // Saturated: the service has answered 5 s worth of calls at R since the batch started.
+    while (serviceCalls(await lanes.sandboxStats()) - serviceCalls(before) < rate * 5) await sleep(250);
+    const saturatedAt = Date.now();
+    log(`saturating after ${seconds(saturatedAt - batchStart)}; check-ins every ${intervalMs / 1000} s`);
+    let busyInput: Promise<Awaited<ReturnType<typeof supplyInput>>> | undefined;
+    const submitted = await checkIns(lanes, 'busy', count, intervalMs, (i) => {
+      if (i === Math.floor(count / 2)) busyInput = supplyInput(lanes, busyRun);
+    });
+    const input = await busyInput!;
+    const windowEnd = Date.now();
+    const after = await lanes.sandboxStats();
+    const windowS = (windowEnd - saturatedAt) / 1000;
+    const stillCreating = await lanes.stack.client.workflow.count(
+      `BatchId = 'bench-${batchStart}' AND VerificationStage IN ('creating', 'validating')`,
+    );
+    const busy = await timesToCreated(lanes, submitted, 120_000);
+
+    log('');
+    log(line('without a batch', quiet));
+    log(line(`with the batch running`, busy));
+    log(
+      `  target p95 ≤ ${seconds(TARGET_P95_MS)}: ${percentile(busy.createdMs, 95) <= TARGET_P95_MS ? 'met' : 'NOT met'}`,
+    );
+    log(`person's run input without a batch: ${quietInput.status} in ${seconds(quietInput.ms)}`);
+    log(`person's run input with the batch running: ${input.status} in ${seconds(input.ms)}`);
+    log(`  target 200 within 2 s: ${input.status === 200 && input.ms <= 2000 ? 'met' : 'NOT met'}`);
+    const calls = serviceCalls(after) - serviceCalls(before);
+    log(
+      `while the batch ran (${windowS.toFixed(0)} s from saturation to the last check-in): service calls ` +
+        `${(calls / ((windowEnd - batchStart) / 1000)).toFixed(1)}/s since the batch started (R = ${rate}), ` +
+        `429s ${after.tooManyRequestsSent - before.tooManyRequestsSent}; ` +
+        `${stillCreating.count} batch items still waiting to be created at the end (the batch saturated throughout)`,
+    );
+  } finally {
+    await lanes.stop();
+  }
+}
+
+run().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
