@@ -86,6 +86,8 @@ function toConfig(e: Env) {
       v1TaxonomyField: e.ELIGIBILITY_V1_TAXONOMY_FIELD,
       timeoutMs: e.ELIGIBILITY_HTTP_TIMEOUT_MS,
       maxRps: e.ELIGIBILITY_MAX_RPS,
+      initialRps: e.ELIGIBILITY_INITIAL_RPS,
+      governor: e.ELIGIBILITY_GOVERNOR,
     },
     sandbox: {
       host: e.SANDBOX_HOST,

@@ -1,13 +1,17 @@
 import { Client } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
+import os from 'node:os';
 import { createBatchActivities } from '../activities/batch.js';
+import { createGovernorActivities } from '../activities/governor.js';
 import { createActivities } from '../activities/index.js';
+import { CallOutcomes } from '../activities/outcomes.js';
 import { EligibilityClient } from '../src/client/index.js';
 import { createDataConverter } from '../src/codec/data-converter.js';
 import type { Config } from '../src/config.js';
 import { TemporalUnreachableError } from '../src/temporal/client.js';
 import { temporalConnectionOptions } from '../src/temporal/connection-options.js';
 import { createWorker } from './create-worker.js';
+import { GovernorReporter } from './governor-reporter.js';
 import { loadWorkflowBundle } from './workflow-bundle.js';
 
 export interface RunWorkerOptions {
@@ -35,9 +39,12 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
     // Batches start, count and cancel their items with a Temporal client over the worker's own connection.
     const { namespace, taskQueue } = config.temporal;
     const temporal = new Client({ connection, namespace, dataConverter });
+    const { maxRps, initialRps, governor } = config.service;
+    const outcomes = governor ? new CallOutcomes() : undefined;
     const activities = {
-      ...createActivities(new EligibilityClient(config.service)),
+      ...createActivities(new EligibilityClient(config.service), { outcomes }),
       ...createBatchActivities({ client: temporal, taskQueue }),
+      ...createGovernorActivities(temporal),
     };
     const worker = await createWorker({
       connection,
@@ -45,7 +52,8 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
       taskQueue: config.temporal.taskQueue,
       activities,
       dataConverter,
-      maxActivitiesPerSecond: config.service.maxRps,
+      // Until the governor has written the queue's config (which overrides this), the known limit or the start rate.
+      maxActivitiesPerSecond: maxRps ?? initialRps,
       shutdownGraceSeconds: config.worker.shutdownGraceSeconds,
       maxCachedWorkflows: config.worker.maxCachedWorkflows,
       workflowBundle,
@@ -57,11 +65,25 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
       if (worker.getState() === 'RUNNING') worker.shutdown();
     };
     options.signal?.addEventListener('abort', stop, { once: true });
+    // The task queue's traffic governor hears this worker's call outcomes (and is started by the first report).
+    const reporter =
+      outcomes &&
+      new GovernorReporter({
+        client: temporal,
+        taskQueue,
+        workerId: `${process.pid}@${os.hostname()}`,
+        maxRps: maxRps ?? null,
+        settings: { initialRps },
+        outcomes,
+        log,
+      });
+    await reporter?.start();
     log(`Worker polling task queue ${config.temporal.taskQueue} on ${config.temporal.address}`);
     try {
       await worker.run();
     } finally {
       options.signal?.removeEventListener('abort', stop);
+      await reporter?.stop().catch(() => undefined);
     }
   } finally {
     await connection.close();
