@@ -16,6 +16,8 @@ import type {
 } from '../src/contract/index.js';
 import { toActivityFailure, toV1CreationFailure } from './failures.js';
 import type { CallOutcomes } from './outcomes.js';
+import { withinRetryWindow } from './retry-window.js';
+import type { CallPolicy } from '../workflows/activity-options.js';
 
 /**
  * Runs one client call as an activity: the activity's cancellation aborts the HTTP call, and the client's typed errors
@@ -25,6 +27,7 @@ async function serviceCall<T>(
   outcomes: CallOutcomes | undefined,
   call: (opts: { signal: AbortSignal }) => Promise<T>,
   toFailure: (err: unknown) => unknown = toActivityFailure,
+  policy?: CallPolicy,
 ): Promise<T> {
   try {
     const result = await call({ signal: Context.current().cancellationSignal });
@@ -33,7 +36,7 @@ async function serviceCall<T>(
   } catch (err) {
     // The traffic governor's input: how the service answered, counted per worker and reported per interval.
     outcomes?.record(err);
-    throw toFailure(err);
+    throw withinRetryWindow(toFailure(err), policy);
   }
 }
 
@@ -49,12 +52,23 @@ export interface ActivityDeps {
 export function createActivities(client: EligibilityClient, deps: ActivityDeps = {}) {
   const { outcomes } = deps;
   return {
-    lookupPayer: (payerId: string): Promise<Payer> => serviceCall(outcomes, (o) => client.getPayer(payerId, o)),
+    /** `policy` (the retry window) is given by verifications started after the retry-window patch. */
+    lookupPayer: (payerId: string, policy?: CallPolicy): Promise<Payer> =>
+      serviceCall(outcomes, (o) => client.getPayer(payerId, o), toActivityFailure, policy),
     fetchDiscovery: (discoveryId: string): Promise<Discovery> =>
       serviceCall(outcomes, (o) => client.getDiscovery(discoveryId, o)),
     /** `idempotencyKey` comes from the workflow (`uuid4()`), so every attempt and replay sends the same one. */
-    createVerificationV2: (request: VerificationRequestV2, idempotencyKey: string): Promise<VerificationResponseV2> =>
-      serviceCall(outcomes, (o) => client.createVerificationV2(request, { ...o, idempotencyKey })),
+    createVerificationV2: (
+      request: VerificationRequestV2,
+      idempotencyKey: string,
+      policy?: CallPolicy,
+    ): Promise<VerificationResponseV2> =>
+      serviceCall(
+        outcomes,
+        (o) => client.createVerificationV2(request, { ...o, idempotencyKey }),
+        toActivityFailure,
+        policy,
+      ),
     /** Not idempotent: an outcome the service did not state fails as `AmbiguousOutcome`, for a person to decide. */
     createVerificationV1: (request: VerificationRequestV1): Promise<VerificationResponseV1> =>
       serviceCall(outcomes, (o) => client.createVerificationV1(request, o), toV1CreationFailure),

@@ -43,6 +43,8 @@ export interface StartVerificationOptions {
    * the same workflow instead of starting a second one.
    */
   anonymousId?: string;
+  /** How long failing service calls are retried from their first failure (default 24 h; a batch carries its own). */
+  retryWindowSeconds?: number;
   /** An item of a batch (DESIGN §9): its derived workflow id, and what the batch carries onto every item. */
   batch?: Omit<BatchItemMemo, 'callerId'> & { workflowId: string; tenant?: string; retryWindowSeconds: number };
 }
@@ -86,6 +88,7 @@ export async function startVerification(
           ...(options.timing ? { timing: options.timing } : {}),
           ...(batch?.tenant ? { tenant: batch.tenant } : {}),
           ...(batch ? { retryWindowSeconds: batch.retryWindowSeconds } : {}),
+          ...(!batch && options.retryWindowSeconds ? { retryWindowSeconds: options.retryWindowSeconds } : {}),
         },
       ],
       typedSearchAttributes,
