@@ -34,6 +34,11 @@ export class SandboxControl {
     return FaultSettings.parse(await this.call('POST', '/sandbox/faults', update));
   }
 
+  /** State, stats, buckets, faults and the rate limit back to the sandbox's start (`POST /sandbox/reset`). */
+  async reset(): Promise<void> {
+    await this.call('POST', '/sandbox/reset');
+  }
+
   /** Moves the service's rate limit R mid-run (`POST /sandbox/rate-limit`). */
   async setRateLimit(update: RateLimitUpdate): Promise<RateLimitSettings> {
     return RateLimitSettings.parse(await this.call('POST', '/sandbox/rate-limit', update));
