@@ -15,6 +15,8 @@ export const DEFAULT_GOVERNOR_SETTINGS: GovernorSettings = {
 const BINDING_SHARE = 0.8;
 /** More failures than this share of an interval's calls (5xx, no answer): a struggling service is not raised. */
 const FAILED_SHARE = 0.1;
+/** More refusals than this share of a report's calls: the service's limit is well under the rate. */
+const MANY_REFUSED_SHARE = 0.2;
 
 const round = (rps: number) => Math.round(rps * 100) / 100;
 
@@ -70,8 +72,11 @@ export function governorObserve(
   if (nowMs < next.holdUntilMs) return next;
 
   if (report.rateLimited > 0) {
+    // Many refusals: the limit is about what the service served (R was lowered under the rate). A few: the rate is
+    // just over the limit, or a worker short of CPU sent calls in bunches; what it served then says nothing of R.
     const served = Object.values(workers).reduce((sum, w) => sum + w.servedRps, 0);
-    const limitedAt = Math.min(next.rps, served > 0 ? served : next.rps);
+    const overshoot = report.rateLimited / Math.max(calls, 1) > MANY_REFUSED_SHARE;
+    const limitedAt = overshoot && served > 0 ? Math.min(next.rps, served) : next.rps;
     return change(limitedAt * settings.decrease, `429 from the service (${report.rateLimited} in a report)`, {
       limitedAtRps: round(limitedAt),
       holdUntilMs: nowMs + Math.max(settings.holdMs, report.retryAfterMs),
@@ -80,7 +85,9 @@ export function governorObserve(
   }
 
   const demand = Object.values(workers).reduce((sum, w) => sum + w.rps, 0);
-  const binding = demand >= BINDING_SHARE * next.rps;
+  // Discovering, a rate nobody fills proves nothing about the limit. Known, the way back to it after a cut needs no
+  // proof: a worker short of CPU (demand under the rate) must not hold the rate down once it catches up.
+  const binding = maxRps !== null || demand >= BINDING_SHARE * next.rps;
   const healthy = report.failed <= FAILED_SHARE * Math.max(calls, 1);
   if (!binding || !healthy || nowMs - next.lastRaiseMs < settings.raiseEveryMs) return next;
   if (maxRps !== null && next.rps >= maxRps) return next;

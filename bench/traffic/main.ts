@@ -1,5 +1,5 @@
 /**
- * `npm run bench:traffic [-- --only known-10,halved-40] [--count 1000]`: traffic governance measured side by side in
+ * `npm run bench:traffic [-- --only known-10,halved-40] [--count 1000] [--env NAME=value]`: traffic governance measured side by side in
  * one run, the project (real `eligibility worker` processes, the governor) beside a naive peer (a direct script), on
  * the sandbox with its rate limit R set per scenario and moved mid-run. Prints one table of figures at the end.
  * Scenarios run one after the other (`--list` names them); a run of all of them takes a long while at R = 5.

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { startBenchStack, type BenchStack } from '../bench-stack.js';
+import { envArgs, startBenchStack, type BenchStack } from '../bench-stack.js';
 import { SandboxControl } from '../faults/sandbox-control.js';
 import { WorkerChild } from '../faults/worker-child.js';
 import { loadConfig, type ServiceConfig } from '../../src/config.js';
@@ -46,6 +46,8 @@ export async function startTrafficStack(): Promise<TrafficStack> {
         TEMPORAL_TASK_QUEUE: taskQueue,
         ...(maxRps === undefined ? {} : { ELIGIBILITY_MAX_RPS: String(maxRps) }),
         WORKER_SHUTDOWN_GRACE_SECONDS: '0',
+        // `--env NAME=value` on the command line, e.g. WORKER_MAX_CACHED_WORKFLOWS=1000.
+        ...envArgs(),
         ...env,
       });
       workers.push(worker);

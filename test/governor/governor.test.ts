@@ -82,6 +82,18 @@ describe('traffic governor', function () {
     assert.equal(shown.limitedAtRps, 5);
     assert.equal(shown.totals.cuts, 1);
     assert.match(shown.lastChange?.reason ?? '', /429/);
+    // Within the service's Retry-After, refusals of calls sent before the cut do not cut again.
+    await send(queue, report({ answered: 4, rateLimited: 4 }));
+    await eventually(async () => ((await status(queue)).totals.reports === 3 ? true : undefined));
+    assert.equal((await status(queue)).rps, 4.25);
+  });
+
+  it('a few 429s among many calls cut from the rate itself, not from what was served', async () => {
+    const queue = `governed-${randomUUID()}`;
+    await send(queue, report({}));
+    await queueRateBecomes(queue, 10);
+    await send(queue, report({ answered: 4, rateLimited: 1 }));
+    await queueRateBecomes(queue, 8.5);
   });
 
   it('calls served raise it (doubling until the first 429, then closing in), never above ELIGIBILITY_MAX_RPS', async () => {
@@ -92,7 +104,8 @@ describe('traffic governor', function () {
     await queueRateBecomes(queue, 20);
     // Demand well under the rate: the rate is not what holds calls back, so it is not raised.
     await send(queue, report({ answered: 5 }));
-    await send(queue, report({ answered: 16, rateLimited: 4 }));
+    // A fifth of the calls or more refused: the limit is about what was served (16), not the rate.
+    await send(queue, report({ answered: 16, rateLimited: 5 }));
     await queueRateBecomes(queue, 13.6);
     await send(queue, report({ answered: 14 }));
     await queueRateBecomes(queue, 14.8);
@@ -157,6 +170,19 @@ describe('traffic governor', function () {
     assert.equal(runs.filter((r) => r.status.name === 'RUNNING').length, 1);
     assert.notEqual((await handle.describe()).runId, firstRunId);
     await recordHistory('governor-continued-as-new', client.workflow.getHandle(governorWorkflowId(queue), firstRunId));
+  });
+
+  it('keeps its rate across a restart of the workers that run it', async () => {
+    const queue = `governed-${randomUUID()}`;
+    await send(queue, report({}));
+    await send(queue, report({ answered: 10 }));
+    await queueRateBecomes(queue, 20);
+    // Every worker of the governor's queue goes; a new one takes over its history.
+    await harness.stop();
+    harness = await startWorkflowHarness({ rateBurst: 1000, ratePerSecond: 1000 }, { taskQueue: harness.taskQueue });
+    await send(queue, report({ answered: 20 }));
+    await queueRateBecomes(queue, 40);
+    assert.equal((await status(queue)).totals.raises, 2);
   });
 
   it('hears a 429 from the service through the activities and the reporter, and cuts the rate', async () => {
