@@ -91,6 +91,9 @@ export class GovernorReporter {
       args: [{ taskQueue, maxRps, ...(settings ? { settings } : {}) }],
       signal: outcomeReportSignal,
       signalArgs: [report],
+      // Its workflow tasks share the queue with thousands of verifications': the highest priority key, so a cut is not
+      // decided behind a batch's backlog (the server's priority matcher, on with matching.enableFairness).
+      priority: { priorityKey: 1 },
     });
     this.lastSentMs = Date.now();
   }

@@ -15,6 +15,9 @@ export function serviceCalls(stats: SandboxStats): number {
 export interface ServiceTrace {
   /** ms from the first start until the `count`-th verification was created (undefined: not within the time limit). */
   doneMs: number | undefined;
+  /** Verifications created when the follow ended, and after how long (ms): the rate of a run that did not finish. */
+  created: number;
+  elapsedMs: number;
   calls: number;
   tooMany: number;
   /** ms from the first start of the last poll at which the sandbox's 429 count had grown. */
@@ -45,7 +48,8 @@ export async function followService(
     const calls = serviceCalls(stats);
     const after = mark && { calls: calls - mark.calls, tooMany: tooMany - mark.tooMany };
     if (stats.verificationsCreated >= count || now > maxMs) {
-      return { doneMs: stats.verificationsCreated >= count ? now : undefined, calls, tooMany, last429Ms, after };
+      const doneMs = stats.verificationsCreated >= count ? now : undefined;
+      return { doneMs, created: stats.verificationsCreated, elapsedMs: now, calls, tooMany, last429Ms, after };
     }
     if (!mark && onTick && (await onTick(stats.verificationsCreated))) {
       mark = { calls, tooMany };

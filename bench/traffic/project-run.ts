@@ -3,8 +3,7 @@ import { startVerification } from '../../src/temporal/start-verification.js';
 import { describeGovernor } from '../../src/temporal/governor.js';
 import type { GovernorStatus } from '../../workflows/governor-types.js';
 import { forEachLimited } from '../bench-stack.js';
-import { processCpuMs } from '../proc-stats.js';
-import { processTree } from '../proc-stats.js';
+import { processCpuMs, processTree } from '../proc-stats.js';
 import { governorActions, verificationOverhead } from './governor-cost.js';
 import { followService, type ServiceTrace } from './measure.js';
 import type { TrafficStack } from './stack.js';
@@ -51,7 +50,7 @@ export async function runProject(
     starts,
     followService(stack.sandbox, t0, options.count, options.maxMs, options.onTick),
   ]);
-  const cpuMsPerVerification = (processCpuMs(...pids()) - cpu0) / options.count;
+  const cpuMsPerVerification = (processCpuMs(...pids()) - cpu0) / Math.max(trace.created, 1);
   const { status } = await describeGovernor(client, taskQueue);
   // Visibility lags a moment behind the last continue-as-new.
   await new Promise((resolve) => setTimeout(resolve, 2000));
