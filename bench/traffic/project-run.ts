@@ -62,6 +62,6 @@ export async function runProject(
     cpuMsPerVerification,
     governor: status,
     governorActions: actions,
-    workActions: options.count * overhead + trace.calls,
+    workActions: trace.created * overhead + trace.calls,
   };
 }
