@@ -8,6 +8,8 @@ export interface OutcomeCounts {
   retryAfterMs: number;
 }
 
+const MIN_INTERVAL_MS = 1000;
+
 const zero = (): OutcomeCounts => ({ answered: 0, failed: 0, rateLimited: 0, retryAfterMs: 0 });
 
 /**
@@ -27,6 +29,8 @@ export class CallOutcomes {
   record(err?: unknown): void {
     // A cancellation or a bug is not something the service said.
     if (err !== undefined && !(err instanceof EligibilityError)) return;
+    // An interval starts at its first call: idle time (a worker starting, a quiet night) is not a slow service.
+    if (this.counts.answered + this.counts.rateLimited === 0) this.sinceMs = this.nowMs();
     if (err instanceof RateLimitError) {
       this.counts.rateLimited += 1;
       this.counts.retryAfterMs = Math.max(this.counts.retryAfterMs, err.retryAfterMs ?? 0);
@@ -43,7 +47,8 @@ export class CallOutcomes {
   /** The counts since the last take, and over how long; the counting starts again from zero. */
   take(): { counts: OutcomeCounts; intervalMs: number } {
     const now = this.nowMs();
-    const taken = { counts: this.counts, intervalMs: now - this.sinceMs };
+    // At least a second: a report of a few calls made within milliseconds is no rate of thousands a second.
+    const taken = { counts: this.counts, intervalMs: Math.max(MIN_INTERVAL_MS, now - this.sinceMs) };
     this.counts = zero();
     this.sinceMs = now;
     return taken;

@@ -15,6 +15,8 @@ export const DEFAULT_GOVERNOR_SETTINGS: GovernorSettings = {
 const BINDING_SHARE = 0.8;
 /** More failures than this share of an interval's calls (5xx, no answer): a struggling service is not raised. */
 const FAILED_SHARE = 0.1;
+/** This far above the rate last refused without a 429, the old limit is forgotten and found again by doubling. */
+const FORGET_ABOVE = 1.1;
 /** More refusals than this share of a report's calls: the service's limit is well under the rate. */
 const MANY_REFUSED_SHARE = 0.2;
 
@@ -91,13 +93,20 @@ export function governorObserve(
   const healthy = report.failed <= FAILED_SHARE * Math.max(calls, 1);
   if (!binding || !healthy || nowMs - next.lastRaiseMs < settings.raiseEveryMs) return next;
   if (maxRps !== null && next.rps >= maxRps) return next;
-  const limitedAt = next.limitedAtRps;
+  // Well above the rate last refused with no 429 since: that limit is gone (raised, or the cut was a mistake), find
+  // the new one as at the start.
+  const limitedAt =
+    next.limitedAtRps !== undefined && next.rps < next.limitedAtRps * FORGET_ABOVE ? next.limitedAtRps : undefined;
   const raised =
     limitedAt === undefined
       ? next.rps * 2
-      : next.rps + Math.max(limitedAt * settings.probeShare, (limitedAt - next.rps) / 2);
+      : next.rps + Math.max(Math.max(limitedAt, next.rps) * settings.probeShare, (limitedAt - next.rps) / 2);
   const reason = limitedAt === undefined ? 'calls served, no 429 yet: doubling' : 'calls served: additive increase';
-  return change(raised, reason, { lastRaiseMs: nowMs, totals: { ...totals, raises: totals.raises + 1 } });
+  return change(raised, reason, {
+    lastRaiseMs: nowMs,
+    ...(limitedAt === undefined ? { limitedAtRps: undefined } : {}),
+    totals: { ...totals, raises: totals.raises + 1 },
+  });
 }
 
 export function governorStatus(
