@@ -108,20 +108,19 @@ function halvedScenario(rps: number): TrafficScenario {
     name,
     description: `R = ${rps}/s halved to ${rps / 2}/s mid-run, ELIGIBILITY_MAX_RPS unset`,
     async run(stack, { count, log }) {
-      let halvedAt = 0;
       const halve = async (created: number) => {
         if (created < count / 3) return false;
         await stack.sandbox.setRateLimit({ ratePerSecond: rps / 2, burst: Math.round(rps / 2) });
-        halvedAt = performance.now();
         log(`${name}: R halved after ${created} verifications`);
         return true;
       };
-      const stopFigures = (subject: string, t0: number, trace: ServiceTrace): Figure[] => [
+      const stopFigures = (subject: string, trace: ServiceTrace): Figure[] => [
         {
           scenario: name,
           subject,
           name: 'last 429 after R halved',
-          value: trace.last429Ms === undefined ? 'none after' : seconds(trace.last429Ms - (halvedAt - t0)),
+          value:
+            trace.last429Ms === undefined || !trace.after ? 'none after' : seconds(trace.last429Ms - trace.after.atMs),
           ...(subject === 'project' ? { target: '≤ 30 s' } : {}),
         },
         {
@@ -135,14 +134,12 @@ function halvedScenario(rps: number): TrafficScenario {
       ];
       await stack.resetSandbox(rps);
       log(`${name}: project, ${count} verifications`);
-      const t0 = performance.now();
       const run = await runProject(stack, { maxRps: undefined, count, maxMs: maxMsFor(count, rps / 2), onTick: halve });
-      const figures = stopFigures('project', t0, run.trace);
+      const figures = stopFigures('project', run.trace);
       await stack.resetSandbox(rps);
       log(`${name}: naive peer, ${count} verifications`);
-      const t1 = performance.now();
       const peer = await naive(stack, rps, count, halve);
-      return [...figures, ...projectFigures(name, run), ...stopFigures('naive peer', t1, peer)];
+      return [...figures, ...projectFigures(name, run), ...stopFigures('naive peer', peer)];
     },
   };
 }

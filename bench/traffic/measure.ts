@@ -22,8 +22,8 @@ export interface ServiceTrace {
   tooMany: number;
   /** ms from the first start of the last poll at which the sandbox's 429 count had grown. */
   last429Ms: number | undefined;
-  /** 429s counted after `markMs` (the mid-run change of R), and calls after it. */
-  after: { calls: number; tooMany: number } | undefined;
+  /** 429s counted after the mid-run change of R, calls after it, and when it happened (ms from the first start). */
+  after: { calls: number; tooMany: number; atMs: number } | undefined;
 }
 
 /**
@@ -39,20 +39,20 @@ export async function followService(
 ): Promise<ServiceTrace> {
   let last429Ms: number | undefined;
   let tooMany = 0;
-  let mark: { calls: number; tooMany: number } | undefined;
+  let mark: { calls: number; tooMany: number; atMs: number } | undefined;
   for (;;) {
     const stats = await sandbox.stats();
     const now = performance.now() - t0;
     if (stats.tooManyRequestsSent > tooMany) last429Ms = now;
     tooMany = stats.tooManyRequestsSent;
     const calls = serviceCalls(stats);
-    const after = mark && { calls: calls - mark.calls, tooMany: tooMany - mark.tooMany };
+    const after = mark && { calls: calls - mark.calls, tooMany: tooMany - mark.tooMany, atMs: mark.atMs };
     if (stats.verificationsCreated >= count || now > maxMs) {
       const doneMs = stats.verificationsCreated >= count ? now : undefined;
       return { doneMs, created: stats.verificationsCreated, elapsedMs: now, calls, tooMany, last429Ms, after };
     }
     if (!mark && onTick && (await onTick(stats.verificationsCreated))) {
-      mark = { calls, tooMany };
+      mark = { calls, tooMany, atMs: performance.now() - t0 };
       last429Ms = undefined;
     }
     await sleep(POLL_MS);
