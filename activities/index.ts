@@ -15,46 +15,73 @@ import type {
   WebhookEndpoint,
 } from '../src/contract/index.js';
 import { toActivityFailure, toV1CreationFailure } from './failures.js';
+import type { CallOutcomes } from './outcomes.js';
+import { withinRetryWindow } from './retry-window.js';
+import type { CallPolicy } from '../workflows/activity-options.js';
 
 /**
  * Runs one client call as an activity: the activity's cancellation aborts the HTTP call, and the client's typed errors
  * become the failures of DESIGN §4. Retries are Temporal's alone (`workflows/activity-options.ts`).
  */
 async function serviceCall<T>(
+  outcomes: CallOutcomes | undefined,
   call: (opts: { signal: AbortSignal }) => Promise<T>,
   toFailure: (err: unknown) => unknown = toActivityFailure,
+  policy?: CallPolicy,
 ): Promise<T> {
   try {
-    return await call({ signal: Context.current().cancellationSignal });
+    const result = await call({ signal: Context.current().cancellationSignal });
+    outcomes?.record();
+    return result;
   } catch (err) {
-    throw toFailure(err);
+    // The traffic governor's input: how the service answered, counted per worker and reported per interval.
+    outcomes?.record(err);
+    throw withinRetryWindow(toFailure(err), policy);
   }
+}
+
+export interface ActivityDeps {
+  /** This worker's call outcomes, reported to the task queue's traffic governor; unset = not governed. */
+  outcomes?: CallOutcomes;
 }
 
 /**
  * One activity per service call, each a thin wrapper over the client (created once per worker, so every activity
  * shares its token). Workflows proxy `Activities`; a fake with another signature does not compile.
  */
-export function createActivities(client: EligibilityClient) {
+export function createActivities(client: EligibilityClient, deps: ActivityDeps = {}) {
+  const { outcomes } = deps;
   return {
-    lookupPayer: (payerId: string): Promise<Payer> => serviceCall((o) => client.getPayer(payerId, o)),
+    /** `policy` (the retry window) is given by verifications started after the retry-window patch. */
+    lookupPayer: (payerId: string, policy?: CallPolicy): Promise<Payer> =>
+      serviceCall(outcomes, (o) => client.getPayer(payerId, o), toActivityFailure, policy),
     fetchDiscovery: (discoveryId: string): Promise<Discovery> =>
-      serviceCall((o) => client.getDiscovery(discoveryId, o)),
+      serviceCall(outcomes, (o) => client.getDiscovery(discoveryId, o)),
     /** `idempotencyKey` comes from the workflow (`uuid4()`), so every attempt and replay sends the same one. */
-    createVerificationV2: (request: VerificationRequestV2, idempotencyKey: string): Promise<VerificationResponseV2> =>
-      serviceCall((o) => client.createVerificationV2(request, { ...o, idempotencyKey })),
+    createVerificationV2: (
+      request: VerificationRequestV2,
+      idempotencyKey: string,
+      policy?: CallPolicy,
+    ): Promise<VerificationResponseV2> =>
+      serviceCall(
+        outcomes,
+        (o) => client.createVerificationV2(request, { ...o, idempotencyKey }),
+        toActivityFailure,
+        policy,
+      ),
     /** Not idempotent: an outcome the service did not state fails as `AmbiguousOutcome`, for a person to decide. */
     createVerificationV1: (request: VerificationRequestV1): Promise<VerificationResponseV1> =>
-      serviceCall((o) => client.createVerificationV1(request, o), toV1CreationFailure),
+      serviceCall(outcomes, (o) => client.createVerificationV1(request, o), toV1CreationFailure),
     updateRun: (flowRunId: string, input: RunInput): Promise<RunUpdateResponse> =>
-      serviceCall((o) => client.updateRun(flowRunId, input, o)),
+      serviceCall(outcomes, (o) => client.updateRun(flowRunId, input, o)),
     fetchLegacyPatient: (patientId: string): Promise<LegacyPatient> =>
-      serviceCall((o) => client.getLegacyPatient(patientId, o)),
+      serviceCall(outcomes, (o) => client.getLegacyPatient(patientId, o)),
     createProviderGroup: (request: ProviderGroupRequest): Promise<ProviderGroupResponse> =>
-      serviceCall((o) => client.createProviderGroup(request, o)),
-    registerWebhook: (url: string): Promise<WebhookEndpoint> => serviceCall((o) => client.registerWebhook(url, o)),
+      serviceCall(outcomes, (o) => client.createProviderGroup(request, o)),
+    registerWebhook: (url: string): Promise<WebhookEndpoint> =>
+      serviceCall(outcomes, (o) => client.registerWebhook(url, o)),
     subscribeWebhookEvent: (endpointId: string, event: string): Promise<WebhookEndpoint> =>
-      serviceCall((o) => client.subscribeWebhookEvent(endpointId, event, o)),
+      serviceCall(outcomes, (o) => client.subscribeWebhookEvent(endpointId, event, o)),
   };
 }
 

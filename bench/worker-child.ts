@@ -31,7 +31,7 @@ async function run() {
       taskQueue: config.temporal.taskQueue,
       activities: { ...createActivities(new EligibilityClient(config.service)), ...noop },
       dataConverter: await createDataConverter(config.codec),
-      maxActivitiesPerSecond: config.service.maxRps,
+      maxActivitiesPerSecond: config.service.maxRps ?? config.service.initialRps,
       maxCachedWorkflows: config.worker.maxCachedWorkflows,
       workflowBundle: await bundleWorkflowsInChild(kind === 'verification' ? defaultWorkflowsPath : oneActivityPath),
     });

@@ -214,9 +214,20 @@ export const variables = {
     description: 'Timeout of one HTTP call to the service, in milliseconds',
   }),
   ELIGIBILITY_MAX_RPS: v({
+    schema: z.coerce.number().positive().optional(),
+    description:
+      "The service's known rate limit: calls per second across all workers (enforced by the Temporal server); the governor starts there and never exceeds it (unset = the governor discovers the limit)",
+  }),
+  ELIGIBILITY_INITIAL_RPS: v({
     schema: z.coerce.number().positive(),
-    default: '20',
-    description: 'Calls per second to the service across all workers (enforced by the Temporal server)',
+    default: '10',
+    description: 'With ELIGIBILITY_MAX_RPS unset: the rate the governor starts from before it has learnt the limit',
+  }),
+  ELIGIBILITY_GOVERNOR: v({
+    schema: bool,
+    default: 'true',
+    description:
+      'The traffic governor (README "Traffic governor"): workers report call outcomes and one governor per task queue sets its dispatch rate',
   }),
   ELIGIBILITY_TENANT_WEIGHTS: v({
     // Weights are Temporal's fairness weights, which it clamps to 0.001–1000; a key that no valid tenant can equal

@@ -83,6 +83,8 @@ function toConfig(e: Env, connection: TemporalConnectionSettings) {
       v1TaxonomyField: e.ELIGIBILITY_V1_TAXONOMY_FIELD,
       timeoutMs: e.ELIGIBILITY_HTTP_TIMEOUT_MS,
       maxRps: e.ELIGIBILITY_MAX_RPS,
+      initialRps: e.ELIGIBILITY_INITIAL_RPS,
+      governor: e.ELIGIBILITY_GOVERNOR,
     },
     tenants: { weights: e.ELIGIBILITY_TENANT_WEIGHTS },
     sandbox: {

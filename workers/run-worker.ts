@@ -1,7 +1,10 @@
 import { Client } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
+import os from 'node:os';
 import { createBatchActivities } from '../activities/batch.js';
+import { createGovernorActivities } from '../activities/governor.js';
 import { createActivities } from '../activities/index.js';
+import { CallOutcomes } from '../activities/outcomes.js';
 import { EligibilityClient } from '../src/client/index.js';
 import { createDataConverter } from '../src/codec/data-converter.js';
 import type { Config } from '../src/config.js';
@@ -9,8 +12,10 @@ import { createLogger } from '../src/logging.js';
 import { recordServiceExchange } from '../src/metrics/project-metrics.js';
 import { TemporalUnreachableError } from '../src/temporal/client.js';
 import { temporalConnectionOptions } from '../src/temporal/connection-options.js';
+import { readQueueRateLimit } from '../src/temporal/task-queue-rate.js';
 import { setUpTracing } from '../src/tracing/tracing.js';
 import { createWorker } from './create-worker.js';
+import { GovernorReporter } from './governor-reporter.js';
 import { createWorkerHttp } from './worker-http.js';
 import { loadWorkflowBundle } from './workflow-bundle.js';
 
@@ -50,9 +55,12 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
       dataConverter,
       interceptors: { workflow: tracing.clientInterceptors },
     });
+    const { maxRps, initialRps, governor } = config.service;
+    const outcomes = governor ? new CallOutcomes() : undefined;
     const activities = {
-      ...createActivities(new EligibilityClient(config.service, { onExchange: recordServiceExchange })),
+      ...createActivities(new EligibilityClient(config.service, { onExchange: recordServiceExchange }), { outcomes }),
       ...createBatchActivities({ client: temporal, taskQueue, tenantWeights: config.tenants.weights }),
+      ...createGovernorActivities(temporal),
     };
     const worker = await createWorker({
       connection,
@@ -60,7 +68,8 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
       taskQueue: config.temporal.taskQueue,
       activities,
       dataConverter,
-      maxActivitiesPerSecond: config.service.maxRps,
+      // Until the governor has written the queue's config (which overrides this), the known limit or the start rate.
+      maxActivitiesPerSecond: maxRps ?? initialRps,
       shutdownGraceSeconds: config.worker.shutdownGraceSeconds,
       maxCachedWorkflows: config.worker.maxCachedWorkflows,
       workflowBundle,
@@ -76,6 +85,7 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
             coreMetricsUrl: options.coreMetricsUrl,
             readyTimeoutMs: config.observability.readyTimeoutMs,
             logger: createLogger(config, 'worker'),
+            governedRate: () => readQueueRateLimit(temporal, taskQueue),
           });
     // The SDK's runtime also listens for SIGINT / SIGTERM; whichever runs first starts the drain, the other sees it
     // stopping.
@@ -83,6 +93,19 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
       if (worker.getState() === 'RUNNING') worker.shutdown();
     };
     options.signal?.addEventListener('abort', stop, { once: true });
+    // The task queue's traffic governor hears this worker's call outcomes (and is started by the first report).
+    const reporter =
+      outcomes &&
+      new GovernorReporter({
+        client: temporal,
+        taskQueue,
+        workerId: `${process.pid}@${os.hostname()}`,
+        maxRps: maxRps ?? null,
+        settings: { initialRps },
+        outcomes,
+        log,
+      });
+    await reporter?.start();
     try {
       // Listening before polling: a port already taken stops the worker before it takes any task.
       if (http) {
@@ -93,6 +116,7 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
       await worker.run();
     } finally {
       options.signal?.removeEventListener('abort', stop);
+      await reporter?.stop().catch(() => undefined);
       // Stopped once the worker has drained: /readyz answers 503 meanwhile.
       await http?.close();
       await tracing.shutdown();

@@ -4,6 +4,7 @@ import { temporalReachable, type TemporalProbe } from '../src/health/readiness.j
 import { healthRoutes } from '../src/health/routes.js';
 import type { Logger } from '../src/logging.js';
 import { countHttpRequests } from '../src/metrics/http-metrics.js';
+import { setGovernedRate } from '../src/metrics/project-metrics.js';
 import { scrape } from '../src/metrics/registry.js';
 
 export interface WorkerHttpOptions {
@@ -13,6 +14,11 @@ export interface WorkerHttpOptions {
   coreMetricsUrl: string;
   readyTimeoutMs: number;
   logger: Logger;
+  /**
+   * The task queue's dispatch rate as the governor last set it (a describe call, not a billed action), read on each
+   * scrape so that every worker reports it, whichever one runs the governor; undefined = none set.
+   */
+  governedRate?: () => Promise<number | undefined>;
 }
 
 /**
@@ -20,7 +26,13 @@ export interface WorkerHttpOptions {
  * share no name (the SDK's start with `temporal_`, the project's with `eligibility_`, Node's with `process_`/`nodejs_`).
  * When the SDK's exporter does not answer, the project's metrics are still served and the gap is logged.
  */
-async function mergedScrape(coreMetricsUrl: string, logger: Logger): Promise<string> {
+async function mergedScrape(options: WorkerHttpOptions, logger: Logger): Promise<string> {
+  const { coreMetricsUrl, governedRate } = options;
+  const rate = await governedRate?.().catch((err: Error) => {
+    logger.warn({ err: { message: err.message } }, "the task queue's governed rate could not be read");
+    return undefined;
+  });
+  if (rate !== undefined) setGovernedRate(rate);
   const own = await scrape();
   try {
     const response = await fetch(coreMetricsUrl, { signal: AbortSignal.timeout(2000) });
@@ -46,7 +58,7 @@ export function createWorkerHttp(options: WorkerHttpOptions): FastifyInstance {
   healthRoutes(app, {
     ready: async () =>
       options.worker.getState() === 'RUNNING' && (await temporalReachable(options.connection, options.readyTimeoutMs)),
-    metrics: () => mergedScrape(options.coreMetricsUrl, logger),
+    metrics: () => mergedScrape(options, logger),
   });
   return app;
 }

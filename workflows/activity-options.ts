@@ -6,8 +6,25 @@ import { NON_RETRYABLE_FAILURE_TYPES } from './failure-types.js';
  * used again soon. Temporal applies it to activities; v1 creation's own retry loop applies the same numbers.
  */
 export const RETRY_BACKOFF = { initialSeconds: 2, coefficient: 2, maximumSeconds: 180 } as const;
-/** How long a failing call is retried before the workflow reports the failure. */
+/**
+ * Before the retry-window patch (histories recorded earlier): a failing call was retried for this long from its
+ * scheduling, time queued behind the rate limit included.
+ */
 export const RETRY_WINDOW_SECONDS = 3600;
+/**
+ * How long a verification keeps retrying a failing service, from the call's first failure (queued time never counts):
+ * the 8 to 24 h clearinghouses give batch checks. A batch sets its own (`retryWindow`), a single request may too.
+ */
+export const DEFAULT_RETRY_WINDOW_SECONDS = 24 * 3600;
+
+/** Marks verifications whose calls are bounded by the retry window, not by a schedule-to-close that counts queueing. */
+export const RETRY_WINDOW_PATCH = 'retry-window';
+
+/** How a service call is retried, passed to the activity with its arguments (activities/retry-window.ts). */
+export interface CallPolicy {
+  /** Retryable failures stop being retried this long after the call's first failure. */
+  retryWindowSeconds: number;
+}
 
 /**
  * Options of every activity that calls the eligibility service. Temporal is the only retry layer (the HTTP client
@@ -39,6 +56,17 @@ export const serviceCallOptions: ActivityOptions = {
 };
 
 /**
+ * The service calls of a verification under the retry-window patch: no schedule-to-close, so a call waits in the
+ * queue behind the rate limit (a backlog of hours at a low limit) as long as it must and never fails for it. Each
+ * attempt still has its start-to-close; the activity itself turns a retryable failure into a final one once its
+ * `CallPolicy` window since the first failure has passed (activities/retry-window.ts).
+ */
+export const windowedCallOptions: ActivityOptions = {
+  startToCloseTimeout: serviceCallOptions.startToCloseTimeout,
+  retry: serviceCallOptions.retry,
+};
+
+/**
  * v1 creation (DESIGN §10): the spec gives it no idempotency and no lookup, so Temporal never retries it. A retry
  * policy cannot tell a definite refusal from an attempt that timed out or whose worker died mid-call (either may have
  * created a verification), so the one attempt is all Temporal makes; the workflow itself retries definite refusals
@@ -49,5 +77,15 @@ export const v1CreationOptions: ActivityOptions = {
   // Time queued behind the task-queue rate limit: a task never started sent nothing, so this timeout is a definite
   // "not created" (no schedule-to-close, which could fire either side of the start).
   scheduleToStartTimeout: RETRY_WINDOW_SECONDS * 1000,
+  retry: { maximumAttempts: 1 },
+};
+
+/**
+ * v1 creation under the retry-window patch: no schedule-to-start either. A task waiting in a long queue is not a
+ * refusal (that timeout ended such a creation as refused after an hour of backlog); the workflow's own retry loop
+ * counts its window from the first definite refusal (workflows/v1-creation.ts).
+ */
+export const windowedV1CreationOptions: ActivityOptions = {
+  startToCloseTimeout: serviceCallOptions.startToCloseTimeout,
   retry: { maximumAttempts: 1 },
 };

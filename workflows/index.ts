@@ -5,3 +5,4 @@ export { discoveryWorkflow } from './discovery-workflow.js';
 export { runInputWorkflow } from './run-input-workflow.js';
 export { verificationWorkflow } from './verification-workflow.js';
 export { webhookSetupWorkflow } from './webhook-setup-workflow.js';
+export { governorWorkflow } from './governor-workflow.js';

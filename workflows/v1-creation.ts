@@ -1,7 +1,13 @@
 import { ActivityFailure, ApplicationFailure, TimeoutFailure, proxyActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import type { VerificationRequestV1 } from '../src/contract/index.js';
-import { RETRY_BACKOFF, RETRY_WINDOW_SECONDS, serviceCallOptions, v1CreationOptions } from './activity-options.js';
+import {
+  RETRY_BACKOFF,
+  RETRY_WINDOW_SECONDS,
+  serviceCallOptions,
+  v1CreationOptions,
+  windowedV1CreationOptions,
+} from './activity-options.js';
 import { failureDetails } from './failure-details.js';
 import { FailureType } from './failure-types.js';
 import { describeFailure } from './failures.js';
@@ -13,6 +19,8 @@ import type { LastError } from './types.js';
 import { humanDuration } from './ui-text.js';
 
 const { createVerificationV1 } = proxyActivities<Activities>(v1CreationOptions);
+// Under the retry-window patch: no schedule-to-start, so a long queue is not taken for a refusal.
+const { createVerificationV1: createVerificationV1Windowed } = proxyActivities<Activities>(windowedV1CreationOptions);
 // Histories recorded before the patch retried v1 creation like any call; they replay through this.
 const { createVerificationV1: createVerificationV1Retried } = proxyActivities<Activities>(serviceCallOptions);
 
@@ -59,22 +67,30 @@ function retryDelayMs(err: unknown, attempt: number): number {
   return Math.max(backoff, typeof asked === 'number' ? asked : 0);
 }
 
-/** One creation, retried by the workflow (never by Temporal) while the service refuses it definitely. */
+/**
+ * One creation, retried by the workflow (never by Temporal) while the service refuses it definitely: for
+ * `retryWindowSeconds` after the first refusal (the retry-window patch), or, in histories recorded before it, for an
+ * hour from the first attempt's scheduling.
+ */
 async function createOnce(
   request: VerificationRequestV1,
   progress: ProgressReport,
+  retryWindowSeconds: number | undefined,
 ): Promise<V1Creation | { kind: 'ambiguous'; failure: unknown }> {
-  const deadline = Date.now() + RETRY_WINDOW_SECONDS * 1000;
+  const windowed = retryWindowSeconds !== undefined;
+  let deadline = windowed ? Infinity : Date.now() + RETRY_WINDOW_SECONDS * 1000;
+  const create = windowed ? createVerificationV1Windowed : createVerificationV1;
   for (let attempt = 1; ; attempt += 1) {
     const summary = activitySummary.createV1(attempt);
     progress.at({ doing: summary });
     try {
-      const created = await createVerificationV1.executeWithOptions({ summary }, [request]);
+      const created = await create.executeWithOptions({ summary }, [request]);
       return { kind: 'created', verificationId: created.verificationId };
     } catch (err) {
       const verdict = v1FailureVerdict(err);
       if (verdict === 'ambiguous') return { kind: 'ambiguous', failure: err };
       const delayMs = retryDelayMs(err, attempt);
+      if (windowed && deadline === Infinity) deadline = Date.now() + retryWindowSeconds * 1000;
       if (verdict === 'final' || Date.now() + delayMs > deadline) return { kind: 'refused', failure: err };
       const backoff = timerSummary.v1Backoff(delayMs, describeFailure(err).type);
       const left = humanDuration(deadline - Date.now());
@@ -105,6 +121,8 @@ export interface V1ReviewContext {
   stopped: () => boolean;
   /** The ambiguity, for the status and the result; undefined once a decision settled it. */
   report: (error: LastError | undefined) => void;
+  /** The retry window from the first refusal; unset in histories recorded before the retry-window patch. */
+  retryWindowSeconds?: number;
 }
 
 /**
@@ -114,7 +132,7 @@ export interface V1ReviewContext {
  */
 export async function createV1AtMostOnce(request: VerificationRequestV1, ctx: V1ReviewContext): Promise<V1Creation> {
   for (;;) {
-    const attempt = await createOnce(request, ctx.progress);
+    const attempt = await createOnce(request, ctx.progress, ctx.retryWindowSeconds);
     if (attempt.kind !== 'ambiguous') {
       if (attempt.kind === 'created') ctx.report(undefined);
       return attempt;

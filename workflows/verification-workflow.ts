@@ -6,7 +6,14 @@ import type {
   VerificationRequestV1,
   VerificationRequestV2,
 } from '../src/contract/index.js';
-import { RETRY_WINDOW_SECONDS, serviceCallOptions } from './activity-options.js';
+import {
+  DEFAULT_RETRY_WINDOW_SECONDS,
+  RETRY_WINDOW_PATCH,
+  RETRY_WINDOW_SECONDS,
+  serviceCallOptions,
+  windowedCallOptions,
+  type CallPolicy,
+} from './activity-options.js';
 import { verificationDetails } from './current-details.js';
 import { DiscoveryWatch, summarizeDiscovery } from './discovery-wait.js';
 import { FailureType } from './failure-types.js';
@@ -23,10 +30,12 @@ import { StageTracker } from './stage.js';
 import { activitySummary } from './summaries.js';
 import { resolveTiming } from './timing.js';
 import type { LastError, Outcome, VerificationResult, VerificationStatus, VerificationWorkflowInput } from './types.js';
-import { instant } from './ui-text.js';
+import { humanDuration, instant } from './ui-text.js';
 import { createV1AtMostOnce, createV1Retried, V1_AT_MOST_ONCE_PATCH } from './v1-creation.js';
 
+// Histories recorded before the retry-window patch replay through these: one hour from scheduling, queueing included.
 const { lookupPayer, createVerificationV2 } = proxyActivities<Activities>(serviceCallOptions);
+const windowed = proxyActivities<Activities>(windowedCallOptions);
 
 /**
  * One patient's verification of benefits (DESIGN §3): guard the input's structure (the starter validated it), wait for
@@ -134,13 +143,21 @@ export async function verificationWorkflow(input: VerificationWorkflowInput): Pr
 
   // creating
   stage.enter('creating', payerId !== valid.payerId ? [{ key: PayerId, value: payerId }] : []);
+  // The retry window (DESIGN §8): from a call's first failure, never counting time queued behind the rate limit.
+  const inWindow = patched(RETRY_WINDOW_PATCH);
+  const policy: CallPolicy = { retryWindowSeconds: input.retryWindowSeconds ?? DEFAULT_RETRY_WINDOW_SECONDS };
   /** A service call's step: Temporal retries it (each attempt shows on the pending activity) until the window ends. */
   const calling = (summary: string) =>
-    progress.at({ doing: `${summary}; failures retried until ${instant(Date.now() + RETRY_WINDOW_SECONDS * 1000)}` });
+    progress.at({
+      doing: inWindow
+        ? `${summary}; failures retried for ${humanDuration(policy.retryWindowSeconds * 1000)} after the first`
+        : `${summary}; failures retried until ${instant(Date.now() + RETRY_WINDOW_SECONDS * 1000)}`,
+    });
   try {
     const summary = activitySummary.lookupPayer(payerId);
     calling(summary);
-    await lookupPayer.executeWithOptions({ summary }, [payerId]);
+    if (inWindow) await windowed.lookupPayer.executeWithOptions({ summary }, [payerId, policy]);
+    else await lookupPayer.executeWithOptions({ summary }, [payerId]);
   } catch (err) {
     if (isActivityFailureOfType(err, FailureType.NotFound)) return fail(invalidRequest('payerId', 'unknown payer'));
     return fail(toCallerFailure(err));
@@ -153,7 +170,9 @@ export async function verificationWorkflow(input: VerificationWorkflowInput): Pr
       const summary = activitySummary.createV2(idempotencyKey);
       calling(summary);
       const v2Request = toV2Request(valid, payerId, memberId);
-      const created = await createVerificationV2.executeWithOptions({ summary }, [v2Request, idempotencyKey]);
+      const created = inWindow
+        ? await windowed.createVerificationV2.executeWithOptions({ summary }, [v2Request, idempotencyKey, policy])
+        : await createVerificationV2.executeWithOptions({ summary }, [v2Request, idempotencyKey]);
       verificationId = created.verificationId;
     } catch (err) {
       return fail(toCallerFailure(err));
@@ -168,6 +187,7 @@ export async function verificationWorkflow(input: VerificationWorkflowInput): Pr
           reviewDeadlineSeconds: timing.reviewDeadlineSeconds,
           stopped,
           report: (error) => (lastError = error),
+          ...(inWindow ? { retryWindowSeconds: policy.retryWindowSeconds } : {}),
         })
       : await createV1Retried(v1Request);
     if (created.kind === 'refused') return fail(toCallerFailure(created.failure));

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { FaultSettings, SandboxStats, type FaultUpdate } from '../../src/contract/index.js';
+import {
+  FaultSettings,
+  RateLimitSettings,
+  SandboxStats,
+  type FaultUpdate,
+  type RateLimitUpdate,
+} from '../../src/contract/index.js';
 
 /** `GET /sandbox/verifications`: every verification the sandbox created, with the caller's id when it was sent. */
 const CreatedVerification = z.object({
@@ -26,6 +32,16 @@ export class SandboxControl {
 
   async setFaults(update: FaultUpdate): Promise<FaultSettings> {
     return FaultSettings.parse(await this.call('POST', '/sandbox/faults', update));
+  }
+
+  /** State, stats, buckets, faults and the rate limit back to the sandbox's start (`POST /sandbox/reset`). */
+  async reset(): Promise<void> {
+    await this.call('POST', '/sandbox/reset');
+  }
+
+  /** Moves the service's rate limit R mid-run (`POST /sandbox/rate-limit`). */
+  async setRateLimit(update: RateLimitUpdate): Promise<RateLimitSettings> {
+    return RateLimitSettings.parse(await this.call('POST', '/sandbox/rate-limit', update));
   }
 
   async faults(): Promise<FaultSettings> {

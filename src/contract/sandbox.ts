@@ -47,6 +47,19 @@ export type FaultSettings = z.infer<typeof FaultSettings>;
 export const FaultUpdate = FaultSettings.partial().strict();
 export type FaultUpdate = z.infer<typeof FaultUpdate>;
 
+/** The sandbox's rate limit per client (`SANDBOX_RATE_*`), as `GET /sandbox/rate-limit` shows it. */
+export const RateLimitSettings = z.object({
+  /** Tokens added to each client id's bucket per second: the sustained limit R. */
+  ratePerSecond: z.number().positive().max(1_000_000),
+  /** Bucket size: calls a client may make at once after being idle. */
+  burst: z.number().int().positive().max(1_000_000),
+});
+export type RateLimitSettings = z.infer<typeof RateLimitSettings>;
+
+/** `POST /sandbox/rate-limit`: a partial update, applied from the next call on; an unknown field is rejected by name. */
+export const RateLimitUpdate = RateLimitSettings.partial().strict();
+export type RateLimitUpdate = z.infer<typeof RateLimitUpdate>;
+
 /** A run as `GET /sandbox/runs?verificationId=…` lists it. `id` is the caller's id of the verification, when given. */
 export const SandboxRun = z.object({
   flowRunId: Uuid,

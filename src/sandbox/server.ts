@@ -44,7 +44,7 @@ function createContext(config: SandboxConfig): SandboxContext {
     faults,
     webhooks,
     tokens: new TokenIssuer(config, config.tokenTtlSeconds),
-    limiter: new RateLimiter(config.ratePerSecond, config.rateBurst),
+    limiter: new RateLimiter({ ratePerSecond: config.ratePerSecond, burst: config.rateBurst }),
     idempotency: new IdempotencyStore(),
     discoveries: new DiscoveryLifecycle(state, webhooks, config.discoveryDelayMs),
   };

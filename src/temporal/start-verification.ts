@@ -45,6 +45,8 @@ export interface StartVerificationOptions {
    * the same workflow instead of starting a second one.
    */
   anonymousId?: string;
+  /** How long failing service calls are retried from their first failure (default 24 h; a batch carries its own). */
+  retryWindowSeconds?: number;
   /** An item of a batch (DESIGN §9): its derived workflow id, and what the batch carries onto every item. */
   batch?: Omit<BatchItemMemo, 'callerId'> & { workflowId: string; tenant?: string; retryWindowSeconds: number };
   /** The task-queue lane (DESIGN §8): bulk for a batch item and for `lane: 'bulk'`, the front desk otherwise. */
@@ -114,6 +116,7 @@ export async function startVerification(
           ...(options.timing ? { timing: options.timing } : {}),
           ...(tenant ? { tenant } : {}),
           ...(batch ? { retryWindowSeconds: batch.retryWindowSeconds } : {}),
+          ...(!batch && options.retryWindowSeconds ? { retryWindowSeconds: options.retryWindowSeconds } : {}),
         },
       ],
       typedSearchAttributes,

@@ -3,9 +3,11 @@ import {
   AccessToken,
   Discovery,
   FaultSettings,
+  RateLimitSettings,
   SandboxRunList,
   SandboxStats,
   type FaultUpdate,
+  type RateLimitUpdate,
   type SandboxDiscoveryRequest,
   type SandboxRun,
 } from '../../src/contract/index.js';
@@ -23,6 +25,8 @@ export interface TestSandbox {
   config: SandboxConfig;
   stats(): Promise<Stats>;
   setFaults(faults: FaultUpdate): Promise<void>;
+  /** Moves the sandbox's rate limit from the next call on (`POST /sandbox/rate-limit`). */
+  setRateLimit(limit: RateLimitUpdate): Promise<RateLimitSettings>;
   /** Seed data back, faults from config, stats zeroed, every token invalidated. */
   reset(): Promise<void>;
   close(): Promise<void>;
@@ -60,6 +64,7 @@ export async function startTestSandbox(overrides: TestSandboxOverrides = {}): Pr
     setFaults: async (f) => {
       FaultSettings.parse(await call('POST', '/sandbox/faults', f));
     },
+    setRateLimit: async (limit) => RateLimitSettings.parse(await call('POST', '/sandbox/rate-limit', limit)),
     reset: async () => {
       await call('POST', '/sandbox/reset');
     },

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Worker } from '@temporalio/worker';
 import { createBatchActivities } from '../../activities/batch.js';
+import { createGovernorActivities } from '../../activities/governor.js';
 import { createActivities } from '../../activities/index.js';
+import type { CallOutcomes } from '../../activities/outcomes.js';
 import { EligibilityClient } from '../../src/client/index.js';
 import { loadConfig } from '../../src/config.js';
 import { createWorker, type CreateWorkerOptions } from '../../workers/create-worker.js';
@@ -18,26 +20,36 @@ export interface WorkflowHarness {
   stop(): Promise<void>;
 }
 
+/** What a suite may change about its worker: the cache, the calls' outcomes counted for a governor, a shared queue. */
+export type HarnessWorkerOverrides = Partial<
+  Pick<CreateWorkerOptions, 'maxCachedWorkflows' | 'maxActivitiesPerSecond'>
+> & {
+  outcomes?: CallOutcomes;
+  /** Another harness's task queue (two workers on one queue); default: a new one. */
+  taskQueue?: string;
+};
+
 export async function startWorkflowHarness(
   sandboxOverrides?: Parameters<typeof startTestSandbox>[0],
-  workerOverrides: Pick<CreateWorkerOptions, 'maxCachedWorkflows'> = {},
+  workerOverrides: HarnessWorkerOverrides = {},
 ): Promise<WorkflowHarness> {
   const sandbox = await startTestSandbox(sandboxOverrides);
   const config = loadConfig({ ELIGIBILITY_BASE_URL: sandbox.url });
   const { nativeConnection, server, client } = testTemporal();
-  const taskQueue = `test-${randomUUID()}`;
+  const { outcomes, taskQueue = `test-${randomUUID()}`, ...overrides } = workerOverrides;
   const worker = await createWorker({
     connection: nativeConnection,
     namespace: server.namespace,
     taskQueue,
     activities: {
-      ...createActivities(new EligibilityClient(config.service)),
+      ...createActivities(new EligibilityClient(config.service), { outcomes }),
       ...createBatchActivities({ client, taskQueue }),
+      ...createGovernorActivities(client),
     },
     dataConverter: testDataConverter(),
     maxActivitiesPerSecond: 500,
     workflowBundle: await workflowBundle(),
-    ...workerOverrides,
+    ...overrides,
   });
   const running = worker.run();
   return {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import {
   FaultUpdate,
+  RateLimitUpdate,
   SandboxDiscoveryCompleteRequest,
   SandboxDiscoveryRequest,
   type SandboxRun,
@@ -21,6 +22,15 @@ export function sandboxControlRoutes(app: FastifyInstance, ctx: SandboxContext, 
     const body = parse(FaultUpdate, request.body ?? {});
     if (!body.ok) return invalidRequest(reply, body.param);
     return reply.send(ctx.faults.update(body.data));
+  });
+
+  app.get('/sandbox/rate-limit', () => ctx.limiter.settings);
+
+  // R moved mid-run: what a real service does when its operator changes a quota, so the governor's reaction is testable.
+  app.post('/sandbox/rate-limit', (request, reply) => {
+    const body = parse(RateLimitUpdate, request.body ?? {});
+    if (!body.ok) return invalidRequest(reply, body.param);
+    return reply.send(ctx.limiter.update(body.data));
   });
 
   // Everything back to the start: seed data, faults from configuration, zero stats; issued tokens are cleared too.

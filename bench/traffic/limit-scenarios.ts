@@ -1,0 +1,155 @@
+import { VerificationRequestV2 } from '../../src/contract/index.js';
+import { runNaivePeer } from './naive-peer.js';
+import { followService, type ServiceTrace } from './measure.js';
+import { runProject, trafficRequest, type ProjectRun } from './project-run.js';
+import type { Figure, TrafficScenario } from './scenario.js';
+import type { TrafficStack } from './stack.js';
+
+const pct = (part: number, whole: number) => `${((100 * part) / Math.max(whole, 1)).toFixed(2)}%`;
+const seconds = (ms: number | undefined) => (ms === undefined ? 'never' : `${(ms / 1000).toFixed(1)} s`);
+
+/** Generous: a run that takes three times the ceiling's time (plus a minute) is reported as not finished. */
+const maxMsFor = (count: number, rps: number) => ((count * 2) / rps) * 3000 + 60_000;
+
+function throughputFigures(
+  scenario: string,
+  subject: string,
+  rps: number,
+  count: number,
+  trace: ServiceTrace,
+): Figure[] {
+  const ceiling = rps / 2;
+  const perSecond =
+    trace.doneMs === undefined ? trace.created / (trace.elapsedMs / 1000) : count / (trace.doneMs / 1000);
+  const unfinished = trace.doneMs === undefined ? `; stopped at ${trace.created} of ${count}` : '';
+  return [
+    {
+      scenario,
+      subject,
+      name: 'throughput ÷ ceiling',
+      value: `${(perSecond / ceiling).toFixed(2)} (${perSecond.toFixed(1)} of ${ceiling} verifications/s${unfinished})`,
+    },
+    {
+      scenario,
+      subject,
+      name: '429 share of calls',
+      value: `${pct(trace.tooMany, trace.calls)} (${trace.tooMany} of ${trace.calls})`,
+    },
+  ];
+}
+
+function projectFigures(scenario: string, run: ProjectRun): Figure[] {
+  const g = run.governor;
+  return [
+    {
+      scenario,
+      subject: 'project',
+      name: 'worker CPU per verification',
+      value: `${run.cpuMsPerVerification.toFixed(0)} ms`,
+    },
+    {
+      scenario,
+      subject: 'project',
+      name: 'governor actions ÷ work actions',
+      value: `${pct(run.governorActions, run.workActions)} (${run.governorActions} of ${run.workActions})`,
+      target: '< 2%',
+    },
+    {
+      scenario,
+      subject: 'project',
+      name: 'governor at the end',
+      value: g
+        ? `${g.rps} calls/s (${g.mode}; limited at ${g.limitedAtRps ?? '-'}; ${g.totals.raises} raises, ${g.totals.cuts} cuts)`
+        : 'not running',
+    },
+  ];
+}
+
+async function naive(stack: TrafficStack, rps: number, count: number, onTick?: (created: number) => Promise<boolean>) {
+  const t0 = performance.now();
+  const [, trace] = await Promise.all([
+    runNaivePeer(stack.service, count, (i) => VerificationRequestV2.parse(trafficRequest(`naive-${Date.now()}`, i))),
+    followService(stack.sandbox, t0, count, maxMsFor(count, rps), onTick),
+  ]);
+  return trace;
+}
+
+/** Throughput and 429s at a fixed R, the project told R (`known`) or not (`unknown`), beside the naive peer. */
+function limitScenario(kind: 'known' | 'unknown', rps: number): TrafficScenario {
+  const name = `${kind}-${rps}`;
+  const target = kind === 'known' ? ['≥ 0.95', '≤ 0.5%'] : ['≥ 0.9', '≤ 1%'];
+  return {
+    name,
+    description: `R = ${rps}/s, ${kind === 'known' ? 'ELIGIBILITY_MAX_RPS = R' : 'ELIGIBILITY_MAX_RPS unset'}`,
+    async run(stack, { count, log }) {
+      await stack.resetSandbox(rps);
+      log(`${name}: project, ${count} verifications`);
+      const run = await runProject(stack, {
+        maxRps: kind === 'known' ? rps : undefined,
+        count,
+        maxMs: maxMsFor(count, rps),
+      });
+      const figures = throughputFigures(name, 'project', rps, count, run.trace).map((f, i) => ({
+        ...f,
+        target: target[i],
+      }));
+      await stack.resetSandbox(rps);
+      log(`${name}: naive peer, ${count} verifications`);
+      const peer = await naive(stack, rps, count);
+      return [...figures, ...projectFigures(name, run), ...throughputFigures(name, 'naive peer', rps, count, peer)];
+    },
+  };
+}
+
+/** R halved once a third of the verifications are created: how long until the service's 429s stop. */
+function halvedScenario(rps: number): TrafficScenario {
+  const name = `halved-${rps}`;
+  return {
+    name,
+    description: `R = ${rps}/s halved to ${rps / 2}/s mid-run, ELIGIBILITY_MAX_RPS unset`,
+    async run(stack, { count, log }) {
+      const halve = async (created: number) => {
+        if (created < count / 3) return false;
+        await stack.sandbox.setRateLimit({ ratePerSecond: rps / 2, burst: Math.round(rps / 2) });
+        log(`${name}: R halved after ${created} verifications`);
+        return true;
+      };
+      const stopFigures = (subject: string, trace: ServiceTrace): Figure[] => [
+        {
+          scenario: name,
+          subject,
+          name: 'last 429 after R halved',
+          value:
+            trace.last429Ms === undefined || !trace.after ? 'none after' : seconds(trace.last429Ms - trace.after.atMs),
+          ...(subject === 'project' ? { target: '≤ 30 s' } : {}),
+        },
+        {
+          scenario: name,
+          subject,
+          name: '429 share after R halved',
+          value: trace.after
+            ? `${pct(trace.after.tooMany, trace.after.calls)} (${trace.after.tooMany} of ${trace.after.calls})`
+            : '-',
+        },
+      ];
+      await stack.resetSandbox(rps);
+      log(`${name}: project, ${count} verifications`);
+      const run = await runProject(stack, { maxRps: undefined, count, maxMs: maxMsFor(count, rps / 2), onTick: halve });
+      const figures = stopFigures('project', run.trace);
+      await stack.resetSandbox(rps);
+      log(`${name}: naive peer, ${count} verifications`);
+      const peer = await naive(stack, rps, count, halve);
+      return [...figures, ...projectFigures(name, run), ...stopFigures('naive peer', peer)];
+    },
+  };
+}
+
+export const limitScenarios: TrafficScenario[] = [
+  limitScenario('known', 10),
+  limitScenario('known', 40),
+  limitScenario('known', 200),
+  limitScenario('unknown', 5),
+  limitScenario('unknown', 40),
+  limitScenario('unknown', 200),
+  halvedScenario(40),
+];

@@ -1,0 +1,60 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { SandboxStats } from '../../src/contract/index.js';
+import type { SandboxControl } from '../faults/sandbox-control.js';
+
+const POLL_MS = 250;
+
+/** Service calls in the sandbox's stats: every route of the spec but the token endpoint (and never /sandbox/...). */
+export function serviceCalls(stats: SandboxStats): number {
+  return Object.entries(stats.calls)
+    .filter(([route]) => !route.includes(' /sandbox/') && !route.includes('/oauth/token'))
+    .reduce((sum, [, byStatus]) => sum + Object.values(byStatus).reduce((a, b) => a + b, 0), 0);
+}
+
+/** A run as the service saw it: when verifications were created, and the 429s it sent. */
+export interface ServiceTrace {
+  /** ms from the first start until the `count`-th verification was created (undefined: not within the time limit). */
+  doneMs: number | undefined;
+  /** Verifications created when the follow ended, and after how long (ms): the rate of a run that did not finish. */
+  created: number;
+  elapsedMs: number;
+  calls: number;
+  tooMany: number;
+  /** ms from the first start of the last poll at which the sandbox's 429 count had grown. */
+  last429Ms: number | undefined;
+  /** 429s counted after the mid-run change of R, calls after it, and when it happened (ms from the first start). */
+  after: { calls: number; tooMany: number; atMs: number } | undefined;
+}
+
+/**
+ * Follows the sandbox's stats from `t0` until `count` verifications are created or `maxMs` passes; `onTick` may act
+ * mid-run (move R) and returns the time it did, from which `after` counts.
+ */
+export async function followService(
+  sandbox: SandboxControl,
+  t0: number,
+  count: number,
+  maxMs: number,
+  onTick?: (created: number) => Promise<boolean>,
+): Promise<ServiceTrace> {
+  let last429Ms: number | undefined;
+  let tooMany = 0;
+  let mark: { calls: number; tooMany: number; atMs: number } | undefined;
+  for (;;) {
+    const stats = await sandbox.stats();
+    const now = performance.now() - t0;
+    if (stats.tooManyRequestsSent > tooMany) last429Ms = now;
+    tooMany = stats.tooManyRequestsSent;
+    const calls = serviceCalls(stats);
+    const after = mark && { calls: calls - mark.calls, tooMany: tooMany - mark.tooMany, atMs: mark.atMs };
+    if (stats.verificationsCreated >= count || now > maxMs) {
+      const doneMs = stats.verificationsCreated >= count ? now : undefined;
+      return { doneMs, created: stats.verificationsCreated, elapsedMs: now, calls, tooMany, last429Ms, after };
+    }
+    if (!mark && onTick && (await onTick(stats.verificationsCreated))) {
+      mark = { calls, tooMany, atMs: performance.now() - t0 };
+      last429Ms = undefined;
+    }
+    await sleep(POLL_MS);
+  }
+}

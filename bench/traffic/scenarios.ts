@@ -1,0 +1,8 @@
+import { limitScenarios } from './limit-scenarios.js';
+import type { TrafficScenario } from './scenario.js';
+
+/**
+ * Every scenario of `npm run bench:traffic`, in the order they run; `--only` picks some by name. Traffic governance's
+ * limit scenarios are here; lanes (front desk) and tenants add theirs (bench/traffic/front-desk.ts, tenants.ts).
+ */
+export const scenarios: TrafficScenario[] = [...limitScenarios];

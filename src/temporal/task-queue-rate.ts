@@ -1,0 +1,40 @@
+import type { Client } from '@temporalio/client';
+import proto from '@temporalio/proto';
+
+const ACTIVITY = proto.temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY;
+const NORMAL = proto.temporal.api.enums.v1.TaskQueueKind.TASK_QUEUE_KIND_NORMAL;
+/** The config metadata keeps who set a rate; the governor's writes say so (`temporal task-queue config get`). */
+const IDENTITY = 'eligibility-governor';
+/** The server keeps at most this much of the reason. */
+const MAX_REASON = 200;
+
+/**
+ * Sets a task queue's activity dispatch rate (`temporal task-queue config set --queue-rps-limit`): the server
+ * dispatches at most `rps` activity tasks a second across all its workers, whatever they send with their polls.
+ */
+export async function setQueueRateLimit(client: Client, taskQueue: string, rps: number, reason: string): Promise<void> {
+  await client.workflowService.updateTaskQueueConfig({
+    namespace: client.options.namespace,
+    identity: IDENTITY,
+    taskQueue,
+    taskQueueType: ACTIVITY,
+    updateQueueRateLimit: { rateLimit: { requestsPerSecond: rps }, reason: reason.slice(0, MAX_REASON) },
+  });
+}
+
+/**
+ * The task queue's activity dispatch rate as set in its config (`temporal task-queue config get`), or undefined when
+ * none is set (the workers' `maxTaskQueueActivitiesPerSecond` then applies). A describe is not a billed action: this
+ * is the gauge source for metrics (the governed rate), where the `status` query would cost one action per scrape.
+ */
+export async function readQueueRateLimit(client: Client, taskQueue: string): Promise<number | undefined> {
+  const { config } = await client.workflowService.describeTaskQueue({
+    namespace: client.options.namespace,
+    taskQueue: { name: taskQueue, kind: NORMAL },
+    taskQueueType: ACTIVITY,
+    reportConfig: true,
+  });
+  const rateLimit = config?.queueRateLimit?.rateLimit;
+  // The server keeps a float32: 13.6 comes back as 13.600000381. The governor sets hundredths.
+  return rateLimit ? Math.round((rateLimit.requestsPerSecond ?? 0) * 1000) / 1000 : undefined;
+}

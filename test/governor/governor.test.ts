@@ -1,0 +1,233 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { CallOutcomes } from '../../activities/outcomes.js';
+import { startVerification } from '../../src/temporal/start-verification.js';
+import { readQueueRateLimit } from '../../src/temporal/task-queue-rate.js';
+import { GovernorReporter } from '../../workers/governor-reporter.js';
+import { governorStatusQuery, governorWorkflowId, outcomeReportSignal } from '../../workflows/governor-messages.js';
+import type { GovernorSettings, OutcomeReport } from '../../workflows/governor-types.js';
+import type { governorWorkflow } from '../../workflows/index.js';
+import { recordHistory } from '../setup/histories.js';
+import { testTemporal } from '../setup/temporal.js';
+import { eventually, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
+
+/** No hold and no wait between raises: each report moves the rate, so a test needs no real waiting. */
+const FAST: Partial<GovernorSettings> = { initialRps: 10, holdMs: 0, raiseEveryMs: 0 };
+
+const report = (fields: Partial<OutcomeReport>): OutcomeReport => ({
+  workerId: 'worker-1',
+  answered: 0,
+  failed: 0,
+  rateLimited: 0,
+  retryAfterMs: 0,
+  intervalMs: 1000,
+  maxRps: null,
+  ...fields,
+});
+
+async function listRuns(queue: string) {
+  const runs: { status: { name: string } }[] = [];
+  for await (const run of testTemporal().client.workflow.list({
+    query: `WorkflowId = '${governorWorkflowId(queue)}'`,
+  })) {
+    runs.push(run);
+  }
+  return runs;
+}
+
+describe('traffic governor', function () {
+  this.timeout(60_000);
+  let harness: WorkflowHarness;
+  before(async () => {
+    harness = await startWorkflowHarness({ rateBurst: 1000, ratePerSecond: 1000 });
+  });
+  after(() => harness?.stop());
+
+  /**
+   * Signal-with-start as a worker's reporter sends it. The governor of `governed` runs on the harness's queue, so
+   * each test has its own governor and queue config while one worker runs them all.
+   */
+  async function send(governed: string, sent: OutcomeReport, settings: Partial<GovernorSettings> = FAST) {
+    await testTemporal().client.workflow.signalWithStart<typeof governorWorkflow, [OutcomeReport]>('governorWorkflow', {
+      workflowId: governorWorkflowId(governed),
+      taskQueue: harness.taskQueue,
+      args: [{ taskQueue: governed, maxRps: sent.maxRps, settings }],
+      signal: outcomeReportSignal,
+      signalArgs: [sent],
+    });
+  }
+
+  /** The queue's rate as the server enforces it, once it equals `expected`. */
+  const queueRateBecomes = (queue: string, expected: number) =>
+    eventually(
+      async () => {
+        const rps = await readQueueRateLimit(testTemporal().client, queue);
+        return rps === expected ? rps : undefined;
+      },
+      15_000,
+      `the rate of ${queue} to become ${expected}`,
+    );
+
+  const status = (queue: string) =>
+    testTemporal().client.workflow.getHandle(governorWorkflowId(queue)).query(governorStatusQuery);
+
+  it('a 429 lowers the queue rate, to a share of what the service served', async () => {
+    const queue = `governed-${randomUUID()}`;
+    await send(queue, report({}));
+    await queueRateBecomes(queue, 10);
+    // 5 served and 3 refused in a second: the service's limit is about 5, not 10.
+    await send(queue, report({ answered: 5, rateLimited: 3, retryAfterMs: 1000 }));
+    await queueRateBecomes(queue, 4.25);
+    const shown = await status(queue);
+    assert.equal(shown.limitedAtRps, 5);
+    assert.equal(shown.totals.cuts, 1);
+    assert.match(shown.lastChange?.reason ?? '', /429/);
+    // Within the service's Retry-After, refusals of calls sent before the cut do not cut again.
+    await send(queue, report({ answered: 4, rateLimited: 4 }));
+    await eventually(async () => ((await status(queue)).totals.reports === 3 ? true : undefined));
+    assert.equal((await status(queue)).rps, 4.25);
+  });
+
+  it('a few 429s among many calls cut from the rate itself, not from what was served', async () => {
+    const queue = `governed-${randomUUID()}`;
+    await send(queue, report({}));
+    await queueRateBecomes(queue, 10);
+    await send(queue, report({ answered: 4, rateLimited: 1 }));
+    await queueRateBecomes(queue, 8.5);
+  });
+
+  it('calls served raise it (doubling until the first 429, then closing in), never above ELIGIBILITY_MAX_RPS', async () => {
+    const queue = `governed-${randomUUID()}`;
+    await send(queue, report({}));
+    await queueRateBecomes(queue, 10);
+    await send(queue, report({ answered: 10 }));
+    await queueRateBecomes(queue, 20);
+    // Demand well under the rate: the rate is not what holds calls back, so it is not raised.
+    await send(queue, report({ answered: 5 }));
+    // A fifth of the calls or more refused: the limit is about what was served (16), not the rate.
+    await send(queue, report({ answered: 16, rateLimited: 5 }));
+    await queueRateBecomes(queue, 13.6);
+    await send(queue, report({ answered: 14 }));
+    await queueRateBecomes(queue, 14.8);
+    // The workers' ELIGIBILITY_MAX_RPS caps it from then on.
+    await send(queue, report({ answered: 15, maxRps: 15.5 }));
+    await queueRateBecomes(queue, 15.4);
+    await send(queue, report({ answered: 16, maxRps: 15.5 }));
+    await queueRateBecomes(queue, 15.5);
+    await send(queue, report({ answered: 16, maxRps: 15.5 }));
+    const shown = await status(queue);
+    assert.equal(shown.rps, 15.5);
+    assert.equal(shown.mode, 'known');
+    assert.equal(await readQueueRateLimit(testTemporal().client, queue), 15.5);
+  });
+
+  it('with a known limit it starts at ELIGIBILITY_MAX_RPS', async () => {
+    const queue = `governed-${randomUUID()}`;
+    await send(queue, report({ maxRps: 40 }));
+    await queueRateBecomes(queue, 40);
+    assert.equal((await status(queue)).mode, 'known');
+  });
+
+  it('is one governor for two workers, and continues as new with its state', async () => {
+    // The reporters start the governor on the queue they report for: the harness's, which its worker polls.
+    const queue = harness.taskQueue;
+    const { client } = testTemporal();
+    const settings = { ...FAST, continueAsNewAfterEvents: 20 };
+    const workers = ['worker-a', 'worker-b'].map((workerId) => {
+      const outcomes = new CallOutcomes();
+      const reporter = new GovernorReporter({
+        client,
+        taskQueue: queue,
+        workerId,
+        maxRps: null,
+        settings,
+        outcomes,
+        minMs: 0,
+        afterCalls: 10,
+      });
+      return { outcomes, reporter };
+    });
+    // Both start it (signal-with-start): the second start finds the first governor running.
+    await Promise.all(workers.map((w) => w.reporter.start()));
+    const handle = client.workflow.getHandle(governorWorkflowId(queue));
+    const firstRunId = (await handle.describe()).runId;
+    try {
+      for (let round = 0; round < 8; round++) {
+        for (const w of workers) for (let i = 0; i < 10; i++) w.outcomes.record();
+        await eventually(() => Promise.resolve(workers.every((w) => w.outcomes.pending.answered === 0) || undefined));
+      }
+    } finally {
+      await Promise.all(workers.map((w) => w.reporter.stop()));
+    }
+    const shown = await eventually(async () => {
+      const s = await status(queue);
+      return s.totals.calls === 160 ? s : undefined;
+    });
+    assert.equal(shown.workers, 2);
+    assert.equal(shown.totals.reports, 2 + 16);
+    const runs = await listRuns(queue);
+    assert.ok(runs.length >= 2, `expected a continue-as-new, found ${runs.length} run(s)`);
+    assert.equal(runs.filter((r) => r.status.name === 'RUNNING').length, 1);
+    assert.notEqual((await handle.describe()).runId, firstRunId);
+    await recordHistory('governor-continued-as-new', client.workflow.getHandle(governorWorkflowId(queue), firstRunId));
+  });
+
+  it('keeps its rate across a restart of the workers that run it', async () => {
+    const queue = `governed-${randomUUID()}`;
+    await send(queue, report({}));
+    await send(queue, report({ answered: 10 }));
+    await queueRateBecomes(queue, 20);
+    // Every worker of the governor's queue goes; a new one takes over its history.
+    await harness.stop();
+    harness = await startWorkflowHarness({ rateBurst: 1000, ratePerSecond: 1000 }, { taskQueue: harness.taskQueue });
+    await send(queue, report({ answered: 20 }));
+    await queueRateBecomes(queue, 40);
+    assert.equal((await status(queue)).totals.raises, 2);
+  });
+
+  it('hears a 429 from the service through the activities and the reporter, and cuts the rate', async () => {
+    const outcomes = new CallOutcomes();
+    // One call allowed, then a refusal for a long while: the payer lookup passes, the creation is refused.
+    const limited = await startWorkflowHarness({ rateBurst: 1, ratePerSecond: 0.01 }, { outcomes });
+    const { client } = testTemporal();
+    const reporter = new GovernorReporter({
+      client,
+      taskQueue: limited.taskQueue,
+      workerId: 'limited-worker',
+      maxRps: null,
+      settings: FAST,
+      outcomes,
+      minMs: 0,
+    });
+    try {
+      await reporter.start();
+      await queueRateBecomes(limited.taskQueue, 10);
+      const { workflowId } = await startVerification(
+        client,
+        {
+          id: `governed-${randomUUID()}`,
+          patient: { firstName: 'Ada', lastName: 'Lovelace', dateOfBirth: '12/10/1980', state: 'NY' },
+          payerId: '60054',
+          placeOfServiceCode: '11',
+          specialtyCode: 'PRC',
+        },
+        { taskQueue: limited.taskQueue },
+      );
+      const cut = await eventually(
+        async () => {
+          const rps = await readQueueRateLimit(client, limited.taskQueue);
+          return rps !== undefined && rps < 10 ? rps : undefined;
+        },
+        20_000,
+        'the governor to cut the rate',
+      );
+      assert.ok(cut <= 8.5, `cut to ${cut}`);
+      const shown = await status(limited.taskQueue);
+      assert.ok(shown.totals.rateLimited >= 1);
+      await client.workflow.getHandle(workflowId).terminate('test over');
+    } finally {
+      await reporter.stop();
+      await limited.stop();
+    }
+  });
+});

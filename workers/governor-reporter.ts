@@ -1,0 +1,100 @@
+import type { Client } from '@temporalio/client';
+import type { CallOutcomes } from '../activities/outcomes.js';
+import { governorWorkflowId, outcomeReportSignal } from '../workflows/governor-messages.js';
+import type { GovernorSettings, OutcomeReport } from '../workflows/governor-types.js';
+import type { governorWorkflow } from '../workflows/index.js';
+
+export interface GovernorReporterOptions {
+  client: Client;
+  taskQueue: string;
+  /** This worker's identity in its reports. */
+  workerId: string;
+  /** ELIGIBILITY_MAX_RPS (null = unset: the governor discovers the limit). */
+  maxRps: number | null;
+  /** ELIGIBILITY_INITIAL_RPS and, in tests, shorter intervals: used only when this report starts the governor. */
+  settings?: Partial<GovernorSettings>;
+  outcomes: CallOutcomes;
+  /** Report at least this often while calls are made (default 10 s). */
+  everyMs?: number;
+  /** Report sooner once this many calls were counted (default 50), or at once after a 429 ... */
+  afterCalls?: number;
+  /** ... but never more often than this (default 1 s). */
+  minMs?: number;
+  log?: (line: string) => void;
+}
+
+const TICK_MS = 250;
+
+/**
+ * Sends this worker's aggregated call outcomes to its task queue's governor with signal-with-start, which starts the
+ * governor if none runs (a fixed id per queue: one governor whatever the number of workers). One report per interval:
+ * at most every 10 s at a steady pace, every 50 calls when calls are many (so the rate follows a fast service within
+ * seconds), within a second of a 429 (so a cut comes fast). A report is one billed action, against the dozens of
+ * calls it covers; nothing is sent while no call is made.
+ */
+export class GovernorReporter {
+  private timer: NodeJS.Timeout | undefined;
+  private lastSentMs = Date.now();
+  private sending: Promise<void> | undefined;
+
+  constructor(private readonly opts: GovernorReporterOptions) {}
+
+  /** Starts the governor (an empty report) and the reporting; rejects when Temporal cannot be reached. */
+  async start(): Promise<void> {
+    await this.send({ counts: { answered: 0, failed: 0, rateLimited: 0, retryAfterMs: 0 }, intervalMs: 0 });
+    this.timer = setInterval(() => this.tick(), TICK_MS);
+    this.timer.unref();
+  }
+
+  /** Stops reporting after a last report of what is still counted (a worker's drain on shutdown). */
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.sending;
+    if (this.calls() > 0) await this.flush();
+  }
+
+  private calls(): number {
+    const { answered, rateLimited } = this.opts.outcomes.pending;
+    return answered + rateLimited;
+  }
+
+  private tick(): void {
+    if (this.sending) return;
+    const since = Date.now() - this.lastSentMs;
+    const calls = this.calls();
+    if (calls === 0 || since < (this.opts.minMs ?? 1000)) return;
+    const due =
+      this.opts.outcomes.pending.rateLimited > 0 ||
+      calls >= (this.opts.afterCalls ?? 50) ||
+      since >= (this.opts.everyMs ?? 10_000);
+    if (!due) return;
+    this.sending = this.flush().finally(() => (this.sending = undefined));
+  }
+
+  private async flush(): Promise<void> {
+    const taken = this.opts.outcomes.take();
+    try {
+      await this.send(taken);
+    } catch (err) {
+      // Temporal unreachable: the counts ride on the next report.
+      this.opts.outcomes.restore(taken);
+      this.opts.log?.(`governor report not sent (${(err as Error).message}); retried with the next one`);
+    }
+  }
+
+  private async send(taken: ReturnType<CallOutcomes['take']>): Promise<void> {
+    const { client, taskQueue, workerId, maxRps, settings } = this.opts;
+    const report: OutcomeReport = { workerId, ...taken.counts, intervalMs: taken.intervalMs, maxRps };
+    await client.workflow.signalWithStart<typeof governorWorkflow, [OutcomeReport]>('governorWorkflow', {
+      workflowId: governorWorkflowId(taskQueue),
+      taskQueue,
+      args: [{ taskQueue, maxRps, ...(settings ? { settings } : {}) }],
+      signal: outcomeReportSignal,
+      signalArgs: [report],
+      // Its workflow tasks share the queue with thousands of verifications': the highest priority key, so a cut is not
+      // decided behind a batch's backlog (the server's priority matcher, on with matching.enableFairness).
+      priority: { priorityKey: 1 },
+    });
+    this.lastSentMs = Date.now();
+  }
+}

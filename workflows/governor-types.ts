@@ -1,0 +1,89 @@
+/*
+ * The traffic governor's shapes (DESIGN §8): what workers report, its durable state, its settings and its `status`
+ * query. One governor workflow per task queue sets the queue's activity dispatch rate (the service's calls per
+ * second across every worker) from the outcomes the workers' activities report.
+ */
+
+/** One worker's service-call outcomes over one interval: counts only, never a request or a patient value. */
+export interface OutcomeReport {
+  /** The reporting worker process (its identity); the governor keeps each worker's latest rate. */
+  workerId: string;
+  /** Calls the service answered with anything but a rate limit (a 4xx or 5xx counts: it was served). */
+  answered: number;
+  /** Of `answered`: 5xx answers and calls that got no answer; a service failing this way is not raised. */
+  failed: number;
+  /** Calls refused with a rate limit (429 or the spec's `Too many requests` body). */
+  rateLimited: number;
+  /** The longest `Retry-After` among those refusals, in ms (0 when none was given). */
+  retryAfterMs: number;
+  /** How long this worker counted, in ms. */
+  intervalMs: number;
+  /** The worker's `ELIGIBILITY_MAX_RPS` (null = unset, the limit is discovered): the ceiling the governor obeys. */
+  maxRps: number | null;
+}
+
+/** How the governor moves the rate. Defaults in `governor-aimd.ts`; tests pass small values. */
+export interface GovernorSettings {
+  /** The rate to start from when no limit is known (ELIGIBILITY_INITIAL_RPS); with a known limit, that limit. */
+  initialRps: number;
+  /** Never below this: a queue at 0 would dispatch nothing, and nothing would report that the service recovered. */
+  minRps: number;
+  /** A 429 multiplies the rate by this (at most: the rate that was served is lower when the service cut its limit). */
+  decrease: number;
+  /** Above the last rate limited, each raise adds this share of it: a slow probe of whether the limit rose. */
+  probeShare: number;
+  /** After a cut, no raise and no second cut for this long (or the service's `Retry-After`, if longer). */
+  holdMs: number;
+  /** At most one raise per this long: a raise must have shown its effect before the next one. */
+  raiseEveryMs: number;
+  /** A worker's rate counts toward demand this long after its report. */
+  reportFreshMs: number;
+  /** Continue as new after this many history events (bounds the history; tests pass a small number). */
+  continueAsNewAfterEvents: number;
+}
+
+export interface GovernorState {
+  /** The queue's activity dispatch rate, calls per second. */
+  rps: number;
+  /** The rate at which the service last refused calls (undefined until the first 429: still in slow start). */
+  limitedAtRps?: number;
+  /** Epoch ms: no change before then (after a cut). */
+  holdUntilMs: number;
+  lastRaiseMs: number;
+  /** The most recent change and why, for the status. */
+  lastChange?: { atMs: number; fromRps: number; reason: string };
+  /** Each worker's latest calls per second (answered + rate limited) and when it reported. */
+  workers: Record<string, { rps: number; servedRps: number; atMs: number }>;
+  /** The ceiling workers last reported (ELIGIBILITY_MAX_RPS; null = discover). */
+  maxRps: number | null;
+  totals: { reports: number; calls: number; rateLimited: number; raises: number; cuts: number };
+}
+
+export interface GovernorInput {
+  taskQueue: string;
+  /** The ceiling when the first worker started it (later reports update it). */
+  maxRps: number | null;
+  settings?: Partial<GovernorSettings>;
+  /** Carried across continue-as-new. */
+  state?: GovernorState;
+  /** The rate last written to the task queue's config, carried across continue-as-new. */
+  appliedRps?: number;
+}
+
+/** The `status` query and `eligibility governor`: the rate now, the limit it was refused at, and why it moved. */
+export interface GovernorStatus {
+  taskQueue: string;
+  /** `known`: ELIGIBILITY_MAX_RPS is set, the rate starts there and never exceeds it; `discovering`: it is learnt. */
+  mode: 'known' | 'discovering';
+  rps: number;
+  /** The rate last written to the task queue's config (equal to `rps` once applied). */
+  appliedRps?: number;
+  maxRps: number | null;
+  limitedAtRps?: number;
+  /** Calls per second the workers reported lately (answered and refused). */
+  demandRps: number;
+  workers: number;
+  holdUntil?: string;
+  lastChange?: { at: string; fromRps: number; reason: string };
+  totals: GovernorState['totals'];
+}

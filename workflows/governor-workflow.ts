@@ -1,0 +1,47 @@
+import { condition, continueAsNew, proxyLocalActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import type { GovernorActivities } from '../activities/governor.js';
+import { DEFAULT_GOVERNOR_SETTINGS, governorObserve, governorStatus, initialGovernorState } from './governor-aimd.js';
+import { governorStatusQuery, outcomeReportSignal } from './governor-messages.js';
+import type { GovernorInput, OutcomeReport } from './governor-types.js';
+
+// Local: a dispatched activity would itself wait behind the rate limit it is setting, and count against it.
+const { applyQueueRate } = proxyLocalActivities<GovernorActivities>({
+  startToCloseTimeout: '10 seconds',
+  // Temporal unreachable: retried until it is back; the queue keeps its last rate meanwhile.
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+});
+
+/**
+ * The traffic governor of one task queue (DESIGN §8): the workers' aggregated call outcomes in, the queue's activity
+ * dispatch rate out (Temporal's task-queue config, which overrides what workers send). Its id is fixed per queue, so
+ * however many workers signal-with-start it, one instance decides; its state is in its history, so it survives
+ * worker restarts. It waits with no timer (a timer is a billed action): only reports wake it, and it continues as
+ * new, carrying its state, before its history grows long.
+ */
+export async function governorWorkflow(input: GovernorInput): Promise<never> {
+  const settings = { ...DEFAULT_GOVERNOR_SETTINGS, ...input.settings };
+  let state = input.state ?? initialGovernorState(input.maxRps, settings);
+  let applied = input.appliedRps;
+  const inbox: OutcomeReport[] = [];
+  setHandler(outcomeReportSignal, (report) => {
+    inbox.push(report);
+  });
+  setHandler(governorStatusQuery, () => governorStatus(input.taskQueue, state, applied, Date.now()));
+
+  for (;;) {
+    for (const report of inbox.splice(0)) state = governorObserve(state, report, Date.now(), settings);
+    if (applied !== state.rps) {
+      const reason = state.lastChange?.reason ?? 'governor started';
+      await applyQueueRate(input.taskQueue, state.rps, reason);
+      applied = state.rps;
+      // Reports that arrived while the rate was being applied are taken first.
+      if (inbox.length > 0) continue;
+    }
+    if (workflowInfo().historyLength >= settings.continueAsNewAfterEvents || workflowInfo().continueAsNewSuggested) {
+      // Signal handlers only queue reports, so nothing is in flight; reports that arrive meanwhile fail this task and
+      // are taken in its retry before the continue-as-new is accepted.
+      await continueAsNew<typeof governorWorkflow>({ ...input, maxRps: state.maxRps, state, appliedRps: applied });
+    }
+    await condition(() => inbox.length > 0);
+  }
+}
