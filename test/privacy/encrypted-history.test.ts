@@ -37,8 +37,10 @@ function payloadsOf(value: unknown, found: Payload[] = [], path = ''): Payload[]
   if ('metadata' in record && 'data' in record && record.data instanceof Uint8Array) found.push(record);
   for (const [key, child] of Object.entries(record)) {
     // Search attributes and headers are not payload data: the server indexes the first, and the SDK sends the second
-    // unencoded (checked apart, by `headersOf`).
-    if (key !== 'searchAttributes' && key !== 'header') payloadsOf(child, found, `${path}.${key}`);
+    // unencoded (checked apart, by `headersOf`). A `patched()` marker's details are written by the SDK's core, never
+    // through the codec, and hold only the patch id (`{"id":"retry-window","deprecated":false}`).
+    if (key !== 'searchAttributes' && key !== 'header' && key !== 'patch-data')
+      payloadsOf(child, found, `${path}.${key}`);
   }
   return found;
 }
