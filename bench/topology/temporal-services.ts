@@ -1,5 +1,4 @@
 import net from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time.js';
 import proto from '@temporalio/proto';
@@ -58,7 +57,7 @@ export function serverEnv(pg: PostgresCluster, ports: TemporalPorts): Record<str
     MATCHING_MEMBERSHIP_PORT: String(ports.matchingMembership),
     WORKER_GRPC_PORT: String(ports.workerGrpc),
     WORKER_MEMBERSHIP_PORT: String(ports.workerMembership),
-    DYNAMIC_CONFIG_FILE_PATH: fileURLToPath(dynamicConfigFile),
+    DYNAMIC_CONFIG_FILE_PATH: dynamicConfigFile,
     TEMPORAL_ALLOW_NO_AUTH: 'true',
     LOG_LEVEL: 'warn',
   };
