@@ -156,6 +156,10 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
       INTAKE_PORT: String(ports.intake),
       // A killed worker's activities are retried after their timeouts; a stopped one gets a moment to finish.
       WORKER_SHUTDOWN_GRACE_SECONDS: '5',
+      // The rate stays at --max-rps: the sandbox's injected 429s come at random (a fault to retry, not a limit to
+      // find), and the governor would read each one as the limit and cut the rate until the run outlasts its faults.
+      // The governor's answer to real 429s is measured by `npm run bench:traffic`.
+      ELIGIBILITY_GOVERNOR: 'false',
     };
     const config = loadConfig({ ...process.env, ...appEnv });
     const sandboxUrl = `http://127.0.0.1:${ports.sandbox}`;
