@@ -1,15 +1,13 @@
 import assert from 'node:assert/strict';
 import { parse } from 'csv-parse/sync';
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { loadConfig } from '../../src/config.js';
-import { createIntakeApi } from '../../src/intake-api/api.js';
-import { createLogger } from '../../src/logging.js';
 import { BATCH_ITEM_MEMO_KEY, type BatchItemMemo } from '../../workflows/batch-types.js';
 import { Tenant } from '../../workflows/search-attributes.js';
-import { FAST, TEST_INTAKE_KEY, v2Intake } from '../setup/fixtures.js';
+import { TEST_INTAKE_KEY, v2Intake } from '../setup/fixtures.js';
 import { testTemporal } from '../setup/temporal.js';
-import { startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
+import type { WorkflowHarness } from '../setup/workflow-harness.js';
 import { batchIdFor, FAST_BATCH, waitForBatch } from './helpers.js';
+import { startIntakeApiHarness } from '../setup/intake-api-harness.js';
 
 interface Submitted {
   batchId: string;
@@ -30,26 +28,22 @@ describe('batches through the intake API', function () {
   this.timeout(60_000);
   let h: WorkflowHarness;
   let api: FastifyInstance;
+  let stop: (() => Promise<void>) | undefined;
   const client = () => testTemporal().client;
 
   before(async () => {
     // Discoveries stay pending unless a test completes them: items waiting on one are there to be cancelled.
-    h = await startWorkflowHarness({ discoveryDelayMs: 600_000 });
-    const config = loadConfig({ INTAKE_API_KEY: TEST_INTAKE_KEY, LOG_LEVEL: 'silent' });
-    api = createIntakeApi({
-      config,
-      client: client(),
-      taskQueue: h.taskQueue,
-      logger: createLogger(config),
-      timing: FAST,
+    ({
+      harness: h,
+      api,
+      stop,
+    } = await startIntakeApiHarness({
+      sandbox: { discoveryDelayMs: 600_000 },
       // Open a minute after its last item, for the resubmissions below.
       batchTiming: { ...FAST_BATCH, keepOpenSeconds: 60 },
-    });
+    }));
   });
-  after(async () => {
-    await api?.close();
-    await h?.stop();
-  });
+  after(() => stop?.());
 
   const call = (options: InjectOptions) =>
     api.inject({

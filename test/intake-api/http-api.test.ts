@@ -7,35 +7,28 @@ import { createLogger } from '../../src/logging.js';
 import { cancelSignal, runAwaitingInputSignal } from '../../workflows/messages.js';
 import type { VerificationStatus } from '../../workflows/types.js';
 import { testTemporal } from '../setup/temporal.js';
-import { FAST, v1Intake, v2Intake } from '../setup/fixtures.js';
-import { eventually, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
+import { FAST, TEST_INTAKE_KEY, v1Intake, v2Intake } from '../setup/fixtures.js';
+import { eventually, type WorkflowHarness } from '../setup/workflow-harness.js';
 import { pendingDiscovery } from '../setup/sandbox.js';
+import { startIntakeApiHarness } from '../setup/intake-api-harness.js';
 
-const KEY = 'test-intake-key-0123456789abcdef0123';
 describe('intake API', function () {
   this.timeout(40_000);
   let h: WorkflowHarness;
   let api: FastifyInstance;
+  let stop: (() => Promise<void>) | undefined;
   const client = () => testTemporal().client;
 
   before(async () => {
-    h = await startWorkflowHarness();
-    const config = loadConfig({ INTAKE_API_KEY: KEY, LOG_LEVEL: 'silent' });
-    api = createIntakeApi({
-      config,
-      client: client(),
-      taskQueue: h.taskQueue,
-      logger: createLogger(config),
-      timing: FAST,
-    });
+    ({ harness: h, api, stop } = await startIntakeApiHarness());
   });
-  after(async () => {
-    await api?.close();
-    await h?.stop();
-  });
+  after(() => stop?.());
 
   const call = (options: InjectOptions) =>
-    api.inject({ ...options, headers: { 'x-api-key': KEY, ...(options.headers as Record<string, string>) } });
+    api.inject({
+      ...options,
+      headers: { 'x-api-key': TEST_INTAKE_KEY, ...(options.headers as Record<string, string>) },
+    });
   const post = (url: string, payload: unknown) => call({ method: 'POST', url, payload: payload as object });
 
   it('refuses a missing or wrong API key with 401', async () => {
@@ -106,7 +99,7 @@ describe('intake API', function () {
 
   it('runs the supplyRunInput update: the service’s 400 names input, good input is accepted', async () => {
     // A grace period long enough for the test to tell the workflow about the run before it completes.
-    const config = loadConfig({ INTAKE_API_KEY: KEY, LOG_LEVEL: 'silent' });
+    const config = loadConfig({ INTAKE_API_KEY: TEST_INTAKE_KEY, LOG_LEVEL: 'silent' });
     const slowApi = createIntakeApi({
       config,
       client: client(),
@@ -117,7 +110,7 @@ describe('intake API', function () {
     const started = await slowApi.inject({
       method: 'POST',
       url: '/verifications',
-      headers: { 'x-api-key': KEY },
+      headers: { 'x-api-key': TEST_INTAKE_KEY },
       payload: v2Intake({ specialtyCode: 'ABA' }),
     });
     await slowApi.close();

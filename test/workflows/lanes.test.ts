@@ -5,10 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { startRequests } from '../../src/batch/start-requests.js';
 import { validateSubmission } from '../../src/batches/prepare.js';
 import { submitBatch } from '../../src/batches/submit.js';
-import { loadConfig } from '../../src/config.js';
 import type { VerificationIntake } from '../../src/contract/index.js';
-import { createIntakeApi } from '../../src/intake-api/api.js';
-import { createLogger } from '../../src/logging.js';
 import { IntakeValidationError, splitTenant, startVerification } from '../../src/temporal/start-verification.js';
 import { batchItemWorkflowId, batchWorkflowId } from '../../workflows/batch-ids.js';
 import { runAwaitingInputSignal, statusQuery, supplyRunInputUpdate } from '../../workflows/messages.js';
@@ -16,7 +13,8 @@ import { Tenant } from '../../workflows/search-attributes.js';
 import { batchIdFor, FAST_BATCH } from '../batches/helpers.js';
 import { FAST, TEST_INTAKE_KEY, callerId, v2Intake } from '../setup/fixtures.js';
 import { testTemporal } from '../setup/temporal.js';
-import { eventually, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
+import { eventually, type WorkflowHarness } from '../setup/workflow-harness.js';
+import { startIntakeApiHarness } from '../setup/intake-api-harness.js';
 
 /**
  * Priority lanes and tenants (DESIGN §8), read back from Temporal: the priority a workflow was started with (its
@@ -27,27 +25,19 @@ describe('priority lanes and tenants', function () {
   this.timeout(60_000);
   let h: WorkflowHarness;
   let api: FastifyInstance;
+  let stop: (() => Promise<void>) | undefined;
   const client = () => testTemporal().client;
 
   before(async () => {
-    h = await startWorkflowHarness();
-    const config = loadConfig({
-      INTAKE_API_KEY: TEST_INTAKE_KEY,
-      LOG_LEVEL: 'silent',
-      ELIGIBILITY_TENANT_WEIGHTS: '{"clinic-heavy":2.5}',
-    });
-    api = createIntakeApi({
-      config,
-      client: client(),
-      taskQueue: h.taskQueue,
-      logger: createLogger(config),
-      timing: FAST,
-    });
+    ({
+      harness: h,
+      api,
+      stop,
+    } = await startIntakeApiHarness({
+      env: { ELIGIBILITY_TENANT_WEIGHTS: '{"clinic-heavy":2.5}' },
+    }));
   });
-  after(async () => {
-    await api?.close();
-    await h?.stop();
-  });
+  after(() => stop?.());
 
   const post = (payload: object) =>
     api.inject({ method: 'POST', url: '/verifications', headers: { 'x-api-key': TEST_INTAKE_KEY }, payload });

@@ -2,6 +2,7 @@ import type { WorkflowExecutionDescription } from '@temporalio/client';
 import type { Command } from 'commander';
 import type { VerificationStatus } from '../../../workflows/types.js';
 import { CliError, withClient, type CliContext } from '../context.js';
+import { discoveryText } from '../../temporal/status-text.js';
 import { fields } from '../../text-format.js';
 
 /** A query needs a worker to answer it (even for a closed workflow, which is replayed); none may be running. */
@@ -9,14 +10,7 @@ const QUERY_TIMEOUT_MS = 10_000;
 
 function readable(workflowId: string, d: WorkflowExecutionDescription, s: VerificationStatus | undefined): string {
   const execution = `${d.status.name} (${d.type}, task queue ${d.taskQueue}, started ${d.startTime.toISOString()})`;
-  const discovery = s?.discovery
-    ? `${s.discovery.discoveryId} ${s.discovery.status}` +
-      (s.discovery.status === 'complete'
-        ? s.discovery.successful
-          ? `, found payer ${s.discovery.payerId ?? '?'}${s.discovery.payerName ? ` (${s.discovery.payerName})` : ''}`
-          : ', no coverage found'
-        : '')
-    : undefined;
+  const discovery = s?.discovery ? discoveryText(s.discovery) : undefined;
   const runs = s?.runs.length
     ? s.runs.map((r) => `${r.flowRunId} ${r.state}${r.serviceStatus ? ` (${r.serviceStatus})` : ''}`).join('; ')
     : undefined;

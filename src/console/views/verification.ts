@@ -1,5 +1,6 @@
 import type { VerificationDetail } from '../reads/verification.js';
 import { OUTCOMES } from '../../../workflows/types.js';
+import { discoveryText } from '../../temporal/status-text.js';
 import { html, type Html } from './html.js';
 import { hiddenCsrf, time } from './layout.js';
 import { facts, identifiersCard, patientCard } from './patient.js';
@@ -27,14 +28,7 @@ export function searchForm(csrf: string, q = '', problem?: string): Html {
 function statusCard(d: VerificationDetail): Html {
   const s = d.status;
   const outcome = d.stage && (OUTCOMES as readonly string[]).includes(d.stage) ? d.stage : undefined;
-  const discovery = s?.discovery
-    ? `${s.discovery.discoveryId}: ${s.discovery.status}` +
-      (s.discovery.status === 'complete'
-        ? s.discovery.successful
-          ? `, found payer ${s.discovery.payerId ?? '?'}${s.discovery.payerName ? ` (${s.discovery.payerName})` : ''}`
-          : ', no coverage found'
-        : '')
-    : undefined;
+  const discovery = s?.discovery ? discoveryText(s.discovery) : undefined;
   const runs = s?.runs.length
     ? html`<ul class="plain">
         ${s.runs.map(

@@ -1,0 +1,42 @@
+import type { FastifyInstance } from 'fastify';
+import { loadConfig } from '../../src/config.js';
+import { createIntakeApi, type IntakeApiOptions } from '../../src/intake-api/api.js';
+import { createLogger } from '../../src/logging.js';
+import { FAST, TEST_INTAKE_KEY } from './fixtures.js';
+import { testTemporal } from './temporal.js';
+import { startWorkflowHarness, type WorkflowHarness } from './workflow-harness.js';
+
+/** A workflow harness with the intake API in front of it (key TEST_INTAKE_KEY, short waits), as its suites need. */
+export interface IntakeApiHarness {
+  harness: WorkflowHarness;
+  api: FastifyInstance;
+  stop: () => Promise<void>;
+}
+
+export interface IntakeApiHarnessOptions {
+  /** Variables added to the intake's configuration (e.g. ELIGIBILITY_TENANT_WEIGHTS). */
+  env?: Record<string, string>;
+  sandbox?: Parameters<typeof startWorkflowHarness>[0];
+  batchTiming?: IntakeApiOptions['batchTiming'];
+}
+
+export async function startIntakeApiHarness(options: IntakeApiHarnessOptions = {}): Promise<IntakeApiHarness> {
+  const harness = await startWorkflowHarness(options.sandbox);
+  const config = loadConfig({ INTAKE_API_KEY: TEST_INTAKE_KEY, LOG_LEVEL: 'silent', ...options.env });
+  const api = createIntakeApi({
+    config,
+    client: testTemporal().client,
+    taskQueue: harness.taskQueue,
+    logger: createLogger(config),
+    timing: FAST,
+    ...(options.batchTiming ? { batchTiming: options.batchTiming } : {}),
+  });
+  return {
+    harness,
+    api,
+    stop: async () => {
+      await api.close();
+      await harness.stop();
+    },
+  };
+}
