@@ -170,7 +170,8 @@ export const variables = {
   }),
   TEMPORAL_CLI_PATH: v({
     schema: z.string().min(1).optional(),
-    description: 'Path of a Temporal CLI binary to use for the dev server (else PATH, the user cache, or a download into it)',
+    description:
+      'Path of a Temporal CLI binary to use for the dev server (else PATH, the user cache, or a download into it)',
   }),
   PATH: v({
     schema: z.string().optional(),

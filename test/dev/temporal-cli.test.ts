@@ -57,7 +57,10 @@ describe('finding the Temporal CLI', () => {
     const cached = await fakeCli(path.join(cacheDir, 'bin', 'temporal'), VERSION);
     const calls: string[] = [];
     const sources = [fakeSource('download', calls, { version: VERSION })];
-    assert.equal(await findTemporalCli({ cacheDir, searchPath: emptyPath, version: VERSION, cliSources: sources, log }), cached);
+    assert.equal(
+      await findTemporalCli({ cacheDir, searchPath: emptyPath, version: VERSION, cliSources: sources, log }),
+      cached,
+    );
     assert.deepEqual(calls, []);
     assert.deepEqual(lines, []);
   });
@@ -66,7 +69,10 @@ describe('finding the Temporal CLI', () => {
     const cached = await fakeCli(path.join(cacheDir, 'bin', 'temporal'), '1.5.1');
     const calls: string[] = [];
     const sources = [fakeSource('download', calls, { version: VERSION })];
-    assert.equal(await findTemporalCli({ cacheDir, searchPath: emptyPath, version: VERSION, cliSources: sources, log }), cached);
+    assert.equal(
+      await findTemporalCli({ cacheDir, searchPath: emptyPath, version: VERSION, cliSources: sources, log }),
+      cached,
+    );
     assert.deepEqual(calls, ['download']);
     assert.equal(await cliVersionOf(cached), VERSION);
   });
