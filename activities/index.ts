@@ -1,5 +1,5 @@
 import { Context } from '@temporalio/activity';
-import type { EligibilityClient } from '../src/client/index.js';
+import { EligibilityError, RateLimitError, type EligibilityClient } from '../src/client/index.js';
 import type {
   Discovery,
   LegacyPatient,
@@ -16,6 +16,7 @@ import type {
 } from '../src/contract/index.js';
 import { toActivityFailure, toV1CreationFailure } from './failures.js';
 import type { CallOutcomes } from './outcomes.js';
+import type { RateLimitBrake } from './rate-limit-brake.js';
 import { withinRetryWindow } from './retry-window.js';
 import type { CallPolicy } from '../workflows/activity-options.js';
 
@@ -24,18 +25,24 @@ import type { CallPolicy } from '../workflows/activity-options.js';
  * become the failures of DESIGN §4. Retries are Temporal's alone (`workflows/activity-options.ts`).
  */
 async function serviceCall<T>(
-  outcomes: CallOutcomes | undefined,
+  deps: ActivityDeps,
   call: (opts: { signal: AbortSignal }) => Promise<T>,
   toFailure: (err: unknown) => unknown = toActivityFailure,
   policy?: CallPolicy,
 ): Promise<T> {
+  const { outcomes, brake } = deps;
+  const signal = Context.current().cancellationSignal;
   try {
-    const result = await call({ signal: Context.current().cancellationSignal });
+    await brake?.pass(signal);
+    const result = await call({ signal });
     outcomes?.record();
+    brake?.answered();
     return result;
   } catch (err) {
     // The traffic governor's input: how the service answered, counted per worker and reported per interval.
     outcomes?.record(err);
+    if (err instanceof RateLimitError) brake?.rateLimited();
+    else if (err instanceof EligibilityError) brake?.answered();
     throw withinRetryWindow(toFailure(err), policy);
   }
 }
@@ -43,6 +50,8 @@ async function serviceCall<T>(
 export interface ActivityDeps {
   /** This worker's call outcomes, reported to the task queue's traffic governor; unset = not governed. */
   outcomes?: CallOutcomes;
+  /** Paces this worker's calls after a 429 until the governor's cut lands; unset = not governed. */
+  brake?: RateLimitBrake;
 }
 
 /**
@@ -50,13 +59,12 @@ export interface ActivityDeps {
  * shares its token). Workflows proxy `Activities`; a fake with another signature does not compile.
  */
 export function createActivities(client: EligibilityClient, deps: ActivityDeps = {}) {
-  const { outcomes } = deps;
   return {
     /** `policy` (the retry window) is given by verifications started after the retry-window patch. */
     lookupPayer: (payerId: string, policy?: CallPolicy): Promise<Payer> =>
-      serviceCall(outcomes, (o) => client.getPayer(payerId, o), toActivityFailure, policy),
+      serviceCall(deps, (o) => client.getPayer(payerId, o), toActivityFailure, policy),
     fetchDiscovery: (discoveryId: string): Promise<Discovery> =>
-      serviceCall(outcomes, (o) => client.getDiscovery(discoveryId, o)),
+      serviceCall(deps, (o) => client.getDiscovery(discoveryId, o)),
     /** `idempotencyKey` comes from the workflow (`uuid4()`), so every attempt and replay sends the same one. */
     createVerificationV2: (
       request: VerificationRequestV2,
@@ -64,24 +72,24 @@ export function createActivities(client: EligibilityClient, deps: ActivityDeps =
       policy?: CallPolicy,
     ): Promise<VerificationResponseV2> =>
       serviceCall(
-        outcomes,
+        deps,
         (o) => client.createVerificationV2(request, { ...o, idempotencyKey }),
         toActivityFailure,
         policy,
       ),
     /** Not idempotent: an outcome the service did not state fails as `AmbiguousOutcome`, for a person to decide. */
     createVerificationV1: (request: VerificationRequestV1): Promise<VerificationResponseV1> =>
-      serviceCall(outcomes, (o) => client.createVerificationV1(request, o), toV1CreationFailure),
+      serviceCall(deps, (o) => client.createVerificationV1(request, o), toV1CreationFailure),
     updateRun: (flowRunId: string, input: RunInput): Promise<RunUpdateResponse> =>
-      serviceCall(outcomes, (o) => client.updateRun(flowRunId, input, o)),
+      serviceCall(deps, (o) => client.updateRun(flowRunId, input, o)),
     fetchLegacyPatient: (patientId: string): Promise<LegacyPatient> =>
-      serviceCall(outcomes, (o) => client.getLegacyPatient(patientId, o)),
+      serviceCall(deps, (o) => client.getLegacyPatient(patientId, o)),
     createProviderGroup: (request: ProviderGroupRequest): Promise<ProviderGroupResponse> =>
-      serviceCall(outcomes, (o) => client.createProviderGroup(request, o)),
+      serviceCall(deps, (o) => client.createProviderGroup(request, o)),
     registerWebhook: (url: string): Promise<WebhookEndpoint> =>
-      serviceCall(outcomes, (o) => client.registerWebhook(url, o)),
+      serviceCall(deps, (o) => client.registerWebhook(url, o)),
     subscribeWebhookEvent: (endpointId: string, event: string): Promise<WebhookEndpoint> =>
-      serviceCall(outcomes, (o) => client.subscribeWebhookEvent(endpointId, event, o)),
+      serviceCall(deps, (o) => client.subscribeWebhookEvent(endpointId, event, o)),
   };
 }
 

@@ -73,3 +73,14 @@ export function processCpuMs(...pids: number[]): number {
 }
 
 export const mb = (value: number) => `${value.toFixed(0)} MB`;
+
+/** The machine's CPU time so far, busy and in all (ms summed over its cores), from `/proc/stat`. */
+export function machineCpuMs(): { busyMs: number; totalMs: number } {
+  ticksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/);
+  const ticks = fields.map(Number);
+  // user nice system idle iowait irq softirq steal: idle and iowait are the cores' idle time.
+  const total = ticks.slice(0, 8).reduce((a, b) => a + b, 0);
+  const idle = ticks[3]! + ticks[4]!;
+  return { busyMs: ((total - idle) * 1000) / ticksPerSecond, totalMs: (total * 1000) / ticksPerSecond };
+}

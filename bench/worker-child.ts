@@ -33,7 +33,9 @@ async function run() {
       dataConverter: await createDataConverter(config.codec),
       maxActivitiesPerSecond: config.service.maxRps ?? config.service.initialRps,
       maxCachedWorkflows: config.worker.maxCachedWorkflows,
-      workflowBundle: await bundleWorkflowsInChild(kind === 'verification' ? defaultWorkflowsPath : oneActivityPath),
+      workflowBundle: await bundleWorkflowsInChild({
+        workflowsPath: kind === 'verification' ? defaultWorkflowsPath : oneActivityPath,
+      }),
     });
     untilStopped().addEventListener('abort', () => worker.shutdown(), { once: true });
     // The line `eligibility worker` prints when it polls: the benchmarks wait for it.

@@ -93,7 +93,7 @@ async function measure(stack: BenchStack, c: Case): Promise<{ kb: number; cached
   const worker = await Worker.create({
     connection,
     taskQueue,
-    workflowBundle: await bundleWorkflows(c.workflowsPath),
+    workflowBundle: await bundleWorkflows({ workflowsPath: c.workflowsPath }),
     debugMode: true,
     activities: createActivities(new EligibilityClient(config.service)),
     dataConverter: encryptedDataConverter(codecKeys(stack.workerEnv.CODEC_KEYS!, 'bench key')),

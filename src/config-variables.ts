@@ -135,6 +135,12 @@ export const variables = {
     description:
       'Workflows a worker keeps in memory between their tasks; an evicted one is replayed from its history when it next wakes (fits a 1 GB container; see Workers)',
   }),
+  WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: v({
+    schema: positiveInt,
+    default: '8',
+    description:
+      "Workflow tasks a worker holds at once. More keeps more verifications moving when the server's round trips are slow (throughput); fewer leaves more of them at the server, where the front desk's are handed out before a batch's (see Lanes and tenants)",
+  }),
   WORKER_HEAP_MB: v({
     schema: z.coerce.number().int().min(128),
     default: '256',
@@ -221,7 +227,7 @@ export const variables = {
   }),
   ELIGIBILITY_INITIAL_RPS: v({
     schema: z.coerce.number().positive(),
-    default: '10',
+    default: '8',
     description: 'With ELIGIBILITY_MAX_RPS unset: the rate the governor starts from before it has learnt the limit',
   }),
   ELIGIBILITY_GOVERNOR: v({

@@ -68,6 +68,7 @@ function toConfig(e: Env, connection: TemporalConnectionSettings) {
     worker: {
       shutdownGraceSeconds: e.WORKER_SHUTDOWN_GRACE_SECONDS,
       maxCachedWorkflows: e.WORKER_MAX_CACHED_WORKFLOWS,
+      maxConcurrentWorkflowTasks: e.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS,
       heapMb: e.WORKER_HEAP_MB,
       mallocArenaMax: e.MALLOC_ARENA_MAX,
       workflowBundlePath: e.WORKER_WORKFLOW_BUNDLE,

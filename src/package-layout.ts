@@ -27,3 +27,5 @@ export const distDir = packageFile('dist/');
 
 /** The workflow bundle `npm run build` writes next to the compiled code: a compiled worker loads it by default. */
 export const builtWorkflowBundle = packageFile('dist/workflow-bundle.js');
+/** The same with OpenTelemetry's workflow interceptors, for a worker whose tracing is on. */
+export const builtTracedWorkflowBundle = packageFile('dist/workflow-bundle-traced.js');

@@ -20,6 +20,15 @@ export interface CreateWorkerOptions {
   shutdownGraceSeconds?: number;
   /** Workflows kept in memory between their tasks (`WORKER_MAX_CACHED_WORKFLOWS`); default: the configured default. */
   maxCachedWorkflows?: number;
+  /**
+   * Workflow tasks held at once (`WORKER_MAX_CONCURRENT_WORKFLOW_TASKS`). The worker runs them one at a time in its
+   * workflow thread, in arrival order, so tasks it holds beyond what it is busy with wait there, where their priority
+   * (DESIGN §8: lanes) counts for nothing; tasks left at the server are dispatched by lane. The SDK's default of 40
+   * kept check-ins waiting behind a batch's tasks for seconds; with a cache of 1,000, 4 capped the worker at 16.5 of
+   * the 20 verifications/s the service allowed at R = 40 (every task waits for its round trip to the server), 8
+   * reached 18.3 with the front desk's p95 still under 2 s beside a batch (README "Lanes and tenants").
+   */
+  maxConcurrentWorkflowTasks?: number;
   /** Pre-bundled workflow code (`loadWorkflowBundle`; tests bundle once per run): the worker never runs webpack. */
   workflowBundle: WorkflowBundleSource;
   /** Where spans go (src/tracing); without it, or with tracing off, the workflows' spans are dropped. */
@@ -27,9 +36,9 @@ export interface CreateWorkerOptions {
 }
 
 /**
- * The sinks the bundled workflows call. The bundle always holds the tracing and metrics interceptors (it is built
- * before any configuration is read), so their sinks are always registered: a sink the workflows call but the worker
- * lacks is logged as an error at every activation. Replay workers need them as well.
+ * The sinks the bundled workflows call: the metrics interceptor's, and the tracing interceptor's when the bundle is the
+ * traced one. Both are always registered (a sink the workflows call but the worker lacks is logged as an error at every
+ * activation; one nobody calls costs nothing). Replay workers need them as well.
  */
 export function workerSinks(tracing?: Tracing) {
   return { ...metricsSinks(), ...workerTracing(tracing).sinks };
@@ -37,14 +46,7 @@ export function workerSinks(tracing?: Tracing) {
 
 const DEFAULT_MAX_CACHED_WORKFLOWS = Number(variables.WORKER_MAX_CACHED_WORKFLOWS.default);
 
-/**
- * Workflow tasks a worker holds at once; each needs its workflow in the cache. The worker runs them one at a time in
- * its workflow thread, in arrival order, so tasks it holds beyond what it is busy with wait there, where their priority
- * (DESIGN §8: lanes) counts for nothing; tasks left at the server are dispatched by lane. The SDK's default of 40 kept
- * check-ins waiting behind a batch's tasks for seconds; 4 beat 8 beside a 2,000-row batch (README "Lanes and
- * tenants"), with two batches' pages (each holds one while its local activity starts its items) still progressing.
- */
-const MAX_CONCURRENT_WORKFLOW_TASKS = 4;
+const DEFAULT_MAX_CONCURRENT_WORKFLOW_TASKS = Number(variables.WORKER_MAX_CONCURRENT_WORKFLOW_TASKS.default);
 
 /** The worker of the eligibility task queue: the project's workflows and the activities that call the service. */
 export async function createWorker(opts: CreateWorkerOptions): Promise<Worker> {
@@ -62,7 +64,10 @@ export async function createWorker(opts: CreateWorkerOptions): Promise<Worker> {
     // 1.7 MB each): a worker in a 1 GB container was killed long before that cache filled. A waiting verification
     // costs nothing while evicted and is replayed from its short history when it wakes (see README "Workers").
     maxCachedWorkflows,
-    maxConcurrentWorkflowTaskExecutions: Math.min(MAX_CONCURRENT_WORKFLOW_TASKS, maxCachedWorkflows),
+    maxConcurrentWorkflowTaskExecutions: Math.min(
+      opts.maxConcurrentWorkflowTasks ?? DEFAULT_MAX_CONCURRENT_WORKFLOW_TASKS,
+      maxCachedWorkflows,
+    ),
     // The service's rate limit is per client, not per worker process: this limit is sent with every activity poll and
     // enforced by the Temporal server across all workers of the task queue, so N workers together still stay under
     // it. Every worker must send the same value; with different values the last poller's wins and they thrash.

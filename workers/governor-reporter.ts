@@ -14,27 +14,34 @@ export interface GovernorReporterOptions {
   /** ELIGIBILITY_INITIAL_RPS and, in tests, shorter intervals: used only when this report starts the governor. */
   settings?: Partial<GovernorSettings>;
   outcomes: CallOutcomes;
-  /** Report at least this often while calls are made (default 10 s). */
+  /** Report at least this often while calls are made (default 8 s). */
   everyMs?: number;
-  /** Report sooner once this many calls were counted (default 50), or at once after a 429 ... */
+  /** Report sooner once this many calls were counted (default 50) ... */
   afterCalls?: number;
-  /** ... but never more often than this (default 1 s). */
+  /** ... but never more often than this (default 1 s), except at once (within 100 ms) after a 429. */
   minMs?: number;
+  /** Report every `minMs` while this worker's call rate is this many times its last report's (default 1.3) ... */
+  risingFactor?: number;
+  /** ... over at least this many calls (default 10): a rate of a handful of calls is mostly noise. */
+  risingCalls?: number;
   log?: (line: string) => void;
 }
 
-const TICK_MS = 250;
+const TICK_MS = 100;
 
 /**
  * Sends this worker's aggregated call outcomes to its task queue's governor with signal-with-start, which starts the
  * governor if none runs (a fixed id per queue: one governor whatever the number of workers). One report per interval:
- * at most every 10 s at a steady pace, every 50 calls when calls are many (so the rate follows a fast service within
- * seconds), within a second of a 429 (so a cut comes fast). A report is one billed action, against the dozens of
+ * at least every 8 s at a steady pace, every 50 calls when calls are many, every second while the rate rises (each
+ * report is one step of the governor's slow start: at 4 calls a second, 50 calls would make each step 12 s long),
+ * within 100 ms of a 429 (so a cut comes fast). A report is one billed action, against the dozens of
  * calls it covers; nothing is sent while no call is made.
  */
 export class GovernorReporter {
   private timer: NodeJS.Timeout | undefined;
   private lastSentMs = Date.now();
+  /** Calls per second in the last report sent (0 before the first). */
+  private lastRps = 0;
   private sending: Promise<void> | undefined;
 
   constructor(private readonly opts: GovernorReporterOptions) {}
@@ -62,11 +69,15 @@ export class GovernorReporter {
     if (this.sending) return;
     const since = Date.now() - this.lastSentMs;
     const calls = this.calls();
-    if (calls === 0 || since < (this.opts.minMs ?? 1000)) return;
+    if (calls === 0) return;
+    // A 429 goes at the next tick: every 100 ms the cut waits is 100 ms of calls over the limit, all refused.
+    const rising =
+      calls >= (this.opts.risingCalls ?? 10) &&
+      calls / (since / 1000) >= (this.opts.risingFactor ?? 1.3) * this.lastRps;
     const due =
       this.opts.outcomes.pending.rateLimited > 0 ||
-      calls >= (this.opts.afterCalls ?? 50) ||
-      since >= (this.opts.everyMs ?? 10_000);
+      (since >= (this.opts.minMs ?? 1000) &&
+        (rising || calls >= (this.opts.afterCalls ?? 50) || since >= (this.opts.everyMs ?? 8000)));
     if (!due) return;
     this.sending = this.flush().finally(() => (this.sending = undefined));
   }
@@ -85,6 +96,7 @@ export class GovernorReporter {
   private async send(taken: ReturnType<CallOutcomes['take']>): Promise<void> {
     const { client, taskQueue, workerId, maxRps, settings } = this.opts;
     const report: OutcomeReport = { workerId, ...taken.counts, intervalMs: taken.intervalMs, maxRps };
+    const { answered, rateLimited } = taken.counts;
     await client.workflow.signalWithStart<typeof governorWorkflow, [OutcomeReport]>('governorWorkflow', {
       workflowId: governorWorkflowId(taskQueue),
       taskQueue,
@@ -96,5 +108,6 @@ export class GovernorReporter {
       priority: { priorityKey: 1 },
     });
     this.lastSentMs = Date.now();
+    if (taken.intervalMs > 0) this.lastRps = (answered + rateLimited) / (taken.intervalMs / 1000);
   }
 }

@@ -5,6 +5,7 @@ import { createBatchActivities } from '../activities/batch.js';
 import { createGovernorActivities } from '../activities/governor.js';
 import { createActivities } from '../activities/index.js';
 import { CallOutcomes } from '../activities/outcomes.js';
+import { RateLimitBrake } from '../activities/rate-limit-brake.js';
 import { EligibilityClient } from '../src/client/index.js';
 import { createDataConverter } from '../src/codec/data-converter.js';
 import type { Config } from '../src/config.js';
@@ -37,7 +38,9 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
   const dataConverter = await createDataConverter(config.codec);
   // TLS files are read (and a bad path reported) before any connection attempt.
   const connectionOptions = await temporalConnectionOptions(config.temporal);
-  const workflowBundle = await loadWorkflowBundle(config.worker.workflowBundlePath);
+  // With tracing off, the bundle without OpenTelemetry's interceptors (workers/workflow-bundle.ts says why).
+  const traced = config.observability.otlpEndpoint !== undefined;
+  const workflowBundle = await loadWorkflowBundle(config.worker.workflowBundlePath, traced);
   let connection: NativeConnection;
   try {
     connection = await NativeConnection.connect(connectionOptions);
@@ -57,8 +60,12 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
     });
     const { maxRps, initialRps, governor } = config.service;
     const outcomes = governor ? new CallOutcomes() : undefined;
+    const brake = governor ? new RateLimitBrake() : undefined;
     const activities = {
-      ...createActivities(new EligibilityClient(config.service, { onExchange: recordServiceExchange }), { outcomes }),
+      ...createActivities(new EligibilityClient(config.service, { onExchange: recordServiceExchange }), {
+        outcomes,
+        brake,
+      }),
       ...createBatchActivities({ client: temporal, taskQueue, tenantWeights: config.tenants.weights }),
       ...createGovernorActivities(temporal),
     };
@@ -72,6 +79,7 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
       maxActivitiesPerSecond: maxRps ?? initialRps,
       shutdownGraceSeconds: config.worker.shutdownGraceSeconds,
       maxCachedWorkflows: config.worker.maxCachedWorkflows,
+      maxConcurrentWorkflowTasks: config.worker.maxConcurrentWorkflowTasks,
       workflowBundle,
       tracing,
     });
@@ -122,6 +130,8 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
       await tracing.shutdown();
     }
   } finally {
-    await connection.close();
+    // After a failure before the worker ran (its HTTP port taken), the SDK refuses to close a connection the worker
+    // holds: that refusal must not replace the error that says what went wrong. The process exits either way.
+    await connection.close().catch(() => undefined);
   }
 }

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, type BundleOptions, type Logger } from '@temporalio/worker';
 import { failureConverterPath } from '../src/codec/data-converter.js';
-import { builtWorkflowBundle, compiled, moduleExtension } from '../src/package-layout.js';
+import { builtTracedWorkflowBundle, builtWorkflowBundle, compiled, moduleExtension } from '../src/package-layout.js';
 
 /** What `Worker.create` takes as pre-bundled workflow code. */
 export type WorkflowBundleSource = { code: string } | { codePath: string };
@@ -12,27 +12,49 @@ export type WorkflowBundleSource = { code: string } | { codePath: string };
 // The TypeScript sources from tsx (tests, benchmarks), the compiled JavaScript from dist/ (`npm run build`).
 export const defaultWorkflowsPath = fileURLToPath(new URL(`../workflows/index${moduleExtension}`, import.meta.url));
 
+/** The project's metrics (how each workflow ended): in every bundle. */
+const metricsInterceptors = fileURLToPath(
+  new URL(`../workflows/metrics-interceptors${moduleExtension}`, import.meta.url),
+);
+/** OpenTelemetry's (spans of workflow execution, signals, updates, activity scheduling, carried on to activities). */
+const tracingInterceptors = createRequire(import.meta.url).resolve(
+  '@temporalio/interceptors-opentelemetry/lib/workflow-interceptors',
+);
+
 /**
- * Interceptors that run inside the workflow sandbox, so they must be in the bundle: OpenTelemetry's (spans of workflow
- * execution, signals, updates, activity scheduling, carried on to activities through headers) and the project's
- * metrics (how each workflow ended). The worker registers the sinks both call (workers/create-worker.ts).
+ * Interceptors that run inside the workflow sandbox, so they must be in the bundle; the worker registers the sinks
+ * they call (workers/create-worker.ts). OpenTelemetry's only in the traced bundle: the sandbox sets up the modules of
+ * a bundle's interceptors at every workflow start and replay, and OpenTelemetry's setup was 22 of the worker's 69 ms
+ * of CPU per verification with tracing off (bench:traffic, known-40), where its spans went nowhere.
  */
-export const workflowInterceptorModules = [
-  createRequire(import.meta.url).resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors'),
-  fileURLToPath(new URL(`../workflows/metrics-interceptors${moduleExtension}`, import.meta.url)),
-];
+export function workflowInterceptorModules(traced: boolean): string[] {
+  return traced ? [tracingInterceptors, metricsInterceptors] : [metricsInterceptors];
+}
 
 const quiet: Logger = { trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error, log() {} };
 
+/** Which bundle: the project's workflows (or a benchmark's), with OpenTelemetry's interceptors or without. */
+export interface BundleChoice {
+  workflowsPath?: string;
+  /** With OpenTelemetry's workflow interceptors: for a worker whose tracing is on (OTEL_EXPORTER_OTLP_ENDPOINT). */
+  traced?: boolean;
+}
+
 /** The one set of bundle options: the worker, the build step and the tests bundle alike. */
-export function workflowBundleOptions(workflowsPath = defaultWorkflowsPath): BundleOptions {
+export function workflowBundleOptions({ workflowsPath = defaultWorkflowsPath, traced = false }: BundleChoice = {}) {
   // The failure converter runs inside the workflow sandbox too, so it is bundled with the workflows.
-  return { workflowsPath, failureConverterPath, workflowInterceptorModules, logger: quiet };
+  const options: BundleOptions = {
+    workflowsPath,
+    failureConverterPath,
+    workflowInterceptorModules: workflowInterceptorModules(traced),
+    logger: quiet,
+  };
+  return options;
 }
 
 /** Bundles in this process (webpack: seconds of CPU and a few hundred MB of heap that this process keeps). */
-export async function bundleWorkflows(workflowsPath = defaultWorkflowsPath): Promise<{ code: string }> {
-  const { code } = await bundleWorkflowCode(workflowBundleOptions(workflowsPath));
+export async function bundleWorkflows(choice: BundleChoice = {}): Promise<{ code: string }> {
+  const { code } = await bundleWorkflowCode(workflowBundleOptions(choice));
   return { code };
 }
 
@@ -40,14 +62,20 @@ export class WorkflowBundleError extends Error {
   override name = 'WorkflowBundleError';
 }
 
+/** The build script's argument for the traced bundle. */
+export const TRACED_FLAG = '--traced';
+
 const childScript = fileURLToPath(new URL(`./build-workflow-bundle${moduleExtension}`, import.meta.url));
 
 /**
  * Bundles in a child process that hands the code back and exits: webpack's memory leaves with it, where bundling in
  * the worker itself kept its idle RSS at about 380 MB for the life of the process.
  */
-export async function bundleWorkflowsInChild(workflowsPath = defaultWorkflowsPath): Promise<{ code: string }> {
-  const child = fork(childScript, [workflowsPath], {
+export async function bundleWorkflowsInChild({
+  workflowsPath = defaultWorkflowsPath,
+  traced = false,
+}: BundleChoice = {}): Promise<{ code: string }> {
+  const child = fork(childScript, [workflowsPath, ...(traced ? [TRACED_FLAG] : [])], {
     // Compiled code runs as it is; the sources need tsx, which only a development install has.
     execArgv: compiled ? [] : ['--import', import.meta.resolve('tsx')],
     stdio: 'inherit',
@@ -67,12 +95,16 @@ export async function bundleWorkflowsInChild(workflowsPath = defaultWorkflowsPat
 
 /**
  * The workflow code a worker runs: the configured pre-built bundle (`WORKER_WORKFLOW_BUNDLE`); else, compiled, the one
- * `npm run build` wrote next to the code (a production worker never bundles at start: that is seconds of webpack and
- * a few hundred MB of heap per start); else, from the sources (tests, `tsx`), one made now in a child process.
+ * `npm run build` wrote next to the code, traced or not as the worker's tracing is (a production worker never bundles
+ * at start: that is seconds of webpack and a few hundred MB of heap per start); else, from the sources (tests, `tsx`),
+ * one made now in a child process.
  */
-export async function loadWorkflowBundle(prebuiltPath: string | undefined): Promise<WorkflowBundleSource> {
-  if (prebuiltPath === undefined && !compiled) return bundleWorkflowsInChild();
-  const codePath = prebuiltPath ?? builtWorkflowBundle;
+export async function loadWorkflowBundle(
+  prebuiltPath: string | undefined,
+  traced: boolean,
+): Promise<WorkflowBundleSource> {
+  if (prebuiltPath === undefined && !compiled) return bundleWorkflowsInChild({ traced });
+  const codePath = prebuiltPath ?? (traced ? builtTracedWorkflowBundle : builtWorkflowBundle);
   try {
     await fs.access(codePath);
   } catch {

@@ -1,10 +1,14 @@
 import type { GovernorSettings, GovernorState, GovernorStatus, OutcomeReport } from './governor-types.js';
 
 export const DEFAULT_GOVERNOR_SETTINGS: GovernorSettings = {
-  initialRps: 10,
+  generation: 2,
+  initialRps: 8,
   minRps: 0.5,
   decrease: 0.85,
   probeShare: 0.02,
+  slowStartFactor: 2,
+  slowStartEveryMs: 2000,
+  probeAfterMs: 10_000,
   holdMs: 2000,
   raiseEveryMs: 1000,
   reportFreshMs: 30_000,
@@ -15,8 +19,25 @@ export const DEFAULT_GOVERNOR_SETTINGS: GovernorSettings = {
 const BINDING_SHARE = 0.8;
 /** More failures than this share of an interval's calls (5xx, no answer): a struggling service is not raised. */
 const FAILED_SHARE = 0.1;
-/** This far above the rate last refused without a 429, the old limit is forgotten and found again by doubling. */
-const FORGET_ABOVE = 1.1;
+/**
+ * How governors that started before the `governor-plateau` patch move the rate (their histories replay with it):
+ * doubling every second in slow start, probing at once by equal steps, forgetting the limit 10% above it, reading a
+ * 429 without the bounds of generation 2. Doubling every second passed a service limit of 40 at 80 and more, behind a
+ * bucket that hid the first seconds over it: 2% of calls refused at discovery.
+ */
+export const LEGACY_GOVERNOR_SETTINGS: Partial<GovernorSettings> = {
+  generation: 1,
+  slowStartFactor: 2,
+  slowStartEveryMs: 1000,
+  probeAfterMs: 0,
+  forgetAbove: 1.1,
+};
+/** A probe step, and all the raises one report makes, are at most this share of the rate. */
+const MAX_PROBE_SHARE = 0.25;
+/** At most this many raises in one report. */
+const MAX_RAISES_PER_REPORT = 5;
+/** Refused again at or under the rate refused before: the limit is taken to be this share of the rate. */
+const FAST_CONVERGENCE = 0.925;
 /** More refusals than this share of a report's calls: the service's limit is well under the rate. */
 const MANY_REFUSED_SHARE = 0.2;
 
@@ -35,12 +56,13 @@ export function initialGovernorState(maxRps: number | null, settings: GovernorSe
 
 /**
  * AIMD on the queue's dispatch rate, one report at a time (deterministic: `nowMs` is the workflow's clock).
- * - A 429 cuts the rate to `decrease` times the lower of the rate and what the service served lately, then holds it
- *   for `holdMs` or the service's `Retry-After`, whichever is longer: calls dispatched before the cut still come back
+ * - A 429 cuts the rate to `decrease` times the rate the limit is taken to be at (`refusedAt`), then holds it for
+ *   `holdMs` or the service's `Retry-After`, whichever is longer: calls dispatched before the cut still come back
  *   refused, and cutting again for each would collapse the rate.
- * - Otherwise, while demand fills the rate, it rises: doubling until the first 429 (slow start: a high limit is found
- *   in a few reports), then half the gap to the rate last refused, then a probe of `probeShare` of it per raise
- *   above it, so the rate spends most of its time just under the limit and finds out when the limit goes up.
+ * - Otherwise, while demand fills the rate, it rises: by `slowStartFactor` until the first 429 (a high limit is found
+ *   in a few reports), then by half the gap to the rate last refused, where it stays a while (`stayAfterRefusal`)
+ *   before probing above it by steps that double from `probeShare` of it: the rate spends most of its time at the
+ *   limit, and finds out within seconds when the limit goes up.
  * - Never above `maxRps` (ELIGIBILITY_MAX_RPS) when set, never below `minRps`.
  */
 export function governorObserve(
@@ -74,13 +96,13 @@ export function governorObserve(
   if (nowMs < next.holdUntilMs) return next;
 
   if (report.rateLimited > 0) {
-    // Many refusals: the limit is about what the service served (R was lowered under the rate). A few: the rate is
-    // just over the limit, or a worker short of CPU sent calls in bunches; what it served then says nothing of R.
-    const served = Object.values(workers).reduce((sum, w) => sum + w.servedRps, 0);
-    const overshoot = report.rateLimited / Math.max(calls, 1) > MANY_REFUSED_SHARE;
-    const limitedAt = overshoot && served > 0 ? Math.min(next.rps, served) : next.rps;
+    const limitedAt = refusedAt(next, report, workers, settings);
     return change(limitedAt * settings.decrease, `429 from the service (${report.rateLimited} in a report)`, {
       limitedAtRps: round(limitedAt),
+      atLimitSinceMs: undefined,
+      probes: 0,
+      stayMs: stayAfterRefusal(next, limitedAt, settings),
+      raisedFrom: undefined,
       holdUntilMs: nowMs + Math.max(settings.holdMs, report.retryAfterMs),
       totals: { ...totals, cuts: totals.cuts + 1 },
     });
@@ -93,20 +115,127 @@ export function governorObserve(
   const healthy = report.failed <= FAILED_SHARE * Math.max(calls, 1);
   if (!binding || !healthy || nowMs - next.lastRaiseMs < settings.raiseEveryMs) return next;
   if (maxRps !== null && next.rps >= maxRps) return next;
-  // Well above the rate last refused with no 429 since: that limit is gone (raised, or the cut was a mistake), find
-  // the new one as at the start.
+  const forgetAbove = settings.forgetAbove ?? Number.POSITIVE_INFINITY;
+  // Well above the rate last refused with no 429 since (legacy governors only): that limit is gone, found again as at
+  // the start.
   const limitedAt =
-    next.limitedAtRps !== undefined && next.rps < next.limitedAtRps * FORGET_ABOVE ? next.limitedAtRps : undefined;
-  const raised =
-    limitedAt === undefined
-      ? next.rps * 2
-      : next.rps + Math.max(Math.max(limitedAt, next.rps) * settings.probeShare, (limitedAt - next.rps) / 2);
-  const reason = limitedAt === undefined ? 'calls served, no 429 yet: doubling' : 'calls served: additive increase';
-  return change(raised, reason, {
-    lastRaiseMs: nowMs,
-    ...(limitedAt === undefined ? { limitedAtRps: undefined } : {}),
-    totals: { ...totals, raises: totals.raises + 1 },
-  });
+    next.limitedAtRps !== undefined && next.rps < next.limitedAtRps * forgetAbove ? next.limitedAtRps : undefined;
+  if (limitedAt === undefined) {
+    // A step every 2 s, not every second: the service's bucket hides for a second or two that a step passed the limit,
+    // and each step taken meanwhile would double the calls refused once it shows.
+    if (nowMs - next.lastRaiseMs < settings.slowStartEveryMs) return next;
+    return change(next.rps * settings.slowStartFactor, 'calls served, no 429 yet: slow start', {
+      lastRaiseMs: nowMs,
+      raisedFrom: [...(next.raisedFrom ?? []), next.rps].slice(-2),
+      limitedAtRps: undefined,
+      atLimitSinceMs: undefined,
+      totals: { ...totals, raises: totals.raises + 1 },
+    });
+  }
+  // Generation 2 takes one raise per `raiseEveryMs` since the last, up to a quarter above the rate in one report: at a
+  // few calls a second reports come every 8 s, and a raise per report took minutes to close in and probe.
+  const due =
+    settings.generation === 1 || settings.raiseEveryMs <= 0
+      ? 1
+      : Math.min(MAX_RAISES_PER_REPORT, Math.floor((nowMs - next.lastRaiseMs) / settings.raiseEveryMs));
+  const from = next;
+  const ceiling = from.rps * (1 + MAX_PROBE_SHARE);
+  for (let i = 0; i < due && !(maxRps !== null && next.rps >= maxRps); i++) {
+    const raise = raiseTowardLimit(next, limitedAt, nowMs, settings);
+    if (raise.rps === undefined) return { ...next, ...raise.extra };
+    if (i > 0 && raise.rps > ceiling) break;
+    next = change(raise.rps, raise.reason, {
+      ...raise.extra,
+      lastRaiseMs: nowMs,
+      totals: { ...next.totals, raises: next.totals.raises + 1 },
+    });
+  }
+  // A probe is remembered by the rate this report started from: the steps between ran for no time at all.
+  const probed = (next.probes ?? 0) > (from.probes ?? 0);
+  return probed ? { ...next, raisedFrom: [...(from.raisedFrom ?? []), from.rps].slice(-2) } : next;
+}
+
+/**
+ * One raise above the rate last refused: half the gap while under it; at it, after a stay (`stayAfterRefusal`), a
+ * probe above it, each step twice the last (2%, 4%, 8%... of it, at most a quarter of the rate): a limit that held
+ * finds few 429s in the first steps, and a limit found low (a bunch of calls refused at the start, R raised since) is
+ * left behind in seconds, not minutes. `rps` undefined: staying.
+ */
+function raiseTowardLimit(
+  state: GovernorState,
+  limitedAt: number,
+  nowMs: number,
+  settings: GovernorSettings,
+): { rps?: number; reason: string; extra: Partial<GovernorState> } {
+  const step = Math.max(limitedAt, state.rps) * settings.probeShare;
+  if (state.rps + step / 2 < limitedAt) {
+    // Below the rate last refused: half the gap (at least a probe's step), never past it in one raise.
+    const closer = state.rps + Math.max(step, (limitedAt - state.rps) / 2);
+    const rps = settings.generation === 1 ? closer : Math.min(limitedAt, closer);
+    return { rps, reason: 'calls served: closing in', extra: { atLimitSinceMs: undefined } };
+  }
+  const since = state.atLimitSinceMs ?? nowMs;
+  const stayMs = settings.generation === 1 ? settings.probeAfterMs : (state.stayMs ?? settings.probeAfterMs);
+  // Staying counts as the last raise: the first probe after the stay is one step, not one per second stayed.
+  if (nowMs - since < stayMs) return { reason: 'at the limit', extra: { atLimitSinceMs: since, lastRaiseMs: nowMs } };
+  const probes = state.probes ?? 0;
+  const probeStep = settings.generation === 1 ? step : Math.min(step * 2 ** probes, state.rps * MAX_PROBE_SHARE);
+  return {
+    rps: state.rps + probeStep,
+    reason: 'calls served: probing above the last limit',
+    extra: { atLimitSinceMs: since, probes: probes + 1 },
+  };
+}
+
+/**
+ * How long the rate stays at the limit before probing above it, after a 429. Found by slow start: not at all, the
+ * range between the rate before the last raise and the rate refused is unexplored. Found by a probe: `probeAfterMs`
+ * (the service's bucket refills meanwhile), twice the last stay when the limit did not rise, up to 32 times: a limit
+ * that holds is probed ever more rarely. Refused at or under the limit: unchanged.
+ */
+function stayAfterRefusal(state: GovernorState, limitedAt: number, settings: GovernorSettings): number | undefined {
+  const { limitedAtRps, rps, stayMs } = state;
+  if (limitedAtRps === undefined) return 0;
+  if (rps <= limitedAtRps) return stayMs;
+  if (limitedAt > limitedAtRps * 1.1) return settings.probeAfterMs;
+  return Math.min(Math.max(2 * (stayMs ?? 0), settings.probeAfterMs), 32 * settings.probeAfterMs);
+}
+
+/**
+ * The rate the service's limit is taken to be at, from a report with 429s. Known (ELIGIBILITY_MAX_RPS): the rate. In
+ * slow start: the rate before the last raise (the service's bucket hid for a second or two that the raise passed the
+ * limit), or, with over a fifth of the calls refused, the share of this rate the service answered if higher (before
+ * any raise: that share, or the rate). Probing, whose steps double: the rate two raising reports back (the bucket
+ * hides more of a larger step), never under the limit probed from. At or under the rate refused before: a little under this rate
+ * (TCP CUBIC's fast convergence), or the rate would climb back and be refused there again and again; with over a
+ * fifth refused (R was lowered under the rate), the share answered if lower, at most a halving, since a short report
+ * of calls a starved worker sent in a bunch says little.
+ */
+function refusedAt(
+  state: GovernorState,
+  report: OutcomeReport,
+  workers: GovernorState['workers'],
+  settings: GovernorSettings,
+): number {
+  const calls = Math.max(report.answered + report.rateLimited, 1);
+  const overshoot = report.rateLimited / calls > MANY_REFUSED_SHARE;
+  if (settings.generation === 1) {
+    const served = Object.values(workers).reduce((sum, w) => sum + w.servedRps, 0);
+    return overshoot && served > 0 ? Math.min(state.rps, served) : state.rps;
+  }
+  const { rps, limitedAtRps } = state;
+  // A known limit (ELIGIBILITY_MAX_RPS) is trusted: a 429 under it is calls bunched by a worker short of CPU, and a
+  // cut from the rate itself is enough (the rate returns to the limit within seconds).
+  if (state.maxRps !== null) return rps;
+  const answeredRps = Math.max(rps / 2, (rps * report.answered) / calls);
+  const raisedFrom = state.raisedFrom ?? [];
+  if (limitedAtRps === undefined) {
+    const before = raisedFrom.at(-1);
+    if (before === undefined) return overshoot ? answeredRps : rps;
+    return overshoot ? Math.max(before, answeredRps) : before;
+  }
+  if (rps > limitedAtRps) return Math.max(limitedAtRps, raisedFrom.length === 2 ? raisedFrom[0]! : 0);
+  return overshoot ? Math.min(rps * FAST_CONVERGENCE, answeredRps) : rps * FAST_CONVERGENCE;
 }
 
 export function governorStatus(

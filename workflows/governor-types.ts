@@ -24,17 +24,33 @@ export interface OutcomeReport {
 
 /** How the governor moves the rate. Defaults in `governor-aimd.ts`; tests pass small values. */
 export interface GovernorSettings {
+  /**
+   * How a 429 is read and how probes grow: 2 bounds a cut by the rate served (at most a halving) and doubles each probe
+   * step; 1 is how governors started before the `governor-plateau` patch decided, kept so their histories replay.
+   */
+  generation: 1 | 2;
   /** The rate to start from when no limit is known (ELIGIBILITY_INITIAL_RPS); with a known limit, that limit. */
   initialRps: number;
   /** Never below this: a queue at 0 would dispatch nothing, and nothing would report that the service recovered. */
   minRps: number;
   /** A 429 multiplies the rate by this (at most: the rate that was served is lower when the service cut its limit). */
   decrease: number;
-  /** Above the last rate limited, each raise adds this share of it: a slow probe of whether the limit rose. */
+  /** Above the rate last refused, the first probe adds this share of it, and each next one twice the last. */
   probeShare: number;
+  /** Before the first 429 (slow start), each raise multiplies the rate by this ... */
+  slowStartFactor: number;
+  /** ... at most once per this long. */
+  slowStartEveryMs: number;
+  /**
+   * Back at the rate last refused, it stays there this long before probing above it (0: probe at once). The service's
+   * bucket refills meanwhile, so a probe's 429s come only when the limit is really passed, not at every step.
+   */
+  probeAfterMs: number;
+  /** Past the rate last refused by this share with no 429, that limit is forgotten and slow start begins again. */
+  forgetAbove?: number;
   /** After a cut, no raise and no second cut for this long (or the service's `Retry-After`, if longer). */
   holdMs: number;
-  /** At most one raise per this long: a raise must have shown its effect before the next one. */
+  /** At most one raise per this long: a raise must have shown its effect before the next one (0: one per report). */
   raiseEveryMs: number;
   /** A worker's rate counts toward demand this long after its report. */
   reportFreshMs: number;
@@ -49,7 +65,16 @@ export interface GovernorState {
   limitedAtRps?: number;
   /** Epoch ms: no change before then (after a cut). */
   holdUntilMs: number;
+  /** Epoch ms of the last raise, or of the last report that stayed at the limit: raises are counted from it. */
   lastRaiseMs: number;
+  /** Epoch ms from which the rate has been at the rate last refused (undefined when below it or not yet limited). */
+  atLimitSinceMs?: number;
+  /** Probe steps taken above the rate last refused since it was reached (each doubles the last). */
+  probes?: number;
+  /** The rates the last two raising reports started from, in slow start or probing (oldest first). */
+  raisedFrom?: number[];
+  /** How long the rate stays at the limit before probing above it (undefined: `probeAfterMs`). */
+  stayMs?: number;
   /** The most recent change and why, for the status. */
   lastChange?: { atMs: number; fromRps: number; reason: string };
   /** Each worker's latest calls per second (answered + rate limited) and when it reported. */

@@ -1,6 +1,22 @@
-import { condition, continueAsNew, proxyLocalActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import {
+  condition,
+  continueAsNew,
+  patched,
+  proxyLocalActivities,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { GovernorActivities } from '../activities/governor.js';
-import { DEFAULT_GOVERNOR_SETTINGS, governorObserve, governorStatus, initialGovernorState } from './governor-aimd.js';
+import {
+  DEFAULT_GOVERNOR_SETTINGS,
+  governorObserve,
+  governorStatus,
+  initialGovernorState,
+  LEGACY_GOVERNOR_SETTINGS,
+} from './governor-aimd.js';
+
+/** Slow start by 1.5, a plateau at the limit before probing, no forgetting: histories from before replay without. */
+export const GOVERNOR_PLATEAU_PATCH = 'governor-plateau';
 import { governorStatusQuery, outcomeReportSignal } from './governor-messages.js';
 import type { GovernorInput, OutcomeReport } from './governor-types.js';
 
@@ -19,7 +35,11 @@ const { applyQueueRate } = proxyLocalActivities<GovernorActivities>({
  * new, carrying its state, before its history grows long.
  */
 export async function governorWorkflow(input: GovernorInput): Promise<never> {
-  const settings = { ...DEFAULT_GOVERNOR_SETTINGS, ...input.settings };
+  const settings = {
+    ...DEFAULT_GOVERNOR_SETTINGS,
+    ...(patched(GOVERNOR_PLATEAU_PATCH) ? {} : LEGACY_GOVERNOR_SETTINGS),
+    ...input.settings,
+  };
   let state = input.state ?? initialGovernorState(input.maxRps, settings);
   let applied = input.appliedRps;
   const inbox: OutcomeReport[] = [];

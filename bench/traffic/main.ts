@@ -3,6 +3,7 @@
  * one run, the project (real `eligibility worker` processes, the governor) beside a naive peer (a direct script), on
  * the sandbox with its rate limit R set per scenario and moved mid-run. Prints one table of figures at the end.
  * Scenarios run one after the other (`--list` names them); a run of all of them takes a long while at R = 5.
+ * `--trace-governor` prints the governor's rate each time it moves during the project's runs.
  */
 import { table } from '../../src/text-format.js';
 import { numberArg } from '../bench-stack.js';

@@ -24,6 +24,8 @@ export interface ServiceTrace {
   last429Ms: number | undefined;
   /** 429s counted after the mid-run change of R, calls after it, and when it happened (ms from the first start). */
   after: { calls: number; tooMany: number; atMs: number } | undefined;
+  /** After the change of R: each poll at which the 429 count grew (ms from the first start) and by how many. */
+  refusalsAfter: { atMs: number; count: number }[];
 }
 
 /**
@@ -40,16 +42,21 @@ export async function followService(
   let last429Ms: number | undefined;
   let tooMany = 0;
   let mark: { calls: number; tooMany: number; atMs: number } | undefined;
+  const refusalsAfter: ServiceTrace['refusalsAfter'] = [];
   for (;;) {
     const stats = await sandbox.stats();
     const now = performance.now() - t0;
-    if (stats.tooManyRequestsSent > tooMany) last429Ms = now;
+    if (stats.tooManyRequestsSent > tooMany) {
+      last429Ms = now;
+      if (mark) refusalsAfter.push({ atMs: now, count: stats.tooManyRequestsSent - tooMany });
+    }
     tooMany = stats.tooManyRequestsSent;
     const calls = serviceCalls(stats);
     const after = mark && { calls: calls - mark.calls, tooMany: tooMany - mark.tooMany, atMs: mark.atMs };
     if (stats.verificationsCreated >= count || now > maxMs) {
       const doneMs = stats.verificationsCreated >= count ? now : undefined;
-      return { doneMs, created: stats.verificationsCreated, elapsedMs: now, calls, tooMany, last429Ms, after };
+      const created = stats.verificationsCreated;
+      return { doneMs, created, elapsedMs: now, calls, tooMany, last429Ms, after, refusalsAfter };
     }
     if (!mark && onTick && (await onTick(stats.verificationsCreated))) {
       mark = { calls, tooMany, atMs: performance.now() - t0 };
@@ -57,4 +64,27 @@ export async function followService(
     }
     await sleep(POLL_MS);
   }
+}
+
+/**
+ * When the 429s that followed a change of R stopped: the last one before the first `quietMs` without any (ms from the
+ * change), and those after that quiet (an AIMD's probes of the limit, one bunch per probe).
+ */
+export function refusalsSettled(
+  trace: ServiceTrace,
+  quietMs: number,
+): { settledMs: number; later: number; laterBunches: number } | undefined {
+  if (!trace.after) return undefined;
+  const { atMs } = trace.after;
+  let settledAt = atMs;
+  let i = 0;
+  for (; i < trace.refusalsAfter.length; i += 1) {
+    if (trace.refusalsAfter[i]!.atMs - settledAt > quietMs) break;
+    settledAt = trace.refusalsAfter[i]!.atMs;
+  }
+  const later = trace.refusalsAfter.slice(i);
+  let laterBunches = 0;
+  for (let j = 0; j < later.length; j += 1)
+    if (j === 0 || later[j]!.atMs - later[j - 1]!.atMs > quietMs) laterBunches += 1;
+  return { settledMs: settledAt - atMs, later: later.reduce((sum, r) => sum + r.count, 0), laterBunches };
 }

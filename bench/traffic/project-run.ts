@@ -1,9 +1,10 @@
+import os from 'node:os';
 import type { Client } from '@temporalio/client';
 import { startVerification } from '../../src/temporal/start-verification.js';
 import { describeGovernor } from '../../src/temporal/governor.js';
 import type { GovernorStatus } from '../../workflows/governor-types.js';
 import { forEachLimited } from '../bench-stack.js';
-import { processCpuMs, processTree } from '../proc-stats.js';
+import { machineCpuMs, processCpuMs, processTree } from '../proc-stats.js';
 import { governorActions, verificationOverhead } from './governor-cost.js';
 import { followService, type ServiceTrace } from './measure.js';
 import type { TrafficStack } from './stack.js';
@@ -23,6 +24,11 @@ export interface ProjectRun {
   trace: ServiceTrace;
   /** Worker CPU (all its processes and threads, user + system) per verification. */
   cpuMsPerVerification: number;
+  /** The Temporal dev server's CPU per verification: the engine shares the machine with the worker. */
+  serverCpuMsPerVerification: number;
+  /** The machine's cores busy on average over the run (every process: engine, worker, sandbox, this client). */
+  busyCores: number;
+  cores: number;
   governor: GovernorStatus | undefined;
   /** The governor's billed actions, and those of the work it governed (verifications and their call attempts). */
   governorActions: number;
@@ -42,7 +48,10 @@ export async function runProject(
   const { worker, taskQueue } = await stack.startWorker(options.maxRps);
   const pids = () => processTree(worker.pid!);
   const cpu0 = processCpuMs(...pids());
+  const serverCpu0 = processCpuMs(...processTree(stack.bench.server.pid));
+  const machine0 = machineCpuMs();
   const t0 = performance.now();
+  const tracing = process.argv.includes('--trace-governor') ? traceGovernor(client, taskQueue, t0) : undefined;
   const starts = forEachLimited(options.count, START_CONCURRENCY, async (i) => {
     await startVerification(client, trafficRequest(taskQueue, i), { taskQueue, timing: { graceSeconds: 0.001 } });
   });
@@ -51,6 +60,12 @@ export async function runProject(
     followService(stack.sandbox, t0, options.count, options.maxMs, options.onTick),
   ]);
   const cpuMsPerVerification = (processCpuMs(...pids()) - cpu0) / Math.max(trace.created, 1);
+  const serverCpuMsPerVerification =
+    (processCpuMs(...processTree(stack.bench.server.pid)) - serverCpu0) / Math.max(trace.created, 1);
+  const machine = machineCpuMs();
+  const cores = os.cpus().length;
+  const busyCores = ((machine.busyMs - machine0.busyMs) / (machine.totalMs - machine0.totalMs)) * cores;
+  await tracing?.stop();
   const { status } = await describeGovernor(client, taskQueue);
   // Visibility lags a moment behind the last continue-as-new.
   await new Promise((resolve) => setTimeout(resolve, 2000));
@@ -60,8 +75,37 @@ export async function runProject(
   return {
     trace,
     cpuMsPerVerification,
+    serverCpuMsPerVerification,
+    busyCores,
+    cores,
     governor: status,
     governorActions: actions,
     workActions: trace.created * overhead + trace.calls,
+  };
+}
+
+/**
+ * `--trace-governor`: the governor's rate each time it moves, by a query a second (not billed, not in its history),
+ * to see how a run's rate was found.
+ */
+function traceGovernor(client: Client, taskQueue: string, t0: number): { stop: () => Promise<void> } {
+  let last = '';
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const { status } = await describeGovernor(client, taskQueue).catch(() => ({ status: undefined }));
+      const line = status
+        ? `rps ${status.rps} limited at ${status.limitedAtRps ?? '-'} demand ${status.demandRps}: ${status.lastChange?.reason ?? ''}`
+        : 'no governor yet';
+      if (line !== last) console.log(`  +${((performance.now() - t0) / 1000).toFixed(1)} s governor ${line}`);
+      last = line;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await loop;
+    },
   };
 }

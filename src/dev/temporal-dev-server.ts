@@ -28,6 +28,8 @@ export interface DevServer {
   address: string;
   namespace: string;
   uiUrl: string | undefined;
+  /** The server's process (benchmarks count its CPU). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -149,5 +151,5 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     throw err;
   }
   const uiUrl = options.uiPort === undefined ? undefined : `http://${ip}:${options.uiPort}`;
-  return { address, namespace, uiUrl, stop };
+  return { address, namespace, uiUrl, pid: child.pid!, stop };
 }

@@ -11,8 +11,17 @@ import { recordHistory } from '../setup/histories.js';
 import { testTemporal } from '../setup/temporal.js';
 import { eventually, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
 
-/** No hold and no wait between raises: each report moves the rate, so a test needs no real waiting. */
-const FAST: Partial<GovernorSettings> = { initialRps: 10, holdMs: 0, raiseEveryMs: 0 };
+/**
+ * No hold, no wait between raises and no plateau at the limit: each report moves the rate, so a test needs no real
+ * waiting (the defaults are tested in governor-aimd.test.ts).
+ */
+const FAST: Partial<GovernorSettings> = {
+  initialRps: 10,
+  holdMs: 0,
+  raiseEveryMs: 0,
+  slowStartEveryMs: 0,
+  probeAfterMs: 0,
+};
 
 const report = (fields: Partial<OutcomeReport>): OutcomeReport => ({
   workerId: 'worker-1',
@@ -75,17 +84,18 @@ describe('traffic governor', function () {
     const queue = `governed-${randomUUID()}`;
     await send(queue, report({}));
     await queueRateBecomes(queue, 10);
-    // 5 served and 3 refused in a second: the service's limit is about 5, not 10.
+    // 5 answered of 8 calls: at 10 calls a second, the service's limit is about 6.25, not 10.
     await send(queue, report({ answered: 5, rateLimited: 3, retryAfterMs: 1000 }));
-    await queueRateBecomes(queue, 4.25);
+    await queueRateBecomes(queue, 5.31);
     const shown = await status(queue);
-    assert.equal(shown.limitedAtRps, 5);
+    assert.equal(shown.limitedAtRps, 6.25);
     assert.equal(shown.totals.cuts, 1);
     assert.match(shown.lastChange?.reason ?? '', /429/);
     // Within the service's Retry-After, refusals of calls sent before the cut do not cut again.
     await send(queue, report({ answered: 4, rateLimited: 4 }));
     await eventually(async () => ((await status(queue)).totals.reports === 3 ? true : undefined));
-    assert.equal((await status(queue)).rps, 4.25);
+    assert.equal((await status(queue)).rps, 5.31);
+    await recordHistory('governor-cut', testTemporal().client.workflow.getHandle(governorWorkflowId(queue)));
   });
 
   it('a few 429s among many calls cut from the rate itself, not from what was served', async () => {
@@ -96,7 +106,7 @@ describe('traffic governor', function () {
     await queueRateBecomes(queue, 8.5);
   });
 
-  it('calls served raise it (doubling until the first 429, then closing in), never above ELIGIBILITY_MAX_RPS', async () => {
+  it('calls served raise it (slow start until the first 429, then closing in), never above ELIGIBILITY_MAX_RPS', async () => {
     const queue = `governed-${randomUUID()}`;
     await send(queue, report({}));
     await queueRateBecomes(queue, 10);
@@ -104,17 +114,16 @@ describe('traffic governor', function () {
     await queueRateBecomes(queue, 20);
     // Demand well under the rate: the rate is not what holds calls back, so it is not raised.
     await send(queue, report({ answered: 5 }));
-    // A fifth of the calls or more refused: the limit is about what was served (16), not the rate.
+    // A fifth of the calls or more refused: the limit is about the share of the rate the service answered (16 of 21
+    // calls at 20 a second: 15.24), not the rate.
     await send(queue, report({ answered: 16, rateLimited: 5 }));
-    await queueRateBecomes(queue, 13.6);
+    await queueRateBecomes(queue, 12.95);
     await send(queue, report({ answered: 14 }));
-    await queueRateBecomes(queue, 14.8);
-    // The workers' ELIGIBILITY_MAX_RPS caps it from then on.
-    await send(queue, report({ answered: 15, maxRps: 15.5 }));
-    await queueRateBecomes(queue, 15.4);
-    await send(queue, report({ answered: 16, maxRps: 15.5 }));
+    await queueRateBecomes(queue, 14.1);
+    // The workers' ELIGIBILITY_MAX_RPS caps it from then on, probes above the limit included.
+    for (let i = 0; i < 6; i++) await send(queue, report({ answered: 16, maxRps: 15.5 }));
     await queueRateBecomes(queue, 15.5);
-    await send(queue, report({ answered: 16, maxRps: 15.5 }));
+    await eventually(async () => ((await status(queue)).totals.reports === 11 ? true : undefined));
     const shown = await status(queue);
     assert.equal(shown.rps, 15.5);
     assert.equal(shown.mode, 'known');

@@ -8,7 +8,7 @@ import { loadConfig } from '../../src/config.js';
 import { startVerification } from '../../src/temporal/start-verification.js';
 import { setUpTracing } from '../../src/tracing/tracing.js';
 import { createWorker } from '../../workers/create-worker.js';
-import { workflowBundle } from '../setup/bundle.js';
+import { tracedWorkflowBundle } from '../setup/bundle.js';
 import { testDataConverter } from '../setup/codec.js';
 import { startTestSandbox, type TestSandbox } from '../setup/sandbox.js';
 import { testTemporal } from '../setup/temporal.js';
@@ -76,7 +76,7 @@ describe('OpenTelemetry tracing', function () {
       activities: createActivities(new EligibilityClient(service)),
       dataConverter: testDataConverter(),
       maxActivitiesPerSecond: 500,
-      workflowBundle: await workflowBundle(),
+      workflowBundle: await tracedWorkflowBundle(),
       tracing,
     });
     const client = new Client({

@@ -1,0 +1,52 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/** How long a 429 paces this worker's calls: about the time the governor takes to cut the queue's rate. */
+const BRAKE_MS = 1500;
+/** Answered calls within this window make the rate the service is serving. */
+const WINDOW_MS = 1000;
+/** Paced at this share of that rate: under the limit, so the service's bucket refills. */
+const SHARE = 0.85;
+
+/**
+ * A worker's own brake on a 429, until the traffic governor's cut reaches the task queue. The governor hears of the
+ * 429 within 100 ms, but its cut takes a workflow task, a config update and the tasks already dispatched before it
+ * lands: about a second in which every call above the limit is refused (a service's bucket hides for a second or two
+ * that a raise passed the limit, so the rate is by then well over it). From a 429 on, this worker's calls are spaced
+ * to 85% of what the service answered it over the last second, until 1.5 s pass without a 429; calls dispatched
+ * meanwhile wait here instead of being refused and retried. Per worker and in memory: nothing to coordinate, and the
+ * governor still owns the rate.
+ */
+export class RateLimitBrake {
+  private answeredAt: number[] = [];
+  private until = 0;
+  private spacingMs = 0;
+  private nextAt = 0;
+
+  constructor(private readonly nowMs: () => number = Date.now) {}
+
+  /** Waits for this call's turn while braking; at once otherwise. */
+  async pass(signal?: AbortSignal): Promise<void> {
+    const now = this.nowMs();
+    if (now >= this.until) return;
+    const at = Math.max(now, this.nextAt);
+    this.nextAt = at + this.spacingMs;
+    if (at > now) await sleep(at - now, undefined, { signal });
+  }
+
+  answered(): void {
+    const now = this.nowMs();
+    this.answeredAt.push(now);
+    if (this.answeredAt.length > 64 && this.answeredAt[0]! < now - WINDOW_MS) {
+      this.answeredAt = this.answeredAt.filter((t) => t >= now - WINDOW_MS);
+    }
+  }
+
+  rateLimited(): void {
+    const now = this.nowMs();
+    const answered = this.answeredAt.filter((t) => t >= now - WINDOW_MS).length;
+    // Braking already, what was answered is what the brake let through: a refusal at that pace slows it further.
+    this.spacingMs = now >= this.until ? 1000 / Math.max(1, answered * SHARE) : this.spacingMs / SHARE;
+    this.until = now + BRAKE_MS;
+    this.nextAt = Math.max(this.nextAt, now + this.spacingMs);
+  }
+}

@@ -1,0 +1,37 @@
+import assert from 'node:assert/strict';
+import { RateLimitBrake } from '../../activities/rate-limit-brake.js';
+
+describe('the worker’s brake on a 429', () => {
+  it('lets calls through at once until a 429', async () => {
+    const brake = new RateLimitBrake();
+    const t0 = performance.now();
+    await Promise.all([brake.pass(), brake.pass(), brake.pass()]);
+    assert.ok(performance.now() - t0 < 50);
+  });
+
+  it('after a 429, spaces calls to 85% of what the service answered over the last second', async () => {
+    const brake = new RateLimitBrake();
+    for (let i = 0; i < 20; i += 1) brake.answered();
+    brake.rateLimited();
+    // 20 answered: 17 a second, one every 59 ms; the fourth call waits four spacings.
+    const t0 = performance.now();
+    const waited = await Promise.all(
+      [0, 1, 2, 3].map(async () => {
+        await brake.pass();
+        return performance.now() - t0;
+      }),
+    );
+    assert.ok(waited[0]! >= 50, `${waited[0]}`);
+    assert.ok(waited[3]! >= 4 * 58, `${waited[3]}`);
+  });
+
+  it('lets go once no 429 came for a while', async () => {
+    let now = 0;
+    const brake = new RateLimitBrake(() => now);
+    brake.rateLimited();
+    now = 1600;
+    const t0 = performance.now();
+    await Promise.all([brake.pass(), brake.pass()]);
+    assert.ok(performance.now() - t0 < 50);
+  });
+});

@@ -1,0 +1,109 @@
+import assert from 'node:assert/strict';
+import { DEFAULT_GOVERNOR_SETTINGS, governorObserve, initialGovernorState } from '../../workflows/governor-aimd.js';
+import type { GovernorState, OutcomeReport } from '../../workflows/governor-types.js';
+
+const settings = DEFAULT_GOVERNOR_SETTINGS;
+
+/** One worker's report of `answered` calls and `rateLimited` refusals over one second. */
+const second = (answered: number, rateLimited = 0): OutcomeReport => ({
+  workerId: 'w',
+  answered,
+  failed: 0,
+  rateLimited,
+  retryAfterMs: 0,
+  intervalMs: 1000,
+  maxRps: null,
+});
+
+/** Reports every second, each filling the rate (or `calls(rate)`), from `state` at `nowMs`; the rates it went through. */
+function run(state: GovernorState, nowMs: number, seconds: number, calls = (rps: number) => second(rps)) {
+  const rates: number[] = [];
+  for (let i = 1; i <= seconds; i += 1) {
+    state = governorObserve(state, calls(state.rps), nowMs + i * 1000, settings);
+    rates.push(state.rps);
+  }
+  return { state, rates, nowMs: nowMs + seconds * 1000 };
+}
+
+describe('the governor’s AIMD (defaults)', () => {
+  it('starts low and doubles every 2 s while calls fill the rate, with no limit known', () => {
+    const { rates } = run(initialGovernorState(null, settings), 0, 6);
+    assert.equal(settings.initialRps, 8);
+    assert.deepEqual(rates, [8, 16, 16, 32, 32, 64]);
+  });
+
+  it('refused in slow start, closes in on the rate before the last raise and probes above it at once', () => {
+    let state: GovernorState = { ...initialGovernorState(null, settings), rps: 64, raisedFrom: [16, 32] };
+    // One refused of 60: the bucket hid for a while that the raise from 32 passed the limit.
+    state = governorObserve(state, second(59, 1), 1000, settings);
+    assert.equal(state.limitedAtRps, 32);
+    assert.equal(state.rps, 27.2);
+    // The first report after the hold takes a raise per second since the last one (4 here): it closes in all the way.
+    const { rates } = run({ ...state, lastRaiseMs: settings.holdMs - 2000 }, 1000 + settings.holdMs, 4);
+    assert.deepEqual(rates, [32, 32.64, 33.95, 36.67]);
+  });
+
+  it('refused while probing, closes in, stays there a while, then probes again, each stay twice the last', () => {
+    let state: GovernorState = { ...initialGovernorState(null, settings), rps: 49.5, limitedAtRps: 38 };
+    state = governorObserve({ ...state, raisedFrom: [40, 45] }, second(45, 1), 1000, settings);
+    assert.equal(state.limitedAtRps, 40);
+    const climbing = run({ ...state, lastRaiseMs: settings.holdMs - 2000 }, 1000 + settings.holdMs, 2);
+    assert.deepEqual(climbing.rates, [40, 40]);
+    // At the limit for probeAfterMs: no raise until then, then probe steps of 2% of it, each twice the last.
+    const waiting = run(climbing.state, climbing.nowMs, settings.probeAfterMs / 1000 - 1);
+    assert.ok(waiting.rates.every((rps) => rps === 40));
+    const probing = run(waiting.state, waiting.nowMs, 3);
+    assert.deepEqual(probing.rates, [40.8, 42.43, 45.82]);
+    // Refused again at about the same limit: the next stay is twice as long.
+    state = governorObserve(probing.state, second(45, 1), probing.nowMs + 1000, settings);
+    assert.equal(state.stayMs, 2 * settings.probeAfterMs);
+  });
+
+  it('a 429 while probing takes the rate two raising reports back as the limit', () => {
+    let state: GovernorState = { ...initialGovernorState(null, settings), rps: 49.5, limitedAtRps: 40 };
+    state = { ...state, probes: 4, raisedFrom: [42.43, 45.82] };
+    // A few refused (the bucket hid the step before): not a report of what the service serves.
+    state = governorObserve(state, second(45, 1), 1000, settings);
+    assert.equal(state.limitedAtRps, 42.43);
+    assert.equal(state.rps, 36.07);
+  });
+
+  it('refused again at the rate refused before, it takes the limit to be a little lower', () => {
+    let state: GovernorState = { ...initialGovernorState(null, settings), rps: 43.58, limitedAtRps: 43.58 };
+    state = governorObserve(state, second(43, 1), 1000, settings);
+    assert.equal(state.limitedAtRps, 40.31);
+    assert.equal(state.rps, 34.26);
+  });
+
+  it('a limit found low is left behind within seconds once probing finds no 429', () => {
+    const state: GovernorState = { ...initialGovernorState(null, settings), rps: 10, limitedAtRps: 10 };
+    const { rates } = run(state, 0, settings.probeAfterMs / 1000 + 12);
+    assert.ok(rates.at(-1)! > 40, rates.join(' '));
+  });
+
+  it('many refusals at the limit (R lowered) cut to the share answered, but never below half the rate in one cut', () => {
+    const at = (answered: number, refused: number) =>
+      governorObserve(
+        { ...initialGovernorState(null, settings), rps: 40, limitedAtRps: 40 },
+        second(answered, refused),
+        1000,
+        settings,
+      );
+    assert.equal(at(30, 20).limitedAtRps, 24);
+    assert.equal(at(2, 30).limitedAtRps, 20);
+  });
+
+  it('with a known limit, a 429 cuts from the rate itself, however many were refused', () => {
+    const state = initialGovernorState(10, settings);
+    const cut = governorObserve(state, { ...second(5, 5), maxRps: 10 }, 1000, settings);
+    assert.equal(cut.limitedAtRps, 10);
+    assert.equal(cut.rps, 8.5);
+  });
+
+  it('a known limit is reached without a plateau and never passed', () => {
+    const known = { ...second(0), maxRps: 40 };
+    let state: GovernorState = { ...initialGovernorState(40, settings), rps: 34, limitedAtRps: 40 };
+    for (let i = 1; i <= 6; i += 1) state = governorObserve(state, { ...known, answered: 30 }, i * 1000, settings);
+    assert.equal(state.rps, 40);
+  });
+});
