@@ -14,11 +14,14 @@ import {
   initialGovernorState,
   LEGACY_GOVERNOR_SETTINGS,
 } from './governor-aimd.js';
-
-/** Slow start by 1.5, a plateau at the limit before probing, no forgetting: histories from before replay without. */
-export const GOVERNOR_PLATEAU_PATCH = 'governor-plateau';
 import { governorStatusQuery, outcomeReportSignal } from './governor-messages.js';
 import type { GovernorInput, OutcomeReport } from './governor-types.js';
+
+/**
+ * Generation 2 of the rules (`governor-aimd.ts`). A governor started before it keeps generation 1, so its history
+ * replays; its next continue-as-new starts a run on generation 2, carrying its state.
+ */
+export const GOVERNOR_PLATEAU_PATCH = 'governor-plateau';
 
 // Local: a dispatched activity would itself wait behind the rate limit it is setting, and count against it.
 const { applyQueueRate } = proxyLocalActivities<GovernorActivities>({
