@@ -1,5 +1,5 @@
 import { Context } from '@temporalio/activity';
-import { EligibilityError, RateLimitError, type EligibilityClient } from '../src/client/index.js';
+import type { EligibilityClient } from '../src/client/index.js';
 import type {
   Discovery,
   LegacyPatient,
@@ -36,13 +36,12 @@ async function serviceCall<T>(
     await brake?.pass(signal);
     const result = await call({ signal });
     outcomes?.record();
-    brake?.answered();
+    brake?.record();
     return result;
   } catch (err) {
     // The traffic governor's input: how the service answered, counted per worker and reported per interval.
     outcomes?.record(err);
-    if (err instanceof RateLimitError) brake?.rateLimited();
-    else if (err instanceof EligibilityError) brake?.answered();
+    brake?.record(err);
     throw withinRetryWindow(toFailure(err), policy);
   }
 }

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { EligibilityError, RateLimitError } from '../src/client/index.js';
 
 /** How long a 429 paces this worker's calls: about the time the governor takes to cut the queue's rate. */
 const BRAKE_MS = 1500;
@@ -31,6 +32,15 @@ export class RateLimitBrake {
     const at = Math.max(now, this.nextAt);
     this.nextAt = at + this.spacingMs;
     if (at > now) await sleep(at - now, undefined, { signal });
+  }
+
+  /**
+   * One call's outcome, read as `CallOutcomes.record` reads it: `undefined` or a client error is an answer, a 429 a
+   * refusal; anything else (a cancellation, a bug) is not the service's.
+   */
+  record(err?: unknown): void {
+    if (err instanceof RateLimitError) this.rateLimited();
+    else if (err === undefined || err instanceof EligibilityError) this.answered();
   }
 
   answered(): void {

@@ -1,8 +1,9 @@
 /**
  * A worker process for `npm run bench:worker-cpu`, configured from the environment like `eligibility worker`
  * (`createWorker` with the same settings, encrypting data converter, the service's activities, and restarted with the
- * same memory limits), with either the project's workflows or the one-activity yardstick:
- * `tsx bench/worker-child.ts verification|one-activity`.
+ * same memory limits), with either the project's workflows or a yardstick: one activity (`bench:worker-cpu`), or a
+ * verification's shape with no-op activities (the engine's ceiling in `bench:traffic`):
+ * `tsx bench/worker-child.ts verification|one-activity|two-calls`.
  */
 import { fileURLToPath } from 'node:url';
 import { NativeConnection } from '@temporalio/worker';
@@ -15,11 +16,16 @@ import { IN_PROCESS, relaunchWithMemoryLimits, untilStopped } from '../workers/r
 import { bundleWorkflowsInChild, defaultWorkflowsPath } from '../workers/workflow-bundle.js';
 import type { NoopActivities } from './one-activity-workflow.js';
 
-const oneActivityPath = fileURLToPath(new URL('./one-activity-workflow.ts', import.meta.url));
+const yardsticks: Record<string, string> = {
+  'one-activity': fileURLToPath(new URL('./one-activity-workflow.ts', import.meta.url)),
+  'two-calls': fileURLToPath(new URL('./two-call-workflow.ts', import.meta.url)),
+};
 
 async function run() {
-  const kind = process.argv[2];
-  if (kind !== 'verification' && kind !== 'one-activity') throw new Error('expected verification or one-activity');
+  const kind = process.argv[2] ?? '';
+  if (kind !== 'verification' && !Object.hasOwn(yardsticks, kind)) {
+    throw new Error('expected verification, one-activity or two-calls');
+  }
   const config = loadConfig();
   if (!process.argv.includes(IN_PROCESS)) process.exit(await relaunchWithMemoryLimits(config.worker));
   const connection = await NativeConnection.connect({ address: config.temporal.address });
@@ -34,7 +40,7 @@ async function run() {
       maxActivitiesPerSecond: config.service.maxRps ?? config.service.initialRps,
       maxCachedWorkflows: config.worker.maxCachedWorkflows,
       workflowBundle: await bundleWorkflowsInChild({
-        workflowsPath: kind === 'verification' ? defaultWorkflowsPath : oneActivityPath,
+        workflowsPath: kind === 'verification' ? defaultWorkflowsPath : yardsticks[kind],
       }),
     });
     untilStopped().addEventListener('abort', () => worker.shutdown(), { once: true });

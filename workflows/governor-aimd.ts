@@ -166,7 +166,7 @@ function raiseTowardLimit(
   limitedAt: number,
   nowMs: number,
   settings: GovernorSettings,
-): { rps?: number; reason: string; extra: Partial<GovernorState> } {
+): { rps: number; reason: string; extra: Partial<GovernorState> } | { rps?: undefined; extra: Partial<GovernorState> } {
   const step = Math.max(limitedAt, state.rps) * settings.probeShare;
   if (state.rps + step / 2 < limitedAt) {
     // Below the rate last refused: half the gap (at least a probe's step), never past it in one raise.
@@ -177,7 +177,7 @@ function raiseTowardLimit(
   const since = state.atLimitSinceMs ?? nowMs;
   const stayMs = settings.generation === 1 ? settings.probeAfterMs : (state.stayMs ?? settings.probeAfterMs);
   // Staying counts as the last raise: the first probe after the stay is one step, not one per second stayed.
-  if (nowMs - since < stayMs) return { reason: 'at the limit', extra: { atLimitSinceMs: since, lastRaiseMs: nowMs } };
+  if (nowMs - since < stayMs) return { extra: { atLimitSinceMs: since, lastRaiseMs: nowMs } };
   const probes = state.probes ?? 0;
   const probeStep = settings.generation === 1 ? step : Math.min(step * 2 ** probes, state.rps * MAX_PROBE_SHARE);
   return {

@@ -1,4 +1,4 @@
-import { ApplicationFailure, patched, proxyActivities, setHandler, uuid4 } from '@temporalio/workflow';
+import { ApplicationFailure, patched, proxyActivities, setHandler, uuid4, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import type {
   Discovery,
@@ -22,6 +22,7 @@ import { intakeMemberId, waitsForDiscovery } from './intake.js';
 import { guardIntake } from './intake-guard.js';
 import { cancelSignal, statusQuery } from './messages.js';
 import { Progress } from './progress.js';
+import { firstCallPriority } from './priority.js';
 import { CreationReview } from './review.js';
 import { RunInputs } from './run-inputs.js';
 import { SeenEvents } from './seen-events.js';
@@ -156,8 +157,11 @@ export async function verificationWorkflow(input: VerificationWorkflowInput): Pr
   try {
     const summary = activitySummary.lookupPayer(payerId);
     calling(summary);
-    if (inWindow) await windowed.lookupPayer.executeWithOptions({ summary }, [payerId, policy]);
-    else await lookupPayer.executeWithOptions({ summary }, [payerId]);
+    // Bulk work begun goes before bulk work new (workflows/priority.ts); replay does not compare a call's priority.
+    const opening = firstCallPriority(workflowInfo().priority);
+    const options = { summary, ...(opening ? { priority: opening } : {}) };
+    if (inWindow) await windowed.lookupPayer.executeWithOptions(options, [payerId, policy]);
+    else await lookupPayer.executeWithOptions(options, [payerId]);
   } catch (err) {
     if (isActivityFailureOfType(err, FailureType.NotFound)) return fail(invalidRequest('payerId', 'unknown payer'));
     return fail(toCallerFailure(err));

@@ -11,6 +11,25 @@ const seconds = (ms: number | undefined) => (ms === undefined ? 'never' : `${(ms
 /** Generous: a run that takes three times the ceiling's time (plus a minute) is reported as not finished. */
 const maxMsFor = (count: number, rps: number) => ((count * 2) / rps) * 3000 + 60_000;
 
+const perSecondOf = (count: number, trace: ServiceTrace) =>
+  trace.doneMs === undefined ? trace.created / (trace.elapsedMs / 1000) : count / (trace.doneMs / 1000);
+
+/**
+ * Throughput against the lower of the limit's ceiling and the engine's own on this machine (the `engine` scenario,
+ * when it ran first): how much of what this machine allows the project used.
+ */
+function machineFigure(scenario: string, rps: number, count: number, trace: ServiceTrace, engine: number): Figure {
+  const attainable = Math.min(rps / 2, engine);
+  const bound = attainable < rps / 2 ? `the engine's ${engine.toFixed(1)}` : `the limit's ${rps / 2}`;
+  const perSecond = perSecondOf(count, trace);
+  return {
+    scenario,
+    subject: 'project',
+    name: 'throughput ÷ min(ceiling, engine ceiling)',
+    value: `${(perSecond / attainable).toFixed(2)} (${perSecond.toFixed(1)} of ${bound} verifications/s)`,
+  };
+}
+
 function throughputFigures(
   scenario: string,
   subject: string,
@@ -19,8 +38,7 @@ function throughputFigures(
   trace: ServiceTrace,
 ): Figure[] {
   const ceiling = rps / 2;
-  const perSecond =
-    trace.doneMs === undefined ? trace.created / (trace.elapsedMs / 1000) : count / (trace.doneMs / 1000);
+  const perSecond = perSecondOf(count, trace);
   const unfinished = trace.doneMs === undefined ? `; stopped at ${trace.created} of ${count}` : '';
   return [
     {
@@ -52,6 +70,12 @@ function projectFigures(scenario: string, run: ProjectRun): Figure[] {
       subject: 'project',
       name: 'Temporal dev server CPU per verification',
       value: `${run.serverCpuMsPerVerification.toFixed(0)} ms`,
+    },
+    {
+      scenario,
+      subject: 'project',
+      name: 'bench process (sandbox, client) CPU per verification',
+      value: `${run.benchCpuMsPerVerification.toFixed(0)} ms`,
     },
     {
       scenario,
@@ -102,10 +126,13 @@ function limitScenario(kind: 'known' | 'unknown', rps: number): TrafficScenario 
         count,
         maxMs: maxMsFor(count, rps),
       });
-      const figures = throughputFigures(name, 'project', rps, count, run.trace).map((f, i) => ({
+      const figures: Figure[] = throughputFigures(name, 'project', rps, count, run.trace).map((f, i) => ({
         ...f,
         target: target[i],
       }));
+      if (stack.engineCeiling !== undefined) {
+        figures.push(machineFigure(name, rps, count, run.trace, stack.engineCeiling));
+      }
       await stack.resetSandbox(rps);
       log(`${name}: naive peer, ${count} verifications`);
       const peer = await naive(stack, rps, count);

@@ -14,6 +14,11 @@ export interface TrafficStack {
   sandbox: SandboxControl;
   /** The service settings a direct client (the naive peer) uses: the same sandbox, the same client id and bucket. */
   service: ServiceConfig;
+  /**
+   * Workflows of a verification's shape a second that the engine reached on this machine with no-op activities, once
+   * the `engine` scenario has run (bench/traffic/engine-ceiling.ts).
+   */
+  engineCeiling?: number;
   /** Resets the sandbox (state, stats, buckets) and sets its limit to `rps` a second with a one-second burst. */
   resetSandbox(rps: number): Promise<void>;
   /** A worker on a new task queue, polling; `maxRps` undefined = no ELIGIBILITY_MAX_RPS (the governor discovers). */
@@ -29,7 +34,7 @@ export async function startTrafficStack(): Promise<TrafficStack> {
   const sandbox = new SandboxControl(bench.sandboxUrl);
   const service = loadConfig({ ...process.env, ELIGIBILITY_BASE_URL: bench.sandboxUrl }).service;
   const workers: WorkerChild[] = [];
-  return {
+  const stack: TrafficStack = {
     bench,
     sandbox,
     service,
@@ -59,4 +64,5 @@ export async function startTrafficStack(): Promise<TrafficStack> {
       await bench.stop();
     },
   };
+  return stack;
 }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { RateLimitBrake } from '../../activities/rate-limit-brake.js';
+import { RateLimitError } from '../../src/client/index.js';
 
 describe('the worker’s brake on a 429', () => {
   it('lets calls through at once until a 429', async () => {
@@ -33,5 +34,17 @@ describe('the worker’s brake on a 429', () => {
     const t0 = performance.now();
     await Promise.all([brake.pass(), brake.pass()]);
     assert.ok(performance.now() - t0 < 50);
+  });
+
+  it('reads outcomes as the governor does: answers and 429s count, a cancellation or a bug does not', async () => {
+    const brake = new RateLimitBrake(() => 0);
+    for (let i = 0; i < 10; i += 1) brake.record();
+    // Counted as answers, these would make the spacing 11 ms instead of 118.
+    for (let i = 0; i < 100; i += 1) brake.record(new Error('not the service'));
+    brake.record(new RateLimitError({ status: 429, endpoint: 'GET /v1/payers/{payerId}' }, undefined));
+    const t0 = performance.now();
+    await brake.pass();
+    const waited = performance.now() - t0;
+    assert.ok(waited >= 100 && waited < 400, `${waited}`);
   });
 });

@@ -9,6 +9,7 @@ import type { VerificationIntake } from '../../src/contract/index.js';
 import { IntakeValidationError, splitTenant, startVerification } from '../../src/temporal/start-verification.js';
 import { batchItemWorkflowId, batchWorkflowId } from '../../workflows/batch-ids.js';
 import { runAwaitingInputSignal, statusQuery, supplyRunInputUpdate } from '../../workflows/messages.js';
+import { firstCallPriority, lanePriority } from '../../workflows/priority.js';
 import { Tenant } from '../../workflows/search-attributes.js';
 import { batchIdFor, FAST_BATCH } from '../batches/helpers.js';
 import { FAST, TEST_INTAKE_KEY, callerId, v2Intake } from '../setup/fixtures.js';
@@ -59,6 +60,18 @@ describe('priority lanes and tenants', function () {
     return { described, recorded: given(decodePriority(started.priority)) };
   }
 
+  /** The priority each activity type was scheduled with (its first scheduling), as its history recorded it. */
+  async function scheduledPriorities(wf: WorkflowHandle): Promise<Map<string | null | undefined, Priority>> {
+    const events = (await wf.fetchHistory()).events ?? [];
+    const scheduled = new Map<string | null | undefined, Priority>();
+    for (const e of events) {
+      const a = e.activityTaskScheduledEventAttributes;
+      if (a && !scheduled.has(a.activityType?.name))
+        scheduled.set(a.activityType?.name, given(decodePriority(a.priority)));
+    }
+    return scheduled;
+  }
+
   it('starts an intake API request in the front-desk lane, its tenant the fairness key', async () => {
     const response = await post({ ...v2Intake({ id: callerId('desk') }), tenant: 'clinic-7' });
     assert.equal(response.statusCode, 202);
@@ -86,6 +99,14 @@ describe('priority lanes and tenants', function () {
     assert.deepEqual(splitTenant({ ...request, tenant: 'clinic-7' }), { request, tenant: 'clinic-7' });
     assert.deepEqual(splitTenant(request), { request });
     assert.deepEqual(splitTenant('not an object'), { request: 'not an object' });
+  });
+
+  it('lowers the first call only in the bulk lane, where a workflow started without a lane also is', () => {
+    assert.deepEqual(firstCallPriority(lanePriority('bulk', 'clinic-1')), { priorityKey: 4 });
+    assert.deepEqual(firstCallPriority(undefined), { priorityKey: 4 });
+    assert.deepEqual(firstCallPriority({ priorityKey: 0 }), { priorityKey: 4 });
+    assert.equal(firstCallPriority(lanePriority('front-desk')), undefined);
+    assert.equal(firstCallPriority(lanePriority('person')), undefined);
   });
 
   it('refuses a tenant that is not a short identifier, naming the field and never echoing the value', async () => {
@@ -133,6 +154,30 @@ describe('priority lanes and tenants', function () {
     assert.deepEqual(recorded, { priorityKey: 3, fairnessKey: 'clinic-3', fairnessWeight: undefined });
   });
 
+  it('sends the first call of a bulk verification one key below its lane, so begun ones finish first', async () => {
+    const { workflowId } = await startVerification(client(), v2Intake(), {
+      taskQueue: h.taskQueue,
+      lane: 'bulk',
+      tenant: 'clinic-4',
+      timing: FAST,
+    });
+    const wf: WorkflowHandle = client().workflow.getHandle(workflowId);
+    await wf.result();
+    const scheduled = await scheduledPriorities(wf);
+    // Only the key: the tenant stays the fairness key of the call, inherited like the lane of the later calls.
+    assert.deepEqual(scheduled.get('lookupPayer'), {
+      priorityKey: 4,
+      fairnessKey: undefined,
+      fairnessWeight: undefined,
+    });
+    assert.deepEqual(scheduled.get('createVerificationV2'), {
+      priorityKey: undefined,
+      fairnessKey: undefined,
+      fairnessWeight: undefined,
+    });
+    assert.equal((await startedPriority(workflowId)).recorded.priorityKey, 3);
+  });
+
   it("sends a person's run input in the first lane, keeping the tenant; other calls inherit the workflow's lane", async () => {
     const { workflowId } = await startVerification(client(), v2Intake({ specialtyCode: 'ABA' }), {
       taskQueue: h.taskQueue,
@@ -151,15 +196,11 @@ describe('priority lanes and tenants', function () {
     await wf.executeUpdate(supplyRunInputUpdate, { args: [{ flowRunId, input: { authorizationNumber: 'A-1' } }] });
     await wf.result();
 
-    const events = (await wf.fetchHistory()).events ?? [];
-    const scheduled = events.flatMap((e) => {
-      const a = e.activityTaskScheduledEventAttributes;
-      return a ? [{ type: a.activityType?.name, priority: given(decodePriority(a.priority)) }] : [];
-    });
-    const byType = (type: string) => scheduled.find((s) => s.type === type)?.priority;
+    const scheduled = await scheduledPriorities(wf);
+    const byType = (type: string) => scheduled.get(type);
     // Only the priority key is overridden: the fairness key (the tenant) is inherited from the workflow.
     assert.deepEqual(byType('updateRun'), { priorityKey: 1, fairnessKey: undefined, fairnessWeight: undefined });
-    // The service calls of the verification itself name no priority: they inherit its lane and tenant.
+    // A front-desk verification's service calls name no priority: they inherit its lane and tenant.
     for (const type of ['lookupPayer', 'createVerificationV2']) {
       assert.deepEqual(byType(type), { priorityKey: undefined, fairnessKey: undefined, fairnessWeight: undefined });
     }

@@ -1,0 +1,15 @@
+import { proxyActivities, sleep } from '@temporalio/workflow';
+import type { NoopActivities } from './one-activity-workflow.js';
+
+const { noop } = proxyActivities<NoopActivities>({ startToCloseTimeout: '10 seconds' });
+
+/**
+ * The yardstick of the engine's ceiling in `npm run bench:traffic`: a verification's shape with nothing else, two
+ * activities in turn and then a 1 ms timer, so the same four workflow tasks, two activity tasks and one timer a
+ * verification costs the engine. It takes a verification's (encrypted) input and ignores it.
+ */
+export async function twoCallWorkflow(_request: unknown): Promise<void> {
+  await noop();
+  await noop();
+  await sleep(1);
+}
