@@ -131,7 +131,7 @@ export const variables = {
   }),
   WORKER_MAX_CACHED_WORKFLOWS: v({
     schema: z.coerce.number().int().min(2),
-    default: '100',
+    default: '500',
     description:
       'Workflows a worker keeps in memory between their tasks; an evicted one is replayed from its history when it next wakes (fits a 1 GB container; see Workers)',
   }),

@@ -1,4 +1,5 @@
 import { VerificationRequestV2 } from '../../src/contract/index.js';
+import { engineCpuFigures, runEngine } from './engine-ceiling.js';
 import { runNaivePeer } from './naive-peer.js';
 import { followService, refusalsSettled, type ServiceTrace } from './measure.js';
 import { runProject, trafficRequest, type ProjectRun } from './project-run.js';
@@ -111,6 +112,32 @@ async function naive(stack: TrafficStack, rps: number, count: number, onTick?: (
   return trace;
 }
 
+/**
+ * The engine's own figure at a known R: workflows of a verification's shape, no-op activities limited to R a second
+ * by the task queue as the project's are, started together like the project's. What the engine's dispatch reaches at
+ * R on this machine, so a shortfall of the project's can be told from one of the engine's.
+ */
+async function engineAt(
+  stack: TrafficStack,
+  scenario: string,
+  rps: number,
+  count: number,
+  log: (line: string) => void,
+): Promise<Figure[]> {
+  log(`${scenario}: engine, ${count} workflows of a verification's shape limited to R`);
+  const run = await runEngine(stack, { count, maxRps: rps, maxMs: maxMsFor(count, rps) });
+  const unfinished = run.done < count ? `; stopped at ${run.done} of ${count}` : '';
+  return [
+    {
+      scenario,
+      subject: 'engine',
+      name: 'throughput ÷ ceiling',
+      value: `${(run.perSecond / (rps / 2)).toFixed(2)} (${run.perSecond.toFixed(1)} of ${rps / 2} workflows/s${unfinished})`,
+    },
+    ...engineCpuFigures(scenario, run),
+  ];
+}
+
 /** Throughput and 429s at a fixed R, the project told R (`known`) or not (`unknown`), beside the naive peer. */
 function limitScenario(kind: 'known' | 'unknown', rps: number): TrafficScenario {
   const name = `${kind}-${rps}`;
@@ -136,7 +163,13 @@ function limitScenario(kind: 'known' | 'unknown', rps: number): TrafficScenario 
       await stack.resetSandbox(rps);
       log(`${name}: naive peer, ${count} verifications`);
       const peer = await naive(stack, rps, count);
-      return [...figures, ...projectFigures(name, run), ...throughputFigures(name, 'naive peer', rps, count, peer)];
+      const engine = kind === 'known' ? await engineAt(stack, name, rps, count, log) : [];
+      return [
+        ...figures,
+        ...projectFigures(name, run),
+        ...throughputFigures(name, 'naive peer', rps, count, peer),
+        ...engine,
+      ];
     },
   };
 }

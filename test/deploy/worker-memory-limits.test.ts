@@ -16,7 +16,8 @@ describe('eligibility worker memory limits', function () {
   it('holds the default cache in the default heap, and refuses a cache its heap cannot hold', () => {
     const defaults = loadConfig({}).worker;
     assert.doesNotThrow(() => checkCacheFitsHeap(defaults));
-    assert.ok(heapNeededMb(defaults.maxCachedWorkflows) <= defaults.heapMb / 2, 'the default leaves the cache room');
+    // heapNeededMb already doubles what was measured live; the default keeps a quarter of the heap beyond even that.
+    assert.ok(heapNeededMb(defaults.maxCachedWorkflows) <= defaults.heapMb * 0.75, 'the default leaves the cache room');
     const tooMany = { ...defaults, maxCachedWorkflows: 2000 };
     assert.throws(() => checkCacheFitsHeap(tooMany), /WORKER_HEAP_MB.*WORKER_MAX_CACHED_WORKFLOWS=2000/);
     assert.doesNotThrow(() => checkCacheFitsHeap({ ...tooMany, heapMb: heapNeededMb(2000) }));
