@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import os from 'node:os';
 import { readdirSync, readFileSync } from 'node:fs';
 import { IN_PROCESS } from '../workers/relaunch.js';
 
@@ -83,4 +84,26 @@ export function machineCpuMs(): { busyMs: number; totalMs: number } {
   const total = ticks.slice(0, 8).reduce((a, b) => a + b, 0);
   const idle = ticks[3]! + ticks[4]!;
   return { busyMs: ((total - idle) * 1000) / ticksPerSecond, totalMs: (total * 1000) / ticksPerSecond };
+}
+
+/**
+ * Starts counting CPU: the returned function gives, since this call, the CPU ms of each named process tree (its pids
+ * read at both ends) and the machine's average busy cores.
+ */
+export function watchCpu<K extends string>(
+  trees: Record<K, () => number[]>,
+): () => { ms: Record<K, number>; busyCores: number } {
+  const names = Object.keys(trees) as K[];
+  const cpuOf = () => Object.fromEntries(names.map((n) => [n, processCpuMs(...trees[n]())])) as Record<K, number>;
+  const start = cpuOf();
+  const machine0 = machineCpuMs();
+  return () => {
+    const now = cpuOf();
+    const machine = machineCpuMs();
+    const share = (machine.busyMs - machine0.busyMs) / Math.max(machine.totalMs - machine0.totalMs, 1);
+    return {
+      ms: Object.fromEntries(names.map((n) => [n, now[n] - start[n]])) as Record<K, number>,
+      busyCores: share * os.cpus().length,
+    };
+  };
 }

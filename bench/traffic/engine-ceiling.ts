@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { forEachLimited, startWorkerChild } from '../bench-stack.js';
-import { machineCpuMs, processCpuMs, processTree } from '../proc-stats.js';
+import { processTree, watchCpu } from '../proc-stats.js';
 import { trafficRequest } from './project-run.js';
 import type { Figure, TrafficScenario } from './scenario.js';
 import type { TrafficStack } from './stack.js';
@@ -38,9 +38,7 @@ export async function runEngine(
   try {
     await worker.ready;
     const client = stack.bench.client;
-    const cpu0 = processCpuMs(...processTree(worker.pid));
-    const serverCpu0 = processCpuMs(...processTree(stack.bench.server.pid));
-    const machine0 = machineCpuMs();
+    const cpu = watchCpu({ worker: () => processTree(worker.pid), server: () => processTree(stack.bench.server.pid) });
     const t0 = performance.now();
     const starts = forEachLimited(count, START_CONCURRENCY, async (i) => {
       await client.workflow.start('twoCallWorkflow', {
@@ -57,13 +55,12 @@ export async function runEngine(
     }
     await starts;
     const perSecond = done / ((performance.now() - t0) / 1000);
-    const machine = machineCpuMs();
-    const busyCores = ((machine.busyMs - machine0.busyMs) / (machine.totalMs - machine0.totalMs)) * os.cpus().length;
+    const { ms, busyCores } = cpu();
     return {
       perSecond,
       done,
-      workerCpuMs: (processCpuMs(...processTree(worker.pid)) - cpu0) / Math.max(done, 1),
-      serverCpuMs: (processCpuMs(...processTree(stack.bench.server.pid)) - serverCpu0) / Math.max(done, 1),
+      workerCpuMs: ms.worker / Math.max(done, 1),
+      serverCpuMs: ms.server / Math.max(done, 1),
       busyCores,
     };
   } finally {

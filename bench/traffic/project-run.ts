@@ -4,7 +4,7 @@ import { startVerification } from '../../src/temporal/start-verification.js';
 import { describeGovernor } from '../../src/temporal/governor.js';
 import type { GovernorStatus } from '../../workflows/governor-types.js';
 import { forEachLimited } from '../bench-stack.js';
-import { machineCpuMs, processCpuMs, processTree } from '../proc-stats.js';
+import { processTree, watchCpu } from '../proc-stats.js';
 import { governorActions, verificationOverhead } from './governor-cost.js';
 import { followService, type ServiceTrace } from './measure.js';
 import type { TrafficStack } from './stack.js';
@@ -48,11 +48,11 @@ export async function runProject(
 ): Promise<ProjectRun> {
   const client: Client = stack.bench.client;
   const { worker, taskQueue } = await stack.startWorker(options.maxRps);
-  const pids = () => processTree(worker.pid!);
-  const cpu0 = processCpuMs(...pids());
-  const serverCpu0 = processCpuMs(...processTree(stack.bench.server.pid));
-  const benchCpu0 = process.cpuUsage();
-  const machine0 = machineCpuMs();
+  const cpu = watchCpu({
+    worker: () => processTree(worker.pid!),
+    server: () => processTree(stack.bench.server.pid),
+    bench: () => [process.pid],
+  });
   const t0 = performance.now();
   const tracing = process.argv.includes('--trace-governor') ? traceGovernor(client, taskQueue, t0) : undefined;
   const starts = forEachLimited(options.count, START_CONCURRENCY, async (i) => {
@@ -67,14 +67,8 @@ export async function runProject(
     starts,
     followService(stack.sandbox, t0, options.count, options.maxMs, options.onTick),
   ]);
-  const cpuMsPerVerification = (processCpuMs(...pids()) - cpu0) / Math.max(trace.created, 1);
-  const serverCpuMsPerVerification =
-    (processCpuMs(...processTree(stack.bench.server.pid)) - serverCpu0) / Math.max(trace.created, 1);
-  const benchCpu = process.cpuUsage(benchCpu0);
-  const benchCpuMsPerVerification = (benchCpu.user + benchCpu.system) / 1000 / Math.max(trace.created, 1);
-  const machine = machineCpuMs();
-  const cores = os.cpus().length;
-  const busyCores = ((machine.busyMs - machine0.busyMs) / (machine.totalMs - machine0.totalMs)) * cores;
+  const { ms, busyCores } = cpu();
+  const perVerification = (cpuMs: number) => cpuMs / Math.max(trace.created, 1);
   await tracing?.stop();
   const { status } = await describeGovernor(client, taskQueue);
   // Visibility lags a moment behind the last continue-as-new.
@@ -84,11 +78,11 @@ export async function runProject(
   await worker.stop();
   return {
     trace,
-    cpuMsPerVerification,
-    serverCpuMsPerVerification,
-    benchCpuMsPerVerification,
+    cpuMsPerVerification: perVerification(ms.worker),
+    serverCpuMsPerVerification: perVerification(ms.server),
+    benchCpuMsPerVerification: perVerification(ms.bench),
     busyCores,
-    cores,
+    cores: os.cpus().length,
     governor: status,
     governorActions: actions,
     workActions: trace.created * overhead + trace.calls,
