@@ -1,4 +1,5 @@
-import { proxyActivities, sleep } from '@temporalio/workflow';
+import { proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
+import { firstCallPriority } from '../workflows/priority.js';
 import type { NoopActivities } from './one-activity-workflow.js';
 
 const { noop } = proxyActivities<NoopActivities>({ startToCloseTimeout: '10 seconds' });
@@ -11,7 +12,8 @@ const { noop } = proxyActivities<NoopActivities>({ startToCloseTimeout: '10 seco
  * input and ignores it.
  */
 export async function twoCallWorkflow(_request: unknown): Promise<void> {
-  await noop.executeWithOptions({ priority: { priorityKey: 4 } }, []);
+  const opening = firstCallPriority(workflowInfo().priority);
+  await noop.executeWithOptions(opening ? { priority: opening } : {}, []);
   await noop();
   await sleep(1);
 }
