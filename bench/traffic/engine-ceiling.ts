@@ -3,12 +3,11 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { forEachLimited, startWorkerChild } from '../bench-stack.js';
 import { processTree, watchCpu } from '../proc-stats.js';
-import { trafficRequest } from './project-run.js';
+import { START_CONCURRENCY, trafficRequest } from './project-run.js';
 import type { Figure, TrafficScenario } from './scenario.js';
 import type { TrafficStack } from './stack.js';
 
 const CHILD = fileURLToPath(new URL('../worker-child.ts', import.meta.url));
-const START_CONCURRENCY = 50;
 
 export interface EngineRun {
   perSecond: number;

@@ -4,7 +4,8 @@
  * at a known R, the engine alone (a verification's shape with no-op activities: bench/traffic/engine-ceiling.ts), on
  * the sandbox with its rate limit R set per scenario and moved mid-run. Prints one table of figures at the end.
  * Scenarios run one after the other (`--list` names them); a run of all of them takes a long while at R = 5.
- * `--trace-governor` prints the governor's rate each time it moves during the project's runs.
+ * `--trace-governor` prints the governor's rate each time it moves during the project's runs; `--trace-calls` prints
+ * the service's calls and creations each second of them, and when the last start returned.
  */
 import { table } from '../../src/text-format.js';
 import { numberArg } from '../bench-stack.js';

@@ -11,6 +11,14 @@ export function serviceCalls(stats: SandboxStats): number {
     .reduce((sum, [, byStatus]) => sum + Object.values(byStatus).reduce((a, b) => a + b, 0), 0);
 }
 
+/** The service's counts at one poll, ms from the first start. */
+export interface ServiceSample {
+  atMs: number;
+  calls: number;
+  created: number;
+  tooMany: number;
+}
+
 /** A run as the service saw it: when verifications were created, and the 429s it sent. */
 export interface ServiceTrace {
   /** ms from the first start until the `count`-th verification was created (undefined: not within the time limit). */
@@ -30,7 +38,7 @@ export interface ServiceTrace {
 
 /**
  * Follows the sandbox's stats from `t0` until `count` verifications are created or `maxMs` passes; `onTick` may act
- * mid-run (move R) and returns the time it did, from which `after` counts.
+ * mid-run (move R) and returns the time it did, from which `after` counts; `onSample` sees every poll's counts.
  */
 export async function followService(
   sandbox: SandboxControl,
@@ -38,6 +46,7 @@ export async function followService(
   count: number,
   maxMs: number,
   onTick?: (created: number) => Promise<boolean>,
+  onSample?: (sample: ServiceSample) => void,
 ): Promise<ServiceTrace> {
   let last429Ms: number | undefined;
   let tooMany = 0;
@@ -52,6 +61,7 @@ export async function followService(
     }
     tooMany = stats.tooManyRequestsSent;
     const calls = serviceCalls(stats);
+    onSample?.({ atMs: now, calls, created: stats.verificationsCreated, tooMany });
     const after = mark && { calls: calls - mark.calls, tooMany: tooMany - mark.tooMany, atMs: mark.atMs };
     if (stats.verificationsCreated >= count || now > maxMs) {
       const doneMs = stats.verificationsCreated >= count ? now : undefined;

@@ -1,16 +1,23 @@
 import os from 'node:os';
 import type { Client } from '@temporalio/client';
+import { START_LANES } from '../../src/batches/start-items.js';
 import { startVerification } from '../../src/temporal/start-verification.js';
 import { describeGovernor } from '../../src/temporal/governor.js';
+import { DEFAULT_BATCH_TIMING } from '../../workflows/batch-timing.js';
 import type { GovernorStatus } from '../../workflows/governor-types.js';
 import { forEachLimited } from '../bench-stack.js';
 import { processTree, watchCpu } from '../proc-stats.js';
 import { governorActions, verificationOverhead } from './governor-cost.js';
-import { followService, type ServiceTrace } from './measure.js';
+import { followService, type ServiceSample, type ServiceTrace } from './measure.js';
 import type { TrafficStack } from './stack.js';
 
-/** Starts at most this many at once: the client's starts must not be what is timed. */
-const START_CONCURRENCY = 50;
+/**
+ * Starts in flight at once: as many as a batch has (its pages in flight, each starting its items in lanes), so a run
+ * is started at the pace the project starts a 1,000-row batch. More is not harmless here: the dev server's SQLite
+ * takes one statement at a time, and 50 starts in flight held the service calls to 4-5 a second until all 1,000 had
+ * started (6-7 s; `--trace-calls` shows it), so the client's starts were what was timed.
+ */
+export const START_CONCURRENCY = START_LANES * DEFAULT_BATCH_TIMING.pagesInFlight;
 
 export const trafficRequest = (prefix: string, i: number) => ({
   id: `${prefix}-${i}`,
@@ -55,6 +62,7 @@ export async function runProject(
   });
   const t0 = performance.now();
   const tracing = process.argv.includes('--trace-governor') ? traceGovernor(client, taskQueue, t0) : undefined;
+  const calls = process.argv.includes('--trace-calls') ? traceCalls(t0) : undefined;
   const starts = forEachLimited(options.count, START_CONCURRENCY, async (i) => {
     // Bulk, as a run of 1,000 is: its lane orders the calls like a batch's (workflows/priority.ts).
     await startVerification(client, trafficRequest(taskQueue, i), {
@@ -64,8 +72,8 @@ export async function runProject(
     });
   });
   const [, trace] = await Promise.all([
-    starts,
-    followService(stack.sandbox, t0, options.count, options.maxMs, options.onTick),
+    starts.then(() => calls?.started(options.count)),
+    followService(stack.sandbox, t0, options.count, options.maxMs, options.onTick, calls?.sample),
   ]);
   const { ms, busyCores } = cpu();
   const perVerification = (cpuMs: number) => cpuMs / Math.max(trace.created, 1);
@@ -112,5 +120,26 @@ function traceGovernor(client: Client, taskQueue: string, t0: number): { stop: (
       running = false;
       await loop;
     },
+  };
+}
+
+/**
+ * `--trace-calls`: each second of the run, the service's calls and creations in that second and its 429s so far, and
+ * when the last start returned: where a run's time went (a slow start, the limit, a sag, the tail).
+ */
+function traceCalls(t0: number): { sample: (s: ServiceSample) => void; started: (count: number) => void } {
+  let last: ServiceSample = { atMs: 0, calls: 0, created: 0, tooMany: 0 };
+  const at = (ms: number) => `+${(ms / 1000).toFixed(1)} s`;
+  return {
+    sample(s) {
+      if (s.atMs - last.atMs < 1000) return;
+      const perSecond = (n: number) => ((n * 1000) / (s.atMs - last.atMs)).toFixed(1);
+      console.log(
+        `  ${at(s.atMs)} ${perSecond(s.calls - last.calls)} calls/s, ${perSecond(s.created - last.created)} ` +
+          `created/s, ${s.tooMany} 429s so far`,
+      );
+      last = s;
+    },
+    started: (count) => console.log(`  ${at(performance.now() - t0)} all ${count} started`),
   };
 }

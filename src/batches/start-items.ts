@@ -10,7 +10,7 @@ import { itemMemo } from './item-state.js';
 import { inLanes } from './lanes.js';
 
 /** Starts in flight at once from one activity: enough to start a page in seconds without crowding the server. */
-const START_LANES = 8;
+export const START_LANES = 8;
 
 export interface ItemStarter {
   client: Client;
