@@ -13,9 +13,9 @@ import type { TrafficStack } from './stack.js';
 
 /**
  * Starts in flight at once: as many as a batch has (its pages in flight, each starting its items in lanes), so a run
- * is started at the pace the project starts a 1,000-row batch. More is not harmless here: the dev server's SQLite
- * takes one statement at a time, and 50 starts in flight held the service calls to 4-5 a second until all 1,000 had
- * started (6-7 s; `--trace-calls` shows it), so the client's starts were what was timed.
+ * is started at the pace the project starts a 1,000-row batch. More is not harmless here: with 50 in flight the
+ * service calls ran at 4-5 a second until all 1,000 had started (6-8 s; `--trace-calls` shows it), likely because the
+ * dev server's SQLite takes one statement at a time, so the client's starts were what was timed.
  */
 export const START_CONCURRENCY = START_LANES * DEFAULT_BATCH_TIMING.pagesInFlight;
 
