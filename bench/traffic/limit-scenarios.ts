@@ -107,7 +107,7 @@ async function naive(stack: TrafficStack, rps: number, count: number, onTick?: (
   const t0 = performance.now();
   const [, trace] = await Promise.all([
     runNaivePeer(stack.service, count, (i) => VerificationRequestV2.parse(trafficRequest(`naive-${Date.now()}`, i))),
-    followService(stack.sandbox, t0, count, maxMsFor(count, rps), onTick),
+    followService(stack.sandbox, t0, count, maxMsFor(count, rps), { onTick }),
   ]);
   return trace;
 }

@@ -36,17 +36,21 @@ export interface ServiceTrace {
   refusalsAfter: { atMs: number; count: number }[];
 }
 
+export interface FollowHooks {
+  onTick?: (created: number) => Promise<boolean>;
+  onSample?: (sample: ServiceSample) => void;
+}
+
 /**
- * Follows the sandbox's stats from `t0` until `count` verifications are created or `maxMs` passes; `onTick` may act
- * mid-run (move R) and returns the time it did, from which `after` counts; `onSample` sees every poll's counts.
+ * Follows the sandbox's stats from `t0` until `count` verifications are created or `maxMs` passes. `onTick` may act
+ * mid-run (move R) and says whether it did, from which time `after` counts; `onSample` sees every poll's counts.
  */
 export async function followService(
   sandbox: SandboxControl,
   t0: number,
   count: number,
   maxMs: number,
-  onTick?: (created: number) => Promise<boolean>,
-  onSample?: (sample: ServiceSample) => void,
+  { onTick, onSample }: FollowHooks = {},
 ): Promise<ServiceTrace> {
   let last429Ms: number | undefined;
   let tooMany = 0;

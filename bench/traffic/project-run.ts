@@ -73,7 +73,7 @@ export async function runProject(
   });
   const [, trace] = await Promise.all([
     starts.then(() => calls?.started(options.count)),
-    followService(stack.sandbox, t0, options.count, options.maxMs, options.onTick, calls?.sample),
+    followService(stack.sandbox, t0, options.count, options.maxMs, { onTick: options.onTick, onSample: calls?.sample }),
   ]);
   const { ms, busyCores } = cpu();
   const perVerification = (cpuMs: number) => cpuMs / Math.max(trace.created, 1);
