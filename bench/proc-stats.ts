@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import os from 'node:os';
 import { readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 import { IN_PROCESS } from '../workers/relaunch.js';
 
 /** Memory of a process as the kernel counts it: resident now, and its high-water mark since it started. */

@@ -31,6 +31,12 @@ function machineFigure(scenario: string, rps: number, count: number, trace: Serv
   };
 }
 
+/** `perSecond` as a share of R ÷ 2, the ceiling of work that makes two calls: "0.95 (19.0 of 20 <unit>/s)". */
+function shareOfCeiling(perSecond: number, rps: number, unit: string, unfinished: string): string {
+  const ceiling = rps / 2;
+  return `${(perSecond / ceiling).toFixed(2)} (${perSecond.toFixed(1)} of ${ceiling} ${unit}/s${unfinished})`;
+}
+
 function throughputFigures(
   scenario: string,
   subject: string,
@@ -38,7 +44,6 @@ function throughputFigures(
   count: number,
   trace: ServiceTrace,
 ): Figure[] {
-  const ceiling = rps / 2;
   const perSecond = perSecondOf(count, trace);
   const unfinished = trace.doneMs === undefined ? `; stopped at ${trace.created} of ${count}` : '';
   return [
@@ -46,7 +51,7 @@ function throughputFigures(
       scenario,
       subject,
       name: 'throughput ÷ ceiling',
-      value: `${(perSecond / ceiling).toFixed(2)} (${perSecond.toFixed(1)} of ${ceiling} verifications/s${unfinished})`,
+      value: shareOfCeiling(perSecond, rps, 'verifications', unfinished),
     },
     {
       scenario,
@@ -114,8 +119,8 @@ async function naive(stack: TrafficStack, rps: number, count: number, onTick?: (
 
 /**
  * The engine's own figure at a known R: workflows of a verification's shape, no-op activities limited to R a second
- * by the task queue as the project's are, started together like the project's. What the engine's dispatch reaches at
- * R on this machine, so a shortfall of the project's can be told from one of the engine's.
+ * by the task queue as the project's are, started at the project's pace (START_CONCURRENCY). What the engine's
+ * dispatch reaches at R on this machine, so a shortfall of the project's can be told from one of the engine's.
  */
 async function engineAt(
   stack: TrafficStack,
@@ -132,7 +137,7 @@ async function engineAt(
       scenario,
       subject: 'engine',
       name: 'throughput ÷ ceiling',
-      value: `${(run.perSecond / (rps / 2)).toFixed(2)} (${run.perSecond.toFixed(1)} of ${rps / 2} workflows/s${unfinished})`,
+      value: shareOfCeiling(run.perSecond, rps, 'workflows', unfinished),
     },
     ...engineCpuFigures(scenario, run),
   ];
