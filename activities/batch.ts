@@ -3,6 +3,7 @@ import { cancelRunningItems } from '../src/batches/cancel-items.js';
 import { countBatchItems } from '../src/batches/count.js';
 import { resubmitItems } from '../src/batches/resubmit-items.js';
 import { startPageItems } from '../src/batches/start-items.js';
+import type { StartPace } from '../src/batches/start-pace.js';
 import { recordBatchItems } from '../src/metrics/project-metrics.js';
 import { batchWorkflowId } from '../workflows/batch-ids.js';
 import type { TenantWeights } from '../workflows/priority.js';
@@ -21,6 +22,10 @@ export interface BatchActivityDeps {
   taskQueue: string;
   /** Fairness weights by tenant (`ELIGIBILITY_TENANT_WEIGHTS`), given to the items' priority. */
   tenantWeights?: TenantWeights;
+  /** How fast pages start their rows: one per worker, so its pages share it. Unset: as fast as Temporal takes them. */
+  startPace?: StartPace;
+  /** How long one `startBatchItems` takes rows (default `START_SLICE_MS`); tests shorten it to see pages loop. */
+  startSliceMs?: number;
 }
 
 /**
@@ -30,7 +35,7 @@ export interface BatchActivityDeps {
 export function createBatchActivities(deps: BatchActivityDeps) {
   return {
     startBatchItems: async (input: StartBatchItemsInput): Promise<PageStartResult> => {
-      const result = await startPageItems(deps, input);
+      const result = await startPageItems(deps, input, deps.startSliceMs);
       recordBatchItems({
         started: result.started,
         duplicates: result.duplicates.length,

@@ -6,6 +6,7 @@ import { createGovernorActivities } from '../activities/governor.js';
 import { createActivities } from '../activities/index.js';
 import { CallOutcomes } from '../activities/outcomes.js';
 import { RateLimitBrake } from '../activities/rate-limit-brake.js';
+import { queueStartPace } from '../src/batches/start-pace.js';
 import { EligibilityClient } from '../src/client/index.js';
 import { createDataConverter } from '../src/codec/data-converter.js';
 import type { Config } from '../src/config.js';
@@ -66,7 +67,13 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
         outcomes,
         brake,
       }),
-      ...createBatchActivities({ client: temporal, taskQueue, tenantWeights: config.tenants.weights }),
+      ...createBatchActivities({
+        client: temporal,
+        taskQueue,
+        tenantWeights: config.tenants.weights,
+        // Its pages start their rows a little ahead of the rate the governor finds for the service's calls.
+        startPace: queueStartPace(temporal, taskQueue, maxRps ?? initialRps),
+      }),
       ...createGovernorActivities(temporal),
     };
     const worker = await createWorker({

@@ -40,12 +40,7 @@ export async function batchPageWorkflow(input: BatchPageInput): Promise<BatchPag
   // A stopped page's rows are counted as skipped by the batch that stopped it: no report needed.
   if (stopped) return unstarted('stopped');
   const batch = getExternalWorkflowHandle(batchWorkflowId(input.batchId));
-  const result: PageStartResult = await startBatchItems({
-    batchId: input.batchId,
-    page: input.page,
-    items: input.items,
-    options: input.options,
-  });
+  const result = await startItems(input);
   await report(batch, {
     page: input.page,
     started: result.started,
@@ -53,6 +48,24 @@ export async function batchPageWorkflow(input: BatchPageInput): Promise<BatchPag
     notStarted: result.notStarted.length,
   });
   return { page: input.page, outcome: 'started', invalid: input.invalid, skipped: [], ...result };
+}
+
+/**
+ * Starts the page's items, a time slice per call (src/batches/start-items.ts), until it has taken them all. A call
+ * recorded before slices existed took them all and says nothing of `handled`: the loop ends, as it did.
+ */
+async function startItems(input: BatchPageInput): Promise<PageStartResult> {
+  const total: PageStartResult = { started: 0, duplicates: [], notStarted: [] };
+  let handled = 0;
+  while (handled < input.items.length) {
+    const items = input.items.slice(handled);
+    const slice = await startBatchItems({ batchId: input.batchId, page: input.page, items, options: input.options });
+    total.started += slice.started;
+    total.duplicates.push(...slice.duplicates);
+    total.notStarted.push(...slice.notStarted);
+    handled += slice.handled ?? items.length;
+  }
+  return total;
 }
 
 /** A batch that is gone (terminated) cannot be told; the page's own result still says what it did. */

@@ -76,6 +76,8 @@ export interface PageStartResult {
   started: number;
   duplicates: BatchDuplicate[];
   notStarted: BatchRowProblem[];
+  /** Set when the call stopped at its time slice: it took this many of the items, the first ones. Unset: all. */
+  handled?: number;
 }
 
 export type PageOutcome = 'started' | 'stopped' | 'unreleased';

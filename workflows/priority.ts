@@ -13,13 +13,18 @@ export type Lane = keyof typeof LANES;
 /** Fairness weights by tenant (`ELIGIBILITY_TENANT_WEIGHTS`); a tenant not named weighs 1, Temporal's default. */
 export type TenantWeights = Readonly<Record<string, number>>;
 
+/** The weight `ELIGIBILITY_TENANT_WEIGHTS` names for `tenant`, if any (its own keys only, never the prototype's). */
+export function namedWeight(tenant: string | undefined, weights: TenantWeights = {}): number | undefined {
+  return tenant !== undefined && Object.hasOwn(weights, tenant) ? weights[tenant] : undefined;
+}
+
 /**
  * A workflow's priority: its lane, and its tenant as the fairness key, so tenants of one lane share its dispatch in
  * proportion to their weights (Temporal's default weight is 1). Workflow tasks and activities inherit it; a call that
  * overrides only `priorityKey` keeps the tenant.
  */
 export function lanePriority(lane: Lane, tenant?: string, weights: TenantWeights = {}): Priority {
-  const weight = tenant !== undefined && Object.hasOwn(weights, tenant) ? weights[tenant] : undefined;
+  const weight = namedWeight(tenant, weights);
   return {
     priorityKey: LANES[lane],
     ...(tenant ? { fairnessKey: tenant } : {}),

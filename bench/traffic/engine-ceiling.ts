@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { StartPace } from '../../src/batches/start-pace.js';
 import { forEachLimited, startWorkerChild } from '../bench-stack.js';
 import { processTree, watchCpu } from '../proc-stats.js';
 import { START_CONCURRENCY, trafficRequest } from './project-run.js';
@@ -20,7 +21,7 @@ export interface EngineRun {
 /**
  * The engine alone: `count` workflows of a verification's shape (bench/two-call-workflow.ts: two activities that
  * return at once, then a 1 ms timer; the same four workflow tasks and two activity tasks) started at the project's
- * pace (START_CONCURRENCY) through the same dev server, on a task queue of their own whose activities are limited to `maxRps` a second
+ * pace (START_CONCURRENCY, and its start pace at R) through the same dev server, on a task queue of their own whose activities are limited to `maxRps` a second
  * (unset: no limit), with a minimal worker. Timed from the first start until all completed.
  */
 export async function runEngine(
@@ -39,7 +40,14 @@ export async function runEngine(
     const client = stack.bench.client;
     const cpu = watchCpu({ worker: () => processTree(worker.pid), server: () => processTree(stack.bench.server.pid) });
     const t0 = performance.now();
+    // The project's pace at R (its queue's rate is R); with no limit, as fast as Temporal takes them.
+    const { maxRps } = options;
+    const pace =
+      maxRps === undefined
+        ? undefined
+        : new StartPace({ readRate: () => Promise.resolve(maxRps), fallbackRps: maxRps });
     const starts = forEachLimited(count, START_CONCURRENCY, async (i) => {
+      await pace?.take();
       await client.workflow.start('twoCallWorkflow', {
         taskQueue,
         workflowId: `${taskQueue}-${i}`,

@@ -1,9 +1,11 @@
 import os from 'node:os';
 import type { Client } from '@temporalio/client';
 import { START_LANES } from '../../src/batches/start-items.js';
+import { queueStartPace } from '../../src/batches/start-pace.js';
 import { startVerification } from '../../src/temporal/start-verification.js';
 import { describeGovernor } from '../../src/temporal/governor.js';
 import { DEFAULT_BATCH_TIMING } from '../../workflows/batch-timing.js';
+import { DEFAULT_GOVERNOR_SETTINGS } from '../../workflows/governor-aimd.js';
 import type { GovernorStatus } from '../../workflows/governor-types.js';
 import { forEachLimited } from '../bench-stack.js';
 import { processTree, watchCpu } from '../proc-stats.js';
@@ -12,10 +14,10 @@ import { followService, type ServiceSample, type ServiceTrace } from './measure.
 import type { TrafficStack } from './stack.js';
 
 /**
- * Starts in flight at once: as many as a batch has (its pages in flight, each starting its items in lanes), so a run
- * is started at the pace the project starts a 1,000-row batch. More is not harmless here: with 50 in flight the
- * service calls ran at 4-5 a second until all 1,000 had started (6-8 s; `--trace-calls` shows it), likely because the
- * dev server's SQLite takes one statement at a time, so the client's starts were what was timed.
+ * Starts in flight at once, and (`startPace`) how fast they go: as a batch starts its rows (its pages in flight, each
+ * starting its items in lanes, at its worker's start pace), so a run is started the way the project starts a
+ * 1,000-row batch. Started as fast as Temporal took them, the starts were what was timed: the dev server's dispatch
+ * of the calls already started ran at 4-13 a second of R = 40 until the last start returned (`--trace-calls`).
  */
 export const START_CONCURRENCY = START_LANES * DEFAULT_BATCH_TIMING.pagesInFlight;
 
@@ -63,7 +65,9 @@ export async function runProject(
   const t0 = performance.now();
   const tracing = process.argv.includes('--trace-governor') ? traceGovernor(client, taskQueue, t0) : undefined;
   const calls = process.argv.includes('--trace-calls') ? traceCalls(t0) : undefined;
+  const pace = queueStartPace(client, taskQueue, options.maxRps ?? DEFAULT_GOVERNOR_SETTINGS.initialRps);
   const starts = forEachLimited(options.count, START_CONCURRENCY, async (i) => {
+    await pace.take();
     // Bulk, as a run of 1,000 is: its lane orders the calls like a batch's (workflows/priority.ts).
     await startVerification(client, trafficRequest(taskQueue, i), {
       taskQueue,

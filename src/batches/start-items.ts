@@ -4,13 +4,20 @@ import { IntakeValidationError, startVerification } from '../temporal/start-veri
 import { batchItemWorkflowId } from '../../workflows/batch-ids.js';
 import type { BatchItemMemo, PageStartResult, StartBatchItemsInput } from '../../workflows/batch-types.js';
 import { BatchId } from '../../workflows/search-attributes.js';
-import type { TenantWeights } from '../../workflows/priority.js';
+import { namedWeight, type TenantWeights } from '../../workflows/priority.js';
 import type { VerificationWorkflowInput } from '../../workflows/types.js';
 import { itemMemo } from './item-state.js';
 import { inLanes } from './lanes.js';
+import type { StartPace } from './start-pace.js';
 
 /** Starts in flight at once from one activity: enough to start a page in seconds without crowding the server. */
 export const START_LANES = 8;
+/**
+ * One `startBatchItems` stops taking rows after this long and says how far it got; its page calls it again for the
+ * rest. At a slow service's pace a page takes minutes, well past a local activity's timeout, and between two calls
+ * the page's workflow task completes, so its history shows the progress.
+ */
+export const START_SLICE_MS = 30_000;
 
 export interface ItemStarter {
   client: Client;
@@ -18,6 +25,8 @@ export interface ItemStarter {
   taskQueue: string;
   /** Fairness weights by tenant (`ELIGIBILITY_TENANT_WEIGHTS`): an item's tenant shares the bulk lane by its weight. */
   tenantWeights?: TenantWeights;
+  /** How fast pages start their rows (the worker's, shared by its pages); unset = as fast as Temporal takes them. */
+  startPace?: StartPace;
 }
 
 /** Whether the workflow that holds `workflowId` is this very item (an earlier attempt of this start made it). */
@@ -73,11 +82,25 @@ export async function startItem(
   }
 }
 
-/** The `startBatchItems` activity: a page's items, round 0. */
-export async function startPageItems(starter: ItemStarter, input: StartBatchItemsInput): Promise<PageStartResult> {
+/**
+ * The `startBatchItems` activity: a page's items, round 0, at the worker's start pace, from the first until
+ * `START_SLICE_MS` has passed (`handled` then says how many it took, in order).
+ */
+export async function startPageItems(
+  starter: ItemStarter,
+  input: StartBatchItemsInput,
+  sliceMs = START_SLICE_MS,
+): Promise<PageStartResult> {
   const result: PageStartResult = { started: 0, duplicates: [], notStarted: [] };
   const { tenant, retryWindowSeconds, timing } = input.options;
+  const tenantWeight = namedWeight(tenant, starter.tenantWeights) ?? 1;
+  const stopTakingAt = performance.now() + sliceMs;
+  let handled = 0;
+  // Lanes take rows in order and the clock only moves on: the rows taken before the slice ended are the first ones.
   await inLanes(input.items, START_LANES, async ({ row, request }) => {
+    if (handled > 0 && performance.now() >= stopTakingAt) return;
+    handled += 1;
+    await starter.startPace?.take(tenant, tenantWeight);
     const item = { batchId: input.batchId, row, round: 0 };
     const outcome = await startItem(starter, item, {
       request,
@@ -92,5 +115,5 @@ export async function startPageItems(starter: ItemStarter, input: StartBatchItem
   });
   result.duplicates.sort((a, b) => a.row - b.row);
   result.notStarted.sort((a, b) => a.row - b.row);
-  return result;
+  return handled < input.items.length ? { ...result, handled } : result;
 }

@@ -90,6 +90,35 @@ describe('batch workflow', function () {
     await recordHistory('batch-cancelled', client().workflow.getHandle(batchWorkflowId(batchId)));
   });
 
+  it('a page that runs out of its time slice starts the rest in further calls, each row once', async () => {
+    // Each `startBatchItems` takes one row: what a page of 200 does at a slow service's start pace.
+    const sliced = await startWorkflowHarness(undefined, { startSliceMs: 0 });
+    try {
+      const batchId = batchIdFor('sliced');
+      const requests = [v2Intake(), v2Intake({ id: undefined }), v2Intake({ payerId: '99999' }), v2Intake()];
+      await submitRequests(client(), sliced.taskQueue, batchId, requests);
+      const view = await waitForBatch(client(), batchId);
+      assert.deepEqual(
+        [view.counts.outcomes.completed, view.counts.outcomes.failed],
+        [3, 1],
+        JSON.stringify(view.counts),
+      );
+      const { count } = await client().workflow.count(
+        `BatchId = "${batchId}" AND WorkflowType = 'verificationWorkflow'`,
+      );
+      assert.equal(count, 4);
+      const page = client().workflow.getHandle<typeof batchPageWorkflow>(batchPageWorkflowId(batchId, 1));
+      const result = await page.result();
+      assert.deepEqual([result.started, result.duplicates, result.notStarted], [4, [], []]);
+      const { events } = await page.fetchHistory();
+      const calls = (events ?? []).filter((e) => e.markerRecordedEventAttributes).length;
+      // The page's release check is a local activity too (none here: its batch released it in time).
+      assert.ok(calls >= 4, `the page started its 4 rows in ${calls} call(s)`);
+    } finally {
+      await sliced.stop();
+    }
+  });
+
   it('a page whose batch never came starts nothing; submitting again reuses the stored pages', async () => {
     const batchId = batchIdFor('interrupted');
     const requests = [v2Intake(), v2Intake()];

@@ -27,6 +27,8 @@ export type HarnessWorkerOverrides = Partial<
   outcomes?: CallOutcomes;
   /** Another harness's task queue (two workers on one queue); default: a new one. */
   taskQueue?: string;
+  /** How long one `startBatchItems` takes a page's rows (activities/batch.ts). */
+  startSliceMs?: number;
 };
 
 export async function startWorkflowHarness(
@@ -36,14 +38,14 @@ export async function startWorkflowHarness(
   const sandbox = await startTestSandbox(sandboxOverrides);
   const config = loadConfig({ ELIGIBILITY_BASE_URL: sandbox.url });
   const { nativeConnection, server, client } = testTemporal();
-  const { outcomes, taskQueue = `test-${randomUUID()}`, ...overrides } = workerOverrides;
+  const { outcomes, startSliceMs, taskQueue = `test-${randomUUID()}`, ...overrides } = workerOverrides;
   const worker = await createWorker({
     connection: nativeConnection,
     namespace: server.namespace,
     taskQueue,
     activities: {
       ...createActivities(new EligibilityClient(config.service), { outcomes }),
-      ...createBatchActivities({ client, taskQueue }),
+      ...createBatchActivities({ client, taskQueue, startSliceMs }),
       ...createGovernorActivities(client),
     },
     dataConverter: testDataConverter(),

@@ -1,0 +1,133 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Client } from '@temporalio/client';
+import { readQueueRateLimit } from '../temporal/task-queue-rate.js';
+
+/** A verification's calls to the service before it is created: its payer's lookup, then its creation. */
+export const CALLS_PER_VERIFICATION = 2;
+/**
+ * Starts run this much faster than the service can create verifications: the queue always holds calls ready for the
+ * rate, while the rows not yet started wait in their page, where a cancel still stops them.
+ */
+export const START_LEAD = 1.25;
+/** A rate read stands this long: the governor moves it at most every second or so, and a read is a call to Temporal. */
+const RATE_FRESH_MS = 2000;
+/** Starts allowed at once after a pause: this many seconds of the pace, so the first calls do not wait for starts. */
+const BURST_SECONDS = 2;
+/** And never fewer than this, so a small batch (a clinic's 10 rows) starts at once whatever the rate. */
+const MIN_BURST = 16;
+
+export interface StartPaceOptions {
+  /** The task queue's activity dispatch rate, in calls a second (the governor's, or none set yet: undefined). */
+  readRate: () => Promise<number | undefined>;
+
+  /** The rate the workers ask for while the queue's config has none: ELIGIBILITY_MAX_RPS, else the governor's start. */
+  fallbackRps: number;
+  now?: () => number;
+  wait?: (ms: number) => Promise<void>;
+}
+
+/**
+ * How fast one worker's batches start their rows: `START_LEAD` times the verifications the service can take at the
+ * task queue's governed rate, following that rate as the governor moves it. Started as fast as Temporal takes them,
+ * 1,000 rows took the dev server 8-10 s, and its dispatch of the calls already started ran at 11-13 of 40 a second
+ * meanwhile (`npm run bench:traffic -- --trace-calls`): 0.86-0.91 of the ceiling, against 1.00 at this pace. Rows
+ * gain nothing by waiting in the task queue instead of their page, where a cancel still stops them. A token bucket:
+ * `take()` resolves in turn, once a start is due.
+ */
+export class StartPace {
+  private readonly readRate: () => Promise<number | undefined>;
+  private readonly fallbackRps: number;
+  private readonly now: () => number;
+  private readonly wait: (ms: number) => Promise<void>;
+  private rps: number | undefined;
+  private rateReadAtMs = Number.NEGATIVE_INFINITY;
+  private tokens = 0;
+  private refilledAtMs: number | undefined;
+  private readonly waiting = new Map<string, { pass: number; weight: number; waiters: (() => void)[] }>();
+  private virtualTime = 0;
+  private serving = false;
+
+  constructor(options: StartPaceOptions) {
+    this.readRate = options.readRate;
+    this.fallbackRps = options.fallbackRps;
+    this.now = options.now ?? (() => performance.now());
+    this.wait = options.wait ?? ((ms) => sleep(ms));
+  }
+
+  /** Starts a second at the current rate (after the last read of it). */
+  get startsPerSecond(): number {
+    return ((this.rps ?? this.fallbackRps) / CALLS_PER_VERIFICATION) * START_LEAD;
+  }
+
+  /**
+   * Resolves when the caller's start is due. Tenants (`fairnessKey`, as their verifications' priority has it; none is
+   * one key of its own) share the pace by weight, as Temporal's fairness shares the queue: a clinic's 10,000 rows
+   * waiting here do not hold back another's 100. Within a tenant, in the order asked.
+   */
+  take(fairnessKey = '', weight = 1): Promise<void> {
+    return new Promise((resolve) => {
+      let tenant = this.waiting.get(fairnessKey);
+      if (!tenant) {
+        // A tenant that was not waiting gets no credit for the time it was away.
+        tenant = { pass: this.virtualTime, weight, waiters: [] };
+        this.waiting.set(fairnessKey, tenant);
+      }
+      tenant.weight = weight;
+      tenant.waiters.push(resolve);
+      if (!this.serving) void this.serve();
+    });
+  }
+
+  /** Hands out starts as they fall due, each to the waiting tenant furthest behind its share (start-time fair queuing). */
+  private async serve(): Promise<void> {
+    this.serving = true;
+    try {
+      while (this.waiting.size > 0) {
+        await this.due();
+        const [key, next] = [...this.waiting].reduce((a, b) => (b[1].pass < a[1].pass ? b : a));
+        this.virtualTime = next.pass;
+        next.pass += 1 / next.weight;
+        next.waiters.shift()?.();
+        if (next.waiters.length === 0) this.waiting.delete(key);
+      }
+    } finally {
+      this.serving = false;
+    }
+  }
+
+  private async due(): Promise<void> {
+    for (;;) {
+      await this.refreshRate();
+      const now = this.now();
+      const burst = Math.max(MIN_BURST, this.startsPerSecond * BURST_SECONDS);
+      const elapsedMs = this.refilledAtMs === undefined ? Number.POSITIVE_INFINITY : now - this.refilledAtMs;
+      this.tokens = Math.min(burst, this.tokens + (elapsedMs * this.startsPerSecond) / 1000);
+      this.refilledAtMs = now;
+      if (this.tokens >= 1) {
+        this.tokens -= 1;
+        return;
+      }
+      // Waits at most until the rate is read again: a raise applies to the starts already waiting.
+      await this.wait(Math.min(RATE_FRESH_MS, ((1 - this.tokens) * 1000) / this.startsPerSecond));
+    }
+  }
+
+  private async refreshRate(): Promise<void> {
+    const now = this.now();
+    if (now - this.rateReadAtMs < RATE_FRESH_MS) return;
+    this.rateReadAtMs = now;
+    // Temporal unreachable for a read: the last rate stands (the starts themselves will say if it is down).
+    this.rps = await this.readRate().catch(() => this.rps);
+  }
+}
+
+/**
+ * The start pace of a worker on `taskQueue`: its governed rate as the queue's config holds it (a describe, not a
+ * billed action), or `fallbackRps` until the governor has set one.
+ */
+export function queueStartPace(client: Client, taskQueue: string, fallbackRps: number): StartPace {
+  return new StartPace({
+    readRate: () => readQueueRateLimit(client, taskQueue),
+    fallbackRps,
+  });
+}
