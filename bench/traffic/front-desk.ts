@@ -133,7 +133,6 @@ async function run() {
     log(
       `front desk beside a batch: R = ${rate} requests/s (sandbox), ELIGIBILITY_MAX_RPS = ${rate}, batch ${rows} rows`,
     );
-    log('(the machine is shared with other agents: latencies are pessimistic)');
 
     // Without a batch.
     const quietRun = await openRun(lanes, 'person-quiet');

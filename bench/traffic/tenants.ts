@@ -56,7 +56,6 @@ async function run() {
       `two clinics: ${big.rows} and ${small.rows} rows submitted together, R = ${rate} requests/s, ` +
         (withTenants ? `tenants as fairness keys, weights big 1 : small ${weightSmall}` : 'NO tenants (one FIFO)'),
     );
-    log('(the machine is shared with other agents: times are pessimistic)');
     const submit = (clinic: Clinic) =>
       lanes.intake('POST', '/batches', {
         items: Array.from({ length: clinic.rows }, () => benchRequest(undefined)),

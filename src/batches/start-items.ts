@@ -14,8 +14,7 @@ import type { StartPace } from './start-pace.js';
 export const START_LANES = 8;
 /**
  * One `startBatchItems` stops taking rows after this long and says how far it got; its page calls it again for the
- * rest. At a slow service's pace a page takes minutes, well past a local activity's timeout, and between two calls
- * the page's workflow task completes, so its history shows the progress.
+ * rest. At a slow service's pace (`StartPace`) a page takes minutes, past a local activity's timeout.
  */
 export const START_SLICE_MS = 30_000;
 
