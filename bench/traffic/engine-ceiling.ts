@@ -21,8 +21,9 @@ export interface EngineRun {
 /**
  * The engine alone: `count` workflows of a verification's shape (bench/two-call-workflow.ts: two activities that
  * return at once, then a 1 ms timer; the same four workflow tasks and two activity tasks) started at the project's
- * pace (START_CONCURRENCY, and its start pace at R) through the same dev server, on a task queue of their own whose activities are limited to `maxRps` a second
- * (unset: no limit), with a minimal worker. Timed from the first start until all completed.
+ * pace (START_CONCURRENCY, and its start pace at R) through the same dev server, on a task queue of their own whose
+ * activities are limited to `maxRps` a second (unset: no limit), with a minimal worker. Timed from the first start
+ * until all completed.
  */
 export async function runEngine(
   stack: TrafficStack,

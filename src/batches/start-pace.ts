@@ -3,12 +3,12 @@ import type { Client } from '@temporalio/client';
 import { readQueueRateLimit } from '../temporal/task-queue-rate.js';
 
 /** A verification's calls to the service before it is created: its payer's lookup, then its creation. */
-export const CALLS_PER_VERIFICATION = 2;
+const CALLS_PER_VERIFICATION = 2;
 /**
  * Starts run this much faster than the service can create verifications: the queue always holds calls ready for the
  * rate, while the rows not yet started wait in their page, where a cancel still stops them.
  */
-export const START_LEAD = 1.25;
+const START_LEAD = 1.25;
 /** A rate read stands this long: the governor moves it at most every second or so, and a read is a call to Temporal. */
 const RATE_FRESH_MS = 2000;
 /** Starts allowed at once after a pause: this many seconds of the pace, so the first calls do not wait for starts. */
@@ -19,7 +19,6 @@ const MIN_BURST = 16;
 export interface StartPaceOptions {
   /** The task queue's activity dispatch rate, in calls a second (the governor's, or none set yet: undefined). */
   readRate: () => Promise<number | undefined>;
-
   /** The rate the workers ask for while the queue's config has none: ELIGIBILITY_MAX_RPS, else the governor's start. */
   fallbackRps: number;
   now?: () => number;
