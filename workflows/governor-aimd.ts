@@ -1,7 +1,7 @@
 import type { GovernorSettings, GovernorState, GovernorStatus, OutcomeReport } from './governor-types.js';
 
 export const DEFAULT_GOVERNOR_SETTINGS: GovernorSettings = {
-  generation: 2,
+  generation: 3,
   initialRps: 8,
   minRps: 0.5,
   decrease: 0.85,
@@ -32,6 +32,17 @@ export const LEGACY_GOVERNOR_SETTINGS: Partial<GovernorSettings> = {
   probeAfterMs: 0,
   forgetAbove: 1.1,
 };
+/**
+ * How governors that started before the `governor-steps` patch move the rate: generation 2, which judged demand and
+ * 429s one report at a time. A worker short of CPU sends its calls in bunches, and one bunch read as the rate filled
+ * raised it (64 to 128 at R = 40: the batch's starts then took the CPU its calls needed); a refused bunch read as the
+ * limit lower took the rate down to 31 at R = 40.
+ */
+export const STEP_GOVERNOR_SETTINGS_BEFORE: Partial<GovernorSettings> = { generation: 2 };
+/** Calls reported above this multiple of the rate came in a bunch (the queue dispatched a backlog at once). */
+const BUNCHED_SHARE = 1.15;
+/** A step shorter than this says too little about demand: the report's own demand is read instead. */
+const MIN_STEP_MS = 1000;
 /** A probe step, and all the raises one report makes, are at most this share of the rate. */
 const MAX_PROBE_SHARE = 0.25;
 /** At most this many raises in one report. */
@@ -59,7 +70,8 @@ export function initialGovernorState(maxRps: number | null, settings: GovernorSe
  * - A 429 cuts the rate to `decrease` times the rate the limit is taken to be at (`refusedAt`), then holds it for
  *   `holdMs` or the service's `Retry-After`, whichever is longer: calls dispatched before the cut still come back
  *   refused, and cutting again for each would collapse the rate.
- * - Otherwise, while demand fills the rate, it rises: by `slowStartFactor` until the first 429 (a high limit is found
+ * - Otherwise, while demand fills the rate (over the whole step at this rate: a CPU-short worker's bunch is not it), it
+ *   rises: by `slowStartFactor` until the first 429 (a high limit is found
  *   in a few reports), then by half the gap to the rate last refused, where it stays a while (`stayAfterRefusal`)
  *   before probing above it by steps that double from `probeShare` of it: the rate spends most of its time at the
  *   limit, and finds out within seconds when the limit goes up.
@@ -84,11 +96,13 @@ export function governorObserve(
     rateLimited: state.totals.rateLimited + report.rateLimited,
   };
   const maxRps = report.maxRps;
-  let next: GovernorState = { ...state, workers, totals, maxRps };
+  const step = settings.generation >= 3 ? { step: countStep(state, report, nowMs) } : {};
+  let next: GovernorState = { ...state, workers, totals, maxRps, ...step };
   const change = (rps: number, reason: string, extra: Partial<GovernorState> = {}): GovernorState => {
     const bounded = round(Math.max(settings.minRps, maxRps === null ? rps : Math.min(maxRps, rps)));
     if (bounded === next.rps) return { ...next, ...extra };
-    return { ...next, ...extra, rps: bounded, lastChange: { atMs: nowMs, fromRps: next.rps, reason } };
+    const step = settings.generation >= 3 ? { step: { sinceMs: nowMs, calls: 0 } } : {};
+    return { ...next, ...extra, ...step, rps: bounded, lastChange: { atMs: nowMs, fromRps: next.rps, reason } };
   };
 
   // A lowered ELIGIBILITY_MAX_RPS applies at once.
@@ -108,10 +122,9 @@ export function governorObserve(
     });
   }
 
-  const demand = Object.values(workers).reduce((sum, w) => sum + w.rps, 0);
   // Discovering, a rate nobody fills proves nothing about the limit. Known, the way back to it after a cut needs no
   // proof: a worker short of CPU (demand under the rate) must not hold the rate down once it catches up.
-  const binding = maxRps !== null || demand >= BINDING_SHARE * next.rps;
+  const binding = maxRps !== null || demandOf(next, workers, nowMs, settings) >= BINDING_SHARE * next.rps;
   const healthy = report.failed <= FAILED_SHARE * Math.max(calls, 1);
   if (!binding || !healthy || nowMs - next.lastRaiseMs < settings.raiseEveryMs) return next;
   if (maxRps !== null && next.rps >= maxRps) return next;
@@ -153,6 +166,34 @@ export function governorObserve(
   // A probe is remembered by the rate this report started from: the steps between ran for no time at all.
   const probed = (next.probes ?? 0) > (from.probes ?? 0);
   return probed ? { ...next, raisedFrom: [...(from.raisedFrom ?? []), from.rps].slice(-2) } : next;
+}
+
+/**
+ * The calls counted toward the current rate's step: a report's calls, each worker's, in the share of its interval
+ * that fell after the rate last changed (a report straddling a change is mostly the old rate's).
+ */
+function countStep(state: GovernorState, report: OutcomeReport, nowMs: number): NonNullable<GovernorState['step']> {
+  const step = state.step ?? { sinceMs: nowMs, calls: 0 };
+  const overlap = report.intervalMs <= 0 ? 0 : Math.min(1, Math.max(0, (nowMs - step.sinceMs) / report.intervalMs));
+  return { ...step, calls: step.calls + (report.answered + report.rateLimited) * overlap };
+}
+
+/**
+ * Calls a second across the workers. Generation 3 reads them over the whole step at this rate (calls since it last
+ * changed), not from each worker's latest report: a worker short of CPU sends its calls in bunches, and one bunch is
+ * not the rate filled. A step under a second is read from the reports, as before.
+ */
+function demandOf(
+  state: GovernorState,
+  workers: GovernorState['workers'],
+  nowMs: number,
+  settings: GovernorSettings,
+): number {
+  const { step } = state;
+  if (settings.generation >= 3 && step && nowMs - step.sinceMs >= MIN_STEP_MS) {
+    return step.calls / ((nowMs - step.sinceMs) / 1000);
+  }
+  return Object.values(workers).reduce((sum, w) => sum + w.rps, 0);
 }
 
 /**
@@ -235,6 +276,12 @@ function refusedAt(
     return overshoot ? Math.max(before, answeredRps) : before;
   }
   if (rps > limitedAtRps) return Math.max(limitedAtRps, raisedFrom.length === 2 ? raisedFrom[0]! : 0);
+  // Generation 3: calls far above the rate came in a bunch, and the bunch was refused, not the rate. The limit read
+  // falls by at most one fast-convergence step, never under the rate.
+  const reported = Object.values(workers).reduce((sum, w) => sum + w.rps, 0);
+  if (settings.generation >= 3 && !overshoot && reported > BUNCHED_SHARE * rps) {
+    return Math.max(rps, limitedAtRps * FAST_CONVERGENCE);
+  }
   return overshoot ? Math.min(rps * FAST_CONVERGENCE, answeredRps) : rps * FAST_CONVERGENCE;
 }
 

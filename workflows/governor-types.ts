@@ -25,10 +25,12 @@ export interface OutcomeReport {
 /** How the governor moves the rate. Defaults in `governor-aimd.ts`; tests pass small values. */
 export interface GovernorSettings {
   /**
-   * How a 429 is read and how probes grow: 2 bounds a cut by the rate served (at most a halving) and doubles each probe
-   * step; 1 is how governors started before the `governor-plateau` patch decided, kept so their histories replay.
+   * How a 429 is read and how probes grow: 3 reads demand over the whole step at a rate and a refused bunch as a
+   * bunch; 2 (before the `governor-steps` patch) read both one report at a time; 2 bounds a cut by the rate served (at
+   * most a halving) and doubles each probe step; 1 is how governors started before the `governor-plateau` patch
+   * decided. The older ones are kept so their histories replay.
    */
-  generation: 1 | 2;
+  generation: 1 | 2 | 3;
   /** The rate to start from when no limit is known (ELIGIBILITY_INITIAL_RPS); with a known limit, that limit. */
   initialRps: number;
   /** Never below this: a queue at 0 would dispatch nothing, and nothing would report that the service recovered. */
@@ -71,6 +73,8 @@ export interface GovernorState {
   atLimitSinceMs?: number;
   /** Probe steps taken above the rate last refused since it was reached (each doubles the last). */
   probes?: number;
+  /** Calls reported since the rate last changed (generation 3), for the demand over the whole step. */
+  step?: { sinceMs: number; calls: number };
   /** The rates the last two raising reports started from, in slow start or probing (oldest first). */
   raisedFrom?: number[];
   /** How long the rate stays at the limit before probing above it (undefined: `probeAfterMs`). */

@@ -13,15 +13,18 @@ import {
   governorStatus,
   initialGovernorState,
   LEGACY_GOVERNOR_SETTINGS,
+  STEP_GOVERNOR_SETTINGS_BEFORE,
 } from './governor-aimd.js';
 import { governorStatusQuery, outcomeReportSignal } from './governor-messages.js';
 import type { GovernorInput, OutcomeReport } from './governor-types.js';
 
 /**
  * Generation 2 of the rules (`governor-aimd.ts`). A governor started before it keeps generation 1, so its history
- * replays; its next continue-as-new starts a run on generation 2, carrying its state.
+ * replays; its next continue-as-new starts a run on the newest generation, carrying its state.
  */
 export const GOVERNOR_PLATEAU_PATCH = 'governor-plateau';
+/** Generation 3: demand read over the whole step at a rate, a refused bunch read as a bunch. */
+export const GOVERNOR_STEPS_PATCH = 'governor-steps';
 
 // Local: a dispatched activity would itself wait behind the rate limit it is setting, and count against it.
 const { applyQueueRate } = proxyLocalActivities<GovernorActivities>({
@@ -40,7 +43,11 @@ const { applyQueueRate } = proxyLocalActivities<GovernorActivities>({
 export async function governorWorkflow(input: GovernorInput): Promise<never> {
   const settings = {
     ...DEFAULT_GOVERNOR_SETTINGS,
-    ...(patched(GOVERNOR_PLATEAU_PATCH) ? {} : LEGACY_GOVERNOR_SETTINGS),
+    ...(!patched(GOVERNOR_PLATEAU_PATCH)
+      ? LEGACY_GOVERNOR_SETTINGS
+      : patched(GOVERNOR_STEPS_PATCH)
+        ? {}
+        : STEP_GOVERNOR_SETTINGS_BEFORE),
     ...input.settings,
   };
   let state = input.state ?? initialGovernorState(input.maxRps, settings);

@@ -1,5 +1,10 @@
 import assert from 'node:assert/strict';
-import { DEFAULT_GOVERNOR_SETTINGS, governorObserve, initialGovernorState } from '../../workflows/governor-aimd.js';
+import {
+  DEFAULT_GOVERNOR_SETTINGS,
+  governorObserve,
+  initialGovernorState,
+  STEP_GOVERNOR_SETTINGS_BEFORE,
+} from '../../workflows/governor-aimd.js';
 import type { GovernorState, OutcomeReport } from '../../workflows/governor-types.js';
 
 const settings = DEFAULT_GOVERNOR_SETTINGS;
@@ -38,19 +43,20 @@ describe('the governor’s AIMD (defaults)', () => {
     state = governorObserve(state, second(59, 1), 1000, settings);
     assert.equal(state.limitedAtRps, 32);
     assert.equal(state.rps, 27.2);
-    // The first report after the hold takes a raise per second since the last one (4 here): it closes in all the way.
-    const { rates } = run({ ...state, lastRaiseMs: settings.holdMs - 2000 }, 1000 + settings.holdMs, 4);
-    assert.deepEqual(rates, [32, 32.64, 33.95, 36.67]);
+    // Held for 2 s; the first report after it takes a raise per second since the last (a quarter above the rate at
+    // most), the next closes in all the way, and the probes start at once.
+    const { rates } = run(state, 1000, 7);
+    assert.deepEqual(rates, [27.2, 31.44, 32, 32.64, 33.95, 36.67, 42.54]);
   });
 
   it('refused while probing, closes in, stays there a while, then probes again, each stay twice the last', () => {
     let state: GovernorState = { ...initialGovernorState(null, settings), rps: 49.5, limitedAtRps: 38 };
     state = governorObserve({ ...state, raisedFrom: [40, 45] }, second(45, 1), 1000, settings);
     assert.equal(state.limitedAtRps, 40);
-    const climbing = run({ ...state, lastRaiseMs: settings.holdMs - 2000 }, 1000 + settings.holdMs, 2);
-    assert.deepEqual(climbing.rates, [40, 40]);
+    const climbing = run(state, 1000, 3);
+    assert.deepEqual(climbing.rates, [34, 39.3, 40]);
     // At the limit for probeAfterMs: no raise until then, then probe steps of 2% of it, each twice the last.
-    const waiting = run(climbing.state, climbing.nowMs, settings.probeAfterMs / 1000 - 1);
+    const waiting = run(climbing.state, climbing.nowMs, settings.probeAfterMs / 1000);
     assert.ok(waiting.rates.every((rps) => rps === 40));
     const probing = run(waiting.state, waiting.nowMs, 3);
     assert.deepEqual(probing.rates, [40.8, 42.43, 45.82]);
@@ -105,5 +111,30 @@ describe('the governor’s AIMD (defaults)', () => {
     let state: GovernorState = { ...initialGovernorState(40, settings), rps: 34, limitedAtRps: 40 };
     for (let i = 1; i <= 6; i += 1) state = governorObserve(state, { ...known, answered: 30 }, i * 1000, settings);
     assert.equal(state.rps, 40);
+  });
+
+  it('in slow start, one bunch of calls is not the rate filled: demand is read over the whole step', () => {
+    // At 64 since 0, a worker short of CPU reports 37 calls a second, then a bunch of 53 (over 0.8 of 64).
+    const reports = [37, 37, 37, 37, 37, 37, 37, 37, 53];
+    const after = (given: typeof settings) => {
+      let state: GovernorState = { ...initialGovernorState(null, given), rps: 64, raisedFrom: [16, 32] };
+      state = { ...state, step: { sinceMs: 0, calls: 0 } };
+      reports.forEach((calls, i) => (state = governorObserve(state, second(calls), (i + 1) * 1000, given)));
+      return state.rps;
+    };
+    assert.equal(after(settings), 64);
+    // Read one report at a time (generation 2), the bunch doubled the rate.
+    assert.equal(after({ ...settings, ...STEP_GOVERNOR_SETTINGS_BEFORE }), 128);
+  });
+
+  it('a refused bunch under the limit read before lowers that limit by one fast-convergence step at most', () => {
+    const state: GovernorState = { ...initialGovernorState(null, settings), rps: 33.63, limitedAtRps: 39.56 };
+    // 45 calls in a second at a rate of 33.63: a backlog dispatched at once after a stall, one of them refused.
+    const bunched = governorObserve(state, second(44, 1), 1000, settings);
+    assert.equal(bunched.limitedAtRps, 36.59);
+    assert.equal(bunched.rps, 31.1);
+    // Refused at the rate itself, the limit is taken to be a little under it.
+    const atRate = governorObserve(state, second(32, 1), 1000, settings);
+    assert.equal(atRate.limitedAtRps, 31.11);
   });
 });
