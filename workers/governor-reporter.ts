@@ -28,20 +28,27 @@ export interface GovernorReporterOptions {
 }
 
 const TICK_MS = 100;
+/**
+ * After a report of a rising rate, the next ones go a second apart whatever their calls: the governor's slow start
+ * steps on the demand over 2 s since a raise, and the report that shows the rise may come at the raise itself.
+ */
+const FOLLOW_UPS = 2;
 
 /**
  * Sends this worker's aggregated call outcomes to its task queue's governor with signal-with-start, which starts the
  * governor if none runs (a fixed id per queue: one governor whatever the number of workers). One report per interval:
- * at least every 8 s at a steady pace, every 50 calls when calls are many, every second while the rate rises (each
- * report is one step of the governor's slow start: at 4 calls a second, 50 calls would make each step 12 s long),
- * within 100 ms of a 429 (so a cut comes fast). A report is one billed action, against the dozens of
- * calls it covers; nothing is sent while no call is made.
+ * at least every 8 s at a steady pace, every 50 calls when calls are many, every second while the rate rises and for 2
+ * s after (the governor's slow start steps on the demand over 2 s; at 16 calls a second, the report 50 calls later
+ * made each step 3 s long), within 100 ms of a 429 (so a cut comes fast). A report is one billed action,
+ * against the dozens of calls it covers; nothing is sent while no call is made.
  */
 export class GovernorReporter {
   private timer: NodeJS.Timeout | undefined;
   private lastSentMs = Date.now();
   /** Calls per second in the last report sent (0 before the first). */
   private lastRps = 0;
+  /** Reports still to send a second apart after the rate rose (the governor's step after a raise is 2 s). */
+  private followUps = 0;
   private sending: Promise<void> | undefined;
 
   constructor(private readonly opts: GovernorReporterOptions) {}
@@ -77,15 +84,19 @@ export class GovernorReporter {
     const due =
       this.opts.outcomes.pending.rateLimited > 0 ||
       (since >= (this.opts.minMs ?? 1000) &&
-        (rising || calls >= (this.opts.afterCalls ?? 50) || since >= (this.opts.everyMs ?? 8000)));
+        (rising ||
+          this.followUps > 0 ||
+          calls >= (this.opts.afterCalls ?? 50) ||
+          since >= (this.opts.everyMs ?? 8000)));
     if (!due) return;
-    this.sending = this.flush().finally(() => (this.sending = undefined));
+    this.sending = this.flush(rising).finally(() => (this.sending = undefined));
   }
 
-  private async flush(): Promise<void> {
+  private async flush(rising = false): Promise<void> {
     const taken = this.opts.outcomes.take();
     try {
       await this.send(taken);
+      this.followUps = rising ? FOLLOW_UPS : Math.max(0, this.followUps - 1);
     } catch (err) {
       // Temporal unreachable: the counts ride on the next report.
       this.opts.outcomes.restore(taken);

@@ -15,6 +15,8 @@ export const DEFAULT_GOVERNOR_SETTINGS: GovernorSettings = {
   continueAsNewAfterEvents: 2000,
 };
 
+/** Why the rate doubled, as written to the task queue's config: batches' start pace reads it (src/batches/start-pace.ts). */
+export const SLOW_START_REASON = 'calls served, no 429 yet: slow start';
 /** Demand at or above this share of the rate means the rate is what holds calls back: raising it is worth trying. */
 const BINDING_SHARE = 0.8;
 /** More failures than this share of an interval's calls (5xx, no answer): a struggling service is not raised. */
@@ -110,7 +112,7 @@ export function governorObserve(
   if (nowMs < next.holdUntilMs) return next;
 
   if (report.rateLimited > 0) {
-    const limitedAt = refusedAt(next, report, workers, settings);
+    const limitedAt = refusedAt(next, report, workers, stepDemand(next, nowMs, settings), settings);
     return change(limitedAt * settings.decrease, `429 from the service (${report.rateLimited} in a report)`, {
       limitedAtRps: round(limitedAt),
       atLimitSinceMs: undefined,
@@ -137,7 +139,7 @@ export function governorObserve(
     // A step every 2 s, not every second: the service's bucket hides for a second or two that a step passed the limit,
     // and each step taken meanwhile would double the calls refused once it shows.
     if (nowMs - next.lastRaiseMs < settings.slowStartEveryMs) return next;
-    return change(next.rps * settings.slowStartFactor, 'calls served, no 429 yet: slow start', {
+    return change(next.rps * settings.slowStartFactor, SLOW_START_REASON, {
       lastRaiseMs: nowMs,
       raisedFrom: [...(next.raisedFrom ?? []), next.rps].slice(-2),
       limitedAtRps: undefined,
@@ -189,11 +191,14 @@ function demandOf(
   nowMs: number,
   settings: GovernorSettings,
 ): number {
+  return stepDemand(state, nowMs, settings) ?? Object.values(workers).reduce((sum, w) => sum + w.rps, 0);
+}
+
+/** Calls a second over the step at this rate (generation 3), or undefined when it is under a second long. */
+function stepDemand(state: GovernorState, nowMs: number, settings: GovernorSettings): number | undefined {
   const { step } = state;
-  if (settings.generation >= 3 && step && nowMs - step.sinceMs >= MIN_STEP_MS) {
-    return step.calls / ((nowMs - step.sinceMs) / 1000);
-  }
-  return Object.values(workers).reduce((sum, w) => sum + w.rps, 0);
+  if (settings.generation < 3 || !step || nowMs - step.sinceMs < MIN_STEP_MS) return undefined;
+  return step.calls / ((nowMs - step.sinceMs) / 1000);
 }
 
 /**
@@ -245,7 +250,8 @@ function stayAfterRefusal(state: GovernorState, limitedAt: number, settings: Gov
 /**
  * The rate the service's limit is taken to be at, from a report with 429s. Known (ELIGIBILITY_MAX_RPS): the rate. In
  * slow start: the rate before the last raise (the service's bucket hid for a second or two that the raise passed the
- * limit), or, with over a fifth of the calls refused, the share of this rate the service answered if higher (before
+ * limit), or 0.925 × the demand over the step if more and the calls never filled it in a second or more (generation
+ * 3), or, with over a fifth of the calls refused, the share of this rate the service answered if higher (before
  * any raise: that share, or the rate). Probing, whose steps double: the rate two raising reports back (the bucket
  * hides more of a larger step), never under the limit probed from. At or under the rate refused before: a little under this rate
  * (TCP CUBIC's fast convergence), or the rate would climb back and be refused there again and again; with over a
@@ -256,6 +262,7 @@ function refusedAt(
   state: GovernorState,
   report: OutcomeReport,
   workers: GovernorState['workers'],
+  demand: number | undefined,
   settings: GovernorSettings,
 ): number {
   const calls = Math.max(report.answered + report.rateLimited, 1);
@@ -271,7 +278,11 @@ function refusedAt(
   const answeredRps = Math.max(rps / 2, (rps * report.answered) / calls);
   const raisedFrom = state.raisedFrom ?? [];
   if (limitedAtRps === undefined) {
-    const before = raisedFrom.at(-1);
+    // Generation 3: calls that never filled this step, a second long at least (a worker short of CPU held them under
+    // the rate), were refused at their own rate, not at this one: the limit is a little under what they reached, and
+    // no hidden step is assumed.
+    const unfilled = demand !== undefined && demand < BINDING_SHARE * rps;
+    const before = unfilled ? Math.max(raisedFrom.at(-1) ?? 0, demand * FAST_CONVERGENCE) : raisedFrom.at(-1);
     if (before === undefined) return overshoot ? answeredRps : rps;
     return overshoot ? Math.max(before, answeredRps) : before;
   }

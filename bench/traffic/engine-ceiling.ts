@@ -46,7 +46,7 @@ export async function runEngine(
     const pace =
       maxRps === undefined
         ? undefined
-        : new StartPace({ readRate: () => Promise.resolve(maxRps), fallbackRps: maxRps });
+        : new StartPace({ readRate: () => Promise.resolve({ rps: maxRps }), fallbackRps: maxRps });
     const starts = forEachLimited(count, START_CONCURRENCY, async (i) => {
       await pace?.take();
       await client.workflow.start('twoCallWorkflow', {

@@ -5,7 +5,6 @@ import { queueStartPace } from '../../src/batches/start-pace.js';
 import { startVerification } from '../../src/temporal/start-verification.js';
 import { describeGovernor } from '../../src/temporal/governor.js';
 import { DEFAULT_BATCH_TIMING } from '../../workflows/batch-timing.js';
-import { DEFAULT_GOVERNOR_SETTINGS } from '../../workflows/governor-aimd.js';
 import type { GovernorStatus } from '../../workflows/governor-types.js';
 import { forEachLimited } from '../bench-stack.js';
 import { processTree, watchCpu } from '../proc-stats.js';
@@ -65,7 +64,7 @@ export async function runProject(
   const t0 = performance.now();
   const tracing = process.argv.includes('--trace-governor') ? traceGovernor(client, taskQueue, t0) : undefined;
   const calls = process.argv.includes('--trace-calls') ? traceCalls(t0) : undefined;
-  const pace = queueStartPace(client, taskQueue, options.maxRps ?? DEFAULT_GOVERNOR_SETTINGS.initialRps);
+  const pace = queueStartPace(client, taskQueue, options.maxRps ?? stack.service.initialRps);
   const starts = forEachLimited(options.count, START_CONCURRENCY, async (i) => {
     await pace.take();
     // Bulk, as a run of 1,000 is: its lane orders the calls like a batch's (workflows/priority.ts).

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '@temporalio/client';
-import { readQueueRateLimit } from '../temporal/task-queue-rate.js';
+import { readQueueRate } from '../temporal/task-queue-rate.js';
+import { SLOW_START_REASON } from '../../workflows/governor-aimd.js';
 
 /** A verification's calls to the service before it is created: its payer's lookup, then its creation. */
 const CALLS_PER_VERIFICATION = 2;
@@ -9,6 +10,13 @@ const CALLS_PER_VERIFICATION = 2;
  * rate, while the rows not yet started wait in their page, where a cancel still stops them.
  */
 const START_LEAD = 1.25;
+/**
+ * In the governor's slow start the rate is a probe, doubled before anything shows the service takes it. Starts then
+ * fill it and no more: that is what the governor must see to double it again (80% of it filled). At unknown R = 40 the
+ * probe reached 64 calls a second, and 1.25 times it started 40 rows a second, more than this machine starts while it
+ * calls: the calls stayed under the limit, so no 429 found it until every row had started.
+ */
+const SLOW_START_LEAD = 1;
 /** A rate read stands this long: the governor moves it at most every second or so, and a read is a call to Temporal. */
 const RATE_FRESH_MS = 2000;
 /** Starts allowed at once after a pause: this many seconds of the pace, so the first calls do not wait for starts. */
@@ -16,9 +24,15 @@ const BURST_SECONDS = 2;
 /** And never fewer than this, so a small batch (a clinic's 10 rows) starts at once whatever the rate. */
 const MIN_BURST = 16;
 
+/** The task queue's governed rate, in calls a second, and whether it is a slow start's probe. */
+export interface PaceRate {
+  rps: number;
+  slowStart?: boolean;
+}
+
 export interface StartPaceOptions {
-  /** The task queue's activity dispatch rate, in calls a second (the governor's, or none set yet: undefined). */
-  readRate: () => Promise<number | undefined>;
+  /** The task queue's activity dispatch rate (the governor's, or none set yet: undefined). */
+  readRate: () => Promise<PaceRate | undefined>;
   /** The rate the workers ask for while the queue's config has none: ELIGIBILITY_MAX_RPS, else the governor's start. */
   fallbackRps: number;
   now?: () => number;
@@ -34,11 +48,11 @@ export interface StartPaceOptions {
  * `take()` resolves in turn, once a start is due.
  */
 export class StartPace {
-  private readonly readRate: () => Promise<number | undefined>;
+  private readonly readRate: () => Promise<PaceRate | undefined>;
   private readonly fallbackRps: number;
   private readonly now: () => number;
   private readonly wait: (ms: number) => Promise<void>;
-  private rps: number | undefined;
+  private rate: PaceRate | undefined;
   private rateReadAtMs = Number.NEGATIVE_INFINITY;
   private tokens = 0;
   private refilledAtMs: number | undefined;
@@ -55,7 +69,8 @@ export class StartPace {
 
   /** Starts a second at the current rate (after the last read of it). */
   get startsPerSecond(): number {
-    return ((this.rps ?? this.fallbackRps) / CALLS_PER_VERIFICATION) * START_LEAD;
+    const { rps, slowStart } = this.rate ?? { rps: this.fallbackRps };
+    return (rps / CALLS_PER_VERIFICATION) * (slowStart ? SLOW_START_LEAD : START_LEAD);
   }
 
   /**
@@ -116,7 +131,7 @@ export class StartPace {
     if (now - this.rateReadAtMs < RATE_FRESH_MS) return;
     this.rateReadAtMs = now;
     // Temporal unreachable for a read: the last rate stands (the starts themselves will say if it is down).
-    this.rps = await this.readRate().catch(() => this.rps);
+    this.rate = await this.readRate().catch(() => this.rate);
   }
 }
 
@@ -126,7 +141,10 @@ export class StartPace {
  */
 export function queueStartPace(client: Client, taskQueue: string, fallbackRps: number): StartPace {
   return new StartPace({
-    readRate: () => readQueueRateLimit(client, taskQueue),
+    readRate: async () => {
+      const rate = await readQueueRate(client, taskQueue);
+      return rate && { rps: rate.rps, slowStart: rate.reason === SLOW_START_REASON };
+    },
     fallbackRps,
   });
 }

@@ -22,19 +22,35 @@ export async function setQueueRateLimit(client: Client, taskQueue: string, rps: 
   });
 }
 
+/** A task queue's activity dispatch rate as its config holds it, and why it was set (`temporal task-queue config get`). */
+export interface QueueRate {
+  rps: number;
+  reason: string;
+}
+
 /**
- * The task queue's activity dispatch rate as set in its config (`temporal task-queue config get`), or undefined when
- * none is set (the workers' `maxTaskQueueActivitiesPerSecond` then applies). A describe is not a billed action: this
- * is the gauge source for metrics (the governed rate), where the `status` query would cost one action per scrape.
+ * The task queue's activity dispatch rate and the reason given with it, or undefined when none is set (the workers'
+ * `maxTaskQueueActivitiesPerSecond` then applies). A describe is not a billed action, unlike the governor's `status`
+ * query.
  */
-export async function readQueueRateLimit(client: Client, taskQueue: string): Promise<number | undefined> {
+export async function readQueueRate(client: Client, taskQueue: string): Promise<QueueRate | undefined> {
   const { config } = await client.workflowService.describeTaskQueue({
     namespace: client.options.namespace,
     taskQueue: { name: taskQueue, kind: NORMAL },
     taskQueueType: ACTIVITY,
     reportConfig: true,
   });
-  const rateLimit = config?.queueRateLimit?.rateLimit;
+  const queueRateLimit = config?.queueRateLimit;
+  if (!queueRateLimit?.rateLimit) return undefined;
   // The server keeps a float32: 13.6 comes back as 13.600000381. The governor sets hundredths.
-  return rateLimit ? Math.round((rateLimit.requestsPerSecond ?? 0) * 1000) / 1000 : undefined;
+  const rps = Math.round((queueRateLimit.rateLimit.requestsPerSecond ?? 0) * 1000) / 1000;
+  return { rps, reason: queueRateLimit.metadata?.reason ?? '' };
+}
+
+/**
+ * The task queue's activity dispatch rate as set in its config, or undefined when none is set: the gauge source for
+ * metrics (the governed rate), where the `status` query would cost one action per scrape.
+ */
+export async function readQueueRateLimit(client: Client, taskQueue: string): Promise<number | undefined> {
+  return (await readQueueRate(client, taskQueue))?.rps;
 }

@@ -1,12 +1,18 @@
 import assert from 'node:assert/strict';
-import { StartPace } from '../../src/batches/start-pace.js';
+import { type PaceRate, StartPace } from '../../src/batches/start-pace.js';
 
 /** A pace on a clock that only moves when the pace waits: every wait is recorded, none is real. */
-function pacedAt(rates: { rps: number | undefined } | (() => Promise<number | undefined>), fallbackRps = 8) {
+function pacedAt(
+  rates: { rps: number | undefined; slowStart?: boolean } | (() => Promise<PaceRate | undefined>),
+  fallbackRps = 8,
+) {
   let nowMs = 0;
   const waits: number[] = [];
   const pace = new StartPace({
-    readRate: typeof rates === 'function' ? rates : () => Promise.resolve(rates.rps),
+    readRate:
+      typeof rates === 'function'
+        ? rates
+        : () => Promise.resolve(rates.rps === undefined ? undefined : { rps: rates.rps, slowStart: rates.slowStart }),
     fallbackRps,
     now: () => nowMs,
     wait: (ms) => {
@@ -44,6 +50,19 @@ describe('the start pace of batches', () => {
     await takeMany(pace, 50 + 10);
     assert.equal(pace.startsPerSecond, 5);
     assert.ok(now() - at > 3500, `60 starts across the change took only ${now() - at} ms`);
+  });
+
+  it('fills a slow start’s probe and no more: it is not yet known that the service takes it', async () => {
+    const rate = { rps: 64 as number | undefined, slowStart: true };
+    const { pace } = pacedAt(rate);
+    await takeMany(pace, 1);
+    assert.equal(pace.startsPerSecond, 32);
+    // A rate the governor settled on after a 429 is led by a quarter, as any.
+    rate.slowStart = false;
+    rate.rps = 40;
+    // Read again within 2 s of the clock: the burst of 64, then 32 a second.
+    await takeMany(pace, 150);
+    assert.equal(pace.startsPerSecond, 25);
   });
 
   it('paces at the fallback rate while the queue has no rate set, and when it cannot be read', async () => {

@@ -137,4 +137,14 @@ describe('the governor’s AIMD (defaults)', () => {
     const atRate = governorObserve(state, second(32, 1), 1000, settings);
     assert.equal(atRate.limitedAtRps, 31.11);
   });
+
+  it('refused in slow start at a rate its calls never filled, takes the limit a little under what they reached', () => {
+    let state: GovernorState = { ...initialGovernorState(null, settings), rps: 64, raisedFrom: [16, 32] };
+    state = { ...state, step: { sinceMs: 0, calls: 0 } };
+    // At 64 since 0, a worker short of CPU makes 45 calls a second; the service's bucket runs dry after 8 s.
+    for (let i = 1; i <= 8; i += 1) state = governorObserve(state, second(45), i * 1000, settings);
+    state = governorObserve(state, second(44, 1), 9000, settings);
+    assert.equal(state.limitedAtRps, 41.63);
+    assert.equal(state.rps, 35.38);
+  });
 });
