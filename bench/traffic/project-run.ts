@@ -109,9 +109,13 @@ function traceGovernor(client: Client, taskQueue: string, t0: number): { stop: (
   let running = true;
   const loop = (async () => {
     while (running) {
-      const { status } = await describeGovernor(client, taskQueue).catch(() => ({ status: undefined }));
+      const { status, queueRps } = await describeGovernor(client, taskQueue).catch(() => ({
+        status: undefined,
+        queueRps: undefined,
+      }));
+      // The queue's config is what the server enforces; the governor's rate reaches it after a local activity.
       const line = status
-        ? `rps ${status.rps} limited at ${status.limitedAtRps ?? '-'} demand ${status.demandRps}: ${status.lastChange?.reason ?? ''}`
+        ? `rps ${status.rps} (queue ${queueRps ?? '-'}) limited at ${status.limitedAtRps ?? '-'} demand ${status.demandRps}: ${status.lastChange?.reason ?? ''}`
         : 'no governor yet';
       if (line !== last) console.log(`  +${((performance.now() - t0) / 1000).toFixed(1)} s governor ${line}`);
       last = line;
