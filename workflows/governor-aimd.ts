@@ -73,10 +73,10 @@ export function initialGovernorState(maxRps: number | null, settings: GovernorSe
  *   `holdMs` or the service's `Retry-After`, whichever is longer: calls dispatched before the cut still come back
  *   refused, and cutting again for each would collapse the rate.
  * - Otherwise, while demand fills the rate (over the whole step at this rate: a CPU-short worker's bunch is not it), it
- *   rises: by `slowStartFactor` until the first 429 (a high limit is found
- *   in a few reports), then by half the gap to the rate last refused, where it stays a while (`stayAfterRefusal`)
- *   before probing above it by steps that double from `probeShare` of it: the rate spends most of its time at the
- *   limit, and finds out within seconds when the limit goes up.
+ *   rises: by `slowStartFactor` until the first 429 (a high limit is found in a few reports), then by half the gap to
+ *   the rate last refused, where it stays a while (`stayAfterRefusal`) before probing above it by steps that double
+ *   from `probeShare` of it: the rate spends most of its time at the limit, and finds out within seconds when the
+ *   limit goes up.
  * - Never above `maxRps` (ELIGIBILITY_MAX_RPS) when set, never below `minRps`.
  */
 export function governorObserve(
