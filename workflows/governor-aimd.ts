@@ -191,7 +191,12 @@ function demandOf(
   nowMs: number,
   settings: GovernorSettings,
 ): number {
-  return stepDemand(state, nowMs, settings) ?? Object.values(workers).reduce((sum, w) => sum + w.rps, 0);
+  return stepDemand(state, nowMs, settings) ?? reportedRps(workers);
+}
+
+/** Calls a second across the workers, each by its latest report. */
+function reportedRps(workers: GovernorState['workers']): number {
+  return Object.values(workers).reduce((sum, w) => sum + w.rps, 0);
 }
 
 /** Calls a second over the step at this rate (generation 3), or undefined when it is under a second long. */
@@ -289,8 +294,7 @@ function refusedAt(
   if (rps > limitedAtRps) return Math.max(limitedAtRps, raisedFrom.length === 2 ? raisedFrom[0]! : 0);
   // Generation 3: calls far above the rate came in a bunch, and the bunch was refused, not the rate. The limit read
   // falls by at most one fast-convergence step, never under the rate.
-  const reported = Object.values(workers).reduce((sum, w) => sum + w.rps, 0);
-  if (settings.generation >= 3 && !overshoot && reported > BUNCHED_SHARE * rps) {
+  if (settings.generation >= 3 && !overshoot && reportedRps(workers) > BUNCHED_SHARE * rps) {
     return Math.max(rps, limitedAtRps * FAST_CONVERGENCE);
   }
   return overshoot ? Math.min(rps * FAST_CONVERGENCE, answeredRps) : rps * FAST_CONVERGENCE;
@@ -310,7 +314,7 @@ export function governorStatus(
     ...(appliedRps === undefined ? {} : { appliedRps }),
     maxRps: state.maxRps,
     ...(state.limitedAtRps === undefined ? {} : { limitedAtRps: state.limitedAtRps }),
-    demandRps: round(Object.values(state.workers).reduce((sum, w) => sum + w.rps, 0)),
+    demandRps: round(reportedRps(state.workers)),
     workers: Object.keys(state.workers).length,
     ...(state.holdUntilMs > nowMs ? { holdUntil: iso(state.holdUntilMs) } : {}),
     ...(state.lastChange
