@@ -1,7 +1,7 @@
 import type { GovernorSettings, GovernorState, GovernorStatus, OutcomeReport } from './governor-types.js';
 
 export const DEFAULT_GOVERNOR_SETTINGS: GovernorSettings = {
-  generation: 3,
+  generation: 4,
   initialRps: 8,
   minRps: 0.5,
   decrease: 0.85,
@@ -41,6 +41,12 @@ export const LEGACY_GOVERNOR_SETTINGS: Partial<GovernorSettings> = {
  * limit lower took the rate down to 31 at R = 40.
  */
 export const STEP_GOVERNOR_SETTINGS_BEFORE: Partial<GovernorSettings> = { generation: 2 };
+/**
+ * How governors that started before the `governor-few-calls` patch read a 429: generation 3, which took "over a fifth
+ * of the calls refused" from a report of any size. At R = 5, one 429 of two calls in an early report read as the limit
+ * at half the rate, and the rate settled at 0.90 of the limit for the rest of the run.
+ */
+export const FEW_CALLS_GOVERNOR_SETTINGS_BEFORE: Partial<GovernorSettings> = { generation: 3 };
 /** Calls reported above this multiple of the rate came in a bunch (the queue dispatched a backlog at once). */
 const BUNCHED_SHARE = 1.15;
 /** A step shorter than this says too little about demand: the report's own demand is read instead. */
@@ -53,6 +59,11 @@ const MAX_RAISES_PER_REPORT = 5;
 const FAST_CONVERGENCE = 0.925;
 /** More refusals than this share of a report's calls: the service's limit is well under the rate. */
 const MANY_REFUSED_SHARE = 0.2;
+/**
+ * A share of fewer calls than this says little (generation 4): which of a handful of calls meets the service's bucket
+ * empty is chance, so such a report is read as any 429 is.
+ */
+const MIN_SHARE_CALLS = 10;
 
 const round = (rps: number) => Math.round(rps * 100) / 100;
 
@@ -261,7 +272,7 @@ function stayAfterRefusal(state: GovernorState, limitedAt: number, settings: Gov
  * hides more of a larger step), never under the limit probed from. At or under the rate refused before: a little under this rate
  * (TCP CUBIC's fast convergence), or the rate would climb back and be refused there again and again; with over a
  * fifth refused (R was lowered under the rate), the share answered if lower, at most a halving, since a short report
- * of calls a starved worker sent in a bunch says little.
+ * of calls a starved worker sent in a bunch says little. Generation 4 reads a fifth refused only from 10 calls or more.
  */
 function refusedAt(
   state: GovernorState,
@@ -271,7 +282,8 @@ function refusedAt(
   settings: GovernorSettings,
 ): number {
   const calls = Math.max(report.answered + report.rateLimited, 1);
-  const overshoot = report.rateLimited / calls > MANY_REFUSED_SHARE;
+  const overshoot =
+    report.rateLimited / calls > MANY_REFUSED_SHARE && (settings.generation < 4 || calls >= MIN_SHARE_CALLS);
   if (settings.generation === 1) {
     const served = Object.values(workers).reduce((sum, w) => sum + w.servedRps, 0);
     return overshoot && served > 0 ? Math.min(state.rps, served) : state.rps;

@@ -13,6 +13,7 @@ import {
   governorStatus,
   initialGovernorState,
   LEGACY_GOVERNOR_SETTINGS,
+  FEW_CALLS_GOVERNOR_SETTINGS_BEFORE,
   STEP_GOVERNOR_SETTINGS_BEFORE,
 } from './governor-aimd.js';
 import { governorStatusQuery, outcomeReportSignal } from './governor-messages.js';
@@ -25,6 +26,8 @@ import type { GovernorInput, OutcomeReport } from './governor-types.js';
 export const GOVERNOR_PLATEAU_PATCH = 'governor-plateau';
 /** Generation 3: demand read over the whole step at a rate, a refused bunch read as a bunch. */
 export const GOVERNOR_STEPS_PATCH = 'governor-steps';
+/** Generation 4: "over a fifth of the calls refused" read only from a report of 10 calls or more. */
+export const GOVERNOR_FEW_CALLS_PATCH = 'governor-few-calls';
 
 // Local: a dispatched activity would itself wait behind the rate limit it is setting, and count against it.
 const { applyQueueRate } = proxyLocalActivities<GovernorActivities>({
@@ -45,9 +48,11 @@ export async function governorWorkflow(input: GovernorInput): Promise<never> {
     ...DEFAULT_GOVERNOR_SETTINGS,
     ...(!patched(GOVERNOR_PLATEAU_PATCH)
       ? LEGACY_GOVERNOR_SETTINGS
-      : patched(GOVERNOR_STEPS_PATCH)
-        ? {}
-        : STEP_GOVERNOR_SETTINGS_BEFORE),
+      : !patched(GOVERNOR_STEPS_PATCH)
+        ? STEP_GOVERNOR_SETTINGS_BEFORE
+        : patched(GOVERNOR_FEW_CALLS_PATCH)
+          ? {}
+          : FEW_CALLS_GOVERNOR_SETTINGS_BEFORE),
     ...input.settings,
   };
   let state = input.state ?? initialGovernorState(input.maxRps, settings);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import {
   DEFAULT_GOVERNOR_SETTINGS,
+  FEW_CALLS_GOVERNOR_SETTINGS_BEFORE,
   governorObserve,
   initialGovernorState,
   STEP_GOVERNOR_SETTINGS_BEFORE,
@@ -97,6 +98,22 @@ describe('the governor’s AIMD (defaults)', () => {
       );
     assert.equal(at(30, 20).limitedAtRps, 24);
     assert.equal(at(2, 30).limitedAtRps, 20);
+  });
+
+  it('one 429 among a handful of calls is read as any 429, not as the share of the rate answered', () => {
+    // At R = 5 from the default 8: one of the first two calls meets the service's bucket empty.
+    const at = (given: typeof settings, answered: number, refused: number) =>
+      governorObserve(
+        { ...initialGovernorState(null, given), rps: 6.88, limitedAtRps: 8 },
+        second(answered, refused),
+        1000,
+        given,
+      );
+    assert.equal(at(settings, 1, 1).limitedAtRps, 6.36);
+    // Read as half the calls refused (generation 3), it took the limit to be half the rate.
+    assert.equal(at({ ...settings, ...FEW_CALLS_GOVERNOR_SETTINGS_BEFORE }, 1, 1).limitedAtRps, 3.44);
+    // From 10 calls, a share refused over a fifth is read as before.
+    assert.equal(at(settings, 5, 5).limitedAtRps, 3.44);
   });
 
   it('with a known limit, a 429 cuts from the rate itself, however many were refused', () => {

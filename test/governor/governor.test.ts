@@ -84,18 +84,18 @@ describe('traffic governor', function () {
     const queue = `governed-${randomUUID()}`;
     await send(queue, report({}));
     await queueRateBecomes(queue, 10);
-    // 5 answered of 8 calls: at 10 calls a second, the service's limit is about 6.25, not 10.
-    await send(queue, report({ answered: 5, rateLimited: 3, retryAfterMs: 1000 }));
-    await queueRateBecomes(queue, 5.31);
+    // 6 answered of 10 calls: at 10 calls a second, the service's limit is about 6, not 10.
+    await send(queue, report({ answered: 6, rateLimited: 4, retryAfterMs: 1000 }));
+    await queueRateBecomes(queue, 5.1);
     const shown = await status(queue);
-    assert.equal(shown.limitedAtRps, 6.25);
+    assert.equal(shown.limitedAtRps, 6);
     assert.equal(shown.totals.cuts, 1);
     assert.match(shown.lastChange?.reason ?? '', /429/);
     // Within the service's Retry-After, refusals of calls sent before the cut do not cut again.
     await send(queue, report({ answered: 4, rateLimited: 4 }));
     await eventually(async () => ((await status(queue)).totals.reports === 3 ? true : undefined));
-    assert.equal((await status(queue)).rps, 5.31);
-    await recordHistory('governor-steps-cut', testTemporal().client.workflow.getHandle(governorWorkflowId(queue)));
+    assert.equal((await status(queue)).rps, 5.1);
+    await recordHistory('governor-few-calls-cut', testTemporal().client.workflow.getHandle(governorWorkflowId(queue)));
   });
 
   it('a few 429s among many calls cut from the rate itself, not from what was served', async () => {
