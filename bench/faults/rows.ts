@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import { VerificationIntake } from '../../src/contract/index.js';
-import { startRequests, type StartOutcome } from '../../src/batch/start-requests.js';
+import { startRequests, type StartOutcome } from './start-requests.js';
 import type { ValidRow } from '../../src/intake-files/validate-rows.js';
 import { SUITE_TIMING } from './stack.js';
 
@@ -41,7 +41,7 @@ export const alternating = (n: number): Version[] => Array.from({ length: n }, (
 
 export const callerIdsOf = (rows: readonly ValidRow[]) => rows.map((r) => r.request.id!);
 
-/** Starts the rows the way `eligibility batch` does (src/batch/start-requests.ts); returns a one-line summary. */
+/** Starts the rows straight from this process (./start-requests.ts), 8 at a time; returns a one-line summary. */
 export async function startBatch(client: Client, taskQueue: string, rows: readonly ValidRow[]): Promise<string> {
   const outcomes: StartOutcome[] = await startRequests(client, rows, {
     taskQueue,

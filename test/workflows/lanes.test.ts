@@ -2,10 +2,8 @@ import assert from 'node:assert/strict';
 import type { WorkflowHandle } from '@temporalio/client';
 import { decodePriority, type Priority } from '@temporalio/common';
 import type { FastifyInstance } from 'fastify';
-import { startRequests } from '../../src/batch/start-requests.js';
 import { validateSubmission } from '../../src/batches/prepare.js';
 import { submitBatch } from '../../src/batches/submit.js';
-import type { VerificationIntake } from '../../src/contract/index.js';
 import { IntakeValidationError, splitTenant, startVerification } from '../../src/temporal/start-verification.js';
 import { batchItemWorkflowId, batchWorkflowId } from '../../workflows/batch-ids.js';
 import { runAwaitingInputSignal, statusQuery, supplyRunInputUpdate } from '../../workflows/messages.js';
@@ -139,19 +137,6 @@ describe('priority lanes and tenants', function () {
     assert.deepEqual(item.described, item.recorded);
     const batch = await startedPriority(batchWorkflowId(batchId));
     assert.deepEqual(batch.recorded, { priorityKey: 3, fairnessKey: 'clinic-9', fairnessWeight: undefined });
-  });
-
-  it('starts the rows of an intake file in the bulk lane', async () => {
-    const request = v2Intake({ id: callerId('file-row') });
-    const [outcome] = await startRequests(client(), [{ row: 1, line: 2, request: request as VerificationIntake }], {
-      taskQueue: h.taskQueue,
-      concurrency: 1,
-      tenant: 'clinic-3',
-      timing: FAST,
-    });
-    assert.equal(outcome?.status, 'started');
-    const { recorded } = await startedPriority(outcome.workflowId);
-    assert.deepEqual(recorded, { priorityKey: 3, fairnessKey: 'clinic-3', fairnessWeight: undefined });
   });
 
   it('sends the first call of a bulk verification one key below its lane, so begun ones finish first', async () => {

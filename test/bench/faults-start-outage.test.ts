@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../../src/config.js';
 import { parseCsvRequests } from '../../src/intake-files/read-requests.js';
-import { startRequests, type RetryNotice } from '../../src/batch/start-requests.js';
+import { startRequests, type RetryNotice } from '../../bench/faults/start-requests.js';
 import { validateRows } from '../../src/intake-files/validate-rows.js';
 import { connectClient, type TemporalClient } from '../../src/temporal/client.js';
 import { testDataConverter } from '../setup/codec.js';
@@ -20,7 +20,7 @@ function rows(count: number, withIds = true) {
 }
 
 // The run's dev server behind a TCP proxy that refuses connections: a Temporal outage during a batch.
-describe('batch starts through a Temporal outage', function () {
+describe('the faults bench’s starts through a Temporal outage', function () {
   this.timeout(30_000);
   let proxy: TcpProxy;
   let temporal: TemporalClient;

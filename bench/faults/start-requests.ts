@@ -1,15 +1,20 @@
+/**
+ * The faults bench's batch: rows started straight from this process, not through a batch workflow (`eligibility
+ * batch`, src/batches/), so a fault meets the verifications alone. It was the CLI's batch before batches were durable
+ * objects; its test is test/bench/faults-start-outage.test.ts.
+ */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import pLimit from 'p-limit';
-import type { VerificationIntake } from '../contract/index.js';
-import { temporalFailureKind } from '../temporal/errors.js';
-import { IntakeValidationError, startVerification } from '../temporal/start-verification.js';
+import type { VerificationIntake } from '../../src/contract/index.js';
+import { temporalFailureKind } from '../../src/temporal/errors.js';
+import { IntakeValidationError, startVerification } from '../../src/temporal/start-verification.js';
 import { verificationWorkflowId } from '../../workflows/ids.js';
 import type { TenantWeights } from '../../workflows/priority.js';
 import type { Timing } from '../../workflows/timing.js';
-import { resolveSandboxDiscovery, wantsSandboxDiscovery } from '../sandbox/discovery-shortcut.js';
-import type { ValidRow } from '../intake-files/validate-rows.js';
+import { resolveSandboxDiscovery, wantsSandboxDiscovery } from '../../src/sandbox/discovery-shortcut.js';
+import type { ValidRow } from '../../src/intake-files/validate-rows.js';
 
 export type StartOutcome =
   | { row: number; line: number; status: 'started' | 'duplicate'; workflowId: string }
