@@ -272,7 +272,8 @@ function stayAfterRefusal(state: GovernorState, limitedAt: number, settings: Gov
  * hides more of a larger step), never under the limit probed from. At or under the rate refused before: a little under this rate
  * (TCP CUBIC's fast convergence), or the rate would climb back and be refused there again and again; with over a
  * fifth refused (R was lowered under the rate), the share answered if lower, at most a halving, since a short report
- * of calls a starved worker sent in a bunch says little. Generation 4 reads a fifth refused only from 10 calls or more.
+ * of calls a starved worker sent in a bunch says little. Generation 4 reads a fifth refused only from 10 calls or
+ * more.
  */
 function refusedAt(
   state: GovernorState,

@@ -26,10 +26,10 @@ export interface OutcomeReport {
 export interface GovernorSettings {
   /**
    * How a 429 is read and how probes grow: 4 reads "over a fifth refused" only from a report of 10 calls or more; 3
-   * (before the `governor-few-calls` patch) read it from any report, and demand over the whole step at a rate and a refused bunch as a
-   * bunch; 2 (before the `governor-steps` patch) read both one report at a time; 2 bounds a cut by the rate served (at
-   * most a halving) and doubles each probe step; 1 is how governors started before the `governor-plateau` patch
-   * decided. The older ones are kept so their histories replay.
+   * (before the `governor-few-calls` patch) read it from any report, and reads demand over the whole step at a rate
+   * and a refused bunch as a bunch; 2 (before the `governor-steps` patch) read both one report at a time; 2 bounds a
+   * cut by the rate served (at most a halving) and doubles each probe step; 1 is how governors started before the
+   * `governor-plateau` patch decided. The older ones are kept so their histories replay.
    */
   generation: 1 | 2 | 3 | 4;
   /** The rate to start from when no limit is known (ELIGIBILITY_INITIAL_RPS); with a known limit, that limit. */
