@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '@temporalio/client';
-import { readQueueRate } from '../temporal/task-queue-rate.js';
+import { readQueueDispatch } from '../temporal/task-queue-rate.js';
 import { SLOW_START_REASON } from '../../workflows/governor-aimd.js';
 
 /** A verification's calls to the service before it is created: its payer's lookup, then its creation. */
@@ -17,6 +17,14 @@ const START_LEAD = 1.25;
  * calls: the calls stayed under the limit, so no 429 found it until every row had started.
  */
 const SLOW_START_LEAD = 1;
+/**
+ * Starts hold while more activity tasks than this many seconds of calls at the rate wait in the queue. Led by
+ * `START_LEAD`, a long batch's queue grows without end (436 rows waiting after 165 s of 2,000 at R = 20), and rows
+ * in the queue cost the server more than rows in their page (each task written and read back) and no longer stop on
+ * a cancel. Ten seconds, because the server's count is up to about 6 s old (its stats cache) and read every 2 s: a
+ * hold that began on an old count still leaves the queue seconds of calls, so it never runs dry.
+ */
+const MAX_BACKLOG_SECONDS = 10;
 /** A rate read stands this long: the governor moves it at most every second or so, and a read is a call to Temporal. */
 const RATE_FRESH_MS = 2000;
 /** Starts allowed at once after a pause: this many seconds of the pace, so the first calls do not wait for starts. */
@@ -24,10 +32,12 @@ const BURST_SECONDS = 2;
 /** And never fewer than this, so a small batch (a clinic's 10 rows) starts at once whatever the rate. */
 const MIN_BURST = 16;
 
-/** The task queue's governed rate, in calls a second, and whether it is a slow start's probe. */
+/** The task queue's governed rate, in calls a second, whether it is a slow start's probe, and its backlog. */
 export interface PaceRate {
   rps: number;
   slowStart?: boolean;
+  /** Activity tasks waiting in the queue (unknown: starts never hold for it). */
+  backlog?: number;
 }
 
 export interface StartPaceOptions {
@@ -73,6 +83,12 @@ export class StartPace {
     return (rps / CALLS_PER_VERIFICATION) * (slowStart ? SLOW_START_LEAD : START_LEAD);
   }
 
+  /** Whether the queue, at the last read, held more calls than `MAX_BACKLOG_SECONDS` of its rate. */
+  get holding(): boolean {
+    const { rps, backlog = 0 } = this.rate ?? { rps: this.fallbackRps };
+    return backlog > rps * MAX_BACKLOG_SECONDS;
+  }
+
   /**
    * Resolves when the caller's start is due. Tenants (`fairnessKey`, as their verifications' priority has it; none is
    * one key of its own) share the pace by weight, as Temporal's fairness shares the queue: a clinic's 10,000 rows
@@ -113,6 +129,13 @@ export class StartPace {
     for (;;) {
       await this.refreshRate();
       const now = this.now();
+      if (this.holding) {
+        await this.wait(Math.max(1, this.rateReadAtMs + RATE_FRESH_MS - now));
+        // No credit built while holding: the starts resume at the pace, not in a burst onto a queue just drained.
+        this.tokens = 0;
+        this.refilledAtMs = this.now();
+        continue;
+      }
       const burst = Math.max(MIN_BURST, this.startsPerSecond * BURST_SECONDS);
       const elapsedMs = this.refilledAtMs === undefined ? Number.POSITIVE_INFINITY : now - this.refilledAtMs;
       this.tokens = Math.min(burst, this.tokens + (elapsedMs * this.startsPerSecond) / 1000);
@@ -131,19 +154,19 @@ export class StartPace {
     if (now - this.rateReadAtMs < RATE_FRESH_MS) return;
     this.rateReadAtMs = now;
     // Temporal unreachable for a read: the last rate stands (the starts themselves will say if it is down).
-    this.rate = await this.readRate().catch(() => this.rate);
+    this.rate = await this.readRate().catch(() => this.rate && { ...this.rate, backlog: undefined });
   }
 }
 
 /**
- * The start pace of a worker on `taskQueue`: its governed rate as the queue's config holds it (a describe, not a
- * billed action), or `fallbackRps` until the governor has set one.
+ * The start pace of a worker on `taskQueue`: its governed rate as the queue's config holds it, and its backlog (a
+ * describe, not a billed action), or `fallbackRps` until the governor has set a rate.
  */
 export function queueStartPace(client: Client, taskQueue: string, fallbackRps: number): StartPace {
   return new StartPace({
     readRate: async () => {
-      const rate = await readQueueRate(client, taskQueue);
-      return rate && { rps: rate.rps, slowStart: rate.reason === SLOW_START_REASON };
+      const { rate, backlog } = await readQueueDispatch(client, taskQueue);
+      return { rps: rate?.rps ?? fallbackRps, slowStart: rate?.reason === SLOW_START_REASON, backlog };
     },
     fallbackRps,
   });

@@ -34,12 +34,37 @@ export interface QueueRate {
  * query.
  */
 export async function readQueueRate(client: Client, taskQueue: string): Promise<QueueRate | undefined> {
-  const { config } = await client.workflowService.describeTaskQueue({
+  const { config } = await describeActivityQueue(client, taskQueue, false);
+  return rateOf(config);
+}
+
+/** A task queue's dispatch as the server holds it: its rate (undefined when none is set) and its backlog. */
+export interface QueueDispatch {
+  rate: QueueRate | undefined;
+  /** Activity tasks waiting to be dispatched, all priorities (the server's approximate count, cached for seconds). */
+  backlog: number;
+}
+
+/**
+ * The task queue's activity dispatch rate and backlog, in one describe (not billed). Asking for the backlog makes the
+ * server gather it from every partition, so only readers that need it ask.
+ */
+export async function readQueueDispatch(client: Client, taskQueue: string): Promise<QueueDispatch> {
+  const { config, stats } = await describeActivityQueue(client, taskQueue, true);
+  return { rate: rateOf(config), backlog: Number(stats?.approximateBacklogCount ?? 0) };
+}
+
+function describeActivityQueue(client: Client, taskQueue: string, reportStats: boolean) {
+  return client.workflowService.describeTaskQueue({
     namespace: client.options.namespace,
     taskQueue: { name: taskQueue, kind: NORMAL },
     taskQueueType: ACTIVITY,
     reportConfig: true,
+    reportStats,
   });
+}
+
+function rateOf(config: proto.temporal.api.taskqueue.v1.ITaskQueueConfig | null | undefined): QueueRate | undefined {
   const queueRateLimit = config?.queueRateLimit;
   if (!queueRateLimit?.rateLimit) return undefined;
   // The server keeps a float32: 13.6 comes back as 13.600000381. The governor sets hundredths.

@@ -65,6 +65,16 @@ describe('the start pace of batches', () => {
     assert.equal(pace.startsPerSecond, 25);
   });
 
+  it('holds starts while the queue holds more than 10 s of calls at its rate, and resumes at the pace', async () => {
+    // 401 calls wait at the first read; the queue has drained to 400 by the next, 2 s later.
+    const backlogs = [401, 400];
+    const { pace, waits, now } = pacedAt(() => Promise.resolve({ rps: 40, backlog: backlogs.shift() ?? 0 }));
+    await takeMany(pace, 1 + 24);
+    assert.equal(waits[0], 2000);
+    // No burst after a hold: 25 starts a second from there.
+    assert.ok(Math.abs(now() - 3000) < 1, `25 starts after the hold ended at ${now()} ms of the clock, not 3000`);
+  });
+
   it('paces at the fallback rate while the queue has no rate set, and when it cannot be read', async () => {
     const unset = pacedAt({ rps: undefined }, 8);
     await takeMany(unset.pace, 16 + 5);
