@@ -17,7 +17,7 @@ import {
   STEP_GOVERNOR_SETTINGS_BEFORE,
 } from './governor-aimd.js';
 import { governorStatusQuery, outcomeReportSignal } from './governor-messages.js';
-import type { GovernorInput, OutcomeReport } from './governor-types.js';
+import type { GovernorInput, GovernorSettings, OutcomeReport } from './governor-types.js';
 
 /**
  * Generation 2 of the rules (`governor-aimd.ts`). A governor started before it keeps generation 1, so its history
@@ -44,17 +44,7 @@ const { applyQueueRate } = proxyLocalActivities<GovernorActivities>({
  * new, carrying its state, before its history grows long.
  */
 export async function governorWorkflow(input: GovernorInput): Promise<never> {
-  const settings = {
-    ...DEFAULT_GOVERNOR_SETTINGS,
-    ...(!patched(GOVERNOR_PLATEAU_PATCH)
-      ? LEGACY_GOVERNOR_SETTINGS
-      : !patched(GOVERNOR_STEPS_PATCH)
-        ? STEP_GOVERNOR_SETTINGS_BEFORE
-        : patched(GOVERNOR_FEW_CALLS_PATCH)
-          ? {}
-          : FEW_CALLS_GOVERNOR_SETTINGS_BEFORE),
-    ...input.settings,
-  };
+  const settings = { ...DEFAULT_GOVERNOR_SETTINGS, ...generationSettings(), ...input.settings };
   let state = input.state ?? initialGovernorState(input.maxRps, settings);
   let applied = input.appliedRps;
   const inbox: OutcomeReport[] = [];
@@ -79,4 +69,15 @@ export async function governorWorkflow(input: GovernorInput): Promise<never> {
     }
     await condition(() => inbox.length > 0);
   }
+}
+
+/**
+ * The rules of the generation this governor started on: the first patch it has no marker for says which. The
+ * patches are asked in the order they were added, so a history replays the same questions it recorded.
+ */
+function generationSettings(): Partial<GovernorSettings> {
+  if (!patched(GOVERNOR_PLATEAU_PATCH)) return LEGACY_GOVERNOR_SETTINGS;
+  if (!patched(GOVERNOR_STEPS_PATCH)) return STEP_GOVERNOR_SETTINGS_BEFORE;
+  if (!patched(GOVERNOR_FEW_CALLS_PATCH)) return FEW_CALLS_GOVERNOR_SETTINGS_BEFORE;
+  return {};
 }

@@ -34,7 +34,8 @@ const MIN_BURST = 16;
 
 /** The task queue's governed rate, in calls a second, whether it is a slow start's probe, and its backlog. */
 export interface PaceRate {
-  rps: number;
+  /** Undefined while the queue has none set: the pace's `fallbackRps` applies. */
+  rps: number | undefined;
   slowStart?: boolean;
   /** Activity tasks waiting in the queue (unknown: starts never hold for it). */
   backlog?: number;
@@ -79,14 +80,19 @@ export class StartPace {
 
   /** Starts a second at the current rate (after the last read of it). */
   get startsPerSecond(): number {
-    const { rps, slowStart } = this.rate ?? { rps: this.fallbackRps };
+    const { rps, slowStart } = this.current;
     return (rps / CALLS_PER_VERIFICATION) * (slowStart ? SLOW_START_LEAD : START_LEAD);
   }
 
   /** Whether the queue, at the last read, held more calls than `MAX_BACKLOG_SECONDS` of its rate. */
   get holding(): boolean {
-    const { rps, backlog = 0 } = this.rate ?? { rps: this.fallbackRps };
+    const { rps, backlog = 0 } = this.current;
     return backlog > rps * MAX_BACKLOG_SECONDS;
+  }
+
+  /** The last rate read, `fallbackRps` standing for one not read or not set. */
+  private get current(): PaceRate & { rps: number } {
+    return { ...this.rate, rps: this.rate?.rps ?? this.fallbackRps };
   }
 
   /**
@@ -166,7 +172,7 @@ export function queueStartPace(client: Client, taskQueue: string, fallbackRps: n
   return new StartPace({
     readRate: async () => {
       const { rate, backlog } = await readQueueDispatch(client, taskQueue);
-      return { rps: rate?.rps ?? fallbackRps, slowStart: rate?.reason === SLOW_START_REASON, backlog };
+      return { rps: rate?.rps, slowStart: rate?.reason === SLOW_START_REASON, backlog };
     },
     fallbackRps,
   });
