@@ -1,7 +1,7 @@
 import type { GovernorSettings, GovernorState, GovernorStatus, OutcomeReport } from './governor-types.js';
 
 export const DEFAULT_GOVERNOR_SETTINGS: GovernorSettings = {
-  generation: 4,
+  generation: 5,
   initialRps: 8,
   minRps: 0.5,
   decrease: 0.85,
@@ -47,6 +47,12 @@ export const STEP_GOVERNOR_SETTINGS_BEFORE: Partial<GovernorSettings> = { genera
  * at half the rate, and the rate settled at 0.90 of the limit for the rest of the run.
  */
 export const FEW_CALLS_GOVERNOR_SETTINGS_BEFORE: Partial<GovernorSettings> = { generation: 3 };
+/**
+ * How governors that started before the `governor-held-rate` patch read a probe's 429: generation 4, always at the
+ * rate two raising reports back. At R = 5 reports come 8 s apart, and a probe of several steps in one report (4.32 to
+ * 4.96) then one more (5.75) was read at 4.32 although 4.96 had held for 8 s: the rate settled at 0.86 of the limit.
+ */
+export const HELD_RATE_GOVERNOR_SETTINGS_BEFORE: Partial<GovernorSettings> = { generation: 4 };
 /** Calls reported above this multiple of the rate came in a bunch (the queue dispatched a backlog at once). */
 const BUNCHED_SHARE = 1.15;
 /** A step shorter than this says too little about demand: the report's own demand is read instead. */
@@ -64,6 +70,12 @@ const MANY_REFUSED_SHARE = 0.2;
  * empty is chance, so such a report is read as any 429 is.
  */
 const MIN_SHARE_CALLS = 10;
+/**
+ * A rate that held this long with no 429 anywhere is taken to be under the limit (generation 5): the service's bucket
+ * hides a step over the limit for a second or two, not for longer. Reports a second apart (R = 40) leave each step
+ * shorter than this, read as before; reports 8 s apart (R = 5) prove each step they hold.
+ */
+const HELD_PROVES_MS = 4000;
 
 const round = (rps: number) => Math.round(rps * 100) / 100;
 
@@ -130,6 +142,7 @@ export function governorObserve(
       probes: 0,
       stayMs: stayAfterRefusal(next, limitedAt, settings),
       raisedFrom: undefined,
+      raisedHeldMs: undefined,
       holdUntilMs: nowMs + Math.max(settings.holdMs, report.retryAfterMs),
       totals: { ...totals, cuts: totals.cuts + 1 },
     });
@@ -152,7 +165,7 @@ export function governorObserve(
     if (nowMs - next.lastRaiseMs < settings.slowStartEveryMs) return next;
     return change(next.rps * settings.slowStartFactor, SLOW_START_REASON, {
       lastRaiseMs: nowMs,
-      raisedFrom: [...(next.raisedFrom ?? []), next.rps].slice(-2),
+      ...raisedFromNow(next, next.rps, nowMs, settings),
       limitedAtRps: undefined,
       atLimitSinceMs: undefined,
       totals: { ...totals, raises: totals.raises + 1 },
@@ -178,7 +191,23 @@ export function governorObserve(
   }
   // A probe is remembered by the rate this report started from: the steps between ran for no time at all.
   const probed = (next.probes ?? 0) > (from.probes ?? 0);
-  return probed ? { ...next, raisedFrom: [...(from.raisedFrom ?? []), from.rps].slice(-2) } : next;
+  return probed ? { ...next, ...raisedFromNow(from, from.rps, nowMs, settings) } : next;
+}
+
+/**
+ * The last two rates raised from, `rps` added, and (generation 5) how long each had held when the raise came: since
+ * the rate last changed.
+ */
+function raisedFromNow(
+  state: GovernorState,
+  rps: number,
+  nowMs: number,
+  settings: GovernorSettings,
+): Pick<GovernorState, 'raisedFrom' | 'raisedHeldMs'> {
+  const raisedFrom = [...(state.raisedFrom ?? []), rps].slice(-2);
+  if (settings.generation < 5) return { raisedFrom };
+  const heldMs = nowMs - (state.lastChange?.atMs ?? nowMs);
+  return { raisedFrom, raisedHeldMs: [...(state.raisedHeldMs ?? []), heldMs].slice(-2) };
 }
 
 /**
@@ -304,13 +333,22 @@ function refusedAt(
     if (before === undefined) return overshoot ? answeredRps : rps;
     return overshoot ? Math.max(before, answeredRps) : before;
   }
-  if (rps > limitedAtRps) return Math.max(limitedAtRps, raisedFrom.length === 2 ? raisedFrom[0]! : 0);
+  if (rps > limitedAtRps) return Math.max(limitedAtRps, raisedFrom.length === 2 ? raisedFrom[0]! : 0, held(state));
   // Generation 3: calls far above the rate came in a bunch, and the bunch was refused, not the rate. The limit read
   // falls by at most one fast-convergence step, never under the rate.
   if (settings.generation >= 3 && !overshoot && reportedRps(workers) > BUNCHED_SHARE * rps) {
     return Math.max(rps, limitedAtRps * FAST_CONVERGENCE);
   }
   return overshoot ? Math.min(rps * FAST_CONVERGENCE, answeredRps) : rps * FAST_CONVERGENCE;
+}
+
+/**
+ * The rate the last probing report raised from, if it had held `HELD_PROVES_MS` or more (generation 5; else 0): no
+ * step was hidden there, so the limit is at least that.
+ */
+function held(state: GovernorState): number {
+  const heldMs = state.raisedHeldMs?.at(-1);
+  return heldMs !== undefined && heldMs >= HELD_PROVES_MS ? (state.raisedFrom?.at(-1) ?? 0) : 0;
 }
 
 export function governorStatus(

@@ -25,13 +25,14 @@ export interface OutcomeReport {
 /** How the governor moves the rate. Defaults in `governor-aimd.ts`; tests pass small values. */
 export interface GovernorSettings {
   /**
-   * How a 429 is read and how probes grow: 4 reads "over a fifth refused" only from a report of 10 calls or more; 3
+   * How a 429 is read and how probes grow: 5 reads a probe's 429 at the rate the last probe raised from when that
+   * rate had held for seconds; 4 (before the `governor-held-rate` patch) always two raising reports back, and reads "over a fifth refused" only from a report of 10 calls or more; 3
    * (before the `governor-few-calls` patch) read it from any report, and reads demand over the whole step at a rate
    * and a refused bunch as a bunch; 2 (before the `governor-steps` patch) read both one report at a time; 2 bounds a
    * cut by the rate served (at most a halving) and doubles each probe step; 1 is how governors started before the
    * `governor-plateau` patch decided. The older ones are kept so their histories replay.
    */
-  generation: 1 | 2 | 3 | 4;
+  generation: 1 | 2 | 3 | 4 | 5;
   /** The rate to start from when no limit is known (ELIGIBILITY_INITIAL_RPS); with a known limit, that limit. */
   initialRps: number;
   /** Never below this: a queue at 0 would dispatch nothing, and nothing would report that the service recovered. */
@@ -78,6 +79,8 @@ export interface GovernorState {
   step?: { sinceMs: number; calls: number };
   /** The rates the last two raising reports started from, in slow start or probing (oldest first). */
   raisedFrom?: number[];
+  /** How long each of `raisedFrom` had held when the rate was raised from it, in ms (generation 5). */
+  raisedHeldMs?: number[];
   /** How long the rate stays at the limit before probing above it (undefined: `probeAfterMs`). */
   stayMs?: number;
   /** The most recent change and why, for the status. */

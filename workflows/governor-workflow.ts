@@ -14,6 +14,7 @@ import {
   initialGovernorState,
   LEGACY_GOVERNOR_SETTINGS,
   FEW_CALLS_GOVERNOR_SETTINGS_BEFORE,
+  HELD_RATE_GOVERNOR_SETTINGS_BEFORE,
   STEP_GOVERNOR_SETTINGS_BEFORE,
 } from './governor-aimd.js';
 import { governorStatusQuery, outcomeReportSignal } from './governor-messages.js';
@@ -28,6 +29,8 @@ export const GOVERNOR_PLATEAU_PATCH = 'governor-plateau';
 export const GOVERNOR_STEPS_PATCH = 'governor-steps';
 /** Generation 4: "over a fifth of the calls refused" read only from a report of 10 calls or more. */
 export const GOVERNOR_FEW_CALLS_PATCH = 'governor-few-calls';
+/** Generation 5: a probe's 429 read at the rate it raised from when that rate held for seconds. */
+export const GOVERNOR_HELD_RATE_PATCH = 'governor-held-rate';
 
 // Local: a dispatched activity would itself wait behind the rate limit it is setting, and count against it.
 const { applyQueueRate } = proxyLocalActivities<GovernorActivities>({
@@ -79,5 +82,6 @@ function generationSettings(): Partial<GovernorSettings> {
   if (!patched(GOVERNOR_PLATEAU_PATCH)) return LEGACY_GOVERNOR_SETTINGS;
   if (!patched(GOVERNOR_STEPS_PATCH)) return STEP_GOVERNOR_SETTINGS_BEFORE;
   if (!patched(GOVERNOR_FEW_CALLS_PATCH)) return FEW_CALLS_GOVERNOR_SETTINGS_BEFORE;
+  if (!patched(GOVERNOR_HELD_RATE_PATCH)) return HELD_RATE_GOVERNOR_SETTINGS_BEFORE;
   return {};
 }

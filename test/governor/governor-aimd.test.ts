@@ -3,6 +3,7 @@ import {
   DEFAULT_GOVERNOR_SETTINGS,
   FEW_CALLS_GOVERNOR_SETTINGS_BEFORE,
   governorObserve,
+  HELD_RATE_GOVERNOR_SETTINGS_BEFORE,
   initialGovernorState,
   STEP_GOVERNOR_SETTINGS_BEFORE,
 } from '../../workflows/governor-aimd.js';
@@ -66,13 +67,44 @@ describe('the governor’s AIMD (defaults)', () => {
     assert.equal(state.stayMs, 2 * settings.probeAfterMs);
   });
 
-  it('a 429 while probing takes the rate two raising reports back as the limit', () => {
+  it('a 429 while probing takes the rate two raising reports back as the limit (reports a second apart)', () => {
     let state: GovernorState = { ...initialGovernorState(null, settings), rps: 49.5, limitedAtRps: 40 };
     state = { ...state, probes: 4, raisedFrom: [42.43, 45.82] };
     // A few refused (the bucket hid the step before): not a report of what the service serves.
     state = governorObserve(state, second(45, 1), 1000, settings);
     assert.equal(state.limitedAtRps, 42.43);
     assert.equal(state.rps, 36.07);
+  });
+
+  it('a 429 while probing takes the rate the last probe raised from when that rate held for seconds', () => {
+    // At R = 5 reports come 8 s apart: back at the limit read (4.32), one report probes several steps, and the next
+    // one more; the 429 then comes at 5.75, 4.96 having held for 8 s with no 429.
+    const eightSeconds = (rps: number, rateLimited = 0): OutcomeReport => ({
+      ...second(Math.round(rps * 8), rateLimited),
+      intervalMs: 8000,
+    });
+    const probe = (given: typeof settings) => {
+      let state: GovernorState = {
+        ...initialGovernorState(null, given),
+        rps: 4.32,
+        limitedAtRps: 4.32,
+        stayMs: given.probeAfterMs,
+        lastChange: { atMs: 0, fromRps: 4.24, reason: 'calls served: closing in' },
+        step: { sinceMs: 0, calls: 0 },
+      };
+      const rates: number[] = [];
+      for (const atMs of [8000, 16_000, 24_000, 32_000]) {
+        state = governorObserve(state, eightSeconds(state.rps), atMs, given);
+        rates.push(state.rps);
+      }
+      return { rates, refused: governorObserve(state, eightSeconds(state.rps, 1), 32_500, given) };
+    };
+    const { rates, refused } = probe(settings);
+    // The stay, then one report's probe of several steps, then one step more.
+    assert.deepEqual(rates, [4.32, 4.32, 4.96, 5.75]);
+    assert.equal(refused.limitedAtRps, 4.96);
+    // Read two raising reports back (generation 4), the limit went back to where the probe began, every cycle.
+    assert.equal(probe({ ...settings, ...HELD_RATE_GOVERNOR_SETTINGS_BEFORE }).refused.limitedAtRps, 4.32);
   });
 
   it('refused again at the rate refused before, it takes the limit to be a little lower', () => {

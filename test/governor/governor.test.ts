@@ -95,7 +95,7 @@ describe('traffic governor', function () {
     await send(queue, report({ answered: 4, rateLimited: 4 }));
     await eventually(async () => ((await status(queue)).totals.reports === 3 ? true : undefined));
     assert.equal((await status(queue)).rps, 5.1);
-    await recordHistory('governor-few-calls-cut', testTemporal().client.workflow.getHandle(governorWorkflowId(queue)));
+    await recordHistory('governor-held-rate-cut', testTemporal().client.workflow.getHandle(governorWorkflowId(queue)));
   });
 
   it('a few 429s among many calls cut from the rate itself, not from what was served', async () => {
