@@ -165,7 +165,7 @@ export function governorObserve(
     if (nowMs - next.lastRaiseMs < settings.slowStartEveryMs) return next;
     return change(next.rps * settings.slowStartFactor, SLOW_START_REASON, {
       lastRaiseMs: nowMs,
-      ...raisedFromNow(next, next.rps, nowMs, settings),
+      ...raisedFromNow(next, nowMs, settings),
       limitedAtRps: undefined,
       atLimitSinceMs: undefined,
       totals: { ...totals, raises: totals.raises + 1 },
@@ -191,20 +191,22 @@ export function governorObserve(
   }
   // A probe is remembered by the rate this report started from: the steps between ran for no time at all.
   const probed = (next.probes ?? 0) > (from.probes ?? 0);
-  return probed ? { ...next, ...raisedFromNow(from, from.rps, nowMs, settings) } : next;
+  return probed ? { ...next, ...raisedFromNow(from, nowMs, settings) } : next;
 }
 
 /**
- * The last two rates raised from, `rps` added, and (generation 5) how long each had held when the raise came: since
- * the rate last changed.
+ * The last two rates raised from, this one added. Generation 5 keeps how long each had held when the raise came (since
+ * the rate last changed), and the calls a second the step reached if under its rate (a worker short of CPU never
+ * filled it): the service never saw the rate, so a 429 later says nothing of it.
  */
 function raisedFromNow(
   state: GovernorState,
-  rps: number,
   nowMs: number,
   settings: GovernorSettings,
 ): Pick<GovernorState, 'raisedFrom' | 'raisedHeldMs'> {
-  const raisedFrom = [...(state.raisedFrom ?? []), rps].slice(-2);
+  const reached =
+    settings.generation < 5 ? state.rps : Math.min(state.rps, stepDemand(state, nowMs, settings) ?? state.rps);
+  const raisedFrom = [...(state.raisedFrom ?? []), round(reached)].slice(-2);
   if (settings.generation < 5) return { raisedFrom };
   const heldMs = nowMs - (state.lastChange?.atMs ?? nowMs);
   return { raisedFrom, raisedHeldMs: [...(state.raisedHeldMs ?? []), heldMs].slice(-2) };

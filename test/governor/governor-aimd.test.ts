@@ -107,6 +107,30 @@ describe('the governor’s AIMD (defaults)', () => {
     assert.equal(probe({ ...settings, ...HELD_RATE_GOVERNOR_SETTINGS_BEFORE }).refused.limitedAtRps, 4.32);
   });
 
+  it('a 429 while probing reads a step the calls never filled at the calls a second they reached', () => {
+    // A worker short of CPU: its calls fill 0.85 and 0.83 of two probe steps, enough to raise, never the rate.
+    const probe = (given: typeof settings) => {
+      let state: GovernorState = {
+        ...initialGovernorState(null, given),
+        rps: 42.54,
+        limitedAtRps: 32,
+        probes: 4,
+        raisedFrom: [33.95, 36.67],
+        stayMs: 0,
+        atLimitSinceMs: 0,
+        lastChange: { atMs: 0, fromRps: 36.67, reason: 'calls served: probing above the last limit' },
+        step: { sinceMs: 0, calls: 0 },
+      };
+      state = governorObserve(state, second(36), 1000, given);
+      state = governorObserve(state, second(44), 2000, given);
+      assert.equal(state.rps, 66.47);
+      return governorObserve(state, second(50, 1), 2500, given).limitedAtRps;
+    };
+    // The service never saw 42.54 calls a second, only 36.
+    assert.equal(probe(settings), 36);
+    assert.equal(probe({ ...settings, ...HELD_RATE_GOVERNOR_SETTINGS_BEFORE }), 42.54);
+  });
+
   it('refused again at the rate refused before, it takes the limit to be a little lower', () => {
     let state: GovernorState = { ...initialGovernorState(null, settings), rps: 43.58, limitedAtRps: 43.58 };
     state = governorObserve(state, second(43, 1), 1000, settings);
