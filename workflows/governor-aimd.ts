@@ -51,6 +51,8 @@ export const FEW_CALLS_GOVERNOR_SETTINGS_BEFORE: Partial<GovernorSettings> = { g
  * How governors that started before the `governor-held-rate` patch read a probe's 429: generation 4, always at the
  * rate two raising reports back. At R = 5 reports come 8 s apart, and a probe of several steps in one report (4.32 to
  * 4.96) then one more (5.75) was read at 4.32 although 4.96 had held for 8 s: the rate settled at 0.86 of the limit.
+ * And at the rates themselves: a worker short of CPU filled 0.8 of each probe step at R = 40, never the rate, and
+ * a 429 was read at 53 when the calls had reached about 42 there.
  */
 export const HELD_RATE_GOVERNOR_SETTINGS_BEFORE: Partial<GovernorSettings> = { generation: 4 };
 /** Calls reported above this multiple of the rate came in a bunch (the queue dispatched a backlog at once). */
@@ -304,7 +306,8 @@ function stayAfterRefusal(state: GovernorState, limitedAt: number, settings: Gov
  * (TCP CUBIC's fast convergence), or the rate would climb back and be refused there again and again; with over a
  * fifth refused (R was lowered under the rate), the share answered if lower, at most a halving, since a short report
  * of calls a starved worker sent in a bunch says little. Generation 4 reads a fifth refused only from 10 calls or
- * more.
+ * more. Generation 5 reads a probe's 429 at the rate the last probe raised from when it held `HELD_PROVES_MS`, and
+ * each rate raised from at the calls a second its step reached when they never filled it.
  */
 function refusedAt(
   state: GovernorState,

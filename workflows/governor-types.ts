@@ -26,8 +26,10 @@ export interface OutcomeReport {
 export interface GovernorSettings {
   /**
    * How a 429 is read and how probes grow: 5 reads a probe's 429 at the rate the last probe raised from when that
-   * rate had held for seconds; 4 (before the `governor-held-rate` patch) always two raising reports back, and reads "over a fifth refused" only from a report of 10 calls or more; 3
-   * (before the `governor-few-calls` patch) read it from any report, and reads demand over the whole step at a rate
+   * rate had held for seconds, and each rate raised from at most at the calls a second its step reached; 4 (before
+   * the `governor-held-rate` patch) read it two raising reports back at the rates themselves, and reads "over a fifth
+   * refused" only from a report of 10 calls or more; 3 (before the `governor-few-calls` patch) read that from any
+   * report, and reads demand over the whole step at a rate
    * and a refused bunch as a bunch; 2 (before the `governor-steps` patch) read both one report at a time; 2 bounds a
    * cut by the rate served (at most a halving) and doubles each probe step; 1 is how governors started before the
    * `governor-plateau` patch decided. The older ones are kept so their histories replay.
@@ -77,7 +79,10 @@ export interface GovernorState {
   probes?: number;
   /** Calls reported since the rate last changed (generation 3), for the demand over the whole step. */
   step?: { sinceMs: number; calls: number };
-  /** The rates the last two raising reports started from, in slow start or probing (oldest first). */
+  /**
+   * The rates the last two raising reports started from, in slow start or probing (oldest first); generation 5 keeps
+   * the calls a second a step reached instead of its rate when they never filled it.
+   */
   raisedFrom?: number[];
   /** How long each of `raisedFrom` had held when the rate was raised from it, in ms (generation 5). */
   raisedHeldMs?: number[];
