@@ -75,6 +75,17 @@ describe('the start pace of batches', () => {
     assert.ok(Math.abs(now() - 3000) < 1, `25 starts after the hold ended at ${now()} ms of the clock, not 3000`);
   });
 
+  it('in a slow start, holds from 4 s of the probe’s calls waiting: the calls may not reach the probe', async () => {
+    const firstWait = async (slowStart: boolean) => {
+      const backlogs = [257, 0];
+      const { pace, waits } = pacedAt(() => Promise.resolve({ rps: 64, slowStart, backlog: backlogs.shift() ?? 0 }));
+      await pace.take();
+      return waits[0];
+    };
+    assert.equal(await firstWait(true), 2000);
+    assert.equal(await firstWait(false), undefined);
+  });
+
   it('paces at the fallback rate while the queue has no rate set, and when it cannot be read', async () => {
     const unset = pacedAt({ rps: undefined }, 8);
     await takeMany(unset.pace, 16 + 5);
