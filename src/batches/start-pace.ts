@@ -29,8 +29,8 @@ const MAX_BACKLOG_SECONDS = 10;
  * In a slow start, this many: the probe is not yet known to be what the calls can reach. At unknown R = 40 this
  * machine's CPU held the calls at about 33 a second for 28 s while the probe stood at 64 and rows started at 32 a
  * second; 10 s of the probe's calls let 640 pile up in the queue, and each verification cost 58 ms of the server's CPU
- * instead of 45 (0.87 of the ceiling). Above `MAX_BACKLOG_SECONDS`' reason: the count is 6 s old, and at lead 1 the
- * pace refills a queue the calls drain faster than the count shows.
+ * instead of 45 (0.87 of the ceiling). Fewer seconds than `MAX_BACKLOG_SECONDS` are safe here although the count is
+ * 6 s old: at lead 1 the pace refills the queue twice as fast as such calls drain it.
  */
 const SLOW_START_BACKLOG_SECONDS = 4;
 /** A rate read stands this long: the governor moves it at most every second or so, and a read is a call to Temporal. */
@@ -92,7 +92,7 @@ export class StartPace {
     return (rps / CALLS_PER_VERIFICATION) * (slowStart ? SLOW_START_LEAD : START_LEAD);
   }
 
-  /** Whether the queue, at the last read, held more calls than `MAX_BACKLOG_SECONDS` of its rate (in a slow start, 4). */
+  /** Whether the queue, at the last read, held more calls than `MAX_BACKLOG_SECONDS` of its rate (or the slow start's). */
   get holding(): boolean {
     const { rps, slowStart, backlog = 0 } = this.current;
     return backlog > rps * (slowStart ? SLOW_START_BACKLOG_SECONDS : MAX_BACKLOG_SECONDS);
