@@ -144,7 +144,7 @@ export function governorObserve(
       probes: 0,
       stayMs: stayAfterRefusal(next, limitedAt, settings),
       raisedFrom: undefined,
-      raisedHeldMs: undefined,
+      lastRaisedFromHeldMs: undefined,
       holdUntilMs: nowMs + Math.max(settings.holdMs, report.retryAfterMs),
       totals: { ...totals, cuts: totals.cuts + 1 },
     });
@@ -197,21 +197,22 @@ export function governorObserve(
 }
 
 /**
- * The last two rates raised from, this one added. Generation 5 keeps how long each had held when the raise came (since
- * the rate last changed), and the calls a second the step reached if under its rate (a worker short of CPU never
- * filled it): the service never saw the rate, so a 429 later says nothing of it.
+ * The last two rates raised from, this one added. Generation 5 adds it as the calls a second its step reached if under
+ * the rate (a worker short of CPU never filled it: the service never saw the rate, so a 429 later says nothing of
+ * it), and keeps how long it had held when the raise came (since the rate last changed).
  */
 function raisedFromNow(
   state: GovernorState,
   nowMs: number,
   settings: GovernorSettings,
-): Pick<GovernorState, 'raisedFrom' | 'raisedHeldMs'> {
-  const reached =
-    settings.generation < 5 ? state.rps : Math.min(state.rps, stepDemand(state, nowMs, settings) ?? state.rps);
-  const raisedFrom = [...(state.raisedFrom ?? []), round(reached)].slice(-2);
-  if (settings.generation < 5) return { raisedFrom };
-  const heldMs = nowMs - (state.lastChange?.atMs ?? nowMs);
-  return { raisedFrom, raisedHeldMs: [...(state.raisedHeldMs ?? []), heldMs].slice(-2) };
+): Pick<GovernorState, 'raisedFrom' | 'lastRaisedFromHeldMs'> {
+  const before = state.raisedFrom ?? [];
+  if (settings.generation < 5) return { raisedFrom: [...before, state.rps].slice(-2) };
+  const reached = Math.min(state.rps, stepDemand(state, nowMs, settings) ?? state.rps);
+  return {
+    raisedFrom: [...before, round(reached)].slice(-2),
+    lastRaisedFromHeldMs: nowMs - (state.lastChange?.atMs ?? nowMs),
+  };
 }
 
 /**
@@ -352,7 +353,7 @@ function refusedAt(
  * step was hidden there, so the limit is at least that.
  */
 function held(state: GovernorState): number {
-  const heldMs = state.raisedHeldMs?.at(-1);
+  const heldMs = state.lastRaisedFromHeldMs;
   return heldMs !== undefined && heldMs >= HELD_PROVES_MS ? (state.raisedFrom?.at(-1) ?? 0) : 0;
 }
 

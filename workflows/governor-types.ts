@@ -84,8 +84,8 @@ export interface GovernorState {
    * the calls a second a step reached instead of its rate when they never filled it.
    */
   raisedFrom?: number[];
-  /** How long each of `raisedFrom` had held when the rate was raised from it, in ms (generation 5). */
-  raisedHeldMs?: number[];
+  /** How long the last of `raisedFrom` had held when the rate was raised from it, in ms (generation 5). */
+  lastRaisedFromHeldMs?: number;
   /** How long the rate stays at the limit before probing above it (undefined: `probeAfterMs`). */
   stayMs?: number;
   /** The most recent change and why, for the status. */
