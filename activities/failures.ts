@@ -30,6 +30,21 @@ export function rateLimitBackoffMs(attempt: number, random: () => number = Math.
 }
 
 /**
+ * A call this worker's brake sent back to the task queue without making it (activities/rate-limit-brake.ts): retried
+ * after `delayMs` as a 429 is, and for v1 creation a definite refusal, since nothing was sent. Its type is a 429's;
+ * the governor never hears of it, as the service said nothing. No retry window starts: the service has not failed
+ * (a window already started rides on in the last heartbeat's details, which the server keeps for the next attempt).
+ */
+export function heldBackFailure(delayMs: number): ApplicationFailure {
+  return ApplicationFailure.create({
+    type: FailureType.RateLimited,
+    message: 'held back by the worker after a 429 from the service, to be dispatched again at the governed rate',
+    nextRetryDelay: delayMs,
+    details: [{ retryDelayMs: delayMs }],
+  });
+}
+
+/**
  * The client's typed errors as the failures workflows see (DESIGN §4). Types come from the shared `FailureType` list,
  * never a class name; messages are the client's, which carry statuses, error codes and field names, never values.
  * Anything else (a cancellation, a bug) is returned unchanged for Temporal to handle.

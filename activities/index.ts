@@ -14,9 +14,9 @@ import type {
   VerificationResponseV2,
   WebhookEndpoint,
 } from '../src/contract/index.js';
-import { toActivityFailure, toV1CreationFailure } from './failures.js';
+import { heldBackFailure, toActivityFailure, toV1CreationFailure } from './failures.js';
 import type { CallOutcomes } from './outcomes.js';
-import type { RateLimitBrake } from './rate-limit-brake.js';
+import { HELD_BACK_RETRY_MS, type RateLimitBrake } from './rate-limit-brake.js';
 import { withinRetryWindow } from './retry-window.js';
 import type { CallPolicy } from '../workflows/activity-options.js';
 
@@ -32,8 +32,8 @@ async function serviceCall<T>(
 ): Promise<T> {
   const { outcomes, brake } = deps;
   const signal = Context.current().cancellationSignal;
+  if (brake && !(await brake.pass(signal))) throw heldBackFailure(HELD_BACK_RETRY_MS);
   try {
-    await brake?.pass(signal);
     const result = await call({ signal });
     outcomes?.record();
     brake?.record();

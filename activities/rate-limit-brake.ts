@@ -7,6 +7,15 @@ const BRAKE_MS = 1500;
 const WINDOW_MS = 1000;
 /** Paced at this share of that rate: under the limit, so the service's bucket refills. */
 const SHARE = 0.85;
+/**
+ * A call waits here at most this long, about the time the governor's cut takes to land; one whose turn is further off
+ * goes back to the task queue (`pass`). A brake that kept every call dispatched to it held 96 after R halved and let
+ * them go over 30 s, on top of the calls the queue went on dispatching: the worker made 20-22 calls a second while the
+ * queue's rate stood at 13.5-17, and each 429 of that surplus cut the rate again (halved-40 in the README).
+ */
+const MAX_HOLD_MS = 1500;
+/** A call sent back is dispatched again after this long, by then at the rate the governor cut to. */
+export const HELD_BACK_RETRY_MS = BRAKE_MS;
 
 /**
  * A worker's own brake on a 429, until the traffic governor's cut reaches the task queue. The governor hears of the
@@ -25,13 +34,19 @@ export class RateLimitBrake {
 
   constructor(private readonly nowMs: () => number = Date.now) {}
 
-  /** Waits for this call's turn while braking; at once otherwise. */
-  async pass(signal?: AbortSignal): Promise<void> {
+  /**
+   * Waits for this call's turn while braking and resolves true; at once otherwise. Resolves false, at once, when its
+   * turn is more than `MAX_HOLD_MS` away: the call is not made, and goes back to the task queue, where the calls beyond
+   * what the service takes wait for the governed rate instead of in this worker's memory.
+   */
+  async pass(signal?: AbortSignal): Promise<boolean> {
     const now = this.nowMs();
-    if (now >= this.until) return;
+    if (now >= this.until) return true;
     const at = Math.max(now, this.nextAt);
+    if (at - now > MAX_HOLD_MS) return false;
     this.nextAt = at + this.spacingMs;
     if (at > now) await sleep(at - now, undefined, { signal });
+    return true;
   }
 
   /**

@@ -3,8 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { DefaultLogger } from '@temporalio/worker';
-import { createActivities, type Activities } from '../../activities/index.js';
+import { createActivities, type Activities, type ActivityDeps } from '../../activities/index.js';
 import { rateLimitBackoffMs, UNAUTHORIZED_RETRY_DELAY_MS } from '../../activities/failures.js';
+import { CallOutcomes } from '../../activities/outcomes.js';
+import { HELD_BACK_RETRY_MS, RateLimitBrake } from '../../activities/rate-limit-brake.js';
 import { EligibilityClient } from '../../src/client/index.js';
 import { FailureType } from '../../workflows/failure-types.js';
 import { serviceConfig } from '../client/local-server.js';
@@ -18,7 +20,7 @@ type Answer =
   { status: number; body?: unknown; headers?: Record<string, string> } | 'network' | { network: string } | 'hang';
 
 /** Activities over a real client whose fetch is a fake service answering `answer`; counts the calls. */
-function activitiesAnswering(answer: Answer): { activities: Activities; calls: () => number } {
+function activitiesAnswering(answer: Answer, deps?: ActivityDeps): { activities: Activities; calls: () => number } {
   let calls = 0;
   const fakeFetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const request = input instanceof Request ? input : new Request(input, init);
@@ -40,7 +42,7 @@ function activitiesAnswering(answer: Answer): { activities: Activities; calls: (
     return reply(answer.status, answer.body, answer.headers);
   };
   const client = new EligibilityClient(serviceConfig('http://service.invalid'), { fetch: fakeFetch });
-  return { activities: createActivities(client), calls: () => calls };
+  return { activities: createActivities(client, deps), calls: () => calls };
 }
 
 /** A mock environment that keeps the expected `Activity failed` warnings out of the test output. */
@@ -203,5 +205,37 @@ describe('activities: v1 creation, which has no idempotency, reports an unknown 
   it('puts the delay a 429 asks for into the details, where a workflow retrying by itself reads it', async () => {
     const f = await v1FailureOf({ status: 429, body: { error: 'Too many requests' }, headers: { 'Retry-After': '4' } });
     assert.deepEqual(f.details, [{ retryDelayMs: 4000 }]);
+  });
+});
+
+describe('activities: a call the worker’s brake sends back to the task queue', () => {
+  /** A brake after four 429s and no answer: its next turn is 1.6 s away, past what it holds. */
+  function fullBrake(): RateLimitBrake {
+    const brake = new RateLimitBrake(() => 0);
+    for (let i = 0; i < 4; i += 1) brake.rateLimited();
+    return brake;
+  }
+
+  it('fails the attempt as a 429 does, without calling the service or telling the governor', async () => {
+    const outcomes = new CallOutcomes();
+    const { activities, calls } = activitiesAnswering({ status: 200 }, { brake: fullBrake(), outcomes });
+    const err = await rejection(mockEnv().run(activities.lookupPayer, '60054'));
+    assert.ok(err instanceof ApplicationFailure);
+    assert.deepEqual(
+      [err.type, err.nonRetryable, err.nextRetryDelay],
+      [FailureType.RateLimited, false, HELD_BACK_RETRY_MS],
+    );
+    assert.equal(calls(), 0);
+    assert.deepEqual(outcomes.pending, { answered: 0, failed: 0, rateLimited: 0, retryAfterMs: 0 });
+  });
+
+  it('is a definite refusal for v1 creation, with its delay where the workflow reads it', async () => {
+    const { activities, calls } = activitiesAnswering({ status: 200 }, { brake: fullBrake() });
+    const v1 = { patientId: '1000001', memberId: 'M7654321', payerId: '60054', npi: '1234567893' };
+    const err = await rejection(mockEnv().run(activities.createVerificationV1, v1));
+    assert.ok(err instanceof ApplicationFailure);
+    assert.deepEqual([err.type, err.nonRetryable], [FailureType.RateLimited, false]);
+    assert.deepEqual(err.details, [{ retryDelayMs: HELD_BACK_RETRY_MS }]);
+    assert.equal(calls(), 0);
   });
 });

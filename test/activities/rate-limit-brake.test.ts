@@ -26,13 +26,30 @@ describe('the worker’s brake on a 429', () => {
     assert.ok(waited[3]! >= 4 * 58, `${waited[3]}`);
   });
 
+  it('holds a call at most 1.5 s: one whose turn is further off goes back to the task queue at once', async () => {
+    let now = 0;
+    const brake = new RateLimitBrake(() => now);
+    // 4 answered: 3.4 a second, one every 294 ms. Turns at 294, 588, ... 1470 ms are held; the sixth, at 1765, is not.
+    for (let i = 0; i < 4; i += 1) brake.answered();
+    brake.rateLimited();
+    const passes = Array.from({ length: 6 }, () => brake.pass());
+    const t0 = performance.now();
+    assert.equal(await passes[5], false);
+    assert.ok(performance.now() - t0 < 50, 'sent back without waiting');
+    // A call sent back takes no turn: a turn later, the next call's is within 1.5 s again (1765 ms on the brake's clock).
+    now = 300;
+    passes.push(brake.pass());
+    // The brake's clock stands still while the held calls wait their turns in real time.
+    assert.deepEqual(await Promise.all([...passes.slice(0, 5), passes[6]]), [true, true, true, true, true, true]);
+  });
+
   it('lets go once no 429 came for a while', async () => {
     let now = 0;
     const brake = new RateLimitBrake(() => now);
     brake.rateLimited();
     now = 1600;
     const t0 = performance.now();
-    await Promise.all([brake.pass(), brake.pass()]);
+    assert.deepEqual(await Promise.all([brake.pass(), brake.pass()]), [true, true]);
     assert.ok(performance.now() - t0 < 50);
   });
 
