@@ -32,8 +32,9 @@ export function rateLimitBackoffMs(attempt: number, random: () => number = Math.
 /**
  * A call this worker's brake sent back to the task queue without making it (activities/rate-limit-brake.ts): retried
  * after `delayMs` as a 429 is, and for v1 creation a definite refusal, since nothing was sent. Its type is a 429's;
- * the governor never hears of it, as the service said nothing. No retry window starts: the service has not failed
- * (a window already started rides on in the last heartbeat's details, which the server keeps for the next attempt).
+ * the governor never hears of it, as the service said nothing. It starts no activity's retry window, as the service
+ * has not failed (one already started rides on in the last heartbeat's details, which the server keeps for the next
+ * attempt); v1 creation's own loop counts it as a refusal, against a window of hours.
  */
 export function heldBackFailure(delayMs: number): ApplicationFailure {
   return ApplicationFailure.create({

@@ -23,8 +23,8 @@ export const HELD_BACK_RETRY_MS = BRAKE_MS;
  * lands: about a second in which every call above the limit is refused (a service's bucket hides for a second or two
  * that a raise passed the limit, so the rate is by then well over it). From a 429 on, this worker's calls are spaced
  * to 85% of what the service answered it over the last second, until 1.5 s pass without a 429; calls dispatched
- * meanwhile wait here instead of being refused and retried. Per worker and in memory: nothing to coordinate, and the
- * governor still owns the rate.
+ * meanwhile wait here, up to `MAX_HOLD_MS`, instead of being refused and retried. Per worker and in memory: nothing
+ * to coordinate, and the governor still owns the rate.
  */
 export class RateLimitBrake {
   private answeredAt: number[] = [];
