@@ -30,6 +30,21 @@ export function rateLimitBackoffMs(attempt: number, random: () => number = Math.
 }
 
 /**
+ * A retryable failure whose next attempt comes after `delayMs`. The delay rides in the details too: a workflow that
+ * retries by itself (v1 creation) reads it there, since the failure converter does not carry `nextRetryDelay` back
+ * into workflow code.
+ */
+function retryAfterFailure(type: FailureType, message: string, delayMs: number): ApplicationFailure {
+  return ApplicationFailure.create({
+    type,
+    message,
+    nonRetryable: false,
+    nextRetryDelay: delayMs,
+    details: [{ retryDelayMs: delayMs }],
+  });
+}
+
+/**
  * A call this worker's brake sent back to the task queue without making it (activities/rate-limit-brake.ts): retried
  * after `delayMs` as a 429 is, and for v1 creation a definite refusal, since nothing was sent. Its type is a 429's;
  * the governor never hears of it, as the service said nothing. It starts no activity's retry window, as the service
@@ -37,12 +52,11 @@ export function rateLimitBackoffMs(attempt: number, random: () => number = Math.
  * attempt); v1 creation's own loop counts it as a refusal, against a window of hours.
  */
 export function heldBackFailure(delayMs: number): ApplicationFailure {
-  return ApplicationFailure.create({
-    type: FailureType.RateLimited,
-    message: 'held back by the worker after a 429 from the service, to be dispatched again at the governed rate',
-    nextRetryDelay: delayMs,
-    details: [{ retryDelayMs: delayMs }],
-  });
+  return retryAfterFailure(
+    FailureType.RateLimited,
+    'held back by the worker after a 429 from the service, to be dispatched again at the governed rate',
+    delayMs,
+  );
 }
 
 /**
@@ -52,15 +66,9 @@ export function heldBackFailure(delayMs: number): ApplicationFailure {
  */
 export function toActivityFailure(err: unknown): unknown {
   if (!(err instanceof Error)) return err;
-  const fail = (
-    type: FailureType,
-    nonRetryable: boolean,
-    extra: { details?: unknown[]; nextRetryDelay?: number } = {},
-  ) => ApplicationFailure.create({ type, message: err.message, nonRetryable, ...extra });
-  // The delay rides in the details too: a workflow that retries by itself (v1 creation) reads it there, since the
-  // failure converter does not carry `nextRetryDelay` back into workflow code.
-  const retryAfter = (type: FailureType, delayMs: number) =>
-    fail(type, false, { nextRetryDelay: delayMs, details: [{ retryDelayMs: delayMs }] });
+  const fail = (type: FailureType, nonRetryable: boolean, extra: { details?: unknown[] } = {}) =>
+    ApplicationFailure.create({ type, message: err.message, nonRetryable, ...extra });
+  const retryAfter = (type: FailureType, delayMs: number) => retryAfterFailure(type, err.message, delayMs);
 
   if (err instanceof InvalidRequestError) {
     return fail(FailureType.InvalidRequest, true, { details: [{ param: err.param, id: err.id }] });

@@ -207,7 +207,7 @@ function raisedFromNow(
   settings: GovernorSettings,
 ): Pick<GovernorState, 'raisedFrom' | 'lastRaisedFromHeldMs'> {
   const before = state.raisedFrom ?? [];
-  if (settings.generation < 5) return { raisedFrom: [...before, state.rps].slice(-2) };
+  if (settings.generation < 5) return { raisedFrom: [...before, round(state.rps)].slice(-2) };
   const reached = Math.min(state.rps, stepDemand(state, nowMs, settings) ?? state.rps);
   return {
     raisedFrom: [...before, round(reached)].slice(-2),
