@@ -22,6 +22,8 @@ COPY src ./src
 COPY workflows ./workflows
 COPY activities ./activities
 COPY workers ./workers
+COPY apps ./apps
+COPY sandbox ./sandbox
 RUN npm run build
 
 # Production dependencies only, from the lockfile.

@@ -20,7 +20,7 @@ export default tseslint.config(
   },
   {
     // The console's one browser script: plain JavaScript served as is, with the browser's globals.
-    files: ['src/console/assets/**/*.js'],
+    files: ['apps/console/assets/**/*.js'],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: {
       ...tseslint.configs.disableTypeChecked.languageOptions,
@@ -43,10 +43,10 @@ export default tseslint.config(
           patterns: [
             {
               // zod is left out here so that the next pattern, which allows no type import, is the one that applies.
-              regex: '^(?!@temporalio/workflow$|@temporalio/common$|\\./|zod(/|$))',
+              regex: '^(?!@temporalio/workflow$|@temporalio/common$|\\./|\\.\\./(shared|verification|batch|governor)/|zod(/|$))',
               allowTypeImports: true,
               message:
-                'Workflow code may import only @temporalio/workflow, @temporalio/common and sibling workflow files; anything else (src/contract, activities) as `import type` only (determinism, no zod in the bundle).',
+                'Workflow code may import only @temporalio/workflow, @temporalio/common and workflow files; anything else (src/contract, activities) as `import type` only (determinism, no zod in the bundle).',
             },
             {
               regex: '^zod(/|$)',
@@ -67,7 +67,7 @@ export default tseslint.config(
   {
     // The sandbox imitates the service on its own: it shares the contract with the client, never the client's code,
     // so the two sides cannot agree on a mistake (DESIGN §1).
-    files: ['src/sandbox/**/*.ts'],
+    files: ['sandbox/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

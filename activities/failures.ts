@@ -9,7 +9,7 @@ import {
   ServerError,
   UnexpectedResponseError,
 } from '../src/client/index.js';
-import { FailureType } from '../workflows/failure-types.js';
+import { FailureType } from '../workflows/shared/failure-types.js';
 
 /** Backoff for a 429 without `Retry-After`: 1 s doubling per attempt, at most one minute, before jitter. */
 const RATE_LIMIT_BASE_MS = 1000;

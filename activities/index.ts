@@ -18,7 +18,8 @@ import { heldBackFailure, toActivityFailure, toV1CreationFailure } from './failu
 import type { CallOutcomes } from './outcomes.js';
 import { HELD_BACK_RETRY_MS, type RateLimitBrake } from './rate-limit-brake.js';
 import { withinRetryWindow } from './retry-window.js';
-import type { CallPolicy } from '../workflows/activity-options.js';
+import type { CallPolicy } from '../workflows/shared/activity-options.js';
+import type { VerificationActivities } from '../workflows/verification/index.js';
 
 /**
  * Runs one client call as an activity: the activity's cancellation aborts the HTTP call, and the client's typed errors
@@ -57,7 +58,7 @@ export interface ActivityDeps {
  * One activity per service call, each a thin wrapper over the client (created once per worker, so every activity
  * shares its token). Workflows proxy `Activities`; a fake with another signature does not compile.
  */
-export function createActivities(client: EligibilityClient, deps: ActivityDeps = {}) {
+export function createActivities(client: EligibilityClient, deps: ActivityDeps = {}): VerificationActivities {
   return {
     /** `policy` (the retry window) is given by verifications started after the retry-window patch. */
     lookupPayer: (payerId: string, policy?: CallPolicy): Promise<Payer> =>
@@ -92,4 +93,4 @@ export function createActivities(client: EligibilityClient, deps: ActivityDeps =
   };
 }
 
-export type Activities = ReturnType<typeof createActivities>;
+export type Activities = VerificationActivities;

@@ -1,7 +1,7 @@
 import { activityInfo, heartbeat } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import type { CallPolicy } from '../workflows/activity-options.js';
-import { DEFAULT_RETRY_WINDOW_SECONDS } from '../workflows/activity-options.js';
+import type { CallPolicy } from '../workflows/shared/activity-options.js';
+import { DEFAULT_RETRY_WINDOW_SECONDS } from '../workflows/shared/activity-options.js';
 
 /** What rides from one attempt to the next in the heartbeat details: when the call first failed. */
 interface WindowDetails {

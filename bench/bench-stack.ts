@@ -4,9 +4,9 @@ import { Client, Connection } from '@temporalio/client';
 import { encryptedDataConverter } from '../src/codec/data-converter.js';
 import { codecKeys, generateKey } from '../src/codec/keys.js';
 import { loadConfig } from '../src/config.js';
-import { findTemporalCli } from '../src/dev/temporal-cli.js';
-import { startDevServer, type DevServer } from '../src/dev/temporal-dev-server.js';
-import { createSandbox, type Sandbox } from '../src/sandbox/server.js';
+import { findTemporalCli } from '../apps/dev/temporal-cli.js';
+import { startDevServer, type DevServer } from '../apps/dev/temporal-dev-server.js';
+import { createSandbox, type Sandbox } from '../sandbox/server.js';
 
 /**
  * What a worker benchmark runs against, all in this process except the worker: its own Temporal dev server (in

@@ -12,12 +12,12 @@ import { EligibilityClient } from '../src/client/index.js';
 import { createDataConverter } from '../src/codec/data-converter.js';
 import { generateKey } from '../src/codec/keys.js';
 import { loadConfig } from '../src/config.js';
-import { findTemporalCli } from '../src/dev/temporal-cli.js';
-import { startDevServer } from '../src/dev/temporal-dev-server.js';
+import { findTemporalCli } from '../apps/dev/temporal-cli.js';
+import { startDevServer } from '../apps/dev/temporal-dev-server.js';
 import { startVerification } from '../src/temporal/start-verification.js';
-import { createSandbox } from '../src/sandbox/server.js';
-import { DEFAULT_TIMING, type Timing } from '../workflows/timing.js';
-import { discoveryUpdatedSignal } from '../workflows/messages.js';
+import { createSandbox } from '../sandbox/server.js';
+import { DEFAULT_TIMING, type Timing } from '../workflows/shared/timing.js';
+import { discoveryUpdatedSignal } from '../workflows/shared/messages.js';
 import { createWorker } from '../workers/create-worker.js';
 import { bundleWorkflows } from '../workers/workflow-bundle.js';
 

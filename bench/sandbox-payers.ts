@@ -2,8 +2,8 @@ import { fork } from 'node:child_process';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.js';
-import { createSandbox } from '../src/sandbox/server.js';
-import { SEED_PAYERS } from '../src/sandbox/seed.js';
+import { createSandbox } from '../sandbox/server.js';
+import { SEED_PAYERS } from '../sandbox/seed.js';
 
 // `npm run bench:sandbox`: GET /v1/payers/{id} with many concurrent keep-alive requests for a few seconds.
 // The sandbox runs in this process and the load in a child process, so each has a core of its own.

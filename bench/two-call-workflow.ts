@@ -1,5 +1,5 @@
 import { proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
-import { firstCallPriority } from '../workflows/priority.js';
+import { firstCallPriority } from '../workflows/shared/priority.js';
 import type { NoopActivities } from './one-activity-workflow.js';
 
 const { noop } = proxyActivities<NoopActivities>({ startToCloseTimeout: '10 seconds' });

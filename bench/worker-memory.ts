@@ -13,8 +13,8 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { variables } from '../src/config.js';
 import { SandboxRunList } from '../src/contract/index.js';
 import { startVerification } from '../src/temporal/start-verification.js';
-import { verificationWorkflowId } from '../workflows/ids.js';
-import { runAwaitingInputSignal, supplyRunInputUpdate } from '../workflows/messages.js';
+import { verificationWorkflowId } from '../workflows/shared/ids.js';
+import { runAwaitingInputSignal, supplyRunInputUpdate } from '../workflows/shared/messages.js';
 import {
   envArgs,
   forEachLimited,
@@ -33,7 +33,7 @@ import {
 } from './proc-stats.js';
 
 // The command from the TypeScript sources, as the tests run it (no build needed).
-const CLI = ['--import', 'tsx', fileURLToPath(new URL('../src/cli/main.ts', import.meta.url))];
+const CLI = ['--import', 'tsx', fileURLToPath(new URL('../apps/cli/main.ts', import.meta.url))];
 const COUNT = numberArg('count', 10_000);
 const WORKER_ENV = envArgs();
 const DEADLINE = Date.now() + numberArg('max-minutes', 25) * 60_000;

@@ -20,8 +20,8 @@ import { codecKeys } from '../src/codec/keys.js';
 import { loadConfig } from '../src/config.js';
 import { SandboxRunList } from '../src/contract/index.js';
 import { startVerification } from '../src/temporal/start-verification.js';
-import { verificationWorkflowId } from '../workflows/ids.js';
-import { runAwaitingInputSignal, statusQuery } from '../workflows/messages.js';
+import { verificationWorkflowId } from '../workflows/shared/ids.js';
+import { runAwaitingInputSignal, statusQuery } from '../workflows/shared/messages.js';
 import { bundleWorkflows, defaultWorkflowsPath } from '../workers/workflow-bundle.js';
 import { forEachLimited, numberArg, startBenchStack, type BenchStack } from './bench-stack.js';
 

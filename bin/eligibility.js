@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import process from 'node:process';
 import { URL } from 'node:url';
 
-const main = new URL('../dist/src/cli/main.js', import.meta.url);
+const main = new URL('../dist/apps/cli/main.js', import.meta.url);
 if (!existsSync(main)) {
   process.stderr.write('eligibility: no compiled build in dist/ (from a clone: npm run build, or npm start)\n');
   process.exit(1);

@@ -14,13 +14,13 @@ import { build } from 'esbuild';
  * are checked by `npm run typecheck`, which CI runs, and `isolatedModules` in tsconfig.json guarantees that a
  * file-by-file transform means what tsc would emit.
  */
-const SOURCE_DIRS = ['src', 'workflows', 'activities', 'workers'];
+const SOURCE_DIRS = ['src', 'workflows', 'activities', 'workers', 'apps', 'sandbox'];
 
 /**
  * Files the code loads by path next to itself, copied as they are: the failure converter (require()d by the SDK) and
  * the console's stylesheet and script (served by @fastify/static).
  */
-const COPIED = /\.cjs$|[/\\]src[/\\]console[/\\]assets[/\\]/;
+const COPIED = /\.cjs$|[/\\]apps[/\\]console[/\\]assets[/\\]/;
 
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await fs.readdir(dir, { recursive: true, withFileTypes: true });

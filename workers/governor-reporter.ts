@@ -1,8 +1,8 @@
 import type { Client } from '@temporalio/client';
 import type { CallOutcomes } from '../activities/outcomes.js';
-import { governorWorkflowId, outcomeReportSignal } from '../workflows/governor-messages.js';
-import type { GovernorSettings, OutcomeReport } from '../workflows/governor-types.js';
-import type { governorWorkflow } from '../workflows/index.js';
+import { governorWorkflowId, outcomeReportSignal } from '../workflows/shared/governor-messages.js';
+import type { GovernorSettings, OutcomeReport } from '../workflows/shared/governor-types.js';
+import type { governorWorkflow } from '../workflows/governor/index.js';
 
 export interface GovernorReporterOptions {
   client: Client;

@@ -1,12 +1,12 @@
 import { Client } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import os from 'node:os';
-import { createBatchActivities } from '../activities/batch.js';
-import { createGovernorActivities } from '../activities/governor.js';
+import { createBatchActivities } from '../activities/batch/index.js';
+import { createGovernorActivities } from '../activities/governor/index.js';
 import { createActivities } from '../activities/index.js';
 import { CallOutcomes } from '../activities/outcomes.js';
 import { RateLimitBrake } from '../activities/rate-limit-brake.js';
-import { queueStartPace } from '../src/batches/start-pace.js';
+import { queueStartPace } from '../activities/batch/start-pace.js';
 import { EligibilityClient } from '../src/client/index.js';
 import { createDataConverter } from '../src/codec/data-converter.js';
 import type { Config } from '../src/config.js';

@@ -7,7 +7,7 @@ import {
   type WorkflowInterceptors,
   type Next,
 } from '@temporalio/workflow';
-import { metricsSink } from './metrics-sinks.js';
+import { metricsSink } from './shared/metrics-sinks.js';
 
 /** The result's `outcome` when it has one (verifications, discoveries, run inputs), else `completed`. */
 function outcomeOf(result: unknown): string {

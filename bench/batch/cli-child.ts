@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 
 // The command from the TypeScript sources, as the tests run it (no build needed).
-const CLI = ['--import', 'tsx', fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url))];
+const CLI = ['--import', 'tsx', fileURLToPath(new URL('../../apps/cli/main.ts', import.meta.url))];
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** An `eligibility` CLI command running as a child process, its output kept to wait for a line or to explain. */

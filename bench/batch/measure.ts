@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import proto from '@temporalio/proto';
 import { describeBatch, type BatchView } from '../../src/batches/describe.js';
 import { progressGroups } from '../../src/batches/groups.js';
-import { batchPageWorkflowId, batchWorkflowId } from '../../workflows/batch-ids.js';
+import { batchPageWorkflowId, batchWorkflowId } from '../../workflows/shared/batch-ids.js';
 import type { SandboxControl } from '../faults/sandbox-control.js';
 
 /** Event types of a batch's and its pages' histories that Temporal Cloud bills (TEMPORAL-NOTES §10). */

@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
-import { resolveReviewUpdate } from '../../workflows/messages.js';
-import { VerificationStage } from '../../workflows/search-attributes.js';
-import type { ReviewDecision, Stage } from '../../workflows/types.js';
+import { resolveReviewUpdate } from '../../workflows/shared/messages.js';
+import { VerificationStage } from '../../workflows/shared/search-attributes.js';
+import type { ReviewDecision, Stage } from '../../workflows/shared/types.js';
 
 /** The stage of a v1 verification whose creation may or may not have happened (DESIGN §10). */
 export const NEEDS_REVIEW_STAGE = 'needs-review' satisfies Stage;

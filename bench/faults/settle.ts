@@ -1,7 +1,7 @@
 import { WorkflowNotFoundError, type Client, type WorkflowExecutionDescription } from '@temporalio/client';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { verificationWorkflowId } from '../../workflows/ids.js';
-import { VerificationStage } from '../../workflows/search-attributes.js';
+import { verificationWorkflowId } from '../../workflows/shared/ids.js';
+import { VerificationStage } from '../../workflows/shared/search-attributes.js';
 import { inLanes } from './intake-http.js';
 import { NEEDS_REVIEW_STAGE } from './needs-review.js';
 

@@ -10,10 +10,10 @@ import pLimit from 'p-limit';
 import type { VerificationIntake } from '../../src/contract/index.js';
 import { temporalFailureKind } from '../../src/temporal/errors.js';
 import { IntakeValidationError, startVerification } from '../../src/temporal/start-verification.js';
-import { verificationWorkflowId } from '../../workflows/ids.js';
-import type { TenantWeights } from '../../workflows/priority.js';
-import type { Timing } from '../../workflows/timing.js';
-import { resolveSandboxDiscovery, wantsSandboxDiscovery } from '../../src/sandbox/discovery-shortcut.js';
+import { verificationWorkflowId } from '../../workflows/shared/ids.js';
+import type { TenantWeights } from '../../workflows/shared/priority.js';
+import type { Timing } from '../../workflows/shared/timing.js';
+import { resolveSandboxDiscovery, wantsSandboxDiscovery } from '../../src/intake-files/sandbox-discovery.js';
 import type { ValidRow } from '../../src/intake-files/validate-rows.js';
 
 export type StartOutcome =

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { freePort, startDevServer, type DevServer } from '../../src/dev/temporal-dev-server.js';
+import { freePort, startDevServer, type DevServer } from '../../apps/dev/temporal-dev-server.js';
 
 /**
  * A Temporal dev server whose state lives in a SQLite file, so it can be stopped and started again on the same port

@@ -1,4 +1,4 @@
-import { assertPortFree } from '../../src/dev/temporal-dev-server.js';
+import { assertPortFree } from '../../apps/dev/temporal-dev-server.js';
 
 /**
  * The Temporal server keeps each service's membership port in a PostgreSQL `smallint` (cluster_membership.rpc_port):

@@ -3,7 +3,7 @@ import { constants as fsConstants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { temporalVersions } from '../../src/dev/temporal-release.js';
+import { temporalVersions } from '../../apps/dev/temporal-release.js';
 
 const execFileAsync = promisify(execFile);
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { StartPace } from '../../src/batches/start-pace.js';
+import { StartPace } from '../../activities/batch/start-pace.js';
 import { forEachLimited, startWorkerChild } from '../bench-stack.js';
 import { processTree, watchCpu } from '../proc-stats.js';
 import { START_CONCURRENCY, trafficRequest } from './project-run.js';

@@ -9,8 +9,8 @@
  * and 429s while the batch ran.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { runAwaitingInputSignal } from '../../workflows/messages.js';
-import type { VerificationStatus } from '../../workflows/types.js';
+import { runAwaitingInputSignal } from '../../workflows/shared/messages.js';
+import type { VerificationStatus } from '../../workflows/shared/types.js';
 import { numberArg } from '../bench-stack.js';
 import { createdTimes, type CreatedTimes } from './history-times.js';
 import { benchRequest, percentile, seconds, startLanesStack, type LanesStack } from './lanes-stack.js';

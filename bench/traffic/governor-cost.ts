@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { governorWorkflowId } from '../../workflows/governor-messages.js';
+import { governorWorkflowId } from '../../workflows/shared/governor-messages.js';
 
 type Event = {
   eventType?: unknown;

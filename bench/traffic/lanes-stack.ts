@@ -2,9 +2,9 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { SandboxStats } from '../../src/contract/index.js';
 import { loadConfig } from '../../src/config.js';
-import { createIntakeApi } from '../../src/intake-api/api.js';
+import { createIntakeApi } from '../../apps/intake-api/api.js';
 import { createLogger } from '../../src/logging.js';
-import type { Timing } from '../../workflows/timing.js';
+import type { Timing } from '../../workflows/shared/timing.js';
 import { startBenchStack, startWorkerChild, type BenchStack, type WorkerChild } from '../bench-stack.js';
 
 const BIN = fileURLToPath(new URL('../../bin/eligibility.js', import.meta.url));

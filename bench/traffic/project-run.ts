@@ -1,11 +1,11 @@
 import os from 'node:os';
 import type { Client } from '@temporalio/client';
-import { START_LANES } from '../../src/batches/start-items.js';
-import { queueStartPace } from '../../src/batches/start-pace.js';
+import { START_LANES } from '../../activities/batch/start-items.js';
+import { queueStartPace } from '../../activities/batch/start-pace.js';
 import { startVerification } from '../../src/temporal/start-verification.js';
 import { describeGovernor } from '../../src/temporal/governor.js';
-import { DEFAULT_BATCH_TIMING } from '../../workflows/batch-timing.js';
-import type { GovernorStatus } from '../../workflows/governor-types.js';
+import { DEFAULT_BATCH_TIMING } from '../../workflows/shared/batch-timing.js';
+import type { GovernorStatus } from '../../workflows/shared/governor-types.js';
 import { forEachLimited } from '../bench-stack.js';
 import { processTree, watchCpu } from '../proc-stats.js';
 import { governorActions, verificationOverhead } from './governor-cost.js';

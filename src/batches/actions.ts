@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
-import { batchWorkflowId } from '../../workflows/batch-ids.js';
-import { cancelBatchUpdate, resubmitUpdate } from '../../workflows/batch-messages.js';
-import type { BatchMemo, ResubmitAnswer, ResubmittableOutcome } from '../../workflows/batch-types.js';
+import { batchWorkflowId } from '../../workflows/shared/batch-ids.js';
+import { cancelBatchUpdate, resubmitUpdate } from '../../workflows/shared/batch-messages.js';
+import type { BatchMemo, ResubmitAnswer, ResubmittableOutcome } from '../../workflows/shared/batch-types.js';
 import { describeBatch } from './describe.js';
 
 export class BatchNotFoundError extends Error {

@@ -1,6 +1,6 @@
-import type { BatchView } from '../batches/describe.js';
-import { progressGroups, PROGRESS_GROUPS } from '../batches/groups.js';
-import type { BatchCounts } from '../../workflows/batch-types.js';
+import type { BatchView } from './describe.js';
+import { progressGroups, PROGRESS_GROUPS } from './groups.js';
+import type { BatchCounts } from '../../workflows/shared/batch-types.js';
 import { fields, table, type Cell } from '../text-format.js';
 
 /** How each item ended or stands, one line per non-zero count, with the group it counts in. */

@@ -1,6 +1,6 @@
 import { WorkflowNotFoundError, type Client, type WorkflowExecutionInfo } from '@temporalio/client';
-import { batchWorkflowId } from '../../workflows/batch-ids.js';
-import { BATCH_MEMO_KEY, type BatchMemo, type BatchPhase } from '../../workflows/batch-types.js';
+import { batchWorkflowId } from '../../workflows/shared/batch-ids.js';
+import { BATCH_MEMO_KEY, type BatchMemo, type BatchPhase } from '../../workflows/shared/batch-types.js';
 import { visibilityPage } from './visibility-page.js';
 
 /** A batch's state: its phase while it runs; once its workflow has closed, `closed` (or how it was ended). */

@@ -1,14 +1,14 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
-import { BatchUploadError, readUpload } from '../batches/parse-upload.js';
-import { contentBatchId, validateSubmission, type ValidatedSubmission } from '../batches/prepare.js';
-import { batchExists, submitBatch, type SubmittedBatch } from '../batches/submit.js';
+import { BatchUploadError, readUpload } from './parse-upload.js';
+import { contentBatchId, validateSubmission, type ValidatedSubmission } from './prepare.js';
+import { batchExists, submitBatch, type SubmittedBatch } from './submit.js';
 import { IntakeFileError, intakeFormat } from '../intake-files/read-requests.js';
-import { resolveSandboxDiscovery, SANDBOX_DISCOVERY } from '../sandbox/discovery-shortcut.js';
-import { batchWorkflowId } from '../../workflows/batch-ids.js';
-import type { BatchTiming } from '../../workflows/batch-timing.js';
-import type { BatchItemOptions, BatchRowRequest } from '../../workflows/batch-types.js';
+import { resolveSandboxDiscovery, SANDBOX_DISCOVERY } from '../intake-files/sandbox-discovery.js';
+import { batchWorkflowId } from '../../workflows/shared/batch-ids.js';
+import type { BatchTiming } from '../../workflows/shared/batch-timing.js';
+import type { BatchItemOptions, BatchRowRequest } from '../../workflows/shared/batch-types.js';
 import { plural, table } from '../text-format.js';
 
 /** A batch file that cannot be read or parsed: the CLI reports its message in one line, with exit code 2. */

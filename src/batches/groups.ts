@@ -1,4 +1,4 @@
-import type { BatchCounts } from '../../workflows/batch-types.js';
+import type { BatchCounts } from '../../workflows/shared/batch-types.js';
 
 /** The five groups a person follows a batch by, then the two that only some batches have. */
 export const PROGRESS_GROUPS = [

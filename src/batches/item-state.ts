@@ -6,8 +6,8 @@ import {
   type BatchItemMemo,
   type ItemOutcome,
   type RunningStage,
-} from '../../workflows/batch-types.js';
-import { VerificationStage } from '../../workflows/search-attributes.js';
+} from '../../workflows/shared/batch-types.js';
+import { VerificationStage } from '../../workflows/shared/search-attributes.js';
 
 /** Where one item's verification stands, as visibility shows it: running at a stage, or closed with an outcome. */
 export type ItemState = { running: true; stage: RunningStage } | { running: false; outcome: ItemOutcome };

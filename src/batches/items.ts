@@ -1,7 +1,7 @@
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
-import { batchItemWorkflowId } from '../../workflows/batch-ids.js';
-import type { ItemOutcome, RunningStage } from '../../workflows/batch-types.js';
-import { DiscoveryId, PayerId, VerificationId } from '../../workflows/search-attributes.js';
+import { batchItemWorkflowId } from '../../workflows/shared/batch-ids.js';
+import type { ItemOutcome, RunningStage } from '../../workflows/shared/batch-types.js';
+import { DiscoveryId, PayerId, VerificationId } from '../../workflows/shared/search-attributes.js';
 import { itemMemo, itemsQuery, itemState, outcomesCondition, stageCondition } from './item-state.js';
 import { visibilityPage } from './visibility-page.js';
 

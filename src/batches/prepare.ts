@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { validateIntake } from '../contract/index.js';
-import { SANDBOX_DISCOVERY, sandboxDiscoveryProblem, wantsSandboxDiscovery } from '../sandbox/discovery-shortcut.js';
-import type { BatchItemOptions, BatchRowProblem, BatchRowRequest } from '../../workflows/batch-types.js';
+import { SANDBOX_DISCOVERY, sandboxDiscoveryProblem, wantsSandboxDiscovery } from '../intake-files/sandbox-discovery.js';
+import type { BatchItemOptions, BatchRowProblem, BatchRowRequest } from '../../workflows/shared/batch-types.js';
 import { PAGE_SIZE } from './limits.js';
 
 /** One row as submitted: a request to validate, or the problem that kept it from being read. */

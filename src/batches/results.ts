@@ -1,9 +1,9 @@
 import { ApplicationFailure, WorkflowFailedError, type Client, type WorkflowExecutionInfo } from '@temporalio/client';
-import { batchPageWorkflowId } from '../../workflows/batch-ids.js';
-import { failureDetails } from '../../workflows/failure-details.js';
-import type { BatchPageInput, BatchPageResult } from '../../workflows/batch-types.js';
-import { DiscoveryId } from '../../workflows/search-attributes.js';
-import type { LastError, VerificationResult } from '../../workflows/types.js';
+import { batchPageWorkflowId } from '../../workflows/shared/batch-ids.js';
+import { failureDetails } from '../../workflows/shared/failure-details.js';
+import type { BatchPageInput, BatchPageResult } from '../../workflows/shared/batch-types.js';
+import { DiscoveryId } from '../../workflows/shared/search-attributes.js';
+import type { LastError, VerificationResult } from '../../workflows/shared/types.js';
 import { itemView, type BatchItemView } from './items.js';
 import { itemsQuery } from './item-state.js';
 import { inLanes } from './lanes.js';

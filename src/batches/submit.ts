@@ -1,8 +1,8 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { SearchAttributePair } from '@temporalio/common';
-import { batchPageWorkflowId, batchWorkflowId } from '../../workflows/batch-ids.js';
-import type { batchPageWorkflow, batchWorkflow } from '../../workflows/index.js';
-import { resolveBatchTiming, type BatchTiming } from '../../workflows/batch-timing.js';
+import { batchPageWorkflowId, batchWorkflowId } from '../../workflows/shared/batch-ids.js';
+import type { batchPageWorkflow, batchWorkflow } from '../../workflows/batch/index.js';
+import { resolveBatchTiming, type BatchTiming } from '../../workflows/shared/batch-timing.js';
 import {
   BATCH_MEMO_KEY,
   ITEM_OUTCOMES,
@@ -13,9 +13,9 @@ import {
   type BatchRowProblem,
   type BatchRowRequest,
   type BatchWorkflowInput,
-} from '../../workflows/batch-types.js';
-import { lanePriority } from '../../workflows/priority.js';
-import { BatchId, Tenant } from '../../workflows/search-attributes.js';
+} from '../../workflows/shared/batch-types.js';
+import { lanePriority } from '../../workflows/shared/priority.js';
+import { BatchId, Tenant } from '../../workflows/shared/search-attributes.js';
 import { inLanes } from './lanes.js';
 import { paginate } from './prepare.js';
 import { retryUnavailable } from './retry-unavailable.js';

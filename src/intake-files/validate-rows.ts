@@ -1,6 +1,6 @@
 import { validateIntake, type VerificationIntake } from '../contract/index.js';
 import type { IntakeRow } from './read-requests.js';
-import { sandboxDiscoveryProblem, wantsSandboxDiscovery } from '../sandbox/discovery-shortcut.js';
+import { sandboxDiscoveryProblem, wantsSandboxDiscovery } from './sandbox-discovery.js';
 
 export interface ValidRow {
   row: number;

@@ -1,5 +1,5 @@
 import type { InjectedSinks } from '@temporalio/worker';
-import type { MetricsSinks } from '../../workflows/metrics-sinks.js';
+import type { MetricsSinks } from '../../workflows/shared/metrics-sinks.js';
 import { recordStageEntered, recordWorkflowClosed } from './project-metrics.js';
 
 /** The worker's side of `workflows/metrics-sinks.ts`: what workflows report, into this process's registry. */

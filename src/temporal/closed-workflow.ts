@@ -1,5 +1,5 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { VerificationStage } from '../../workflows/search-attributes.js';
+import { VerificationStage } from '../../workflows/shared/search-attributes.js';
 
 /** A workflow that exists and has closed, and how it ended. */
 export interface ClosedWorkflow {

@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
-import { DiscoveryId, PayerId, VerificationId, VerificationStage } from '../../workflows/search-attributes.js';
-import type { Stage } from '../../workflows/types.js';
+import { DiscoveryId, PayerId, VerificationId, VerificationStage } from '../../workflows/shared/search-attributes.js';
+import type { Stage } from '../../workflows/shared/types.js';
 
 /** One verification as visibility shows it: search attributes only, never patient data. */
 export interface VerificationSummary {

@@ -1,8 +1,8 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { webhookSetupWorkflowId } from '../../workflows/ids.js';
-import { webhookSetupStartMetadata } from '../../workflows/start-metadata.js';
-import type { webhookSetupWorkflow } from '../../workflows/index.js';
-import type { WebhookSetupResult } from '../../workflows/types.js';
+import { webhookSetupWorkflowId } from '../../workflows/shared/ids.js';
+import { webhookSetupStartMetadata } from '../../workflows/shared/start-metadata.js';
+import type { webhookSetupWorkflow } from '../../workflows/verification/index.js';
+import type { WebhookSetupResult } from '../../workflows/shared/types.js';
 
 export interface RegisterWebhookOptions {
   url: string;

@@ -1,5 +1,5 @@
 import { ApplicationFailure, WorkflowUpdateFailedError } from '@temporalio/client';
-import { failureDetails } from '../../workflows/failure-details.js';
+import { failureDetails } from '../../workflows/shared/failure-details.js';
 
 /** Why an update was refused: the field at fault (once) and the reason, ready for a person or an API answer. */
 export interface Rejection {

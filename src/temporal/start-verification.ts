@@ -3,9 +3,9 @@ import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/c
 import type { SearchAttributePair } from '@temporalio/common';
 import { validateIntake } from '../contract/index.js';
 import { TenantSchema } from './tenant.js';
-import { verificationWorkflowId } from '../../workflows/ids.js';
-import { waitsForDiscovery } from '../../workflows/intake.js';
-import { BATCH_ITEM_MEMO_KEY, type BatchItemMemo } from '../../workflows/batch-types.js';
+import { verificationWorkflowId } from '../../workflows/shared/ids.js';
+import { waitsForDiscovery } from '../../workflows/shared/intake.js';
+import { BATCH_ITEM_MEMO_KEY, type BatchItemMemo } from '../../workflows/shared/batch-types.js';
 import {
   BatchId,
   DiscoveryId,
@@ -13,11 +13,11 @@ import {
   SpecialtyCode,
   Tenant,
   VerificationStage,
-} from '../../workflows/search-attributes.js';
-import { lanePriority, type Lane, type TenantWeights } from '../../workflows/priority.js';
-import { verificationStartMetadata } from '../../workflows/start-metadata.js';
-import type { Timing } from '../../workflows/timing.js';
-import type { verificationWorkflow } from '../../workflows/index.js';
+} from '../../workflows/shared/search-attributes.js';
+import { lanePriority, type Lane, type TenantWeights } from '../../workflows/shared/priority.js';
+import { verificationStartMetadata } from '../../workflows/shared/start-metadata.js';
+import type { Timing } from '../../workflows/shared/timing.js';
+import type { verificationWorkflow } from '../../workflows/verification/index.js';
 
 /** A request that would fail the workflow's `validating` stage, caught before anything starts. */
 export class IntakeValidationError extends Error {

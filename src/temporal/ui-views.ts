@@ -1,4 +1,4 @@
-import { PayerId, VerificationStage } from '../../workflows/search-attributes.js';
+import { PayerId, VerificationStage } from '../../workflows/shared/search-attributes.js';
 
 /**
  * The lists people open in Temporal UI, as visibility queries: the README lists them (a test keeps it in step) and

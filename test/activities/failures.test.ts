@@ -8,7 +8,7 @@ import { rateLimitBackoffMs, UNAUTHORIZED_RETRY_DELAY_MS } from '../../activitie
 import { CallOutcomes } from '../../activities/outcomes.js';
 import { HELD_BACK_RETRY_MS, RateLimitBrake } from '../../activities/rate-limit-brake.js';
 import { EligibilityClient } from '../../src/client/index.js';
-import { FailureType } from '../../workflows/failure-types.js';
+import { FailureType } from '../../workflows/shared/failure-types.js';
 import { serviceConfig } from '../client/local-server.js';
 import { rejection } from '../client/requests.js';
 import { v2Request } from '../setup/fixtures.js';

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import type { batchPageWorkflow } from '../../workflows/index.js';
+import type { batchPageWorkflow } from '../../workflows/batch/index.js';
 import { cancelBatch } from '../../src/batches/actions.js';
 import { validateSubmission } from '../../src/batches/prepare.js';
-import { batchPageWorkflowId, batchWorkflowId } from '../../workflows/batch-ids.js';
-import { BatchId } from '../../workflows/search-attributes.js';
+import { batchPageWorkflowId, batchWorkflowId } from '../../workflows/shared/batch-ids.js';
+import { BatchId } from '../../workflows/shared/search-attributes.js';
 import { v2Intake } from '../setup/fixtures.js';
 import { recordHistory } from '../setup/histories.js';
 import { testTemporal } from '../setup/temporal.js';

@@ -3,7 +3,7 @@ import type { Client } from '@temporalio/client';
 import { describeBatch, type BatchView } from '../../src/batches/describe.js';
 import { validateSubmission, type SubmittedRow } from '../../src/batches/prepare.js';
 import { submitBatch, type SubmittedBatch } from '../../src/batches/submit.js';
-import type { BatchTiming } from '../../workflows/batch-timing.js';
+import type { BatchTiming } from '../../workflows/shared/batch-timing.js';
 import { FAST } from '../setup/fixtures.js';
 import { eventually } from '../setup/workflow-harness.js';
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { parse } from 'csv-parse/sync';
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { BATCH_ITEM_MEMO_KEY, type BatchItemMemo } from '../../workflows/batch-types.js';
-import { Tenant } from '../../workflows/search-attributes.js';
+import { BATCH_ITEM_MEMO_KEY, type BatchItemMemo } from '../../workflows/shared/batch-types.js';
+import { Tenant } from '../../workflows/shared/search-attributes.js';
 import { TEST_INTAKE_KEY, v2Intake } from '../setup/fixtures.js';
 import { testTemporal } from '../setup/temporal.js';
 import type { WorkflowHarness } from '../setup/workflow-harness.js';

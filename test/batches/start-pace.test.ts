@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { type PaceRate, StartPace } from '../../src/batches/start-pace.js';
+import { type PaceRate, StartPace } from '../../activities/batch/start-pace.js';
 
 /** A pace on a clock that only moves when the pace waits: every wait is recorded, none is real. */
 function pacedAt(

@@ -8,7 +8,7 @@ import { Client, Connection } from '@temporalio/client';
 import { parse } from 'csv-parse/sync';
 import { createDataConverter } from '../../src/codec/data-converter.js';
 import { loadConfig } from '../../src/config.js';
-import { freePort } from '../../src/dev/temporal-dev-server.js';
+import { freePort } from '../../apps/dev/temporal-dev-server.js';
 import { CLI_ARGV } from './run-cli.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));

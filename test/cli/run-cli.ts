@@ -8,7 +8,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
  * How tests run the `eligibility` command: the TypeScript sources through tsx, as the suite itself runs, so no build
  * is needed and nothing stale is tested. `bin/eligibility.js` runs the compiled build instead; test/build checks that.
  */
-export const CLI_ARGV = ['--import', 'tsx', fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url))];
+export const CLI_ARGV = ['--import', 'tsx', fileURLToPath(new URL('../../apps/cli/main.ts', import.meta.url))];
 
 export interface CliRun {
   code: number;

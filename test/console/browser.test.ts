@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { RUN_REQUESTED_INPUT } from '../../src/sandbox/verifications.js';
+import { RUN_REQUESTED_INPUT } from '../../sandbox/verifications.js';
 import { startVerification } from '../../src/temporal/start-verification.js';
-import type { verificationWorkflow } from '../../workflows/index.js';
-import { runAwaitingInputSignal, statusQuery } from '../../workflows/messages.js';
+import type { verificationWorkflow } from '../../workflows/verification/index.js';
+import { runAwaitingInputSignal, statusQuery } from '../../workflows/shared/messages.js';
 import { batchIdFor, submitRequests } from '../batches/helpers.js';
 import { FAST, v1Intake, v2Intake } from '../setup/fixtures.js';
 import { testTemporal } from '../setup/temporal.js';

@@ -3,8 +3,8 @@ import { Writable } from 'node:stream';
 import type { Client } from '@temporalio/client';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../src/config.js';
-import { operatorEntry } from '../../src/console/operators.js';
-import { createConsole } from '../../src/console/server.js';
+import { operatorEntry } from '../../apps/console/operators.js';
+import { createConsole } from '../../apps/console/server.js';
 import { createLogger } from '../../src/logging.js';
 
 /** A console on a free port of 127.0.0.1 with one operator, its log lines kept for the privacy checks. */

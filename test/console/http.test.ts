@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import type { Session } from 'fastify';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { operatorEntry, parseOperators, verifyOperator } from '../../src/console/operators.js';
-import { createConsole } from '../../src/console/server.js';
-import { boundedSessionStore, MAX_SESSIONS } from '../../src/console/session-store.js';
+import { operatorEntry, parseOperators, verifyOperator } from '../../apps/console/operators.js';
+import { createConsole } from '../../apps/console/server.js';
+import { boundedSessionStore, MAX_SESSIONS } from '../../apps/console/session-store.js';
 import { createLogger } from '../../src/logging.js';
 import { testTemporal } from '../setup/temporal.js';
 import { csrfFrom, sessionCookie, signIn, startTestConsole, type TestConsole } from './console-app.js';

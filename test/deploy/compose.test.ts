@@ -4,8 +4,8 @@ import { createRequire } from 'node:module';
 import fs from 'node:fs/promises';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { loadConfig, requiredInDeployment, variables } from '../../src/config.js';
-import { temporalVersions } from '../../src/dev/temporal-release.js';
-import { searchAttributeKeys } from '../../workflows/search-attributes.js';
+import { temporalVersions } from '../../apps/dev/temporal-release.js';
+import { searchAttributeKeys } from '../../workflows/shared/search-attributes.js';
 import {
   environmentOf,
   interpolate,

@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { onLocalDevServer } from '../../src/dev/stack.js';
+import { onLocalDevServer } from '../../apps/dev/stack.js';
 import { temporalConnectionOptions } from '../../src/temporal/connection-options.js';
 import { lines, runCli } from '../cli/run-cli.js';
 import { testCodecEnv } from '../setup/codec.js';

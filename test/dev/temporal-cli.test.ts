@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { findTemporalCli, TemporalCliNotFoundError } from '../../src/dev/temporal-cli.js';
-import type { CliSource } from '../../src/dev/temporal-cli-sources.js';
-import { cliVersionOf } from '../../src/dev/temporal-cli-version.js';
+import { findTemporalCli, TemporalCliNotFoundError } from '../../apps/dev/temporal-cli.js';
+import type { CliSource } from '../../apps/dev/temporal-cli-sources.js';
+import { cliVersionOf } from '../../apps/dev/temporal-cli-version.js';
 import { fakeCli, fakeCliBody, scratchDir, writeScript } from './fake-binaries.js';
 
 const VERSION = '1.9.1';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { temporal } from '@temporalio/proto';
-import { searchAttributeKeys } from '../../workflows/search-attributes.js';
+import { searchAttributeKeys } from '../../workflows/shared/search-attributes.js';
 import { testTemporal } from '../setup/temporal.js';
 
 describe('the Temporal dev server of the test run', () => {

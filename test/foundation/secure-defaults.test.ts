@@ -6,8 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { secretsEqual } from '../../src/contract/secrets-equal.js';
-import { devIntakeKey } from '../../src/dev/intake-key.js';
-import { createIntakeApi } from '../../src/intake-api/api.js';
+import { devIntakeKey } from '../../apps/dev/intake-key.js';
+import { createIntakeApi } from '../../apps/intake-api/api.js';
 import { createLogger } from '../../src/logging.js';
 import { lines, runCli } from '../cli/run-cli.js';
 

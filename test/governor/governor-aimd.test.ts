@@ -6,8 +6,8 @@ import {
   HELD_RATE_GOVERNOR_SETTINGS_BEFORE,
   initialGovernorState,
   STEP_GOVERNOR_SETTINGS_BEFORE,
-} from '../../workflows/governor-aimd.js';
-import type { GovernorState, OutcomeReport } from '../../workflows/governor-types.js';
+} from '../../workflows/governor/governor-aimd.js';
+import type { GovernorState, OutcomeReport } from '../../workflows/shared/governor-types.js';
 
 const settings = DEFAULT_GOVERNOR_SETTINGS;
 

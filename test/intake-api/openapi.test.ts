@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { Client, Connection } from '@temporalio/client';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { loadConfig } from '../../src/config.js';
-import { createIntakeApi } from '../../src/intake-api/api.js';
+import { createIntakeApi } from '../../apps/intake-api/api.js';
 import { createLogger } from '../../src/logging.js';
 
 describe('intake API OpenAPI document', () => {

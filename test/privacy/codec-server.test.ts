@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { EncryptionCodec } from '../../src/codec/encryption-codec.js';
-import { createCodecServer } from '../../src/codec/server.js';
+import { createCodecServer } from '../../apps/codec-server/server.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logging.js';
 import { testCodecKeys } from '../setup/codec.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { startVerification } from '../../src/temporal/start-verification.js';
-import type { verificationWorkflow } from '../../workflows/index.js';
-import { runAwaitingInputSignal, statusQuery } from '../../workflows/messages.js';
+import type { verificationWorkflow } from '../../workflows/verification/index.js';
+import { runAwaitingInputSignal, statusQuery } from '../../workflows/shared/messages.js';
 import { FAST, v2Intake } from '../setup/fixtures.js';
 import { testTemporal } from '../setup/temporal.js';
 import { eventually, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';

@@ -9,8 +9,8 @@ import { ENCRYPTED_ENCODING, EncryptionCodec, KEY_ID_METADATA } from '../../src/
 import { generateKey } from '../../src/codec/keys.js';
 import { loadConfig } from '../../src/config.js';
 import { startVerification } from '../../src/temporal/start-verification.js';
-import type { verificationWorkflow } from '../../workflows/index.js';
-import { runAwaitingInputSignal, statusQuery, supplyRunInputUpdate } from '../../workflows/messages.js';
+import type { verificationWorkflow } from '../../workflows/verification/index.js';
+import { runAwaitingInputSignal, statusQuery, supplyRunInputUpdate } from '../../workflows/shared/messages.js';
 import { createWorker } from '../../workers/create-worker.js';
 import { workflowBundle } from '../setup/bundle.js';
 import { testCodecKeys } from '../setup/codec.js';

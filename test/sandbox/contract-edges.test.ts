@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { canonicalJson, fingerprint } from '../../src/sandbox/idempotency.js';
-import { MAX_PATH_ID_LENGTH } from '../../src/sandbox/path-ids.js';
+import { canonicalJson, fingerprint } from '../../sandbox/idempotency.js';
+import { MAX_PATH_ID_LENGTH } from '../../sandbox/path-ids.js';
 import { startTestSandbox, type TestSandbox } from '../setup/sandbox.js';
 import { call, client, v2Body } from './helpers.js';
 

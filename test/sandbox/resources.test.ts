@@ -7,7 +7,7 @@ import {
   RunUpdateResponse,
   VerificationResponseV2,
 } from '../../src/contract/index.js';
-import { SEED_PATIENTS, SEED_PAYERS } from '../../src/sandbox/seed.js';
+import { SEED_PATIENTS, SEED_PAYERS } from '../../sandbox/seed.js';
 import { startTestSandbox, type TestSandbox } from '../setup/sandbox.js';
 import { client, v2Body } from './helpers.js';
 

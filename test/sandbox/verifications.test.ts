@@ -7,7 +7,7 @@ import {
   VerificationResponseV1,
   VerificationResponseV2,
 } from '../../src/contract/index.js';
-import { SEED_PROVIDER_GROUPS } from '../../src/sandbox/seed.js';
+import { SEED_PROVIDER_GROUPS } from '../../sandbox/seed.js';
 import { startTestSandbox, type TestSandbox } from '../setup/sandbox.js';
 import { call, client, v2Body } from './helpers.js';
 

@@ -9,7 +9,7 @@ import {
   WebhookEndpoint,
 } from '../../src/contract/index.js';
 import { verifyWebhookSignature } from '../../src/contract/webhook-signature.js';
-import { RUN_REQUESTED_INPUT } from '../../src/sandbox/verifications.js';
+import { RUN_REQUESTED_INPUT } from '../../sandbox/verifications.js';
 import { startTestSandbox, type TestSandbox } from '../setup/sandbox.js';
 import { client, discoveryBody, eventually, startReceiver, v2Body } from './helpers.js';
 

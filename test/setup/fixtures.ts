@@ -1,5 +1,5 @@
 import type { VerificationRequestV1, VerificationRequestV2 } from '../../src/contract/index.js';
-import type { Timing } from '../../workflows/timing.js';
+import type { Timing } from '../../workflows/shared/timing.js';
 
 /** Waiting times of a test verification: polls and grace in fractions of a second. */
 export const FAST: Partial<Timing> = { pollInitialSeconds: 0.2, pollMaxSeconds: 1, graceSeconds: 0.3 };

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../src/config.js';
-import { createIntakeApi, type IntakeApiOptions } from '../../src/intake-api/api.js';
+import { createIntakeApi, type IntakeApiOptions } from '../../apps/intake-api/api.js';
 import { createLogger } from '../../src/logging.js';
 import { FAST, TEST_INTAKE_KEY } from './fixtures.js';
 import { testTemporal } from './temporal.js';

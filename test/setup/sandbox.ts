@@ -11,7 +11,7 @@ import {
   type SandboxDiscoveryRequest,
   type SandboxRun,
 } from '../../src/contract/index.js';
-import { createSandbox, type Stats } from '../../src/sandbox/server.js';
+import { createSandbox, type Stats } from '../../sandbox/server.js';
 
 /** Configuration changes for one suite's sandbox; `faults` is merged field by field into the configured faults. */
 export type TestSandboxOverrides = Partial<Omit<SandboxConfig, 'faults'>> & {

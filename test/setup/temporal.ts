@@ -1,8 +1,8 @@
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { loadConfig } from '../../src/config.js';
-import { findTemporalCli } from '../../src/dev/temporal-cli.js';
-import { startDevServer, type DevServer } from '../../src/dev/temporal-dev-server.js';
+import { findTemporalCli } from '../../apps/dev/temporal-cli.js';
+import { startDevServer, type DevServer } from '../../apps/dev/temporal-dev-server.js';
 import { testDataConverter } from './codec.js';
 
 /** The one dev server of a test run, started by the root hook and shared by every suite. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Worker } from '@temporalio/worker';
-import { createBatchActivities } from '../../activities/batch.js';
-import { createGovernorActivities } from '../../activities/governor.js';
+import { createBatchActivities } from '../../activities/batch/index.js';
+import { createGovernorActivities } from '../../activities/governor/index.js';
 import { createActivities } from '../../activities/index.js';
 import type { CallOutcomes } from '../../activities/outcomes.js';
 import { EligibilityClient } from '../../src/client/index.js';

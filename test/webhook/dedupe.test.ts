@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { EventDeduplicator } from '../../src/webhook/dedupe.js';
+import { EventDeduplicator } from '../../apps/receiver/dedupe.js';
 
 describe('webhook EventDeduplicator', () => {
   let now = 0;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { SIGNATURE_HEADER } from '../../src/contract/index.js';
 import { signWebhook } from '../../src/contract/webhook-signature.js';
-import { WEBHOOK_PATH } from '../../src/webhook/index.js';
+import { WEBHOOK_PATH } from '../../apps/receiver/index.js';
 
 export const SECRET = 'whsec_test_secret_0123456789abcdef';
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { discoveryEvent, parseDelivery, runEvent, type Delivery } from '../../src/webhook/parse-delivery.js';
+import { discoveryEvent, parseDelivery, runEvent, type Delivery } from '../../apps/receiver/parse-delivery.js';
 
 const parse = (body: unknown): Delivery => {
   const parsed = parseDelivery(Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)));

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { startVerification } from '../../src/temporal/start-verification.js';
-import type { VerificationResult } from '../../workflows/types.js';
+import type { VerificationResult } from '../../workflows/shared/types.js';
 import { FAST, v2Intake } from '../setup/fixtures.js';
 import { recordHistory } from '../setup/histories.js';
 import { testTemporal } from '../setup/temporal.js';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { SeenEvents } from '../../workflows/seen-events.js';
+import { SeenEvents } from '../../workflows/verification/seen-events.js';
 
 // A repeat inside the window asks patched(), which needs a workflow: test/webhook/replicas.test.ts covers it on a
 // real worker. Here: what is remembered at all.

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { ActivityFailure, ApplicationFailure, CancelledFailure, RetryState, TimeoutFailure } from '@temporalio/common';
-import { FailureType } from '../../workflows/failure-types.js';
-import { ambiguityOf, v1FailureVerdict } from '../../workflows/v1-creation.js';
+import { FailureType } from '../../workflows/shared/failure-types.js';
+import { ambiguityOf, v1FailureVerdict } from '../../workflows/verification/v1-creation.js';
 
 const activityFailure = (cause: Error) =>
   new ActivityFailure(

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { WorkflowFailedError, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import type { SandboxDiscoveryRequest } from '../../src/contract/index.js';
-import { SEED_PATIENTS } from '../../src/sandbox/seed.js';
+import { SEED_PATIENTS } from '../../sandbox/seed.js';
 import { startVerification } from '../../src/temporal/start-verification.js';
 import {
   cancelSignal,
@@ -10,10 +10,10 @@ import {
   runAwaitingInputSignal,
   statusQuery,
   supplyRunInputUpdate,
-} from '../../workflows/messages.js';
-import type { verificationWorkflow } from '../../workflows/index.js';
-import type { Timing } from '../../workflows/timing.js';
-import type { VerificationResult, VerificationWorkflowInput } from '../../workflows/types.js';
+} from '../../workflows/shared/messages.js';
+import type { verificationWorkflow } from '../../workflows/verification/index.js';
+import type { Timing } from '../../workflows/shared/timing.js';
+import type { VerificationResult, VerificationWorkflowInput } from '../../workflows/shared/types.js';
 import { FAST, callerId, v2Intake } from '../setup/fixtures.js';
 import { recordHistory } from '../setup/histories.js';
 import { testTemporal } from '../setup/temporal.js';

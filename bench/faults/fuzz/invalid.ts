@@ -1,4 +1,4 @@
-import { SEED_PAYERS } from '../../../src/sandbox/index.js';
+import { SEED_PAYERS } from '../../../sandbox/index.js';
 import { badDatePattern, futureDate, impossibleDate } from './dates.js';
 import { deletePath, setPath } from './json-path.js';
 import type { Prng } from './prng.js';

@@ -1,4 +1,4 @@
-import { verificationWorkflowId } from '../../../workflows/ids.js';
+import { verificationWorkflowId } from '../../../workflows/shared/ids.js';
 import { answerJson, type IntakeAnswer } from '../intake-http.js';
 import { FUZZ_KINDS, isValidKind, type FuzzCase, type FuzzKind } from './cases.js';
 

@@ -1,5 +1,5 @@
 import { SPECIALTY_CODES, STATE_CODES } from '../../../src/contract/index.js';
-import { SEED_PATIENTS, SEED_PAYERS, SEED_PROVIDER_GROUPS } from '../../../src/sandbox/index.js';
+import { SEED_PATIENTS, SEED_PAYERS, SEED_PROVIDER_GROUPS } from '../../../sandbox/index.js';
 import { pastDate } from './dates.js';
 import type { Prng } from './prng.js';
 

@@ -1,0 +1,118 @@
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { temporalFailureKind } from '../../src/temporal/errors.js';
+import { IntakeValidationError, startVerification } from '../../src/temporal/start-verification.js';
+import { batchItemWorkflowId } from '../../workflows/shared/batch-ids.js';
+import type { BatchItemMemo, PageStartResult, StartBatchItemsInput } from '../../workflows/shared/batch-types.js';
+import { BatchId } from '../../workflows/shared/search-attributes.js';
+import { namedWeight, type TenantWeights } from '../../workflows/shared/priority.js';
+import type { VerificationWorkflowInput } from '../../workflows/shared/types.js';
+import { itemMemo } from '../../src/batches/item-state.js';
+import { inLanes } from '../../src/batches/lanes.js';
+import type { StartPace } from './start-pace.js';
+
+/** Starts in flight at once from one activity: enough to start a page in seconds without crowding the server. */
+export const START_LANES = 8;
+/**
+ * One `startBatchItems` stops taking rows after this long and says how far it got; its page calls it again for the
+ * rest. At a slow service's pace (`StartPace`) a page takes minutes, past a local activity's timeout.
+ */
+export const START_SLICE_MS = 30_000;
+
+export interface ItemStarter {
+  client: Client;
+  /** The task queue of the verifications (the worker's own). */
+  taskQueue: string;
+  /** Fairness weights by tenant (`ELIGIBILITY_TENANT_WEIGHTS`): an item's tenant shares the bulk lane by its weight. */
+  tenantWeights?: TenantWeights;
+  /** How fast pages start their rows (the worker's, shared by its pages); unset = as fast as Temporal takes them. */
+  startPace?: StartPace;
+}
+
+/** Whether the workflow that holds `workflowId` is this very item (an earlier attempt of this start made it). */
+export async function isItem(client: Client, workflowId: string, item: BatchItemMemo): Promise<boolean> {
+  try {
+    const described = await client.workflow.getHandle(workflowId).describe();
+    const memo = itemMemo(described);
+    return (
+      described.typedSearchAttributes.get(BatchId) === item.batchId &&
+      memo?.row === item.row &&
+      memo.round === item.round
+    );
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return false;
+    throw err;
+  }
+}
+
+export type StartItemResult = 'started' | 'duplicate' | { param: string; message: string };
+
+/**
+ * Starts one item with `startVerification`, under its derived id. An id that exists already is this item when an
+ * earlier attempt started it (the activity retried after the worker died), else a duplicate: its caller id has a
+ * verification from elsewhere, and nothing new starts. A request Temporal or the contract refuses is the row's
+ * problem; Temporal being unavailable is thrown, and the activity retries.
+ */
+export async function startItem(
+  { client, taskQueue, tenantWeights }: ItemStarter,
+  item: BatchItemMemo,
+  input: Pick<VerificationWorkflowInput, 'request' | 'timing' | 'tenant' | 'retryWindowSeconds'>,
+): Promise<StartItemResult> {
+  const workflowId = batchItemWorkflowId(item.batchId, item.row, input.request.id, item.round);
+  try {
+    const { started } = await startVerification(client, input.request, {
+      taskQueue,
+      ...(input.timing ? { timing: input.timing } : {}),
+      ...(tenantWeights ? { tenantWeights } : {}),
+      batch: {
+        ...item,
+        workflowId,
+        ...(input.tenant ? { tenant: input.tenant } : {}),
+        retryWindowSeconds: input.retryWindowSeconds ?? 0,
+      },
+    });
+    if (started || (await isItem(client, workflowId, item))) return 'started';
+    return 'duplicate';
+  } catch (err) {
+    if (err instanceof IntakeValidationError) return { param: err.param, message: err.message };
+    if (temporalFailureKind(err) === 'invalid') {
+      return { param: 'request', message: 'Temporal refused the start as invalid (INVALID_ARGUMENT)' };
+    }
+    throw err;
+  }
+}
+
+/**
+ * The `startBatchItems` activity: a page's items, round 0, at the worker's start pace, from the first until
+ * `START_SLICE_MS` has passed (`handled` then says how many it took, in order).
+ */
+export async function startPageItems(
+  starter: ItemStarter,
+  input: StartBatchItemsInput,
+  sliceMs = START_SLICE_MS,
+): Promise<PageStartResult> {
+  const result: PageStartResult = { started: 0, duplicates: [], notStarted: [] };
+  const { tenant, retryWindowSeconds, timing } = input.options;
+  const tenantWeight = namedWeight(tenant, starter.tenantWeights) ?? 1;
+  const stopTakingAt = performance.now() + sliceMs;
+  let handled = 0;
+  // Lanes take rows in order and the clock only moves on: the rows taken before the slice ended are the first ones.
+  await inLanes(input.items, START_LANES, async ({ row, request }) => {
+    if (handled > 0 && performance.now() >= stopTakingAt) return;
+    handled += 1;
+    await starter.startPace?.take(tenant, tenantWeight);
+    const item = { batchId: input.batchId, row, round: 0 };
+    const outcome = await startItem(starter, item, {
+      request,
+      retryWindowSeconds,
+      ...(tenant ? { tenant } : {}),
+      ...(timing ? { timing } : {}),
+    });
+    if (outcome === 'started') result.started += 1;
+    else if (outcome === 'duplicate') {
+      result.duplicates.push({ row, workflowId: batchItemWorkflowId(input.batchId, row, request.id, 0) });
+    } else result.notStarted.push({ row, ...outcome });
+  });
+  result.duplicates.sort((a, b) => a.row - b.row);
+  result.notStarted.sort((a, b) => a.row - b.row);
+  return handled < input.items.length ? { ...result, handled } : result;
+}

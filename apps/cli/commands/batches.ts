@@ -1,0 +1,119 @@
+import type { Command } from 'commander';
+import { TenantSchema } from '../../../src/batches/limits.js';
+import { ITEM_OUTCOMES, RUNNING_STAGES, type ItemOutcome, type RunningStage } from '../../../workflows/shared/batch-types.js';
+import { CliError, positiveInt, withClient, type CliContext } from '../context.js';
+import { table } from '../../../src/text-format.js';
+import { batchIdArgument, oneOf, parsedWith } from '../option-parsers.js';
+import { registerBatchActions } from './batches-act.js';
+
+export function registerBatches(program: Command, ctx: CliContext): void {
+  const batches = program
+    .command('batches')
+    .description('follow and act on batches: list, status, items, results, resubmit, cancel')
+    .addHelpText(
+      'after',
+      `
+A batch is a durable workflow (batch-<id>) that starts its items itself; these commands read its memo and visibility
+(no query to any workflow, no patient data) or send it an update. Submit one with \`eligibility batch <file>\` or
+POST /batches.`,
+    );
+
+  batches
+    .command('list')
+    .description('batches, newest first')
+    .option('--tenant <id>', 'only this tenant’s batches', parsedWith(TenantSchema))
+    .option('--limit <n>', 'at most this many', positiveInt, 20)
+    .action(async (options: { tenant?: string; limit: number }) => {
+      const { listBatches } = await import('../../../src/batches/describe.js');
+      const { groupLine } = await import('../../../src/batches/batch-view.js');
+      await withClient(ctx, async (client) => {
+        const { batches: found } = await listBatches(client, {
+          pageSize: options.limit,
+          ...(options.tenant ? { tenant: options.tenant } : {}),
+        });
+        if (found.length === 0) return console.log('no batches');
+        console.log(
+          table(
+            ['batchId', 'state', 'items', 'progress', 'created'],
+            found.map((b) => [b.batchId, b.state, b.counts.items, groupLine(b.counts), b.createdAt]),
+          ),
+        );
+      });
+    });
+
+  batches
+    .command('status')
+    .description('a batch’s state, counts by outcome, and times')
+    .argument('<batchId>', 'the batch id', batchIdArgument)
+    .option('--wait', 'follow it with a progress bar until nothing is on its way')
+    .option('--json', 'print it as JSON')
+    .action(async (batchId: string, options: { wait?: boolean; json?: boolean }) => {
+      const { describeBatch } = await import('../../../src/batches/describe.js');
+      const { followBatch } = await import('../batch-follow.js');
+      const { batchFields, outcomeTable } = await import('../../../src/batches/batch-view.js');
+      await withClient(ctx, async (client) => {
+        const view = options.wait
+          ? await followBatch(client, batchId, { tty: process.stdout.isTTY === true && !options.json })
+          : await describeBatch(client, batchId);
+        if (!view) throw new CliError(`no batch ${batchId}`);
+        if (options.json) return console.log(JSON.stringify(view, null, 2));
+        console.log(`${batchFields(view)}\n\n${outcomeTable(view.counts)}`);
+      });
+    });
+
+  batches
+    .command('items')
+    .description('a batch’s items, newest first: row, workflow id, round, stage or outcome, verification id')
+    .argument('<batchId>', 'the batch id', batchIdArgument)
+    .option('--stage <stage>', `only items running at: ${RUNNING_STAGES.join(', ')}`, oneOf(RUNNING_STAGES))
+    .option('--outcome <outcome>', `only items that ended: ${ITEM_OUTCOMES.join(', ')}`, oneOf(ITEM_OUTCOMES))
+    .option('--limit <n>', 'page size', positiveInt, 50)
+    .option('--page-token <token>', 'the next page (printed after a full page)')
+    .option('--all-attempts', 'include attempts a resubmission replaced')
+    .action(
+      async (
+        batchId: string,
+        options: {
+          stage?: RunningStage;
+          outcome?: ItemOutcome;
+          limit: number;
+          pageToken?: string;
+          allAttempts?: boolean;
+        },
+      ) => {
+        if (options.stage && options.outcome) throw new CliError('give --stage or --outcome, not both', 2);
+        const { describeBatch } = await import('../../../src/batches/describe.js');
+        const { listBatchItems } = await import('../../../src/batches/items.js');
+        await withClient(ctx, async (client) => {
+          const view = await describeBatch(client, batchId);
+          if (!view) throw new CliError(`no batch ${batchId}`);
+          const page = await listBatchItems(client, batchId, {
+            pageSize: options.limit,
+            rounds: view.round,
+            ...(options.stage ? { stage: options.stage } : {}),
+            ...(options.outcome ? { outcome: options.outcome } : {}),
+            ...(options.pageToken ? { pageToken: options.pageToken } : {}),
+            ...(options.allAttempts ? { superseded: true } : {}),
+          });
+          if (page.items.length === 0) console.log('no items');
+          else {
+            console.log(
+              table(
+                ['row', 'workflowId', 'round', 'stage / outcome', 'verificationId'],
+                page.items.map((i) => [
+                  i.row,
+                  i.workflowId,
+                  `${i.round}${i.superseded ? ' (replaced)' : ''}`,
+                  i.outcome ?? i.stage,
+                  i.verificationId,
+                ]),
+              ),
+            );
+          }
+          if (page.nextPageToken) console.log(`next page: --page-token ${page.nextPageToken}`);
+        });
+      },
+    );
+
+  registerBatchActions(batches, ctx);
+}

@@ -1,0 +1,112 @@
+import fs from 'node:fs/promises';
+import type { Command } from 'commander';
+import { flatToRequest, type FlatColumn, type FlatRequest } from '../../../src/intake-files/flat-request.js';
+import { SANDBOX_DISCOVERY, resolveSandboxDiscovery } from '../../../src/intake-files/sandbox-discovery.js';
+import { validateIntake } from '../../../src/contract/index.js';
+import { TenantSchema } from '../../../src/temporal/tenant.js';
+import { CliError, positiveInt, withClient, type CliContext } from '../context.js';
+import { parsedWith } from '../option-parsers.js';
+
+/** Flag -> flat column; the same mapping as a CSV row, so a flag and a column can never mean different things. */
+const FLAGS: readonly (readonly [flag: string, column: FlatColumn, description: string])[] = [
+  ['--id <id>', 'id', "the caller's id (at most 45 characters): the same id never starts a second verification"],
+  ['--payer-id <id>', 'payerId', 'payer id (or alias), when known'],
+  ['--first-name <name>', 'firstName', "patient's first name (v2)"],
+  ['--last-name <name>', 'lastName', "patient's last name (v2)"],
+  ['--dob <MM/DD/YYYY>', 'dateOfBirth', "patient's date of birth (v2)"],
+  ['--state <XX>', 'state', "patient's two-letter state (v2)"],
+  ['--member-id <id>', 'memberId', 'member id, when known'],
+  ['--place-of-service <code>', 'placeOfServiceCode', 'two-digit place of service code'],
+  ['--specialty <code>', 'specialtyCode', 'specialty code, e.g. PRC, PSY, ABA (v2)'],
+  ['--provider-group-id <uuid>', 'providerGroupId', 'provider group (v2)'],
+  [
+    '--discovery-id <id>',
+    'discoveryId',
+    `discovery that will find payer / member id (${SANDBOX_DISCOVERY}: create one)`,
+  ],
+  ['--patient-id <id>', 'patientId', 'legacy patient id (v1)'],
+  ['--npi <npi>', 'npi', 'provider NPI (v1)'],
+  ['--taxonomy-code <code>', 'taxonomyCode', 'provider taxonomy code (v1)'],
+];
+
+const attribute = (flag: string) =>
+  flag
+    .split(' ')[0]!
+    .replace(/^--/, '')
+    .replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+
+async function requestFrom(options: Record<string, unknown>): Promise<unknown> {
+  const given = FLAGS.filter(([flag]) => options[attribute(flag)] !== undefined);
+  if (typeof options.file === 'string') {
+    if (given.length > 0 || options.v1)
+      throw new CliError('give the request either with --file or with flags, not both');
+    try {
+      return JSON.parse(await fs.readFile(options.file, 'utf8')) as unknown;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      throw new CliError(code ? `cannot read ${options.file}: ${code}` : `${options.file} is not valid JSON`);
+    }
+  }
+  const flat: FlatRequest = options.v1 ? { version: 'v1' } : {};
+  for (const [flag, column] of given) flat[column] = options[attribute(flag)] as string;
+  return flatToRequest(flat);
+}
+
+export function registerStart(program: Command, ctx: CliContext): void {
+  const command = program
+    .command('start')
+    .description('start the verification of one patient, from flags or a JSON file')
+    .option('--file <request.json>', 'a whole request as JSON (the intake API body)')
+    .option('--v1', 'a v1 request (patient id and NPI instead of the patient object)')
+    .option(
+      '--tenant <id>',
+      'the submitter’s tenant (a provider group or clinic id; never patient data): its fair share of the front desk',
+      parsedWith(TenantSchema),
+    );
+  for (const [flag, , description] of FLAGS) command.option(flag, description);
+  command
+    .option('--sandbox-url <url>', `sandbox where a ${SANDBOX_DISCOVERY} discovery is created`)
+    .option(
+      '--grace-seconds <n>',
+      'how long a verification without pending runs stays open (default 24 h)',
+      positiveInt,
+    )
+    .addHelpText(
+      'after',
+      `
+Prints the workflow id, and whether it started or was a duplicate of an earlier request with the same --id.
+
+Examples:
+  $ eligibility start --id p-100 --payer-id 60054 --first-name Test --last-name Person \\
+      --dob 01/02/1980 --state WA --place-of-service 11 --specialty PRC
+  $ eligibility start --v1 --id p-101 --payer-id 87726 --patient-id 1000001 --member-id M1 --npi 1234567893
+  $ eligibility start --file request.json`,
+    )
+    .action(async (options: Record<string, unknown>) => {
+      const { IntakeValidationError, splitTenant, startVerification } =
+        await import('../../../src/temporal/start-verification.js');
+      // A --file holds the intake API's body, which may name the tenant beside the request.
+      const { request, tenant: fileTenant } = splitTenant(await requestFrom(options));
+      const tenant = (options.tenant as string | undefined) ?? fileTenant;
+      // Checked before connecting: a bad request needs no server to be reported.
+      const validation = validateIntake(request);
+      if (!validation.ok) throw new IntakeValidationError(validation.param, validation.message);
+      await withClient(ctx, async (client, config) => {
+        const sandboxUrl = options.sandboxUrl as string | undefined;
+        const resolved = await resolveSandboxDiscovery(validation.intake, sandboxUrl);
+        const graceSeconds = options.graceSeconds as number | undefined;
+        const { workflowId, started } = await startVerification(client, resolved, {
+          taskQueue: config.temporal.taskQueue,
+          lane: 'front-desk',
+          ...(tenant !== undefined ? { tenant } : {}),
+          tenantWeights: config.tenants.weights,
+          ...(graceSeconds ? { timing: { graceSeconds } } : {}),
+        });
+        console.log(
+          started
+            ? `${workflowId} started`
+            : `${workflowId} duplicate: a verification with this id exists already; nothing new was started`,
+        );
+      });
+    });
+}

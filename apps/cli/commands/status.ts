@@ -1,0 +1,97 @@
+import type { WorkflowExecutionDescription } from '@temporalio/client';
+import type { Command } from 'commander';
+import type { VerificationStatus } from '../../../workflows/shared/types.js';
+import { CliError, withClient, type CliContext } from '../context.js';
+import { discoveryText } from '../../../src/temporal/status-text.js';
+import { fields } from '../../../src/text-format.js';
+
+/** A query needs a worker to answer it (even for a closed workflow, which is replayed); none may be running. */
+const QUERY_TIMEOUT_MS = 10_000;
+
+function readable(workflowId: string, d: WorkflowExecutionDescription, s: VerificationStatus | undefined): string {
+  const execution = `${d.status.name} (${d.type}, task queue ${d.taskQueue}, started ${d.startTime.toISOString()})`;
+  const discovery = s?.discovery ? discoveryText(s.discovery) : undefined;
+  const runs = s?.runs.length
+    ? s.runs.map((r) => `${r.flowRunId} ${r.state}${r.serviceStatus ? ` (${r.serviceStatus})` : ''}`).join('; ')
+    : undefined;
+  const lastError = s?.lastError
+    ? `${s.lastError.type}${s.lastError.param ? ` (param ${s.lastError.param})` : ''}: ${s.lastError.message}`
+    : undefined;
+  return fields([
+    ['workflowId', workflowId],
+    ['execution', execution],
+    ['closed', d.closeTime?.toISOString()],
+    ['stage', s?.stage ?? '(this workflow has no status query)'],
+    ['version', s?.version],
+    ['callerId', s?.callerId],
+    ['payerId', s?.payerId],
+    ['specialtyCode', s?.specialtyCode],
+    ['discoveryId', s?.discoveryId],
+    ['verificationId', s?.verificationId],
+    ['discovery', discovery],
+    ['runs', runs],
+    ['awaiting input', s?.pendingRuns.length ? s.pendingRuns.join(', ') : undefined],
+    [
+      'needs review',
+      s?.review
+        ? `${s.review.reason}; decide by ${s.review.decideBy} with \`eligibility review ${workflowId}\``
+        : undefined,
+    ],
+    ['last error', lastError],
+  ]);
+}
+
+export function registerStatus(program: Command, ctx: CliContext): void {
+  program
+    .command('status')
+    .description("show a verification's stage, identifiers, runs and last error (the workflow's status query)")
+    .argument('<workflowId>', 'e.g. verification-p-001')
+    .option('--json', 'print the status as JSON')
+    .addHelpText(
+      'after',
+      `
+Shows identifiers and progress only, never patient data.
+
+Examples:
+  $ eligibility status verification-p-001
+  $ eligibility status verification-p-001 --json`,
+    )
+    .action(async (workflowId: string, options: { json?: boolean }) => {
+      const { QueryNotRegisteredError } = await import('@temporalio/client');
+      const { statusQuery } = await import('../../../workflows/shared/messages.js');
+      const { GRPC_DEADLINE_EXCEEDED, grpcCode, rootCause } = await import('../errors.js');
+      await withClient(ctx, async (client, config) => {
+        const handle = client.workflow.getHandle(workflowId);
+        const description = await handle.describe();
+        let status: VerificationStatus | undefined;
+        try {
+          status = await client.withDeadline(Date.now() + QUERY_TIMEOUT_MS, () => handle.query(statusQuery));
+        } catch (err) {
+          if (!(err instanceof QueryNotRegisteredError)) {
+            const reason =
+              grpcCode(err) === GRPC_DEADLINE_EXCEEDED
+                ? `no answer to the status query within ${QUERY_TIMEOUT_MS / 1000} s`
+                : `the status query failed (${rootCause(err)})`;
+            throw new CliError(
+              `${workflowId}: ${reason}; is a worker polling task queue ${description.taskQueue} on ` +
+                `${config.temporal.address}?`,
+            );
+          }
+        }
+        if (options.json) {
+          const execution = {
+            workflowId,
+            runId: description.runId,
+            type: description.type,
+            execution: description.status.name,
+            taskQueue: description.taskQueue,
+            startTime: description.startTime.toISOString(),
+            closeTime: description.closeTime?.toISOString(),
+          };
+          console.log(JSON.stringify({ ...execution, ...(status ?? {}) }, null, 2));
+        } else {
+          console.log(readable(workflowId, description, status));
+        }
+      });
+    });
+}

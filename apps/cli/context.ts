@@ -1,0 +1,57 @@
+import type { Client } from '@temporalio/client';
+import { InvalidArgumentError } from 'commander';
+import { loadConfig, type Config } from '../../src/config.js';
+
+// Commands import the Temporal client and the intake code when they run, not at the top: `--help` and usage errors
+// then answer without loading them (through tsx that costs a second or two per run).
+
+/** An error meant for the person at the terminal: printed as one line, `eligibility: <message>`, then exit. */
+export class CliError extends Error {
+  override name = 'CliError';
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
+    super(message);
+  }
+}
+
+/** What every command gets from the entry point. */
+export interface CliContext {
+  /** The configuration, read from the environment once, on first use (so `--help` works with a broken env). */
+  config(): Config;
+}
+
+export function createContext(): CliContext {
+  let config: Config | undefined;
+  return { config: () => (config ??= loadConfig()) };
+}
+
+/** Runs `fn` with a Temporal client, closing the connection afterwards whatever happens. */
+export async function withClient<T>(ctx: CliContext, fn: (client: Client, config: Config) => Promise<T>): Promise<T> {
+  const config = ctx.config();
+  const { connectClient } = await import('../../src/temporal/client.js');
+  const { createDataConverter } = await import('../../src/codec/data-converter.js');
+  const temporal = await connectClient(config.temporal, { dataConverter: await createDataConverter(config.codec) });
+  try {
+    return await fn(temporal.client, config);
+  } finally {
+    await temporal.close();
+  }
+}
+
+/** Aborted on the first Ctrl-C (SIGINT) or SIGTERM, for commands that run until stopped. */
+export function untilInterrupted(): AbortSignal {
+  const controller = new AbortController();
+  const abort = () => controller.abort();
+  process.once('SIGINT', abort);
+  process.once('SIGTERM', abort);
+  return controller.signal;
+}
+
+/** Option parser for a positive integer; commander names the option when it throws. */
+export function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError('expected a positive integer.');
+  return n;
+}

@@ -1,0 +1,122 @@
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { closedMessage, closedWorkflow } from '../../../src/temporal/closed-workflow.js';
+import { describeRejection } from '../../../src/temporal/rejection.js';
+import { supplyRunInputUpdate } from '../../../workflows/shared/messages.js';
+import { isPlainObject } from '../../../workflows/shared/plain-object.js';
+import { operatorOf } from '../auth.js';
+import { requireCsrf } from '../csrf.js';
+import { sendPage, withDeadline, workflowUiUrl, type ConsoleDeps } from '../deps.js';
+import { operatorIdentity } from '../operator-client.js';
+import { queue } from '../reads/queue.js';
+import { verificationDetail } from '../reads/verification.js';
+import { answerView, runsOf, type RunFormError } from '../views/answer.js';
+import { html } from '../views/html.js';
+import { queueTable } from '../views/queue.js';
+import { notFoundPage } from './not-found.js';
+
+/** The update's activity gives up after 2 minutes (workflows/run-inputs.ts); wait a little longer than that. */
+const UPDATE_TIMEOUT_MS = 150_000;
+
+type RunParams = { workflowId: string; flowRunId: string };
+
+async function showAnswerPage(
+  deps: ConsoleDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  workflowId: string,
+  error?: RunFormError,
+) {
+  const detail = await withDeadline(deps, () => verificationDetail(deps.client, workflowId));
+  if (!detail) return notFoundPage(request, reply, `There is no workflow ${workflowId}.`);
+  const runFlowId = detail.type === 'runInputWorkflow' ? workflowId.replace(/^run-/, '') : undefined;
+  return sendPage(
+    request,
+    reply,
+    { title: 'Answer a run', section: '/awaiting-input' },
+    (csrf) => answerView(detail, runsOf(detail, runFlowId), csrf, workflowUiUrl(deps, workflowId), error),
+    error ? 400 : 200,
+  );
+}
+
+/** The input as the operator typed it: a JSON object, or the reason it is not one (said without echoing it). */
+function parseInput(text: string): { input: Record<string, unknown> } | { reason: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { reason: 'this is not valid JSON' };
+  }
+  return isPlainObject(value) ? { input: value } : { reason: 'the input must be a JSON object ({…})' };
+}
+
+/**
+ * Awaiting input: the queue (the Temporal UI view `awaiting-input`, oldest first), one workflow's answer page with a
+ * form per pending run, and the form's post, which sends the `supplyRunInput` update in the operator's name (the same
+ * update `eligibility supply-input` and the intake API send) and shows the service's answer or its refusal inline.
+ */
+export function awaitingInputPages(app: FastifyInstance, deps: ConsoleDeps): void {
+  app.get('/awaiting-input', async (request, reply) => {
+    const rows = await withDeadline(deps, () => queue(deps.client, 'awaiting-input'));
+    return sendPage(request, reply, { title: 'Awaiting input', section: '/awaiting-input' }, () =>
+      queueTable(
+        rows,
+        'Runs awaiting input',
+        'No run awaits input.',
+        (r) => html`<a class="button" href="/runs/${encodeURIComponent(r.workflowId)}">Answer</a>`,
+      ),
+    );
+  });
+
+  app.get<{ Params: { workflowId: string } }>('/runs/:workflowId', async (request, reply) =>
+    showAnswerPage(deps, request, reply, request.params.workflowId),
+  );
+
+  app.post<{ Params: RunParams; Body: { input?: string } }>(
+    '/runs/:workflowId/:flowRunId',
+    { preHandler: requireCsrf(app) },
+    async (request, reply) => {
+      const { workflowId, flowRunId } = request.params;
+      const text = typeof request.body?.input === 'string' ? request.body.input : '';
+      const parsed = parseInput(text);
+      if ('reason' in parsed) {
+        return showAnswerPage(deps, request, reply, workflowId, {
+          flowRunId,
+          param: 'input',
+          reason: parsed.reason,
+          text,
+        });
+      }
+      const operator = operatorOf(request);
+      const client = deps.operators.for(operator);
+      try {
+        const answer = await client.withDeadline(Date.now() + UPDATE_TIMEOUT_MS, () =>
+          client.workflow
+            .getHandle(workflowId)
+            .executeUpdate(supplyRunInputUpdate, { args: [{ flowRunId, input: parsed.input }] }),
+        );
+        // Identifiers only: the input itself is never logged.
+        request.log.info({ workflowId, flowRunId, status: answer.status, operator }, 'run input accepted');
+        request.session.notice =
+          `Run ${flowRunId} answered: the service says ${answer.status}. ` +
+          `Recorded in the workflow's history as sent by ${operatorIdentity(operator)}.`;
+        return reply.redirect(`/runs/${encodeURIComponent(workflowId)}`, 303);
+      } catch (err) {
+        if (err instanceof WorkflowUpdateFailedError) {
+          const { param, reason } = describeRejection(err);
+          request.log.info({ workflowId, flowRunId, param, operator }, 'run input refused');
+          return showAnswerPage(deps, request, reply, workflowId, {
+            flowRunId,
+            reason,
+            text,
+            ...(param ? { param } : {}),
+          });
+        }
+        const closed = await withDeadline(deps, () => closedWorkflow(deps.client, workflowId)).catch(() => undefined);
+        if (!closed) throw err;
+        const reason = `${closedMessage(closed)}: it takes no more input`;
+        return showAnswerPage(deps, request, reply, workflowId, { flowRunId, reason, text });
+      }
+    },
+  );
+}

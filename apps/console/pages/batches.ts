@@ -1,0 +1,102 @@
+import { ApplicationFailure, WorkflowUpdateFailedError } from '@temporalio/client';
+import type { FastifyInstance } from 'fastify';
+import { BatchNotFoundError, cancelBatch, resubmitBatch } from '../../../src/batches/actions.js';
+import { describeBatch, listBatches } from '../../../src/batches/describe.js';
+import { listBatchItems } from '../../../src/batches/items.js';
+import { RESULTS_MEDIA_TYPE, resultsCsv, resultsJsonl } from '../../../src/batches/results-format.js';
+import { batchResults } from '../../../src/batches/results.js';
+import { BatchIdParams } from '../../../src/batches/schemas.js';
+import { operatorOf } from '../auth.js';
+import { requireCsrf } from '../csrf.js';
+import { sendPage, withDeadline, type ConsoleDeps } from '../deps.js';
+import { batchDetail, batchesList } from '../views/batches.js';
+import { notFoundPage } from './not-found.js';
+
+/** A results export reads every item's close event: far longer than one page's usual Temporal deadline. */
+const RESULTS_TIMEOUT_MS = 10 * 60_000;
+/** The failed group's outcomes a person may start again (`abandoned` was a person's decision). */
+const RESUBMIT_FAILED = ['failed', 'timed-out', 'terminated'] as const;
+
+/**
+ * Batches: the list with progress by outcome, one batch's page (progress, items, downloads, resubmit failed,
+ * cancel). The same functions serve `eligibility batches` and the intake API's batch routes (src/batches).
+ */
+export function batchPages(app: FastifyInstance, deps: ConsoleDeps): void {
+  app.get('/batches', async (request, reply) => {
+    const page = await withDeadline(deps, () => listBatches(deps.client, { pageSize: 20 }));
+    return sendPage(request, reply, { title: 'Batches', section: '/batches' }, () => batchesList(page.batches));
+  });
+
+  app.get<{ Params: { batchId: string } }>('/batches/:batchId', async (request, reply) => {
+    const params = BatchIdParams.safeParse(request.params);
+    const view = params.success
+      ? await withDeadline(deps, () => describeBatch(deps.client, params.data.batchId))
+      : undefined;
+    if (!view) return notFoundPage(request, reply, 'There is no such batch.');
+    const { items } = await withDeadline(deps, () =>
+      listBatchItems(deps.client, view.batchId, { pageSize: 50, rounds: view.round }),
+    );
+    return sendPage(request, reply, { title: `Batch ${view.batchId}`, section: '/batches' }, (csrf) =>
+      batchDetail(view, items, csrf),
+    );
+  });
+
+  app.get<{ Params: { batchId: string; format: string } }>(
+    '/batches/:batchId/results.:format',
+    async (request, reply) => {
+      const params = BatchIdParams.safeParse({ batchId: request.params.batchId });
+      const format = request.params.format;
+      if (!params.success || (format !== 'csv' && format !== 'jsonl')) {
+        return notFoundPage(request, reply, 'There is no such download.');
+      }
+      const { batchId } = params.data;
+      const rows = await deps.client.withDeadline(Date.now() + RESULTS_TIMEOUT_MS, async () => {
+        const view = await describeBatch(deps.client, batchId);
+        return view ? batchResults(deps.client, batchId, view.pages) : undefined;
+      });
+      if (!rows) return notFoundPage(request, reply, 'There is no such batch.');
+      request.log.info({ batchId, rows: rows.length, format, operator: operatorOf(request) }, 'batch results exported');
+      return reply
+        .header('content-type', RESULTS_MEDIA_TYPE[format])
+        .header('content-disposition', `attachment; filename="batch-${batchId}-results.${format}"`)
+        .header('cache-control', 'no-store')
+        .send(format === 'csv' ? resultsCsv(rows) : resultsJsonl(rows));
+    },
+  );
+
+  for (const act of ['resubmit', 'cancel'] as const) {
+    app.post<{ Params: { batchId: string }; Body: { confirm?: string } }>(
+      `/batches/:batchId/${act}`,
+      { preHandler: requireCsrf(app) },
+      async (request, reply) => {
+        const params = BatchIdParams.safeParse({ batchId: request.params.batchId });
+        if (!params.success) return notFoundPage(request, reply, 'There is no such batch.');
+        const { batchId } = params.data;
+        const operator = operatorOf(request);
+        const client = deps.operators.for(operator);
+        try {
+          if (act === 'cancel') {
+            if (request.body?.confirm !== 'yes') {
+              request.session.notice = 'Not cancelled: tick the box to confirm.';
+            } else {
+              await withDeadline(deps, () => cancelBatch(client, batchId));
+              request.session.notice = `Batch ${batchId} is being cancelled.`;
+            }
+          } else {
+            const answer = await withDeadline(deps, () => resubmitBatch(client, batchId, RESUBMIT_FAILED));
+            request.session.notice = answer.accepted
+              ? `Resubmission round ${answer.round} started for the failed items.`
+              : 'Nothing new: this resubmission was already taken.';
+          }
+          request.log.info({ batchId, act, operator }, 'batch action');
+        } catch (err) {
+          const cause = err instanceof WorkflowUpdateFailedError ? err.cause : undefined;
+          if (err instanceof BatchNotFoundError) request.session.notice = err.message;
+          else if (cause instanceof ApplicationFailure) request.session.notice = `Refused: ${cause.message}`;
+          else throw err;
+        }
+        return reply.redirect(`/batches/${encodeURIComponent(batchId)}`, 303);
+      },
+    );
+  }
+}

@@ -1,0 +1,100 @@
+import { ApplicationFailure, WorkflowUpdateFailedError } from '@temporalio/client';
+import type { FastifyInstance } from 'fastify';
+import { Uuid } from '../../../src/contract/index.js';
+import { closedMessage, closedWorkflow } from '../../../src/temporal/closed-workflow.js';
+import { failureDetails } from '../../../workflows/shared/failure-details.js';
+import { resolveReviewUpdate } from '../../../workflows/shared/messages.js';
+import type { ReviewDecision } from '../../../workflows/shared/types.js';
+import { operatorOf } from '../auth.js';
+import { requireCsrf } from '../csrf.js';
+import { sendPage, withDeadline, type ConsoleDeps } from '../deps.js';
+import { operatorIdentity } from '../operator-client.js';
+import { queue } from '../reads/queue.js';
+import { html } from '../views/html.js';
+import { queueTable } from '../views/queue.js';
+import { reviewForms } from '../views/review.js';
+
+interface ReviewBody {
+  action?: string;
+  verificationId?: string;
+  acceptDuplicateRisk?: string;
+}
+
+/** The decision a form sent, or what is wrong with it (naming the field). */
+function decisionOf(body: ReviewBody): ReviewDecision | { param: string; reason: string } {
+  switch (body.action) {
+    case 'record':
+      return Uuid.safeParse(body.verificationId).success
+        ? { action: 'record', verificationId: body.verificationId! }
+        : { param: 'verificationId', reason: 'the verification id found at the service is a UUID' };
+    case 'retry':
+      return body.acceptDuplicateRisk === 'yes'
+        ? { action: 'retry' }
+        : { param: 'acceptDuplicateRisk', reason: 'a retry may create a duplicate: tick the box to accept that' };
+    case 'abandon':
+      return { action: 'abandon' };
+    default:
+      return { param: 'action', reason: 'choose record, retry or abandon' };
+  }
+}
+
+const DONE: Record<ReviewDecision['action'], string> = {
+  retry: 'retry accepted; the workflow calls the service again',
+  record: 'verification id recorded, no call made; it continues as created',
+  abandon: 'abandoned; it closes as abandoned (a verification may exist at the service)',
+};
+
+/**
+ * Needs review: v1 creations whose outcome is unknown (the Temporal UI view `needs-review`, oldest first), each with
+ * the three decisions, sent as the `resolveReview` update in the operator's name (as `eligibility review` does).
+ */
+export function needsReviewPages(app: FastifyInstance, deps: ConsoleDeps): void {
+  app.get('/needs-review', async (request, reply) => {
+    const rows = await withDeadline(deps, () => queue(deps.client, 'needs-review'));
+    return sendPage(
+      request,
+      reply,
+      { title: 'Needs review', section: '/needs-review' },
+      (csrf) =>
+        html`<p class="lead">
+            A v1 creation that got no answer from the service is never retried by itself (v1 has no idempotency). Check
+            at the service whether the verification exists, then decide. The reason and deadline of each are on its
+            verification page.
+          </p>
+          ${queueTable(rows, 'Verifications needing review', 'No verification needs review.', (r) => reviewForms(r.workflowId, csrf))}`,
+    );
+  });
+
+  app.post<{ Params: { workflowId: string }; Body: ReviewBody }>(
+    '/verifications/:workflowId/review',
+    { preHandler: requireCsrf(app) },
+    async (request, reply) => {
+      const { workflowId } = request.params;
+      const back = `/verifications/${encodeURIComponent(workflowId)}`;
+      const decision = decisionOf(request.body ?? {});
+      const operator = operatorOf(request);
+      if ('param' in decision) {
+        request.session.notice = `Not sent (field ${decision.param}): ${decision.reason}.`;
+        return reply.redirect(back, 303);
+      }
+      const client = deps.operators.for(operator);
+      try {
+        await withDeadline(deps, () =>
+          client.workflow.getHandle(workflowId).executeUpdate(resolveReviewUpdate, { args: [decision] }),
+        );
+        request.log.info({ workflowId, action: decision.action, operator }, 'review decision accepted');
+        request.session.notice = `${workflowId}: ${DONE[decision.action]}. Recorded as sent by ${operatorIdentity(operator)}.`;
+      } catch (err) {
+        if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) {
+          const { param } = failureDetails(err.cause);
+          request.session.notice = `Decision refused${param ? ` (field ${param})` : ''}: ${err.cause.message}`;
+        } else {
+          const closed = await withDeadline(deps, () => closedWorkflow(deps.client, workflowId)).catch(() => undefined);
+          if (!closed) throw err;
+          request.session.notice = `${closedMessage(closed)}: it takes no more decisions.`;
+        }
+      }
+      return reply.redirect(back, 303);
+    },
+  );
+}

@@ -1,0 +1,53 @@
+import type { FastifyInstance } from 'fastify';
+import { describeBatch } from '../../../src/batches/describe.js';
+import { verificationWorkflowId } from '../../../workflows/shared/ids.js';
+import { requireCsrf } from '../csrf.js';
+import { sendPage, withDeadline, workflowUiUrl, type ConsoleDeps } from '../deps.js';
+import { verificationDetail } from '../reads/verification.js';
+import { searchForm, verificationView } from '../views/verification.js';
+import { notFoundPage } from './not-found.js';
+
+/** Prefixes of the project's workflow ids (workflows/ids.ts, batch-ids.ts); anything else is read as a caller id. */
+const WORKFLOW_ID = /^(verification|run|batch)-/;
+
+/**
+ * Verification: search by caller id or workflow id (posted: the text typed stays out of URLs), and
+ * one workflow's page: patient, identifiers, outcome, discovery, runs, last error, timeline, a link to Temporal UI.
+ */
+export function verificationPages(app: FastifyInstance, deps: ConsoleDeps): void {
+  const frame = { title: 'Find a verification', section: '/verifications' } as const;
+  app.get('/verifications', async (request, reply) => sendPage(request, reply, frame, (csrf) => searchForm(csrf)));
+
+  app.post<{ Body: { q?: string } }>('/verifications', { preHandler: requireCsrf(app) }, async (request, reply) => {
+    const q = typeof request.body?.q === 'string' ? request.body.q.trim() : '';
+    if (q === '')
+      return sendPage(request, reply, frame, (csrf) => searchForm(csrf, '', 'Type a caller id or a workflow id.'), 400);
+    const batchId = /^batch-[^.]+$/.test(q) ? q.slice('batch-'.length) : undefined;
+    if (batchId && (await withDeadline(deps, () => describeBatch(deps.client, batchId)).catch(() => undefined))) {
+      return reply.redirect(`/batches/${encodeURIComponent(batchId)}`, 303);
+    }
+    const candidates = WORKFLOW_ID.test(q) ? [q, verificationWorkflowId(q)] : [verificationWorkflowId(q), q];
+    for (const workflowId of candidates) {
+      const found = await withDeadline(deps, () => deps.client.workflow.getHandle(workflowId).describe()).catch(
+        () => undefined,
+      );
+      if (found) return reply.redirect(`/verifications/${encodeURIComponent(workflowId)}`, 303);
+    }
+    return sendPage(
+      request,
+      reply,
+      frame,
+      (csrf) => searchForm(csrf, q, 'No verification has this caller id or workflow id.'),
+      404,
+    );
+  });
+
+  app.get<{ Params: { workflowId: string } }>('/verifications/:workflowId', async (request, reply) => {
+    const { workflowId } = request.params;
+    const detail = await withDeadline(deps, () => verificationDetail(deps.client, workflowId));
+    if (!detail) return notFoundPage(request, reply, `There is no workflow ${workflowId}.`);
+    return sendPage(request, reply, { title: workflowId, section: '/verifications' }, (csrf) =>
+      verificationView(detail, csrf, workflowUiUrl(deps, workflowId)),
+    );
+  });
+}

@@ -1,0 +1,119 @@
+import type { Client } from '@temporalio/client';
+import { defaultPayloadConverter } from '@temporalio/common';
+import proto, { type temporal } from '@temporalio/proto';
+import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow/index.js';
+import { supplyRunInputUpdate } from '../../../workflows/shared/messages.js';
+import { VerificationStage } from '../../../workflows/shared/search-attributes.js';
+
+// CommonJS module: its namespaces are read from the default export under ESM.
+const EventType = proto.temporal.api.enums.v1.EventType;
+type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
+
+/**
+ * One line of a verification's timeline. Read from its history: stage changes (the `VerificationStage` search
+ * attribute at start and at each upsert), the messages people and the receiver sent (with the sender's identity: an
+ * operator's answer reads `console:<name>`), and how it closed. Search attributes hold no PHI; of a message's
+ * arguments only a run-input update's `flowRunId` is read, never the input.
+ */
+export interface TimelineEntry {
+  /** ISO 8601. */
+  at: string;
+  kind: 'stage' | 'message' | 'closed';
+  text: string;
+  /** Who sent a message (the Temporal client's identity). */
+  identity?: string;
+  /** The run a `supplyRunInput` update answered (its argument's `flowRunId`; the input itself is not read). */
+  flowRunId?: string;
+}
+
+/** Reads the `flowRunId` of an update's argument (decrypted with the client's converter); undefined when absent. */
+export type RunIdOf = (payloads: temporal.api.common.v1.IPayload[]) => Promise<string | undefined>;
+
+const CLOSED: Partial<Record<number, string>> = {
+  [EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED]: 'workflow completed',
+  [EventType.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED]: 'workflow failed',
+  [EventType.EVENT_TYPE_WORKFLOW_EXECUTION_TIMED_OUT]: 'workflow timed out',
+  [EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CANCELED]: 'workflow cancelled',
+  [EventType.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED]: 'workflow terminated',
+  [EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW]: 'continued as new',
+};
+
+function stageIn(fields: Record<string, temporal.api.common.v1.IPayload> | null | undefined): string | undefined {
+  const payload = fields?.[VerificationStage.name];
+  if (!payload) return undefined;
+  const value = defaultPayloadConverter.fromPayload<unknown>(payload);
+  return Array.isArray(value) ? String(value[0]) : typeof value === 'string' ? value : undefined;
+}
+
+const timeOf = (event: HistoryEvent) => {
+  const t = event.eventTime;
+  const ms = Number(t?.seconds ?? 0) * 1000 + Math.floor((t?.nanos ?? 0) / 1e6);
+  return new Date(ms).toISOString();
+};
+
+export async function timelineOf(events: readonly HistoryEvent[], runIdOf?: RunIdOf): Promise<TimelineEntry[]> {
+  const entries: TimelineEntry[] = [];
+  const updates = new Map<string, string>();
+  for (const event of events) {
+    const at = timeOf(event);
+    const started = event.workflowExecutionStartedEventAttributes;
+    if (started) {
+      const stage = stageIn(started.searchAttributes?.indexedFields);
+      entries.push({ at, kind: 'stage', text: stage ? `started, stage ${stage}` : 'started' });
+      continue;
+    }
+    const upserted = stageIn(event.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields);
+    if (upserted) {
+      entries.push({ at, kind: 'stage', text: `stage ${upserted}` });
+      continue;
+    }
+    const signal = event.workflowExecutionSignaledEventAttributes;
+    if (signal) {
+      entries.push({
+        at,
+        kind: 'message',
+        text: `signal ${signal.signalName ?? '?'}`,
+        identity: signal.identity ?? '',
+      });
+      continue;
+    }
+    const accepted = event.workflowExecutionUpdateAcceptedEventAttributes;
+    if (accepted) {
+      const request = accepted.acceptedRequest;
+      const name = request?.input?.name ?? '?';
+      if (request?.meta?.updateId) updates.set(request.meta.updateId, name);
+      const args = request?.input?.args?.payloads;
+      const flowRunId = name === supplyRunInputUpdate.name && args && runIdOf ? await runIdOf(args) : undefined;
+      entries.push({
+        at,
+        kind: 'message',
+        text: `update ${name}${flowRunId ? ` (run ${flowRunId})` : ''} accepted`,
+        identity: request?.meta?.identity ?? '',
+        ...(flowRunId ? { flowRunId } : {}),
+      });
+      continue;
+    }
+    const completed = event.workflowExecutionUpdateCompletedEventAttributes;
+    if (completed) {
+      const name = updates.get(completed.meta?.updateId ?? '') ?? 'update';
+      const how = completed.outcome?.failure ? 'refused' : 'answered';
+      entries.push({ at, kind: 'message', text: `update ${name} ${how}` });
+      continue;
+    }
+    const closed = CLOSED[event.eventType ?? 0];
+    if (closed) entries.push({ at, kind: 'closed', text: closed });
+  }
+  return entries;
+}
+
+/** The timeline of the latest run of `workflowId` (reading history is not a billed action). */
+export async function timeline(client: Client, workflowId: string): Promise<TimelineEntry[]> {
+  const history = await client.workflow.getHandle(workflowId).fetchHistory();
+  const context = { type: 'workflow' as const, namespace: client.options.namespace, workflowId };
+  const runIdOf: RunIdOf = async (payloads) => {
+    const request = await decodeFromPayloadsAtIndex<unknown>(client.options.loadedDataConverter, 0, payloads, context);
+    const flowRunId = (request as { flowRunId?: unknown } | null)?.flowRunId;
+    return typeof flowRunId === 'string' ? flowRunId : undefined;
+  };
+  return timelineOf(history.events ?? [], runIdOf);
+}

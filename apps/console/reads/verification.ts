@@ -1,0 +1,111 @@
+import { QueryNotRegisteredError, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { startInput } from '../../../src/batches/start-input.js';
+import { statusQuery } from '../../../workflows/shared/messages.js';
+import { BatchId, PayerId, SpecialtyCode, Tenant, VerificationStage } from '../../../workflows/shared/search-attributes.js';
+import type {
+  RequestedInput,
+  RunInputWorkflowInput,
+  VerificationStatus,
+  VerificationWorkflowInput,
+} from '../../../workflows/shared/types.js';
+import { timeline, type TimelineEntry } from './timeline.js';
+
+/** A query needs a worker to answer it (a closed workflow is replayed); without one the page still shows the rest. */
+const QUERY_TIMEOUT_MS = 5000;
+
+/**
+ * Who the verification is for, decrypted from the workflow's input: shown to signed-in operators only, in the page's
+ * body, never in a URL, a title or a log line.
+ */
+export interface PatientView {
+  name?: string;
+  dateOfBirth?: string;
+  memberId?: string;
+  /** A v1 request names a legacy patient record instead. */
+  patientId?: string;
+  state?: string;
+}
+
+export interface VerificationDetail {
+  workflowId: string;
+  runId: string;
+  type: string;
+  /** Temporal's execution status. */
+  execution: string;
+  startedAt: string;
+  closedAt?: string;
+  /** The stage search attribute (the outcome once closed); the status query's stage when it answered. */
+  stage?: string;
+  payerId?: string;
+  specialtyCode?: string;
+  batchId?: string;
+  tenant?: string;
+  status?: VerificationStatus;
+  /** Why the status query is missing (no worker answered in time, or the workflow has none). */
+  statusProblem?: string;
+  patient?: PatientView;
+  /** For a standalone run workflow: the verification and caller it belongs to. */
+  runOf?: { verificationId?: string; callerId?: string; requested?: RequestedInput };
+  timeline: TimelineEntry[];
+}
+
+function patientOf(input: VerificationWorkflowInput): PatientView | undefined {
+  const request = input?.request;
+  if (!request) return undefined;
+  if (request.version === 'v1') return { patientId: request.patientId, memberId: request.memberId };
+  const p = request.patient;
+  return { name: `${p.firstName} ${p.lastName}`, dateOfBirth: p.dateOfBirth, memberId: p.memberId, state: p.state };
+}
+
+async function statusOf(client: Client, workflowId: string) {
+  try {
+    const status = await client.withDeadline(Date.now() + QUERY_TIMEOUT_MS, () =>
+      client.workflow.getHandle(workflowId).query(statusQuery),
+    );
+    return { status };
+  } catch (err) {
+    if (err instanceof QueryNotRegisteredError) return { statusProblem: 'this workflow has no status query' };
+    return { statusProblem: 'no worker answered the status query in time; the rest is from Temporal itself' };
+  }
+}
+
+/** Everything the console shows of one workflow; undefined when there is no such workflow. */
+export async function verificationDetail(client: Client, workflowId: string): Promise<VerificationDetail | undefined> {
+  let described;
+  try {
+    described = await client.workflow.getHandle(workflowId).describe();
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return undefined;
+    throw err;
+  }
+  const a = described.typedSearchAttributes;
+  const isVerification = described.type === 'verificationWorkflow';
+  const isRun = described.type === 'runInputWorkflow';
+  const [status, input, entries] = await Promise.all([
+    isVerification || isRun ? statusOf(client, workflowId) : Promise.resolve({ statusProblem: undefined }),
+    isVerification || isRun
+      ? startInput<VerificationWorkflowInput & RunInputWorkflowInput>(client, workflowId, described.runId)
+      : Promise.resolve(undefined),
+    timeline(client, workflowId),
+  ]);
+  const optional = <K extends string>(name: K, value: string | undefined) => (value ? { [name]: value } : {});
+  return {
+    workflowId,
+    runId: described.runId,
+    type: described.type,
+    execution: described.status.name,
+    startedAt: described.startTime.toISOString(),
+    ...(described.closeTime ? { closedAt: described.closeTime.toISOString() } : {}),
+    ...optional('stage', ('status' in status && status.status?.stage) || a.get(VerificationStage)),
+    ...optional('payerId', a.get(PayerId)),
+    ...optional('specialtyCode', a.get(SpecialtyCode)),
+    ...optional('batchId', a.get(BatchId)),
+    ...optional('tenant', a.get(Tenant)),
+    ...status,
+    ...(isVerification && input ? { patient: patientOf(input) } : {}),
+    ...(isRun && input
+      ? { runOf: { verificationId: input.verificationId, callerId: input.callerId, requested: input.requested } }
+      : {}),
+    timeline: entries,
+  };
+}

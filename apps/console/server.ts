@@ -1,0 +1,153 @@
+import { fileURLToPath } from 'node:url';
+import fastifyFormbody from '@fastify/formbody';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import type { Client } from '@temporalio/client';
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import { ConfigError, variables, type Config } from '../../src/config.js';
+import { temporalReachable } from '../../src/health/readiness.js';
+import { healthRoutes } from '../../src/health/routes.js';
+import { countHttpRequests } from '../../src/metrics/http-metrics.js';
+import type { Logger } from '../../src/logging.js';
+import { authRoutes, guard } from './auth.js';
+import { registerCsrf } from './csrf.js';
+import { OperatorClients } from './operator-client.js';
+import { parseOperators } from './operators.js';
+import { awaitingInputPages } from './pages/awaiting-input.js';
+import { batchPages } from './pages/batches.js';
+import { needsReviewPages } from './pages/needs-review.js';
+import { verificationPages } from './pages/verification.js';
+import { registerSession } from './session.js';
+import { html } from './views/html.js';
+import { page } from './views/layout.js';
+
+const ASSETS = fileURLToPath(new URL('./assets/', import.meta.url));
+
+export interface ConsoleOptions {
+  config: Pick<Config, 'console' | 'temporal'>;
+  /** The process's one Temporal client (its converter decrypts payloads); no request opens a connection of its own. */
+  client: Client;
+  logger: Logger;
+  /** Deadline of the Temporal calls of one page (default 30 s). */
+  timeoutMs?: number;
+  /** Deadline of `/readyz`'s call to Temporal (default READYZ_TIMEOUT_MS's). */
+  readyTimeoutMs?: number;
+}
+
+const READYZ_TIMEOUT_MS = Number(variables.READYZ_TIMEOUT_MS.default);
+
+/** The console refuses to start without operators and a session key: there is no default for either. */
+export function requireConsoleSecrets(config: Config['console']) {
+  const problems = [
+    ...(config.operators
+      ? []
+      : [
+          { variable: 'CONSOLE_OPERATORS', message: 'required (`eligibility console-operator <name>` makes an entry)' },
+        ]),
+    ...(config.sessionSecret
+      ? []
+      : [
+          {
+            variable: 'CONSOLE_SESSION_SECRET',
+            message: 'required (at least 32 characters, e.g. `openssl rand -hex 32`)',
+          },
+        ]),
+  ];
+  if (!config.operators || !config.sessionSecret) throw new ConfigError(problems);
+  return { operators: parseOperators(config.operators), sessionSecret: config.sessionSecret };
+}
+
+function errorPage(title: string, message: string): string {
+  return page(
+    { title },
+    html`<p>${message}</p>
+      <p><a href="/awaiting-input">Back to the console</a></p>`,
+  );
+}
+
+/**
+ * The operator console (DESIGN §11): server-rendered pages for people who answer runs, decide reviews and follow
+ * batches. Sign-in with CONSOLE_OPERATORS, a session cookie, a CSRF token in every form, a content security policy
+ * that allows this origin's own script and style only. Returns the app; the caller listens.
+ */
+export function createConsole(options: ConsoleOptions): FastifyInstance {
+  const { config, client, logger } = options;
+  const { operators, sessionSecret } = requireConsoleSecrets(config.console);
+  const loggerInstance: FastifyBaseLogger = logger.child({ component: 'console' });
+  const app = Fastify({ loggerInstance, trustProxy: config.console.trustProxy, bodyLimit: 256 * 1024 });
+
+  void app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:'],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        baseUri: ["'none'"],
+        objectSrc: ["'none'"],
+      },
+    },
+    referrerPolicy: { policy: 'no-referrer' },
+  });
+  void app.register(fastifyFormbody);
+  registerSession(app, { ...config.console, sessionSecret });
+  registerCsrf(app);
+  void app.register(fastifyStatic, { root: ASSETS, prefix: '/assets/', index: false, cacheControl: false });
+  app.addHook('onRequest', guard);
+  countHttpRequests(app, 'console');
+  healthRoutes(app, { ready: () => temporalReachable(client.connection, options.readyTimeoutMs ?? READYZ_TIMEOUT_MS) });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    // Only the code is logged: a parser's message may quote the body, which may hold patient data.
+    request.log.warn({ code: error.code, status: error.statusCode }, 'console request failed');
+    if (error.code?.startsWith('FST_CSRF')) {
+      return reply
+        .code(403)
+        .type('text/html')
+        .send(
+          errorPage(
+            'Form expired',
+            'This form was not accepted (its security token is missing or old). Reload the page and try again.',
+          ),
+        );
+    }
+    const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 500;
+    return reply
+      .code(status)
+      .type('text/html')
+      .send(
+        errorPage(
+          'Something went wrong',
+          status < 500
+            ? 'The request was not understood.'
+            : 'Temporal did not answer in time, or the page failed. Try again in a moment.',
+        ),
+      );
+  });
+  app.setNotFoundHandler((_request, reply) =>
+    reply.code(404).type('text/html').send(errorPage('Not found', 'There is no such page.')),
+  );
+
+  const deps = {
+    client,
+    operators: new OperatorClients(client),
+    timeoutMs: options.timeoutMs ?? 30_000,
+    temporalUiUrl: config.temporal.uiUrl,
+    namespace: config.temporal.namespace,
+  };
+  void app.register((routes, _options, done) => {
+    routes.get('/', (_request, reply) => reply.redirect('/awaiting-input', 303));
+    // Browsers ask for it on every page; no icon, and no 401 in their console for it.
+    routes.get('/favicon.ico', (_request, reply) => reply.code(204).send());
+    authRoutes(routes, operators);
+    awaitingInputPages(routes, deps);
+    needsReviewPages(routes, deps);
+    batchPages(routes, deps);
+    verificationPages(routes, deps);
+    done();
+  });
+  return app;
+}

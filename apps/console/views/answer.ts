@@ -1,0 +1,146 @@
+import type { VerificationDetail } from '../reads/verification.js';
+import type { RequestedInput } from '../../../workflows/shared/types.js';
+import { html, type Html } from './html.js';
+import { hiddenCsrf, time } from './layout.js';
+import { identifiersCard, patientCard } from './patient.js';
+
+/** A refusal to show beside the form of its run: the field at fault and why, and the text the operator sent. */
+export interface RunFormError {
+  flowRunId: string;
+  param?: string;
+  reason: string;
+  text: string;
+}
+
+export interface RunView {
+  flowRunId: string;
+  state: string;
+  serviceStatus?: string;
+  requested?: RequestedInput;
+}
+
+/** The runs of a workflow: a verification's from its status query; a standalone run workflow's from its input. */
+export function runsOf(detail: VerificationDetail, runFlowId: string | undefined): RunView[] {
+  if (detail.status) return detail.status.runs;
+  if (runFlowId) {
+    const state = detail.execution === 'RUNNING' ? 'pending' : 'answered';
+    return [{ flowRunId: runFlowId, state, ...(detail.runOf?.requested ? { requested: detail.runOf.requested } : {}) }];
+  }
+  return [];
+}
+
+/** Who sent the run's accepted answer: the identity of its last update in history (an operator: `console:<name>`). */
+function answeredBy(detail: VerificationDetail, flowRunId: string): Html | string {
+  const sent = detail.timeline.filter((e) => e.flowRunId === flowRunId && e.identity);
+  const last = sent[sent.length - 1];
+  return last ? html`, answered by <strong>${last.identity}</strong> at ${time(last.at)}` : '';
+}
+
+const EXAMPLE = '{"authorizationNumber": "A-100"}';
+
+/** What the run asks for, in the words of its event; when the event said nothing, that the spec shows no such field. */
+function asks(run: RunView): Html {
+  const r = run.requested;
+  if (!r) {
+    return html`the service's run event did not say (the spec shows no field for it); the run takes an object that is
+    patched into its callback context.`;
+  }
+  const fields = r.fields?.length
+    ? html` Fields: ${r.fields.map((f, i) => html`${i > 0 ? ', ' : ''}<code>${f}</code>`)}.`
+    : '';
+  return html`${r.description ?? ''}${fields}`;
+}
+
+/** An example built from the fields the run asks for, or a generic one. */
+const example = (run: RunView) =>
+  run.requested?.fields?.length
+    ? JSON.stringify(Object.fromEntries(run.requested.fields.map((f) => [f, '…'])))
+    : EXAMPLE;
+
+function runForm(workflowId: string, run: RunView, csrf: string, error: RunFormError | undefined): Html {
+  const id = `input-${run.flowRunId}`;
+  const failed = error?.flowRunId === run.flowRunId ? error : undefined;
+  const described = [`${id}-asks`, `${id}-help`, `${id}-error`].join(' ');
+  return html`<section class="card run" aria-labelledby="${id}-h">
+    <h2 id="${id}-h">Run <code>${run.flowRunId}</code> <span class="stage stage-awaiting-input">${run.state}</span></h2>
+    <p id="${id}-asks"><strong>What it asks for:</strong> ${asks(run)}</p>
+    <form
+      method="post"
+      action="/runs/${encodeURIComponent(workflowId)}/${encodeURIComponent(run.flowRunId)}"
+      class="run-input"
+    >
+      ${hiddenCsrf(csrf)}
+      <label for="${id}">Input for this run (a JSON object)</label>
+      <textarea
+        id="${id}"
+        name="input"
+        rows="6"
+        spellcheck="false"
+        data-json-object
+        required
+        aria-describedby="${described}"
+        ${failed ? html` aria-invalid="true"` : ''}
+      >
+${failed?.text ?? ''}</textarea>
+      <p id="${id}-help" class="help">
+        For example <code>${example(run)}</code>. It is checked as you type and sent to the service with the
+        <code>supplyRunInput</code> update, in your name.
+      </p>
+      <p id="${id}-error" class="error" aria-live="polite">
+        ${
+          failed
+            ? html`Refused${failed.param ? html` (field <code>${failed.param}</code>)` : ''}: ${failed.reason}`
+            : ''
+        }
+      </p>
+      <button type="submit">Send the input</button>
+    </form>
+  </section>`;
+}
+
+export function answerView(
+  detail: VerificationDetail,
+  runs: readonly RunView[],
+  csrf: string,
+  uiUrl: string | undefined,
+  error?: RunFormError,
+): Html {
+  const pending = runs.filter((r) => r.state !== 'answered');
+  const answered = runs.filter((r) => r.state === 'answered');
+  const last = detail.status?.lastError;
+  return html`<div class="columns">
+    <div>${patientCard(detail)}${identifiersCard(detail, uiUrl)}</div>
+    <div>
+      ${pending.length === 0 ? html`<p class="empty">No run of this workflow awaits input now.</p>` : ''}
+      ${pending.map((run) => runForm(detail.workflowId, run, csrf, error))}
+      ${
+        answered.length > 0
+          ? html`<section class="card">
+              <h2>Answered runs</h2>
+              <ul>
+                ${answered.map(
+                  (r) =>
+                    html`<li>
+                      <code>${r.flowRunId}</code>: the service says
+                      ${r.serviceStatus ?? 'accepted'}${answeredBy(detail, r.flowRunId)}
+                    </li>`,
+                )}
+              </ul>
+              <p class="help">
+                Every attempt, refused ones too, is on the
+                <a href="/verifications/${encodeURIComponent(detail.workflowId)}">verification's timeline</a>.
+              </p>
+            </section>`
+          : ''
+      }
+      ${
+        last && !error
+          ? html`<section class="card">
+              <h2>Last error</h2>
+              <p>${last.type}${last.param ? html` (field <code>${last.param}</code>)` : ''}: ${last.message}</p>
+            </section>`
+          : ''
+      }
+    </div>
+  </div>`;
+}

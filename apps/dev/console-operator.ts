@@ -1,0 +1,29 @@
+import { randomBytes } from 'node:crypto';
+import type { Config } from '../../src/config.js';
+import { operatorEntry } from '../console/operators.js';
+
+/** The operator `eligibility dev` makes when CONSOLE_OPERATORS is unset; its password is new every run. */
+export const DEV_OPERATOR = 'dev';
+
+export interface DevConsole {
+  config: Config;
+  /** Printed by `eligibility dev`; undefined when CONSOLE_OPERATORS was set (those passwords are not known here). */
+  credentials: { name: string; password: string } | undefined;
+}
+
+/**
+ * The dev stack's console sign-in: CONSOLE_OPERATORS when set, else one operator with a password made for this run
+ * and printed once, and a session key made for this run unless one is set. No password is published anywhere.
+ */
+export async function devConsole(config: Config): Promise<DevConsole> {
+  const sessionSecret = config.console.sessionSecret ?? randomBytes(32).toString('hex');
+  if (config.console.operators) {
+    return { config: { ...config, console: { ...config.console, sessionSecret } }, credentials: undefined };
+  }
+  const password = randomBytes(12).toString('base64url');
+  const operators = await operatorEntry(DEV_OPERATOR, password);
+  return {
+    config: { ...config, console: { ...config.console, operators, sessionSecret } },
+    credentials: { name: DEV_OPERATOR, password },
+  };
+}

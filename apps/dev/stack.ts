@@ -1,0 +1,216 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { pino } from 'pino';
+import type { Client } from '@temporalio/client';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../src/config.js';
+import { createDataConverter } from '../../src/codec/data-converter.js';
+import { ensureKeyFile } from '../../src/codec/keys.js';
+import { startCodecServer } from '../codec-server/run-codec-server.js';
+import { createIntakeApi } from '../intake-api/api.js';
+import { devIntakeKey } from './intake-key.js';
+import { createLogger } from '../../src/logging.js';
+import { createConsole } from '../console/server.js';
+import { devConsole } from './console-operator.js';
+import { createSandbox } from '../../sandbox/server.js';
+import { findTemporalCli } from './temporal-cli.js';
+import { connectClient } from '../../src/temporal/client.js';
+import { assertPortFree, startDevServer } from './temporal-dev-server.js';
+import { createWebhookReceiver, WEBHOOK_PATH } from '../receiver/index.js';
+import { runWorker } from '../../workers/run-worker.js';
+
+export interface DevStackOptions {
+  config: Config;
+  /** false: use the Temporal server at TEMPORAL_ADDRESS instead of starting one. */
+  startTemporal: boolean;
+  log: (line: string) => void;
+}
+
+export interface DevStack {
+  /** The configuration the stack runs with (sandbox URL and webhook secret filled in). */
+  config: Config;
+  client: Client;
+  uiUrl: string | undefined;
+  /** undefined when ENCRYPTION_DISABLED=true. */
+  codecServerUrl: string | undefined;
+  sandboxUrl: string;
+  webhookUrl: string;
+  intakeUrl: string;
+  /** Where the intake API key is kept (DEV_DATA_DIR); undefined when INTAKE_API_KEY was given. */
+  intakeKeyFile: string | undefined;
+  consoleUrl: string;
+  /** The dev operator made for this run; undefined when CONSOLE_OPERATORS was set. */
+  consoleCredentials: { name: string; password: string } | undefined;
+  stop(): Promise<void>;
+}
+
+function hostPort(address: string): { ip: string; port: number } {
+  const at = address.lastIndexOf(':');
+  return { ip: address.slice(0, at), port: Number(address.slice(at + 1)) };
+}
+
+/**
+ * With no webhook authentication configured, the stack signs deliveries with a secret made for this run, shared by
+ * its sandbox and its receiver, so `npm start` needs no setup and still never runs an unauthenticated receiver.
+ */
+function withDevSecret(config: Config): Config {
+  const { webhook, sandbox } = config;
+  const otherAuth = webhook.basicAuth !== undefined || webhook.authDisabled;
+  const secret = webhook.signingSecret ?? (otherAuth ? undefined : randomBytes(32).toString('hex'));
+  if (secret === undefined) return config;
+  return {
+    ...config,
+    webhook: { ...webhook, signingSecret: secret },
+    sandbox: { ...sandbox, webhookSecret: sandbox.webhookSecret ?? secret },
+  };
+}
+
+/**
+ * Encryption for the local stack: the key file is made on the first run (CODEC_KEYS, when set, wins), and the codec
+ * server gets a token made for this run unless one is configured. With ENCRYPTION_DISABLED=true it says so loudly.
+ */
+async function startDevCodec(config: Config, log: (line: string) => void) {
+  if (config.codec.disabled) {
+    log('');
+    log('!!! ENCRYPTION IS OFF (ENCRYPTION_DISABLED=true): patient data is stored and shown in plaintext by Temporal.');
+    log('');
+    return undefined;
+  }
+  if (!config.codec.keys && (await ensureKeyFile(config.codec.keyFile))) {
+    log(`Made a local payload encryption key in ${config.codec.keyFile}`);
+  }
+  const token = config.codec.server.token ?? randomBytes(24).toString('hex');
+  const uiOrigins = [`http://127.0.0.1:${config.dev.uiPort}`, `http://localhost:${config.dev.uiPort}`];
+  const withCodec: Config = {
+    ...config,
+    codec: {
+      ...config.codec,
+      server: { ...config.codec.server, token, origins: [...new Set([...config.codec.server.origins, ...uiOrigins])] },
+    },
+  };
+  if (config.codec.server.port !== 0) {
+    await assertPortFree(config.codec.server.port, config.codec.server.host, 'codec server');
+  }
+  const server = await startCodecServer(withCodec, token);
+  log(`Codec server on ${server.url} (payloads are encrypted; Temporal UI decrypts through it)`);
+  return { config: withCodec, server };
+}
+
+async function listen(app: FastifyInstance, host: string, port: number, what: string): Promise<string> {
+  if (port !== 0) await assertPortFree(port, host, what);
+  return (await app.listen({ host, port })).replace(/\/$/, '');
+}
+
+/** The configuration with Temporal at the dev server the stack starts (`config.dev.temporal`), without a profile's TLS. */
+export function onLocalDevServer(config: Config): Config {
+  const { tls: _tls, apiKey: _apiKey, grpcMeta: _grpcMeta, ...temporal } = config.temporal;
+  const { address, namespace } = config.dev.temporal;
+  return {
+    ...config,
+    temporal: { ...temporal, address, namespace },
+    codec: { ...config.codec, server: { ...config.codec.server, namespace } },
+  };
+}
+
+/**
+ * The whole product on one machine: a Temporal dev server (state in DEV_DATA_DIR, UI on TEMPORAL_UI_PORT), the
+ * sandbox, a worker, the webhook receiver, the intake API and the operator console. `stop()` stops them in reverse order; a part that
+ * fails to start stops the parts already running.
+ */
+export async function startDevStack(options: DevStackOptions): Promise<DevStack> {
+  const { log } = options;
+  const stops: (() => Promise<void>)[] = [];
+  const stop = async () => {
+    for (const s of stops.reverse()) await s().catch((err: unknown) => log(`while stopping: ${String(err)}`));
+  };
+  try {
+    let config = withDevSecret(options.startTemporal ? onLocalDevServer(options.config) : options.config);
+    // The servers' request logs go to a file: the terminal is for the summary a person reads.
+    const logFile = path.resolve(config.dev.dataDir, 'eligibility.log');
+    await mkdir(path.dirname(logFile), { recursive: true });
+    const logger = createLogger(config, 'eligibility', pino.destination({ dest: logFile, append: true, sync: true }));
+    log(`Logs of the servers: ${path.relative(process.cwd(), logFile) || logFile}`);
+    const codec = await startDevCodec(config, log);
+    if (codec) stops.push(() => codec.server.close());
+    config = codec?.config ?? config;
+    let uiUrl: string | undefined;
+    if (options.startTemporal) {
+      const { ip, port } = hostPort(config.temporal.address);
+      const cliPath = await findTemporalCli({ ...config.temporal, log });
+      const server = await startDevServer({
+        cliPath,
+        ip,
+        port,
+        uiPort: config.dev.uiPort,
+        namespace: config.temporal.namespace,
+        dbFile: path.resolve(config.dev.dataDir, 'temporal.sqlite'),
+        // Temporal UI asks the codec server to decrypt what it shows; the database keeps only ciphertext.
+        extraArgs: codec ? ['--ui-codec-endpoint', codec.server.uiEndpoint] : [],
+      });
+      stops.push(() => server.stop());
+      uiUrl = server.uiUrl;
+      log(`Temporal dev server on ${server.address}${uiUrl ? `, Temporal UI at ${uiUrl}` : ''}`);
+    }
+
+    const sandbox = await createSandbox(config.sandbox);
+    if (config.sandbox.port !== 0) await assertPortFree(config.sandbox.port, config.sandbox.host, 'sandbox');
+    const sandboxUrl = (await sandbox.listen()).replace(/\/$/, '');
+    stops.push(() => sandbox.close());
+    config = { ...config, service: { ...config.service, baseUrl: sandboxUrl } };
+    log(`Sandbox of the eligibility service on ${sandboxUrl}`);
+
+    const temporal = await connectClient(config.temporal, { dataConverter: await createDataConverter(config.codec) });
+    stops.push(() => temporal.close());
+
+    const workerStop = new AbortController();
+    const worker = runWorker(config, { signal: workerStop.signal, log });
+    stops.push(async () => {
+      workerStop.abort();
+      await worker;
+    });
+
+    const receiver = createWebhookReceiver({
+      config,
+      client: temporal.client,
+      taskQueue: config.temporal.taskQueue,
+      logger,
+    });
+    const webhookBase = await listen(receiver, config.webhook.host, config.webhook.port, 'webhook receiver');
+    stops.push(() => receiver.close());
+    const intakeKey = await devIntakeKey(config.dev.dataDir, config.intake.apiKey);
+    config = { ...config, intake: { ...config.intake, apiKey: intakeKey.key } };
+    const intake = createIntakeApi({
+      config,
+      client: temporal.client,
+      taskQueue: config.temporal.taskQueue,
+      logger,
+      timing: { graceSeconds: config.dev.graceSeconds },
+    });
+    const intakeUrl = await listen(intake, config.intake.host, config.intake.port, 'intake API');
+    stops.push(() => intake.close());
+    log(`Webhook receiver on ${webhookBase}${WEBHOOK_PATH}, intake API on ${intakeUrl}`);
+    const operatorConsole = await devConsole(config);
+    config = operatorConsole.config;
+    const consoleApp = createConsole({ config, client: temporal.client, logger });
+    const consoleUrl = await listen(consoleApp, config.console.host, config.console.port, 'operator console');
+    stops.push(() => consoleApp.close());
+
+    return {
+      config,
+      client: temporal.client,
+      uiUrl,
+      codecServerUrl: codec?.server.url,
+      sandboxUrl,
+      webhookUrl: `${webhookBase}${WEBHOOK_PATH}`,
+      intakeUrl,
+      intakeKeyFile: intakeKey.file,
+      consoleUrl,
+      consoleCredentials: operatorConsole.credentials,
+      stop,
+    };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}

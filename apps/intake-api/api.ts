@@ -1,0 +1,116 @@
+import swagger from '@fastify/swagger';
+import type { Client } from '@temporalio/client';
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import {
+  hasZodFastifySchemaValidationErrors,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodFastifySchemaValidationError,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { variables, type Config } from '../../src/config.js';
+import { temporalReachable } from '../../src/health/readiness.js';
+import { HEALTH_PATHS, healthRoutes } from '../../src/health/routes.js';
+import { countHttpRequests } from '../../src/metrics/http-metrics.js';
+import type { Logger } from '../../src/logging.js';
+import type { BatchTiming } from '../../workflows/shared/batch-timing.js';
+import type { Timing } from '../../workflows/shared/timing.js';
+import { apiKeyGuard, requireIntakeApiKey } from './api-key.js';
+import type { IntakeApp, IntakeDeps } from './deps.js';
+import { intakeOpenApiOptions, OPENAPI_PATH } from './openapi.js';
+import { batchRoutes } from './routes/batches.js';
+import { cancelRoute } from './routes/cancel.js';
+import { listRoute } from './routes/list.js';
+import { openApiRoute } from './routes/openapi.js';
+import { reviewRoute } from './routes/review.js';
+import { runInputRoute } from './routes/run-input.js';
+import { startRoute } from './routes/start.js';
+import { statusRoute } from './routes/status.js';
+import { invalidRequestBody } from './schemas.js';
+
+export interface IntakeApiOptions {
+  config: Pick<Config, 'intake' | 'tenants'>;
+  /** The process's one Temporal client; no request opens a connection of its own. */
+  client: Client;
+  /** Task queue of the verification workflows. */
+  taskQueue: string;
+  logger: Logger;
+  /** Waiting times of the verifications it starts (tests shorten them). */
+  timing?: Partial<Timing>;
+  /** How the batches it submits pace themselves (tests shorten it). */
+  batchTiming?: Partial<BatchTiming>;
+  /** `/readyz`'s deadline for the Temporal server (`READYZ_TIMEOUT_MS`; default its default). */
+  readyTimeoutMs?: number;
+}
+
+/**
+ * The field a request's validation error names, as `firstInvalidParam` (src/contract) names it from the zod error:
+ * its dotted path, the first unknown key of a strict object, or `body` for the whole of it.
+ */
+function invalidParam(issue: ZodFastifySchemaValidationError): string {
+  const path = issue.instancePath === '/' ? [] : issue.instancePath.slice(1).split('/');
+  const unknownKey =
+    issue.keyword === 'unrecognized_keys' ? (issue.params.keys as string[] | undefined)?.[0] : undefined;
+  if (unknownKey !== undefined) path.push(unknownKey);
+  return path.length === 0 ? 'body' : path.join('.');
+}
+
+/**
+ * The intake HTTP API (DESIGN §6): start verifications, read their status, list them by stage, supply run input,
+ * decide v1 verifications that need review, cancel. Routes declare their schemas (validation, serialisation and the
+ * OpenAPI document at `/docs/openapi.json`, all from one declaration). Every route but the document needs the API
+ * key. Returns the app; the caller listens.
+ */
+export function createIntakeApi(options: IntakeApiOptions): FastifyInstance {
+  const { config, client, taskQueue, logger } = options;
+  const apiKey = requireIntakeApiKey(config.intake);
+  const deps: IntakeDeps = {
+    client,
+    taskQueue,
+    timeoutMs: config.intake.temporalTimeoutMs,
+    tenantWeights: config.tenants.weights,
+    ...(options.timing ? { timing: options.timing } : {}),
+    ...(options.batchTiming ? { batchTiming: options.batchTiming } : {}),
+  };
+  // Typed as Fastify's base logger so the app keeps Fastify's default instance type.
+  const loggerInstance: FastifyBaseLogger = logger.child({ component: 'intake-api' });
+  const app: IntakeApp = Fastify({ loggerInstance }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    // A request its route's schema refused: 400 naming the field, never its value.
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      return reply.code(400).send(invalidRequestBody(invalidParam(error.validation[0]!)));
+    }
+    const status = error.statusCode ?? 500;
+    // Only the code is logged: a JSON parser's message quotes the body, which holds patient data.
+    request.log.warn({ code: error.code, status }, 'intake request failed');
+    if (status === 413) return reply.code(413).send({ error: 'payload_too_large' });
+    if (status === 415) return reply.code(415).send({ error: 'unsupported_media_type', message: 'send JSON' });
+    if (status >= 400 && status < 500)
+      return reply.code(400).send(invalidRequestBody('body', 'the body is not valid JSON'));
+    return reply.code(500).send({ error: 'internal_error' });
+  });
+  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 'not_found' }));
+  // Probes and scrapers carry no key; these routes show counts and states, nothing of any caller.
+  app.addHook('onRequest', apiKeyGuard(apiKey, [OPENAPI_PATH, ...HEALTH_PATHS]));
+  countHttpRequests(app, 'intake');
+  const readyTimeoutMs = options.readyTimeoutMs ?? Number(variables.READYZ_TIMEOUT_MS.default);
+  healthRoutes(app, { ready: () => temporalReachable(client.connection, readyTimeoutMs) });
+
+  // Registered before the routes, so that it sees each of them; the routes form one plugin, loaded after it.
+  void app.register(swagger, intakeOpenApiOptions());
+  void app.register((routes: IntakeApp, _options, done) => {
+    openApiRoute(routes);
+    startRoute(routes, deps);
+    listRoute(routes, deps);
+    statusRoute(routes, deps);
+    runInputRoute(routes, deps);
+    reviewRoute(routes, deps);
+    cancelRoute(routes, deps);
+    batchRoutes(routes, deps);
+    done();
+  });
+  return app;
+}

@@ -1,0 +1,35 @@
+import type { Client } from '@temporalio/client';
+import type { FastifyBaseLogger, FastifyInstance, RawServerDefault } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { BatchTiming } from '../../workflows/shared/batch-timing.js';
+import type { TenantWeights } from '../../workflows/shared/priority.js';
+import type { Timing } from '../../workflows/shared/timing.js';
+
+/** The intake API's Fastify instance: route schemas are zod schemas, and handlers' types follow from them. */
+export type IntakeApp = FastifyInstance<
+  RawServerDefault,
+  IncomingMessage,
+  ServerResponse,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
+
+/** What the intake routes share: the process's one Temporal client and where its workflows run. */
+export interface IntakeDeps {
+  client: Client;
+  taskQueue: string;
+  /** Deadline of the Temporal calls of one request, in milliseconds. */
+  timeoutMs: number;
+  /** Waiting times of started verifications (tests shorten them); the workflow's defaults otherwise. */
+  timing?: Partial<Timing>;
+  /** How batches pace themselves (tests shorten it); the batch's defaults otherwise. */
+  batchTiming?: Partial<BatchTiming>;
+  /** Fairness weights by tenant (`ELIGIBILITY_TENANT_WEIGHTS`). */
+  tenantWeights?: TenantWeights;
+}
+
+/** Runs Temporal calls under the request's deadline, so an unreachable server answers 503 instead of hanging. */
+export function withDeadline<T>(deps: IntakeDeps, fn: () => Promise<T>): Promise<T> {
+  return deps.client.withDeadline(Date.now() + deps.timeoutMs, fn);
+}

@@ -1,0 +1,73 @@
+import { ApplicationFailure, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { BatchNotFoundError, cancelBatch, resubmitBatch } from '../../../src/batches/actions.js';
+import { describeBatch } from '../../../src/batches/describe.js';
+import { firstInvalidParam } from '../../../src/contract/index.js';
+import { FailureType } from '../../../workflows/shared/failure-types.js';
+import { BatchIdParams, ResubmitBody } from '../../../src/batches/schemas.js';
+import { withDeadline, type IntakeDeps } from '../deps.js';
+import { replyWithError } from '../errors.js';
+import { IDEMPOTENCY_HEADER } from '../schemas.js';
+import { invalidRequestBody } from '../schemas.js';
+
+/** A batch that refuses because it is cancelled, or has closed, is a 409; one that does not exist a 404. */
+async function replyRefused(
+  deps: IntakeDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  batchId: string,
+  err: unknown,
+): Promise<FastifyReply> {
+  if (err instanceof BatchNotFoundError) return reply.code(404).send({ error: 'not_found', message: err.message });
+  const cause = err instanceof WorkflowUpdateFailedError ? err.cause : undefined;
+  if (cause instanceof ApplicationFailure && cause.type === FailureType.BatchCancelled) {
+    return reply.code(409).send({ error: 'batch_cancelled', message: cause.message });
+  }
+  if (err instanceof WorkflowNotFoundError) {
+    const view = await withDeadline(deps, () => describeBatch(deps.client, batchId)).catch(() => undefined);
+    if (!view) return reply.code(404).send({ error: 'not_found', message: `no batch ${batchId}` });
+    return reply
+      .code(409)
+      .send({ error: 'batch_closed', message: `batch ${batchId} has closed (${view.state})`, state: view.state });
+  }
+  return replyWithError(request, reply, err);
+}
+
+/**
+ * `POST /batches/:batchId/resubmit` `{outcomes}` (default failed): starts again the items whose latest attempt ended
+ * so. 202 when a new round starts; 200 `accepted: false` when the request repeats one already taken (the same
+ * `Idempotency-Key`, or a round resubmitted since the caller looked). `POST /batches/:batchId/cancel`: 202.
+ */
+export function actOnBatchRoutes(app: FastifyInstance, deps: IntakeDeps): void {
+  app.post('/batches/:batchId/resubmit', async (request, reply) => {
+    const params = BatchIdParams.safeParse(request.params);
+    if (!params.success) return reply.code(400).send(invalidRequestBody(firstInvalidParam(params.error)));
+    const body = ResubmitBody.safeParse(request.body ?? {});
+    if (!body.success) return reply.code(400).send(invalidRequestBody(firstInvalidParam(body.error)));
+    const key = request.headers[IDEMPOTENCY_HEADER];
+    const idempotencyKey = typeof key === 'string' && key.length > 0 && key.length <= 200 ? key : undefined;
+    const { batchId } = params.data;
+    try {
+      const answer = await withDeadline(deps, () =>
+        resubmitBatch(deps.client, batchId, body.data.outcomes, idempotencyKey ? { idempotencyKey } : {}),
+      );
+      request.log.info({ batchId, round: answer.round, accepted: answer.accepted }, 'batch resubmission');
+      return reply.code(answer.accepted ? 202 : 200).send({ batchId, ...answer });
+    } catch (err) {
+      return replyRefused(deps, request, reply, batchId, err);
+    }
+  });
+
+  app.post('/batches/:batchId/cancel', async (request, reply) => {
+    const params = BatchIdParams.safeParse(request.params);
+    if (!params.success) return reply.code(400).send(invalidRequestBody(firstInvalidParam(params.error)));
+    const { batchId } = params.data;
+    try {
+      const memo = await withDeadline(deps, () => cancelBatch(deps.client, batchId));
+      request.log.info({ batchId }, 'batch cancel');
+      return reply.code(202).send({ batchId, state: memo.phase });
+    } catch (err) {
+      return replyRefused(deps, request, reply, batchId, err);
+    }
+  });
+}

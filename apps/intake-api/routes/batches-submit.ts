@@ -1,0 +1,101 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { DEFAULT_RETRY_WINDOW_SECONDS } from '../../../src/batches/limits.js';
+import { BatchUploadError, readUpload } from '../../../src/batches/parse-upload.js';
+import { contentBatchId, validateSubmission, type SubmittedRow } from '../../../src/batches/prepare.js';
+import { submitBatch } from '../../../src/batches/submit.js';
+import { firstInvalidParam, INVALID_REQUEST } from '../../../src/contract/index.js';
+import { BatchSubmitBody, BatchUploadQuery, type BatchSubmitted } from '../../../src/batches/schemas.js';
+import { withDeadline, type IntakeDeps } from '../deps.js';
+import { replyWithError } from '../errors.js';
+
+/**
+ * 10,000 items of at most about 1.5 KB each (the intake's limits on every field), with room: the largest body a
+ * batch submission may have. Other routes keep Fastify's 1 MB.
+ */
+export const BATCH_BODY_LIMIT = 20 * 1024 * 1024;
+
+export const UPLOAD_TYPES = { 'text/csv': 'csv', 'application/x-ndjson': 'jsonl' } as const;
+
+interface Submission {
+  rows: SubmittedRow[];
+  options: { batchId?: string; tenant?: string; retryWindow?: number; allOrNothing?: boolean };
+}
+
+/** The rows and options of a request: a JSON body `{items, …}`, or a file with its options in the query string. */
+function readSubmission(request: FastifyRequest): Submission | { param: string; message: string } {
+  const mediaType = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  const format = UPLOAD_TYPES[mediaType as keyof typeof UPLOAD_TYPES];
+  if (format) {
+    const query = BatchUploadQuery.safeParse(request.query);
+    if (!query.success) return { param: firstInvalidParam(query.error), message: 'invalid query parameter' };
+    try {
+      const rows = readUpload(request.body as Buffer, format);
+      return { rows, options: query.data };
+    } catch (err) {
+      if (err instanceof BatchUploadError) return { param: 'body', message: err.message };
+      throw err;
+    }
+  }
+  const body = BatchSubmitBody.safeParse(request.body);
+  if (!body.success) {
+    return { param: firstInvalidParam(body.error), message: body.error.issues[0]?.message ?? 'invalid' };
+  }
+  const { items, ...options } = body.data;
+  return { rows: items.map((request, i) => ({ row: i + 1, request })), options };
+}
+
+function refuse(
+  reply: FastifyReply,
+  param: string,
+  message: string,
+  invalid?: z.infer<typeof BatchSubmitted>['invalid'],
+) {
+  return reply.code(400).send({ error: INVALID_REQUEST, param, message, ...(invalid ? { invalid } : {}) });
+}
+
+/**
+ * `POST /batches`: every row is validated first; the answer lists the refused rows (row, line, field; never values).
+ * A refused row never holds the others back unless `allOrNothing`. The batch is durable (its pages and its workflow
+ * started) before the answer: 202 with its id, or 200 `duplicate` when that batch exists already. A malformed file
+ * (empty, not UTF-8, bad quoting, unknown columns, too many rows) is a 400 naming the problem, and starts nothing.
+ */
+export function submitBatchRoute(app: FastifyInstance, deps: IntakeDeps): void {
+  app.post('/batches', { bodyLimit: BATCH_BODY_LIMIT }, async (request, reply) => {
+    try {
+      const submission = readSubmission(request);
+      if ('param' in submission) return refuse(reply, submission.param, submission.message);
+      const { valid, invalid } = validateSubmission(submission.rows, { sandbox: false });
+      const { batchId: given, tenant, retryWindow, allOrNothing } = submission.options;
+      if (valid.length === 0) return refuse(reply, 'items', 'no valid item: nothing was started', invalid);
+      if (allOrNothing && invalid.length > 0) {
+        return refuse(reply, 'items', `${invalid.length} invalid (allOrNothing): nothing was started`, invalid);
+      }
+      const options = {
+        ...(tenant ? { tenant } : {}),
+        retryWindowSeconds: retryWindow ?? DEFAULT_RETRY_WINDOW_SECONDS,
+        ...(deps.timing ? { timing: deps.timing } : {}),
+      };
+      const batchId = given ?? contentBatchId(valid, options);
+      const submitted = await withDeadline(deps, () =>
+        submitBatch(
+          deps.client,
+          { batchId, valid, invalid, options },
+          { taskQueue: deps.taskQueue, ...(deps.batchTiming ? { timing: deps.batchTiming } : {}) },
+        ),
+      );
+      request.log.info(
+        { batchId, items: submitted.items, invalid: invalid.length, duplicate: submitted.duplicate },
+        submitted.duplicate ? 'duplicate batch' : 'batch submitted',
+      );
+      const { duplicate, ...rest } = submitted;
+      const body: z.infer<typeof BatchSubmitted> = { ...rest, invalid, ...(duplicate ? { duplicate } : {}) };
+      return reply
+        .code(duplicate ? 200 : 202)
+        .header('location', `/batches/${batchId}`)
+        .send(body);
+    } catch (err) {
+      return replyWithError(request, reply, err);
+    }
+  });
+}

@@ -1,0 +1,70 @@
+import { ApplicationFailure, WorkflowUpdateFailedError } from '@temporalio/client';
+import { FailureType } from '../../../workflows/shared/failure-types.js';
+import { resolveReviewUpdate } from '../../../workflows/shared/messages.js';
+import { replyIfClosed } from '../closed.js';
+import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
+import { replyWithError } from '../errors.js';
+import { answer, commonAnswers } from '../openapi.js';
+import {
+  ErrorResponse,
+  IDEMPOTENCY_HEADER,
+  IdempotencyHeaders,
+  ReviewRequest,
+  ReviewResponse,
+  WorkflowIdParams,
+} from '../schemas.js';
+
+/**
+ * `POST /verifications/:workflowId/review`: a person's decision on a v1 verification in `needs-review` (the
+ * `resolveReview` update): `{"action":"retry"}` (may create a duplicate), `{"action":"record","verificationId"}` or
+ * `{"action":"abandon"}`. 200 `{accepted}`; 409 when the verification awaits no review or has closed.
+ */
+export function reviewRoute(app: IntakeApp, deps: IntakeDeps): void {
+  app.post(
+    '/verifications/:workflowId/review',
+    {
+      schema: {
+        operationId: 'resolveReview',
+        summary: 'Decide a v1 verification in stage `needs-review` (the `resolveReview` update)',
+        description:
+          'A v1 creation whose outcome is unknown is never retried automatically (v1 has no idempotency). `retry` calls the service again and may create a duplicate; `record` takes the verification id found at the service, with no call; `abandon` closes the verification as `abandoned`.',
+        params: WorkflowIdParams.extend({
+          workflowId: WorkflowIdParams.shape.workflowId.describe('A verification in stage `needs-review`'),
+        }),
+        body: ReviewRequest,
+        headers: IdempotencyHeaders,
+        response: {
+          200: answer('The decision was accepted', ReviewResponse),
+          400: answer('`param` names the invalid field (`action`, `verificationId`)', ErrorResponse),
+          404: answer('No such workflow', ErrorResponse),
+          409: answer(
+            'Not awaiting review (`not_awaiting_review`), or closed (`workflow_closed`, with `outcome`)',
+            ErrorResponse,
+          ),
+          ...commonAnswers,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { workflowId } = request.params;
+      const updateId = request.headers[IDEMPOTENCY_HEADER];
+      try {
+        const handle = deps.client.workflow.getHandle(workflowId);
+        const result = await withDeadline(deps, () =>
+          handle.executeUpdate(resolveReviewUpdate, { args: [request.body], ...(updateId ? { updateId } : {}) }),
+        );
+        request.log.info({ workflowId, action: result.accepted }, 'review decision accepted');
+        return reply.code(200).send(result);
+      } catch (err) {
+        const cause = err instanceof WorkflowUpdateFailedError ? err.cause : undefined;
+        if (cause instanceof ApplicationFailure && cause.type === FailureType.NotAwaitingReview) {
+          return reply.code(409).send({ error: 'not_awaiting_review', message: cause.message });
+        }
+        return (
+          (await replyIfClosed(deps, reply, workflowId, err, 'it takes no more decisions').catch(() => undefined)) ??
+          replyWithError(request, reply, err)
+        );
+      }
+    },
+  );
+}

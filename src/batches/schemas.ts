@@ -1,0 +1,142 @@
+import { z } from 'zod';
+import { BatchIdSchema, BooleanFlag, MAX_BATCH_ITEMS, RetryWindowSchema, TenantSchema } from './limits.js';
+import { PROGRESS_GROUPS } from './groups.js';
+import { ITEM_OUTCOMES, RESUBMITTABLE_OUTCOMES, RUNNING_STAGES } from '../../workflows/shared/batch-types.js';
+
+/**
+ * The batch routes' bodies, parameters and answers (DESIGN §9). Items are validated one by one with the contract
+ * (`validateSubmission`), so one bad row never refuses the others; these schemas check the envelope.
+ */
+
+const submissionOptions = {
+  batchId: BatchIdSchema.optional().describe(
+    'The batch id; without it, a digest of the submission, so the same submission sent again is the same batch',
+  ),
+  tenant: TenantSchema.optional(),
+  retryWindow: RetryWindowSchema.optional(),
+};
+
+export const BatchSubmitBody = z.object({
+  items: z
+    .array(z.unknown())
+    .min(1, 'give at least one item')
+    .max(MAX_BATCH_ITEMS, `a batch takes at most ${MAX_BATCH_ITEMS} items`)
+    .describe(`Verification requests, as POST /verifications takes them; at most ${MAX_BATCH_ITEMS}`),
+  allOrNothing: z.boolean().optional().describe('Start nothing when any item is invalid (default false)'),
+  ...submissionOptions,
+});
+
+/** A file upload's options travel in the query string. */
+export const BatchUploadQuery = z.object({ ...submissionOptions, allOrNothing: BooleanFlag.optional() });
+
+const InvalidRow = z.object({
+  row: z.number().int().describe('1-based: the item’s index + 1, or the file’s data row'),
+  line: z.number().int().optional().describe('The file line where the row starts'),
+  param: z.string().describe('The offending field, as a dotted path'),
+  message: z.string().describe('What was expected (never the value sent)'),
+});
+
+export const BatchSubmitted = z.object({
+  batchId: z.string(),
+  workflowId: z.string(),
+  items: z.number().int().describe('Valid rows: the batch’s items'),
+  pages: z.number().int(),
+  invalid: z.array(InvalidRow).describe('Rows refused, not started'),
+  duplicate: z.literal(true).optional().describe('The batch existed already: nothing new started'),
+});
+
+export const BatchRefused = z.object({
+  error: z.string(),
+  param: z.string().optional(),
+  message: z.string(),
+  invalid: z.array(InvalidRow).optional(),
+});
+
+export const BatchIdParams = z.object({ batchId: BatchIdSchema });
+
+export const BatchListQuery = z.object({
+  tenant: TenantSchema.optional(),
+  limit: z.coerce.number().int().min(1).max(1000).default(50),
+  pageToken: z.string().min(1).max(2000).optional(),
+});
+
+export const BatchItemsQuery = z.object({
+  stage: z.enum(RUNNING_STAGES).optional().describe('Only items running at this stage'),
+  outcome: z.enum(ITEM_OUTCOMES).optional().describe('Only items that ended so'),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  pageToken: z.string().min(1).max(2000).optional(),
+  superseded: BooleanFlag.optional().describe('Include attempts a resubmission replaced (default false)'),
+});
+
+export const BatchResultsQuery = z.object({
+  format: z.enum(['csv', 'jsonl']).optional().describe('Default: from Accept (application/x-ndjson), else CSV'),
+});
+
+export const ResubmitBody = z.object({
+  outcomes: z
+    .array(z.enum(RESUBMITTABLE_OUTCOMES))
+    .min(1)
+    .default(['failed'])
+    .describe('Items whose latest attempt ended so are started again (default: failed)'),
+});
+
+const countsOf = <T extends readonly string[]>(keys: T) =>
+  z.object(Object.fromEntries(keys.map((k) => [k, z.number().int()])) as Record<T[number], z.ZodNumber>);
+
+const BatchCountsSchema = z.object({
+  items: z.number().int(),
+  invalid: z.number().int(),
+  duplicate: z.number().int(),
+  notStarted: z.number().int(),
+  skipped: z.number().int(),
+  queued: z.number().int(),
+  running: countsOf(RUNNING_STAGES),
+  outcomes: countsOf(ITEM_OUTCOMES),
+});
+
+export const BatchStatusResponse = z.object({
+  batchId: z.string(),
+  workflowId: z.string(),
+  state: z
+    .string()
+    .describe(
+      'starting, running, settled, finished (open for resubmission until closesAt), cancelling, cancelled, closed',
+    ),
+  status: z.string().describe('Temporal execution status of the batch workflow'),
+  counts: BatchCountsSchema.describe('Each item once, by its latest attempt: the parts add up to items'),
+  groups: countsOf(PROGRESS_GROUPS),
+  pages: z.number().int(),
+  tenant: z.string().optional(),
+  retryWindowSeconds: z.number().int(),
+  round: z.number().int().describe('Resubmission rounds so far'),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+  closesAt: z.iso.datetime().optional(),
+  closedAt: z.iso.datetime().optional(),
+});
+
+export const BatchList = z.object({ batches: z.array(BatchStatusResponse), nextPageToken: z.string().optional() });
+
+export const BatchItem = z.object({
+  row: z.number().int(),
+  callerId: z.string().optional(),
+  workflowId: z.string(),
+  round: z.number().int(),
+  stage: z.enum(RUNNING_STAGES).optional(),
+  outcome: z.enum(ITEM_OUTCOMES).optional(),
+  verificationId: z.string().optional(),
+  payerId: z.string().optional(),
+  discoveryId: z.string().optional(),
+  startedAt: z.iso.datetime(),
+  closedAt: z.iso.datetime().optional(),
+  superseded: z.boolean(),
+});
+export const BatchItemList = z.object({ items: z.array(BatchItem), nextPageToken: z.string().optional() });
+
+export const ResubmitResponse = z.object({
+  batchId: z.string(),
+  round: z.number().int(),
+  accepted: z.boolean().describe('false: that round was resubmitted already (a repeated request); nothing started'),
+});
+
+export const BatchCancelResponse = z.object({ batchId: z.string(), state: z.string() });

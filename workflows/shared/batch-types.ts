@@ -1,0 +1,253 @@
+import type { VerificationIntake } from '../../src/contract/index.js';
+import type { BatchTiming } from './batch-timing.js';
+import { OUTCOMES, type Stage } from './types.js';
+import type { Timing } from './timing.js';
+
+/** Stages of an item whose verification still runs; `created` has its verification and waits out its grace period. */
+export const RUNNING_STAGES = [
+  'validating',
+  'awaiting-discovery',
+  'creating',
+  'needs-review',
+  'created',
+  'awaiting-input',
+] as const satisfies readonly Stage[];
+export type RunningStage = (typeof RUNNING_STAGES)[number];
+
+/** How a closed item ended: its verification's outcome, or `terminated` when it was closed from outside. */
+export const ITEM_OUTCOMES = [...OUTCOMES, 'terminated'] as const;
+export type ItemOutcome = (typeof ITEM_OUTCOMES)[number];
+
+/** Outcomes a resubmission may take up again; `completed` is done and `abandoned` was a person's decision. */
+export const RESUBMITTABLE_OUTCOMES = [
+  'failed',
+  'no-coverage',
+  'timed-out',
+  'cancelled',
+  'terminated',
+] as const satisfies readonly ItemOutcome[];
+export type ResubmittableOutcome = (typeof RESUBMITTABLE_OUTCOMES)[number];
+
+/** What every item of a batch carries into its verification's input and search attributes. */
+export interface BatchItemOptions {
+  /** The submitter's tenant (never PHI): a `Tenant` search attribute, for traffic governance. */
+  tenant?: string;
+  /** How long a failing service is retried for this batch's items (traffic governance reads it; stored for now). */
+  retryWindowSeconds: number;
+  /** Waiting times of the items' verifications (tests and `npm start` shorten them). */
+  timing?: Partial<Timing>;
+}
+
+export interface BatchRowRequest {
+  /** 1-based row of the submission (a file's data row, a JSON body's item). */
+  row: number;
+  request: VerificationIntake;
+}
+
+/** A row that was not started, and why: the field at fault and what was expected, never the value. */
+export interface BatchRowProblem {
+  row: number;
+  /** The file line where the row starts, when it came from a file. */
+  line?: number;
+  param: string;
+  message: string;
+}
+
+export interface BatchDuplicate {
+  row: number;
+  /** The verification its caller id already has (started elsewhere, or earlier): nothing new was started. */
+  workflowId: string;
+}
+
+/** A page: at most a few hundred rows of one batch, held in the page workflow's input (Temporal's 2 MB per payload). */
+export interface BatchPageInput {
+  batchId: string;
+  /** 1-based. */
+  page: number;
+  items: BatchRowRequest[];
+  /** Rows of this page's range that were refused at submission (kept for the batch's results). */
+  invalid: BatchRowProblem[];
+  options: BatchItemOptions;
+  releaseWithinSeconds?: number;
+}
+
+/** What `startBatchItems` did with a page's items. */
+export interface PageStartResult {
+  started: number;
+  duplicates: BatchDuplicate[];
+  notStarted: BatchRowProblem[];
+  /** Set when the call stopped at its time slice: it took this many of the items, the first ones. Unset: all. */
+  handled?: number;
+}
+
+export type PageOutcome = 'started' | 'stopped' | 'unreleased';
+
+export interface BatchPageResult extends PageStartResult {
+  page: number;
+  outcome: PageOutcome;
+  invalid: BatchRowProblem[];
+  /** Rows never started because the batch was cancelled (or never started) before this page was released. */
+  skipped: number[];
+}
+
+/** A page's signal to its batch once it has started its items: counts only, no rows. */
+export interface PageReport {
+  page: number;
+  started: number;
+  duplicates: number;
+  notStarted: number;
+}
+
+/** The items' workflows as visibility counts them, every resubmission round included. */
+export interface VisibleItemCounts {
+  total: number;
+  running: Record<RunningStage, number>;
+  outcomes: Record<ItemOutcome, number>;
+}
+
+/** Where the items of a batch stand; each item (its latest attempt) is counted once, so the parts add up to `items`. */
+export interface BatchCounts {
+  /** Valid rows: the batch's items. */
+  items: number;
+  /** Rows refused at submission (not items). */
+  invalid: number;
+  /** Items whose caller id already had a verification: not started again. */
+  duplicate: number;
+  /** Items whose start failed (e.g. a sandbox discovery that could not be created). */
+  notStarted: number;
+  /** Items never started because the batch was cancelled first. */
+  skipped: number;
+  /** Items not started yet, or started but not yet visible. */
+  queued: number;
+  running: Record<RunningStage, number>;
+  outcomes: Record<ItemOutcome, number>;
+}
+
+/**
+ * - `starting`: pages are still starting their items;
+ * - `running`: some items are still on their way (queued, validating, awaiting a discovery, creating);
+ * - `settled`: nothing is on its way; items may still wait for a person or for their grace period;
+ * - `finished`: every item has closed; the batch stays open for resubmissions until `closesAt`;
+ * - `cancelling` / `cancelled`.
+ */
+export type BatchPhase = 'starting' | 'running' | 'settled' | 'finished' | 'cancelling' | 'cancelled';
+
+export interface Resubmission {
+  round: number;
+  outcomes: ResubmittableOutcome[];
+  /** ISO 8601. */
+  requestedAt: string;
+  /** Items started again so far. */
+  resubmitted: number;
+  done: boolean;
+}
+
+/**
+ * What the batch publishes in its memo (`batch`), read with a describe, which is free: followers never query it.
+ * Identifiers and counts only.
+ */
+export interface BatchMemo {
+  batchId: string;
+  phase: BatchPhase;
+  counts: BatchCounts;
+  pages: number;
+  tenant?: string;
+  retryWindowSeconds: number;
+  /** ISO 8601: when the batch was submitted. */
+  createdAt: string;
+  /** ISO 8601: when its counts or phase last changed. */
+  updatedAt: string;
+  /** Resubmission rounds so far; a resubmission names the round it builds on. */
+  round: number;
+  lastResubmission?: Resubmission;
+  /** ISO 8601, once every item has closed: the batch completes then unless a resubmission comes first. */
+  closesAt?: string;
+}
+
+/** State a batch carries across continue-as-new. */
+export interface BatchCarried {
+  released: number;
+  reported: number[];
+  started: number;
+  duplicate: number;
+  notStarted: number;
+  skipped: number;
+  round: number;
+  /** Row -> the round of its latest attempt, for rows resubmitted at least once. */
+  latest: Record<string, number>;
+  /** Closed attempts replaced by a resubmission, by outcome: visibility still counts them. */
+  superseded: Partial<Record<ItemOutcome, number>>;
+  pendingRound?: Resubmission;
+  lastResubmission?: Resubmission;
+  cancelRequested: boolean;
+  cancelSwept: boolean;
+  visible?: VisibleItemCounts;
+  pollSeconds: number;
+  updatedAt: string;
+}
+
+export interface BatchWorkflowInput {
+  batchId: string;
+  /** ISO 8601, set by the submitter. */
+  createdAt: string;
+  /** Valid rows per page, page 1 first. */
+  pageItems: number[];
+  invalid: number;
+  tenant?: string;
+  retryWindowSeconds: number;
+  timing?: Partial<BatchTiming>;
+  carried?: BatchCarried;
+}
+
+export interface BatchResult {
+  phase: 'finished' | 'cancelled';
+  counts: BatchCounts;
+  round: number;
+}
+
+/** A resubmission request: the outcomes to take up again, and the round the caller saw (it makes retries no-ops). */
+export interface ResubmitRequest {
+  outcomes: ResubmittableOutcome[];
+  basedOnRound: number;
+}
+
+export interface ResubmitAnswer {
+  round: number;
+  /** false when the round asked for was resubmitted already: nothing new was started. */
+  accepted: boolean;
+}
+
+export interface StartBatchItemsInput {
+  batchId: string;
+  page: number;
+  items: BatchRowRequest[];
+  options: BatchItemOptions;
+}
+
+export interface ResubmitItemsInput {
+  batchId: string;
+  round: number;
+  outcomes: ResubmittableOutcome[];
+  latest: Record<string, number>;
+  limit: number;
+}
+
+export interface ResubmittedItem {
+  row: number;
+  /** How the attempt it replaces ended. */
+  from: ItemOutcome;
+}
+
+/** The memo key under which a batch publishes its `BatchMemo`. */
+export const BATCH_MEMO_KEY = 'batch';
+
+/** The memo key of a batch item's verification: which batch, row and round it is (read back by lists). */
+export const BATCH_ITEM_MEMO_KEY = 'batchItem';
+
+export interface BatchItemMemo {
+  batchId: string;
+  row: number;
+  round: number;
+  /** The row's caller id, when it gave one (an identifier, never patient data). */
+  callerId?: string;
+}

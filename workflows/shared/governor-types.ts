@@ -1,0 +1,130 @@
+/*
+ * The traffic governor's shapes (DESIGN §8): what workers report, its durable state, its settings and its `status`
+ * query. One governor workflow per task queue sets the queue's activity dispatch rate (the service's calls per
+ * second across every worker) from the outcomes the workers' activities report.
+ */
+
+/** One worker's service-call outcomes over one interval: counts only, never a request or a patient value. */
+export interface OutcomeReport {
+  /** The reporting worker process (its identity); the governor keeps each worker's latest rate. */
+  workerId: string;
+  /** Calls the service answered with anything but a rate limit (a 4xx or 5xx counts: it was served). */
+  answered: number;
+  /** Of `answered`: 5xx answers and calls that got no answer; a service failing this way is not raised. */
+  failed: number;
+  /** Calls refused with a rate limit (429 or the spec's `Too many requests` body). */
+  rateLimited: number;
+  /** The longest `Retry-After` among those refusals, in ms (0 when none was given). */
+  retryAfterMs: number;
+  /** How long this worker counted, in ms. */
+  intervalMs: number;
+  /** The worker's `ELIGIBILITY_MAX_RPS` (null = unset, the limit is discovered): the ceiling the governor obeys. */
+  maxRps: number | null;
+}
+
+/** How the governor moves the rate. Defaults in `governor-aimd.ts`; tests pass small values. */
+export interface GovernorSettings {
+  /**
+   * How a 429 is read and how probes grow: 5 reads a probe's 429 at the rate the last probe raised from when that
+   * rate had held for seconds, and each rate raised from at most at the calls a second its step reached; 4 (before
+   * the `governor-held-rate` patch) read it two raising reports back at the rates themselves, and reads "over a fifth
+   * refused" only from a report of 10 calls or more; 3 (before the `governor-few-calls` patch) read that from any
+   * report, and reads demand over the whole step at a rate
+   * and a refused bunch as a bunch; 2 (before the `governor-steps` patch) read both one report at a time; 2 bounds a
+   * cut by the rate served (at most a halving) and doubles each probe step; 1 is how governors started before the
+   * `governor-plateau` patch decided. The older ones are kept so their histories replay.
+   */
+  generation: 1 | 2 | 3 | 4 | 5;
+  /** The rate to start from when no limit is known (ELIGIBILITY_INITIAL_RPS); with a known limit, that limit. */
+  initialRps: number;
+  /** Never below this: a queue at 0 would dispatch nothing, and nothing would report that the service recovered. */
+  minRps: number;
+  /** A 429 multiplies the rate by this (at most: the rate that was served is lower when the service cut its limit). */
+  decrease: number;
+  /** Above the rate last refused, the first probe adds this share of it, and each next one twice the last. */
+  probeShare: number;
+  /** Before the first 429 (slow start), each raise multiplies the rate by this ... */
+  slowStartFactor: number;
+  /** ... at most once per this long. */
+  slowStartEveryMs: number;
+  /**
+   * Back at the rate last refused, it stays there this long before probing above it (0: probe at once). The service's
+   * bucket refills meanwhile, so a probe's 429s come only when the limit is really passed, not at every step.
+   */
+  probeAfterMs: number;
+  /** Past the rate last refused by this share with no 429, that limit is forgotten and slow start begins again. */
+  forgetAbove?: number;
+  /** After a cut, no raise and no second cut for this long (or the service's `Retry-After`, if longer). */
+  holdMs: number;
+  /** At most one raise per this long: a raise must have shown its effect before the next one (0: one per report). */
+  raiseEveryMs: number;
+  /** A worker's rate counts toward demand this long after its report. */
+  reportFreshMs: number;
+  /** Continue as new after this many history events (bounds the history; tests pass a small number). */
+  continueAsNewAfterEvents: number;
+}
+
+export interface GovernorState {
+  /** The queue's activity dispatch rate, calls per second. */
+  rps: number;
+  /** The rate at which the service last refused calls (undefined until the first 429: still in slow start). */
+  limitedAtRps?: number;
+  /** Epoch ms: no change before then (after a cut). */
+  holdUntilMs: number;
+  /** Epoch ms of the last raise, or of the last report that stayed at the limit: raises are counted from it. */
+  lastRaiseMs: number;
+  /** Epoch ms from which the rate has been at the rate last refused (undefined when below it or not yet limited). */
+  atLimitSinceMs?: number;
+  /** Probe steps taken above the rate last refused since it was reached (each doubles the last). */
+  probes?: number;
+  /** Calls reported since the rate last changed (generation 3), for the demand over the whole step. */
+  step?: { sinceMs: number; calls: number };
+  /**
+   * The rates the last two raising reports started from, in slow start or probing (oldest first); generation 5 keeps
+   * the calls a second a step reached instead of its rate when they never filled it.
+   */
+  raisedFrom?: number[];
+  /** How long the last of `raisedFrom` had held when the rate was raised from it, in ms (generation 5). */
+  lastRaisedFromHeldMs?: number;
+  /** How long the rate stays at the limit before probing above it (undefined: `probeAfterMs`). */
+  stayMs?: number;
+  /** The most recent change and why, for the status. */
+  lastChange?: { atMs: number; fromRps: number; reason: string };
+  /** Each worker's latest calls per second (answered + rate limited) and when it reported. */
+  workers: Record<string, { rps: number; servedRps: number; atMs: number }>;
+  /** The ceiling workers last reported (ELIGIBILITY_MAX_RPS; null = discover). */
+  maxRps: number | null;
+  totals: { reports: number; calls: number; rateLimited: number; raises: number; cuts: number };
+}
+
+export interface GovernorInput {
+  taskQueue: string;
+  /** The ceiling when the first worker started it (later reports update it). */
+  maxRps: number | null;
+  settings?: Partial<GovernorSettings>;
+  /** Carried across continue-as-new. */
+  state?: GovernorState;
+  /** The rate last written to the task queue's config, carried across continue-as-new. */
+  appliedRps?: number;
+}
+
+/** The `status` query and `eligibility governor`: the rate now, the limit it was refused at, and why it moved. */
+export interface GovernorStatus {
+  taskQueue: string;
+  /** `known`: ELIGIBILITY_MAX_RPS is set, the rate starts there and never exceeds it; `discovering`: it is learnt. */
+  mode: 'known' | 'discovering';
+  rps: number;
+  /** The rate last written to the task queue's config (equal to `rps` once applied). */
+  appliedRps?: number;
+  maxRps: number | null;
+  limitedAtRps?: number;
+  /** Calls per second the workers reported lately (answered and refused). */
+  demandRps: number;
+  workers: number;
+  holdUntil?: string;
+  lastChange?: { at: string; fromRps: number; reason: string };
+  totals: GovernorState['totals'];
+}
+
+/** The reason the governor gives while it doubles a probe no 429 has answered; batch starts read it to hold back. */
+export const SLOW_START_REASON = 'calls served, no 429 yet: slow start';

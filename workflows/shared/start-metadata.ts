@@ -1,0 +1,90 @@
+import type { VerificationIntake } from '../../src/contract/index.js';
+import type { DiscoveryWorkflowInput, RunInputWorkflowInput, WebhookSetupInput } from './types.js';
+import { bullets, code } from './ui-text.js';
+
+/**
+ * The one-line summary and the short details block Temporal UI shows for a workflow from its start (`staticSummary`,
+ * `staticDetails`). Built here for every workflow the project starts, by the starters (`startVerification`, the webhook
+ * receiver, webhook registration) and by any workflow that starts children, so all of them read alike.
+ *
+ * Only identifiers and codes ever enter them, by construction: each builder picks named facts from its input, never a
+ * whole object, and a patient value (name, date of birth, member id, address, the service's patient id) is not a fact.
+ * They pass through the payload codec like any payload; a test asserts no patient value reaches them.
+ */
+export interface StartMetadata {
+  staticSummary: string;
+  staticDetails: string;
+}
+
+/**
+ * The facts a summary or details block may show, in the order shown, with the label a person reads. A new fact (a
+ * lane, a batch, a tenant: none is part of an intake yet) is a new row here, and shows wherever it is given.
+ */
+const FACTS = [
+  { key: 'payerId', label: 'payer', inSummary: true },
+  { key: 'specialtyCode', label: 'specialty', inSummary: true },
+  { key: 'discoveryId', label: 'discovery', inSummary: true },
+  { key: 'flowRunId', label: 'run', inSummary: true },
+  { key: 'verificationId', label: 'verification', inSummary: true },
+  { key: 'lane', label: 'lane', inSummary: true },
+  { key: 'batchId', label: 'batch', inSummary: true },
+  { key: 'tenant', label: 'tenant', inSummary: true },
+  { key: 'callerId', label: 'caller id', inSummary: true },
+  { key: 'endpointId', label: 'endpoint', inSummary: false },
+  { key: 'url', label: 'url', inSummary: true },
+  { key: 'events', label: 'events', inSummary: false },
+] as const;
+
+export type StartFacts = Partial<Record<(typeof FACTS)[number]['key'], string>>;
+
+/** Facts that come from outside an intake request (the starter knows them): none exists yet but the rows above. */
+export type StartContext = Pick<StartFacts, 'lane' | 'batchId' | 'tenant'>;
+
+/** `title` (what the workflow is) and the facts given, as a summary line and a Markdown details block. */
+export function startMetadata(title: string, facts: StartFacts): StartMetadata {
+  const given = FACTS.filter(({ key }) => typeof facts[key] === 'string' && facts[key] !== '');
+  const inLine = given.filter((f) => f.inSummary).map(({ key, label }) => `${label} ${facts[key]!.slice(0, 100)}`);
+  return {
+    staticSummary: [title, ...inLine].join(' · '),
+    // A blank line before the list: Temporal UI's Markdown reads a list right under a line as part of it.
+    staticDetails: `**${title}**\n\n${bullets(given.map(({ key, label }) => [label, code(facts[key]!)])).join('\n')}`,
+  };
+}
+
+/** A string field of a request that its type does not declare yet (a tenant, once the intake carries one). */
+function optionalString(request: object, key: string): string | undefined {
+  const value = (request as Record<string, unknown>)[key];
+  return typeof value === 'string' ? value : undefined;
+}
+
+export function verificationStartMetadata(intake: VerificationIntake, context: StartContext = {}): StartMetadata {
+  return startMetadata(`Verification ${intake.version}`, {
+    payerId: intake.payerId,
+    ...(intake.version === 'v2' ? { specialtyCode: intake.specialtyCode } : {}),
+    discoveryId: intake.discoveryId,
+    lane: context.lane ?? optionalString(intake, 'lane'),
+    batchId: context.batchId ?? optionalString(intake, 'batchId'),
+    tenant: context.tenant ?? optionalString(intake, 'tenant'),
+    callerId: intake.id,
+  });
+}
+
+export function discoveryStartMetadata(input: DiscoveryWorkflowInput): StartMetadata {
+  return startMetadata('Coverage discovery', { discoveryId: input.discoveryId });
+}
+
+export function runInputStartMetadata(input: RunInputWorkflowInput): StartMetadata {
+  return startMetadata('Run awaiting input (its verification had closed)', {
+    flowRunId: input.flowRunId,
+    verificationId: input.verificationId,
+    callerId: input.callerId,
+  });
+}
+
+export function webhookSetupStartMetadata(input: WebhookSetupInput): StartMetadata {
+  return startMetadata('Webhook setup', {
+    url: input.url,
+    events: input.events.join(', '),
+    endpointId: input.existing?.endpointId,
+  });
+}

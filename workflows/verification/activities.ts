@@ -1,0 +1,39 @@
+import type {
+  Discovery,
+  LegacyPatient,
+  Payer,
+  ProviderGroupRequest,
+  ProviderGroupResponse,
+  RunInput,
+  RunUpdateResponse,
+  VerificationRequestV1,
+  VerificationRequestV2,
+  VerificationResponseV1,
+  VerificationResponseV2,
+  WebhookEndpoint,
+} from '../../src/contract/index.js';
+import type { CallPolicy } from '../shared/activity-options.js';
+
+/**
+ * The service calls these workflows make, one activity each. The workflows own this port and `activities/` implements
+ * it (`createActivities(...): VerificationActivities`), so the activities may import what workflows share (ids,
+ * failure types) without a cycle, and an implementation that drifts from it does not compile.
+ */
+export interface VerificationActivities {
+  /** `policy` (the retry window) is given by verifications that carry one. */
+  lookupPayer: (payerId: string, policy?: CallPolicy) => Promise<Payer>;
+  fetchDiscovery: (discoveryId: string) => Promise<Discovery>;
+  /** `idempotencyKey` comes from the workflow (`uuid4()`), so every attempt and replay sends the same one. */
+  createVerificationV2: (
+    request: VerificationRequestV2,
+    idempotencyKey: string,
+    policy?: CallPolicy,
+  ) => Promise<VerificationResponseV2>;
+  /** Not idempotent: an outcome the service did not state fails as `AmbiguousOutcome`, for a person to decide. */
+  createVerificationV1: (request: VerificationRequestV1) => Promise<VerificationResponseV1>;
+  updateRun: (flowRunId: string, input: RunInput) => Promise<RunUpdateResponse>;
+  fetchLegacyPatient: (patientId: string) => Promise<LegacyPatient>;
+  createProviderGroup: (request: ProviderGroupRequest) => Promise<ProviderGroupResponse>;
+  registerWebhook: (url: string) => Promise<WebhookEndpoint>;
+  subscribeWebhookEvent: (endpointId: string, event: string) => Promise<WebhookEndpoint>;
+}

@@ -1,0 +1,162 @@
+import { ActivityFailure, ApplicationFailure, TimeoutFailure, proxyActivities, sleep } from '@temporalio/workflow';
+import type { VerificationActivities } from './activities.js';
+import type { VerificationRequestV1 } from '../../src/contract/index.js';
+import {
+  RETRY_BACKOFF,
+  RETRY_WINDOW_SECONDS,
+  serviceCallOptions,
+  v1CreationOptions,
+  windowedV1CreationOptions,
+} from '../shared/activity-options.js';
+import { failureDetails } from '../shared/failure-details.js';
+import { FailureType } from '../shared/failure-types.js';
+import { describeFailure } from './failures.js';
+import type { ProgressReport } from './progress.js';
+import type { CreationReview } from './review.js';
+import type { StageTracker } from './stage.js';
+import { activitySummary, timerSummary } from './summaries.js';
+import type { LastError } from '../shared/types.js';
+import { humanDuration } from '../shared/ui-text.js';
+
+const { createVerificationV1 } = proxyActivities<VerificationActivities>(v1CreationOptions);
+// Under the retry-window patch: no schedule-to-start, so a long queue is not taken for a refusal.
+const { createVerificationV1: createVerificationV1Windowed } = proxyActivities<VerificationActivities>(windowedV1CreationOptions);
+// Histories recorded before the patch retried v1 creation like any call; they replay through this.
+const { createVerificationV1: createVerificationV1Retried } = proxyActivities<VerificationActivities>(serviceCallOptions);
+
+/** Marks histories whose v1 creation is at most once (DESIGN §10); older ones replay the automatic retries. */
+export const V1_AT_MOST_ONCE_PATCH = 'v1-at-most-once';
+
+export type V1Creation =
+  | { kind: 'created'; verificationId: string }
+  | { kind: 'refused'; failure: unknown }
+  | { kind: 'closed'; outcome: 'cancelled' | 'timed-out' | 'abandoned' };
+
+/** Refusals after which nothing exists at the service: retried with backoff, or final. */
+const RETRIED_REFUSALS: readonly string[] = [
+  FailureType.RateLimited,
+  FailureType.Unauthorized,
+  FailureType.NetworkError, // only a connection never made reaches the workflow as this type
+  FailureType.ServerError, // only 408 (the server gave up on an incomplete request); other 5xx are ambiguous
+];
+const FINAL_REFUSALS: readonly string[] = [FailureType.InvalidRequest, FailureType.NotFound];
+
+type Verdict = 'retry' | 'final' | 'ambiguous';
+
+/**
+ * What a failed v1 creation tells. Anything not known to be a refusal is ambiguous: the activity's own
+ * `AmbiguousOutcome` (no answer, a 5xx, an answer outside the contract), a start-to-close timeout (a stalled call or a
+ * lost worker, either of which may have sent the request), a cancellation mid-call, a failure of unknown type. Only a
+ * schedule-to-start timeout says the attempt never started.
+ */
+export function v1FailureVerdict(err: unknown): Verdict {
+  if (!(err instanceof ActivityFailure)) return 'ambiguous';
+  const cause = err.cause;
+  if (cause instanceof TimeoutFailure) return cause.timeoutType === 'SCHEDULE_TO_START' ? 'final' : 'ambiguous';
+  if (!(cause instanceof ApplicationFailure) || !cause.type) return 'ambiguous';
+  if (RETRIED_REFUSALS.includes(cause.type)) return 'retry';
+  return FINAL_REFUSALS.includes(cause.type) ? 'final' : 'ambiguous';
+}
+
+/** The delay before retrying a refusal: the policy's backoff, or longer when the service (or activity) says so. */
+function retryDelayMs(err: unknown, attempt: number): number {
+  const { initialSeconds, coefficient, maximumSeconds } = RETRY_BACKOFF;
+  const backoff = Math.min(maximumSeconds, initialSeconds * coefficient ** (attempt - 1)) * 1000;
+  const cause = err instanceof ActivityFailure ? err.cause : undefined;
+  const asked = cause instanceof ApplicationFailure ? failureDetails(cause).retryDelayMs : 0;
+  return Math.max(backoff, typeof asked === 'number' ? asked : 0);
+}
+
+/**
+ * One creation, retried by the workflow (never by Temporal) while the service refuses it definitely: for
+ * `retryWindowSeconds` after the first refusal (the retry-window patch), or, in histories recorded before it, for an
+ * hour from the first attempt's scheduling.
+ */
+async function createOnce(
+  request: VerificationRequestV1,
+  progress: ProgressReport,
+  retryWindowSeconds: number | undefined,
+): Promise<V1Creation | { kind: 'ambiguous'; failure: unknown }> {
+  const windowed = retryWindowSeconds !== undefined;
+  let deadline = windowed ? Infinity : Date.now() + RETRY_WINDOW_SECONDS * 1000;
+  const create = windowed ? createVerificationV1Windowed : createVerificationV1;
+  for (let attempt = 1; ; attempt += 1) {
+    const summary = activitySummary.createV1(attempt);
+    progress.at({ doing: summary });
+    try {
+      const created = await create.executeWithOptions({ summary }, [request]);
+      return { kind: 'created', verificationId: created.verificationId };
+    } catch (err) {
+      const verdict = v1FailureVerdict(err);
+      if (verdict === 'ambiguous') return { kind: 'ambiguous', failure: err };
+      const delayMs = retryDelayMs(err, attempt);
+      if (windowed && deadline === Infinity) deadline = Date.now() + retryWindowSeconds * 1000;
+      if (verdict === 'final' || Date.now() + delayMs > deadline) return { kind: 'refused', failure: err };
+      const backoff = timerSummary.v1Backoff(delayMs, describeFailure(err).type);
+      const left = humanDuration(deadline - Date.now());
+      progress.at({ doing: `${backoff}; retry window left ${left}`, until: Date.now() + delayMs });
+      await sleep(delayMs, { summary: backoff });
+    }
+  }
+}
+
+/** The ambiguity as the status and the result show it: what happened, never a request value. */
+export function ambiguityOf(err: unknown): LastError {
+  const described = describeFailure(err);
+  const cause = err instanceof ActivityFailure ? err.cause : undefined;
+  const what =
+    cause instanceof TimeoutFailure
+      ? `the call did not finish within its ${String(cause.timeoutType ?? 'activity')
+          .replace(/_/g, '-')
+          .toLowerCase()} timeout (a stalled call or a lost worker)`
+      : described.message;
+  return { type: FailureType.AmbiguousOutcome, message: `v1 creation outcome unknown: ${what}` };
+}
+
+export interface V1ReviewContext {
+  review: CreationReview;
+  stage: StageTracker;
+  progress: ProgressReport;
+  reviewDeadlineSeconds: number;
+  stopped: () => boolean;
+  /** The ambiguity, for the status and the result; undefined once a decision settled it. */
+  report: (error: LastError | undefined) => void;
+  /** The retry window from the first refusal; unset in histories recorded before the retry-window patch. */
+  retryWindowSeconds?: number;
+}
+
+/**
+ * v1 creation at most once (DESIGN §10): an ambiguous outcome is never retried automatically. The workflow enters
+ * `needs-review` and a person decides: retry (accepting that a duplicate may be created), record the verification id
+ * found at the service, or abandon; no decision by the deadline ends it as `timed-out`.
+ */
+export async function createV1AtMostOnce(request: VerificationRequestV1, ctx: V1ReviewContext): Promise<V1Creation> {
+  for (;;) {
+    const attempt = await createOnce(request, ctx.progress, ctx.retryWindowSeconds);
+    if (attempt.kind !== 'ambiguous') {
+      if (attempt.kind === 'created') ctx.report(undefined);
+      return attempt;
+    }
+    const ambiguity = ambiguityOf(attempt.failure);
+    ctx.report(ambiguity);
+    ctx.stage.enter('needs-review');
+    const decision = await ctx.review.decide(ambiguity.message, ctx.reviewDeadlineSeconds, ctx.stopped);
+    if (decision === 'stopped') return { kind: 'closed', outcome: 'cancelled' };
+    if (decision === 'timed-out') return { kind: 'closed', outcome: 'timed-out' };
+    if (decision.action === 'abandon') return { kind: 'closed', outcome: 'abandoned' };
+    if (decision.action === 'record') {
+      ctx.report(undefined);
+      return { kind: 'created', verificationId: decision.verificationId };
+    }
+    ctx.stage.enter('creating');
+  }
+}
+
+/** The creation of histories recorded before the patch: Temporal's automatic retries, as then. */
+export async function createV1Retried(request: VerificationRequestV1): Promise<V1Creation> {
+  try {
+    return { kind: 'created', verificationId: (await createVerificationV1Retried(request)).verificationId };
+  } catch (err) {
+    return { kind: 'refused', failure: err };
+  }
+}
