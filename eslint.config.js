@@ -43,7 +43,8 @@ export default tseslint.config(
           patterns: [
             {
               // zod is left out here so that the next pattern, which allows no type import, is the one that applies.
-              regex: '^(?!@temporalio/workflow$|@temporalio/common$|\\./|\\.\\./(shared|verification|batch|governor)/|zod(/|$))',
+              regex:
+                '^(?!@temporalio/workflow$|@temporalio/common$|\\./|\\.\\./(shared|verification|batch|governor)/|zod(/|$))',
               allowTypeImports: true,
               message:
                 'Workflow code may import only @temporalio/workflow, @temporalio/common and workflow files; anything else (src/contract, activities) as `import type` only (determinism, no zod in the bundle).',

@@ -58,4 +58,3 @@ export function createBatchActivities(deps: BatchActivityDeps): BatchActivities 
     },
   };
 }
-

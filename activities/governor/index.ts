@@ -12,4 +12,3 @@ export function createGovernorActivities(client: Client): GovernorActivities {
       setQueueRateLimit(client, taskQueue, rps, `governor: ${reason}`),
   };
 }
-

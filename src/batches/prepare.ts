@@ -1,6 +1,10 @@
 import { createHash } from 'node:crypto';
 import { validateIntake } from '../contract/index.js';
-import { SANDBOX_DISCOVERY, sandboxDiscoveryProblem, wantsSandboxDiscovery } from '../intake-files/sandbox-discovery.js';
+import {
+  SANDBOX_DISCOVERY,
+  sandboxDiscoveryProblem,
+  wantsSandboxDiscovery,
+} from '../intake-files/sandbox-discovery.js';
 import type { BatchItemOptions, BatchRowProblem, BatchRowRequest } from '../../workflows/shared/batch-types.js';
 import { PAGE_SIZE } from './limits.js';
 

@@ -7,7 +7,12 @@ import { EncryptionCodec } from '../../src/codec/encryption-codec.js';
 import { startVerification } from '../../src/temporal/start-verification.js';
 import { findView, UI_VIEWS, UiViewError, viewQuery, workflowListUrl } from '../../src/temporal/ui-views.js';
 import type { verificationWorkflow } from '../../workflows/verification/index.js';
-import { runAwaitingInputSignal, runInputSignal, statusQuery, supplyRunInputUpdate } from '../../workflows/shared/messages.js';
+import {
+  runAwaitingInputSignal,
+  runInputSignal,
+  statusQuery,
+  supplyRunInputUpdate,
+} from '../../workflows/shared/messages.js';
 import { testCodecKeys } from '../setup/codec.js';
 import { recordHistory } from '../setup/histories.js';
 import { testTemporal } from '../setup/temporal.js';

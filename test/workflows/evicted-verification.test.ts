@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import type { WorkflowHandle } from '@temporalio/client';
 import { startVerification } from '../../src/temporal/start-verification.js';
 import type { verificationWorkflow } from '../../workflows/verification/index.js';
-import { runAwaitingInputSignal, runInputSignal, statusQuery, supplyRunInputUpdate } from '../../workflows/shared/messages.js';
+import {
+  runAwaitingInputSignal,
+  runInputSignal,
+  statusQuery,
+  supplyRunInputUpdate,
+} from '../../workflows/shared/messages.js';
 import { FAST, v2Intake } from '../setup/fixtures.js';
 import { testTemporal } from '../setup/temporal.js';
 import { eventually, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';

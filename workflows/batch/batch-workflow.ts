@@ -22,7 +22,12 @@ import {
 } from '../shared/batch-messages.js';
 import { BatchState } from './batch-state.js';
 import { resolveBatchTiming, type BatchTiming } from '../shared/batch-timing.js';
-import { BATCH_MEMO_KEY, type BatchResult, type BatchWorkflowInput, type ResubmitRequest } from '../shared/batch-types.js';
+import {
+  BATCH_MEMO_KEY,
+  type BatchResult,
+  type BatchWorkflowInput,
+  type ResubmitRequest,
+} from '../shared/batch-types.js';
 import { ms } from '../shared/timing.js';
 
 const { countBatchItems, resubmitBatchItems, cancelBatchItems } =

@@ -6,7 +6,13 @@ import { isPlainObject } from '../shared/plain-object.js';
 import { quietProgress, type ProgressReport } from './progress.js';
 import { timerSummary } from './summaries.js';
 import { ms } from '../shared/timing.js';
-import { REVIEW_ACTIONS, type LastError, type ReviewAnswer, type ReviewDecision, type ReviewStatus } from '../shared/types.js';
+import {
+  REVIEW_ACTIONS,
+  type LastError,
+  type ReviewAnswer,
+  type ReviewDecision,
+  type ReviewStatus,
+} from '../shared/types.js';
 
 /** The form of the service's verification ids (UUIDs), checked before an id a person recorded is trusted. */
 const VERIFICATION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

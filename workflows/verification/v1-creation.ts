@@ -20,9 +20,11 @@ import { humanDuration } from '../shared/ui-text.js';
 
 const { createVerificationV1 } = proxyActivities<VerificationActivities>(v1CreationOptions);
 // Under the retry-window patch: no schedule-to-start, so a long queue is not taken for a refusal.
-const { createVerificationV1: createVerificationV1Windowed } = proxyActivities<VerificationActivities>(windowedV1CreationOptions);
+const { createVerificationV1: createVerificationV1Windowed } =
+  proxyActivities<VerificationActivities>(windowedV1CreationOptions);
 // Histories recorded before the patch retried v1 creation like any call; they replay through this.
-const { createVerificationV1: createVerificationV1Retried } = proxyActivities<VerificationActivities>(serviceCallOptions);
+const { createVerificationV1: createVerificationV1Retried } =
+  proxyActivities<VerificationActivities>(serviceCallOptions);
 
 /** Marks histories whose v1 creation is at most once (DESIGN §10); older ones replay the automatic retries. */
 export const V1_AT_MOST_ONCE_PATCH = 'v1-at-most-once';

@@ -1,6 +1,11 @@
 import type { Command } from 'commander';
 import { TenantSchema } from '../../../src/batches/limits.js';
-import { ITEM_OUTCOMES, RUNNING_STAGES, type ItemOutcome, type RunningStage } from '../../../workflows/shared/batch-types.js';
+import {
+  ITEM_OUTCOMES,
+  RUNNING_STAGES,
+  type ItemOutcome,
+  type RunningStage,
+} from '../../../workflows/shared/batch-types.js';
 import { CliError, positiveInt, withClient, type CliContext } from '../context.js';
 import { table } from '../../../src/text-format.js';
 import { batchIdArgument, oneOf, parsedWith } from '../option-parsers.js';

@@ -1,7 +1,13 @@
 import { QueryNotRegisteredError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { startInput } from '../../../src/batches/start-input.js';
 import { statusQuery } from '../../../workflows/shared/messages.js';
-import { BatchId, PayerId, SpecialtyCode, Tenant, VerificationStage } from '../../../workflows/shared/search-attributes.js';
+import {
+  BatchId,
+  PayerId,
+  SpecialtyCode,
+  Tenant,
+  VerificationStage,
+} from '../../../workflows/shared/search-attributes.js';
 import type {
   RequestedInput,
   RunInputWorkflowInput,

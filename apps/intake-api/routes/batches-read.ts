@@ -3,7 +3,12 @@ import type { z } from 'zod';
 import { describeBatch, listBatches, type BatchView } from '../../../src/batches/describe.js';
 import { progressGroups } from '../../../src/batches/groups.js';
 import { listBatchItems } from '../../../src/batches/items.js';
-import { RESULTS_MEDIA_TYPE, resultsCsv, resultsJsonl, type ResultsFormat } from '../../../src/batches/results-format.js';
+import {
+  RESULTS_MEDIA_TYPE,
+  resultsCsv,
+  resultsJsonl,
+  type ResultsFormat,
+} from '../../../src/batches/results-format.js';
 import { batchResults } from '../../../src/batches/results.js';
 import { firstInvalidParam } from '../../../src/contract/index.js';
 import {
