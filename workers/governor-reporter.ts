@@ -3,6 +3,7 @@ import type { CallOutcomes } from '../activities/outcomes.js';
 import { governorWorkflowId, outcomeReportSignal } from '../workflows/shared/governor-messages.js';
 import type { GovernorSettings, OutcomeReport } from '../workflows/shared/governor-types.js';
 import type { governorWorkflow } from '../workflows/governor/index.js';
+import { WorkflowType } from '../workflows/shared/workflow-types.js';
 
 export interface GovernorReporterOptions {
   client: Client;
@@ -108,7 +109,7 @@ export class GovernorReporter {
     const { client, taskQueue, workerId, maxRps, settings } = this.opts;
     const report: OutcomeReport = { workerId, ...taken.counts, intervalMs: taken.intervalMs, maxRps };
     const { answered, rateLimited } = taken.counts;
-    await client.workflow.signalWithStart<typeof governorWorkflow, [OutcomeReport]>('governorWorkflow', {
+    await client.workflow.signalWithStart<typeof governorWorkflow, [OutcomeReport]>(WorkflowType.governor, {
       workflowId: governorWorkflowId(taskQueue),
       taskQueue,
       args: [{ taskQueue, maxRps, ...(settings ? { settings } : {}) }],

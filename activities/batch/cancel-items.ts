@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { cancelSignal } from '../../workflows/shared/messages.js';
 import { itemsQuery } from '../../src/batches/item-state.js';
+import { withStatus } from '../../src/temporal/visibility-query.js';
 import { inLanes } from '../../src/batches/lanes.js';
 
 /**
@@ -9,7 +10,7 @@ import { inLanes } from '../../src/batches/lanes.js';
  */
 export async function cancelRunningItems(client: Client, batchId: string): Promise<number> {
   const ids: string[] = [];
-  for await (const info of client.workflow.list({ query: itemsQuery(batchId, `ExecutionStatus = 'Running'`) })) {
+  for await (const info of client.workflow.list({ query: itemsQuery(batchId, withStatus('Running')) })) {
     ids.push(info.workflowId);
   }
   const sent = await inLanes(ids, 16, async (workflowId) => {

@@ -1,14 +1,9 @@
 import type { Client } from '@temporalio/client';
-import {
-  ITEM_OUTCOMES,
-  RUNNING_STAGES,
-  type ItemOutcome,
-  type VisibleItemCounts,
-} from '../../workflows/shared/batch-types.js';
+import { type VisibleItemCounts } from '../../workflows/shared/batch-types.js';
+import { VerificationStage } from '../../workflows/shared/search-attributes.js';
+import { ITEM_OUTCOMES, OUTCOMES, RUNNING_STAGES } from '../../workflows/shared/stages.js';
+import { is, withStatus, withStatusIn, type Condition } from '../../src/temporal/visibility-query.js';
 import { itemsQuery } from '../../src/batches/item-state.js';
-
-/** Outcomes a verification records as its last stage before it closes by itself. */
-const RECORDED_OUTCOMES = ITEM_OUTCOMES.filter((o): o is Exclude<ItemOutcome, 'terminated'> => o !== 'terminated');
 
 /**
  * A batch's items as visibility counts them: one count per running stage and per recorded outcome, and one grouped by
@@ -17,19 +12,17 @@ const RECORDED_OUTCOMES = ITEM_OUTCOMES.filter((o): o is Exclude<ItemOutcome, 't
  * subtracts the attempts it replaced.
  */
 export async function countBatchItems(client: Client, batchId: string): Promise<VisibleItemCounts> {
-  const count = async (...conditions: string[]) =>
+  const count = async (...conditions: Condition[]) =>
     (await client.workflow.count(itemsQuery(batchId, ...conditions))).count;
   // Closed items first, running stages after: an item that closes in between is counted once, as still running (the
   // status count saw it running, the stage counts miss it), never twice. Counts taken while items move are a moment's
   // picture (visibility); once they stop moving they are exact.
   const [byStatus, recorded] = await Promise.all([
     client.workflow.count(`${itemsQuery(batchId)} GROUP BY ExecutionStatus`),
-    Promise.all(
-      RECORDED_OUTCOMES.map((o) => count(`ExecutionStatus IN ('Completed', 'Failed')`, `VerificationStage = '${o}'`)),
-    ),
+    Promise.all(OUTCOMES.map((o) => count(withStatusIn(['Completed', 'Failed']), is(VerificationStage, o)))),
   ]);
   const running = await Promise.all(
-    RUNNING_STAGES.map((stage) => count(`ExecutionStatus = 'Running'`, `VerificationStage = '${stage}'`)),
+    RUNNING_STAGES.map((stage) => count(withStatus('Running'), is(VerificationStage, stage))),
   );
   const status = (name: string) => byStatus.groups.find((g) => String(g.groupValues[0]) === name)?.count ?? 0;
 
@@ -40,7 +33,7 @@ export async function countBatchItems(client: Client, batchId: string): Promise<
     ) as VisibleItemCounts['running'],
     outcomes: Object.fromEntries(ITEM_OUTCOMES.map((o) => [o, 0])) as VisibleItemCounts['outcomes'],
   };
-  RECORDED_OUTCOMES.forEach((o, i) => (counts.outcomes[o] = recorded[i] ?? 0));
+  OUTCOMES.forEach((o, i) => (counts.outcomes[o] = recorded[i] ?? 0));
   // Closed by itself without an outcome stage: an unexpected failure (item-state.ts reads it the same way).
   const unrecorded = status('Completed') + status('Failed') - recorded.reduce((a, b) => a + b, 0);
   counts.outcomes.failed += Math.max(0, unrecorded);

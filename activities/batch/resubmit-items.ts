@@ -1,5 +1,6 @@
 import type { WorkflowExecutionInfo } from '@temporalio/client';
-import type { ItemOutcome, ResubmitItemsInput, ResubmittedItem } from '../../workflows/shared/batch-types.js';
+import type { ResubmitItemsInput, ResubmittedItem } from '../../workflows/shared/batch-types.js';
+import type { ItemOutcome } from '../../workflows/shared/stages.js';
 import type { VerificationWorkflowInput } from '../../workflows/shared/types.js';
 import { itemMemo, itemState, itemsQuery, outcomesCondition } from '../../src/batches/item-state.js';
 import { inLanes } from '../../src/batches/lanes.js';

@@ -2,7 +2,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '@temporalio/client';
 import cliProgress from 'cli-progress';
 import { describeBatch, type BatchView } from '../../src/batches/describe.js';
-import { progressGroups, SETTLED_STATES } from '../../src/batches/groups.js';
+import { progressGroups } from '../../src/batches/groups.js';
+import { BATCH_STATE_TABLE } from '../../workflows/shared/batch-types.js';
 import { CliError } from './context.js';
 import { groupLine } from '../../src/batches/batch-view.js';
 
@@ -38,7 +39,7 @@ export async function followBatch(client: Client, batchId: string, options: Foll
   try {
     for (;;) {
       bar?.update(done(view), payload(view));
-      const settled = SETTLED_STATES.includes(view.state);
+      const settled = BATCH_STATE_TABLE[view.state].settled;
       const due = Date.now() - printedAt >= (options.lineEveryMs ?? 5000);
       if (!bar && line() !== printed && (due || settled)) {
         printed = line();

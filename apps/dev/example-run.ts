@@ -9,6 +9,7 @@ import { followHints, outcomeTable } from '../../src/batches/batch-view.js';
 import { fileSummary, readBatchFile, submitFileBatch, type FileBatch } from '../../src/batches/file-batch.js';
 import { plural, table } from '../../src/text-format.js';
 import { statusQuery } from '../../workflows/shared/messages.js';
+import { ON_THEIR_WAY } from '../../workflows/shared/stages.js';
 
 export interface SettledRow {
   row: number;
@@ -27,8 +28,8 @@ export interface ExampleRun {
 
 /** Nothing left to happen without a person: no item queued, on its way, or waiting out its (short) grace period. */
 function settled({ counts }: BatchView): boolean {
-  const r = counts.running;
-  return counts.queued + r.validating + r['awaiting-discovery'] + r.creating + r.created === 0;
+  const waiting = [...ON_THEIR_WAY, 'created' as const];
+  return counts.queued + waiting.reduce((n, stage) => n + counts.running[stage], 0) === 0;
 }
 
 /** Where each item stands (visibility); the pending runs of those awaiting input (one query each, few of them). */

@@ -14,11 +14,11 @@ import type { VerificationSummary } from '../../src/temporal/list-verifications.
 import {
   REVIEW_ACTIONS,
   RUN_STATES,
-  STAGES,
   type ReviewAnswer,
   type ReviewDecision,
   type VerificationStatus,
 } from '../../workflows/shared/types.js';
+import { STAGES } from '../../workflows/shared/stages.js';
 import { jsonDepth } from './json-depth.js';
 
 /**

@@ -1,12 +1,14 @@
 import pLimit from 'p-limit';
 import { discoveryWorkflowId } from '../../workflows/shared/ids.js';
 import { discoveryUpdatedSignal } from '../../workflows/shared/messages.js';
-import { DiscoveryId } from '../../workflows/shared/search-attributes.js';
+import { DiscoveryId, VerificationStage } from '../../workflows/shared/search-attributes.js';
 import { discoveryStartMetadata } from '../../workflows/shared/start-metadata.js';
 import type { discoveryWorkflow } from '../../workflows/verification/index.js';
 import type { DiscoveryUpdated } from '../../workflows/shared/types.js';
 import { signalIfOpen, type ActionContext, type ActionReport } from './actions.js';
 import type { DiscoveryEvent } from './parse-delivery.js';
+import { and, is, withStatus } from '../../src/temporal/visibility-query.js';
+import { WorkflowType } from '../../workflows/shared/workflow-types.js';
 
 /** Waiters signalled at once; a discovery shared by many verifications must not open hundreds of calls. */
 const SIGNAL_CONCURRENCY = 16;
@@ -23,7 +25,7 @@ export async function discoveryUpdated(
   const { client, taskQueue } = ctx;
   const update: DiscoveryUpdated = { discoveryId, eventId };
   const workflowId = discoveryWorkflowId(discoveryId);
-  await client.workflow.signalWithStart<typeof discoveryWorkflow, [DiscoveryUpdated]>('discoveryWorkflow', {
+  await client.workflow.signalWithStart<typeof discoveryWorkflow, [DiscoveryUpdated]>(WorkflowType.discovery, {
     workflowId,
     taskQueue,
     args: [{ discoveryId }],
@@ -34,8 +36,7 @@ export async function discoveryUpdated(
     ...discoveryStartMetadata({ discoveryId }),
   });
 
-  // The id passed the receiver's conservative id pattern, so it cannot break out of the quotes.
-  const query = `DiscoveryId = "${discoveryId}" AND VerificationStage = "awaiting-discovery" AND ExecutionStatus = "Running"`;
+  const query = and(is(DiscoveryId, discoveryId), is(VerificationStage, 'awaiting-discovery'), withStatus('Running'));
   const waiters: string[] = [];
   for await (const info of client.workflow.list({ query })) waiters.push(info.workflowId);
   const signalled = [workflowId];

@@ -9,6 +9,8 @@ import type { runInputWorkflow } from '../../workflows/verification/index.js';
 import type { RunAwaitingInput, RunInputWorkflowInput } from '../../workflows/shared/types.js';
 import { signalIfOpen, type ActionContext, type ActionReport } from './actions.js';
 import type { RunEvent } from './parse-delivery.js';
+import { and, is, ofType } from '../../src/temporal/visibility-query.js';
+import { WorkflowType } from '../../workflows/shared/workflow-types.js';
 
 const VISIBILITY_POLL_MS = 250;
 
@@ -23,8 +25,7 @@ interface FoundVerification {
  * answer is asked again for a moment before it is believed.
  */
 async function findVerification(ctx: ActionContext, verificationId: string): Promise<FoundVerification | undefined> {
-  // The id passed the receiver's conservative id pattern, so it cannot break out of the quotes.
-  const query = `WorkflowType = "verificationWorkflow" AND VerificationId = "${verificationId}"`;
+  const query = and(ofType(WorkflowType.verification), is(VerificationId, verificationId));
   const deadline = Date.now() + (ctx.visibilityWaitMs ?? 1500);
   for (;;) {
     let found: FoundVerification | undefined;
@@ -46,7 +47,7 @@ async function startRunWorkflow(ctx: ActionContext, event: RunEvent): Promise<st
     ? [{ key: VerificationId, value: event.verificationId }]
     : [];
   try {
-    await ctx.client.workflow.start<typeof runInputWorkflow>('runInputWorkflow', {
+    await ctx.client.workflow.start<typeof runInputWorkflow>(WorkflowType.runInput, {
       workflowId,
       taskQueue: ctx.taskQueue,
       args: [input],

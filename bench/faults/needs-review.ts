@@ -1,7 +1,8 @@
 import type { Client } from '@temporalio/client';
 import { resolveReviewUpdate } from '../../workflows/shared/messages.js';
 import { VerificationStage } from '../../workflows/shared/search-attributes.js';
-import type { ReviewDecision, Stage } from '../../workflows/shared/types.js';
+import type { ReviewDecision } from '../../workflows/shared/types.js';
+import type { Stage } from '../../workflows/shared/stages.js';
 
 /** The stage of a v1 verification whose creation may or may not have happened (DESIGN §10). */
 export const NEEDS_REVIEW_STAGE = 'needs-review' satisfies Stage;

@@ -1,31 +1,29 @@
 import type { BatchView } from './describe.js';
-import { progressGroups, PROGRESS_GROUPS } from './groups.js';
+import { progressGroups, PROGRESS_GROUPS, type ProgressGroup } from './groups.js';
+import { groupOf, ITEM_OUTCOMES, RUNNING_STAGES } from '../../workflows/shared/stages.js';
 import type { BatchCounts } from '../../workflows/shared/batch-types.js';
 import { fields, table, type Cell } from '../text-format.js';
 
-/** How each item ended or stands, one line per non-zero count, with the group it counts in. */
+/** How each item ended or stands, one line per non-zero count, with the group it counts in (the stage table's). */
 export function outcomeTable(counts: BatchCounts): string {
   const { running: r, outcomes: o } = counts;
-  const lines: [string, number, string][] = [
-    ['completed', o.completed, 'completed'],
-    ['created (grace period)', r.created, 'completed'],
-    ['no-coverage', o['no-coverage'], 'no-coverage'],
-    ['failed', o.failed, 'failed'],
-    ['timed-out', o['timed-out'], 'failed'],
-    ['abandoned', o.abandoned, 'failed'],
-    ['terminated', o.terminated, 'failed'],
+  const lines: [string, number, ProgressGroup][] = [
+    ...ITEM_OUTCOMES.map((s): [string, number, ProgressGroup] => [s, o[s], groupOf(s)]),
     ['not started', counts.notStarted, 'failed'],
-    ['awaiting-input', r['awaiting-input'], 'needs input'],
-    ['needs-review', r['needs-review'], 'needs input'],
     ['queued', counts.queued, 'in progress'],
-    ['validating', r.validating, 'in progress'],
-    ['awaiting-discovery', r['awaiting-discovery'], 'in progress'],
-    ['creating', r.creating, 'in progress'],
-    ['cancelled', o.cancelled, 'cancelled'],
+    ...RUNNING_STAGES.map((s): [string, number, ProgressGroup] => [
+      s === 'created' ? 'created (grace period)' : s,
+      r[s],
+      groupOf(s),
+    ]),
     ['skipped (cancelled)', counts.skipped, 'cancelled'],
     ['duplicate', counts.duplicate, 'duplicate'],
   ];
-  const shown: Cell[][] = lines.filter(([, n]) => n > 0).map(([name, n, group]) => [name, n, group]);
+  const order = (g: ProgressGroup) => PROGRESS_GROUPS.indexOf(g);
+  const shown: Cell[][] = lines
+    .filter(([, n]) => n > 0)
+    .sort((a, b) => order(a[2]) - order(b[2]))
+    .map(([name, n, group]) => [name, n, group]);
   shown.push(['items', counts.items, '']);
   if (counts.invalid > 0) shown.push(['invalid rows (not items)', counts.invalid, '']);
   return table(['outcome', 'count', 'group'], shown);

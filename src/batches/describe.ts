@@ -1,10 +1,12 @@
 import { WorkflowNotFoundError, type Client, type WorkflowExecutionInfo } from '@temporalio/client';
 import { batchWorkflowId } from '../../workflows/shared/batch-ids.js';
-import { BATCH_MEMO_KEY, type BatchMemo, type BatchPhase } from '../../workflows/shared/batch-types.js';
+import { BATCH_MEMO_KEY, type BatchMemo, type BatchState } from '../../workflows/shared/batch-types.js';
 import { visibilityPage } from './visibility-page.js';
+import { Tenant } from '../../workflows/shared/search-attributes.js';
+import { WorkflowType } from '../../workflows/shared/workflow-types.js';
+import { and, is, ofType } from '../temporal/visibility-query.js';
 
-/** A batch's state: its phase while it runs; once its workflow has closed, `closed` (or how it was ended). */
-export type BatchState = BatchPhase | 'closed' | 'terminated' | 'failed';
+export type { BatchState };
 
 /** What followers see of a batch: its memo (counts, phase, times) and its workflow's status; no query, no item read. */
 export interface BatchView extends BatchMemo {
@@ -57,10 +59,8 @@ export async function listBatches(
   client: Client,
   options: { tenant?: string; pageSize: number; pageToken?: string },
 ): Promise<{ batches: BatchView[]; nextPageToken?: string }> {
-  // The tenant was validated (TenantSchema): no quote can end the string early.
-  const query = [`WorkflowType = 'batchWorkflow'`, ...(options.tenant ? [`Tenant = "${options.tenant}"`] : [])].join(
-    ' AND ',
-  );
+  const batches = ofType(WorkflowType.batch);
+  const query = options.tenant ? and(batches, is(Tenant, options.tenant)) : batches;
   const page = await visibilityPage(client, query, options.pageSize, options.pageToken);
   return {
     batches: page.infos.flatMap((info) => batchView(info) ?? []),

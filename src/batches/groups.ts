@@ -1,34 +1,25 @@
 import type { BatchCounts } from '../../workflows/shared/batch-types.js';
+import {
+  groupOf,
+  ITEM_OUTCOMES,
+  PROGRESS_GROUPS,
+  RUNNING_STAGES,
+  type ProgressGroup,
+} from '../../workflows/shared/stages.js';
 
-/** The five groups a person follows a batch by, then the two that only some batches have. */
-export const PROGRESS_GROUPS = [
-  'completed',
-  'no-coverage',
-  'failed',
-  'needs input',
-  'in progress',
-  'cancelled',
-  'duplicate',
-] as const;
-export type ProgressGroup = (typeof PROGRESS_GROUPS)[number];
+export { PROGRESS_GROUPS, type ProgressGroup };
 
 /**
- * Counts by group; they add up to the batch's items. `completed` includes verifications created and waiting out their
- * grace period (the service has them); `failed` every other ending without a verification (failed, timed out,
- * abandoned, terminated, not started); `needs input` runs awaiting input and v1 creations awaiting review.
+ * Counts by group (each stage's and outcome's group is in the stage table); they add up to the batch's items. Beside
+ * the stages: queued items are in progress, items that could not start failed, skipped ones were cancelled.
  */
 export function progressGroups(c: BatchCounts): Record<ProgressGroup, number> {
-  const { running: r, outcomes: o } = c;
-  return {
-    completed: o.completed + r.created,
-    'no-coverage': o['no-coverage'],
-    failed: o.failed + o['timed-out'] + o.abandoned + o.terminated + c.notStarted,
-    'needs input': r['awaiting-input'] + r['needs-review'],
-    'in progress': c.queued + r.validating + r['awaiting-discovery'] + r.creating,
-    cancelled: o.cancelled + c.skipped,
-    duplicate: c.duplicate,
-  };
+  const groups = Object.fromEntries(PROGRESS_GROUPS.map((g) => [g, 0])) as Record<ProgressGroup, number>;
+  for (const stage of RUNNING_STAGES) groups[groupOf(stage)] += c.running[stage];
+  for (const outcome of ITEM_OUTCOMES) groups[groupOf(outcome)] += c.outcomes[outcome];
+  groups['in progress'] += c.queued;
+  groups.failed += c.notStarted;
+  groups.cancelled += c.skipped;
+  groups.duplicate += c.duplicate;
+  return groups;
 }
-
-/** Settled: nothing is on its way any more (items may still wait for a person). */
-export const SETTLED_STATES: readonly string[] = ['settled', 'finished', 'cancelled', 'closed', 'terminated', 'failed'];

@@ -1,8 +1,9 @@
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
 import { batchItemWorkflowId } from '../../workflows/shared/batch-ids.js';
-import type { ItemOutcome, RunningStage } from '../../workflows/shared/batch-types.js';
+import type { ItemOutcome, RunningStage } from '../../workflows/shared/stages.js';
 import { DiscoveryId, PayerId, VerificationId } from '../../workflows/shared/search-attributes.js';
 import { itemMemo, itemsQuery, itemState, outcomesCondition, stageCondition } from './item-state.js';
+import { withWorkflowIdIn } from '../temporal/visibility-query.js';
 import { visibilityPage } from './visibility-page.js';
 
 /** One item of a batch as visibility shows it: identifiers and where it stands, never patient data. */
@@ -61,11 +62,8 @@ async function markSuperseded(client: Client, batchId: string, items: BatchItemV
   // A caller id may hold a quote, which cannot go inside the query's string: such an attempt is shown as latest.
   const ids = [...candidates.keys()].filter((id) => !/['"\\]/.test(id));
   for (let at = 0; at < ids.length; at += 100) {
-    const list = ids
-      .slice(at, at + 100)
-      .map((id) => `'${id}'`)
-      .join(', ');
-    for await (const info of client.workflow.list({ query: itemsQuery(batchId, `WorkflowId IN (${list})`) })) {
+    const query = itemsQuery(batchId, withWorkflowIdIn(ids.slice(at, at + 100)));
+    for await (const info of client.workflow.list({ query })) {
       const replaced = candidates.get(info.workflowId);
       if (replaced) replaced.superseded = true;
     }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { BatchIdSchema, BooleanFlag, MAX_BATCH_ITEMS, RetryWindowSchema, TenantSchema } from './limits.js';
 import { PROGRESS_GROUPS } from './groups.js';
-import { ITEM_OUTCOMES, RESUBMITTABLE_OUTCOMES, RUNNING_STAGES } from '../../workflows/shared/batch-types.js';
+import { ITEM_OUTCOMES, RESUBMITTABLE_OUTCOMES, RUNNING_STAGES } from '../../workflows/shared/stages.js';
 
 /**
  * The batch routes' bodies, parameters and answers (DESIGN §9). Items are validated one by one with the contract

@@ -5,8 +5,6 @@ import type { batchPageWorkflow, batchWorkflow } from '../../workflows/batch/ind
 import { resolveBatchTiming, type BatchTiming } from '../../workflows/shared/batch-timing.js';
 import {
   BATCH_MEMO_KEY,
-  ITEM_OUTCOMES,
-  RUNNING_STAGES,
   type BatchItemOptions,
   type BatchMemo,
   type BatchPageInput,
@@ -14,11 +12,13 @@ import {
   type BatchRowRequest,
   type BatchWorkflowInput,
 } from '../../workflows/shared/batch-types.js';
+import { ITEM_OUTCOMES, RUNNING_STAGES } from '../../workflows/shared/stages.js';
 import { lanePriority } from '../../workflows/shared/priority.js';
 import { BatchId, Tenant } from '../../workflows/shared/search-attributes.js';
 import { inLanes } from './lanes.js';
 import { paginate } from './prepare.js';
 import { retryUnavailable } from './retry-unavailable.js';
+import { WorkflowType } from '../../workflows/shared/workflow-types.js';
 
 /** What a batch is made of, validated: its id, its rows and what every item carries. */
 export interface BatchSubmission {
@@ -103,7 +103,7 @@ export async function submitBatch(
       releaseWithinSeconds: timing.releaseWithinSeconds,
     };
     await retry(() =>
-      client.workflow.start<typeof batchPageWorkflow>('batchPageWorkflow', {
+      client.workflow.start<typeof batchPageWorkflow>(WorkflowType.batchPage, {
         workflowId: batchPageWorkflowId(batchId, input.page),
         taskQueue: options.taskQueue,
         args: [input],
@@ -129,7 +129,7 @@ export async function submitBatch(
   };
   try {
     await retry(() =>
-      client.workflow.start<typeof batchWorkflow>('batchWorkflow', {
+      client.workflow.start<typeof batchWorkflow>(WorkflowType.batch, {
         workflowId: summary.workflowId,
         taskQueue: options.taskQueue,
         args: [input],

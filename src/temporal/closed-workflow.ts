@@ -1,13 +1,15 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { VerificationStage } from '../../workflows/shared/search-attributes.js';
+import type { ItemOutcome } from '../../workflows/shared/stages.js';
+import { howItEnded } from './workflow-ending.js';
 
 /** A workflow that exists and has closed, and how it ended. */
 export interface ClosedWorkflow {
   workflowId: string;
   /** Temporal's execution status: `COMPLETED`, `FAILED`, `TERMINATED`, `CANCELLED`, `TIMED_OUT`, ... */
   status: string;
-  /** A verification's outcome (`completed`, `timed-out`, `abandoned`, ...); else the status in lower case. */
-  outcome: string;
+  /** How it ended, in the stage table's words (`completed`, `timed-out`, `abandoned`, `terminated`, ...). */
+  outcome: ItemOutcome;
 }
 
 /**
@@ -20,10 +22,7 @@ export async function closedWorkflow(client: Client, workflowId: string): Promis
     const described = await client.workflow.getHandle(workflowId).describe();
     const status = described.status.name;
     if (status === 'RUNNING') return undefined;
-    // A verification's last stage is its outcome when it ended by itself; terminated or timed out, Temporal's word.
-    const stage = described.typedSearchAttributes.get(VerificationStage);
-    const endedByItself = status === 'COMPLETED' || status === 'FAILED';
-    return { workflowId, status, outcome: endedByItself && stage ? stage : status.toLowerCase() };
+    return { workflowId, status, outcome: howItEnded(status, described.typedSearchAttributes.get(VerificationStage)) };
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) return undefined;
     throw err;

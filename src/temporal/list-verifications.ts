@@ -1,6 +1,8 @@
 import type { Client } from '@temporalio/client';
 import { DiscoveryId, PayerId, VerificationId, VerificationStage } from '../../workflows/shared/search-attributes.js';
-import type { Stage } from '../../workflows/shared/types.js';
+import type { Stage } from '../../workflows/shared/stages.js';
+import { WorkflowType } from '../../workflows/shared/workflow-types.js';
+import { and, is, ofType } from './visibility-query.js';
 
 /** One verification as visibility shows it: search attributes only, never patient data. */
 export interface VerificationSummary {
@@ -15,12 +17,10 @@ export interface VerificationSummary {
   startTime: string;
 }
 
-/**
- * The visibility query of verifications, optionally at one stage: the same text works in Temporal UI. `stage` is one
- * of the `Stage` values (the callers parse it), so it is safe inside the quotes.
- */
+/** The visibility query of verifications, optionally at one stage: the same text works in Temporal UI. */
 export function verificationsQuery(stage?: Stage): string {
-  return `WorkflowType = 'verificationWorkflow'${stage ? ` AND VerificationStage = '${stage}'` : ''}`;
+  const verifications = ofType(WorkflowType.verification);
+  return stage ? and(verifications, is(VerificationStage, stage)) : verifications;
 }
 
 /**

@@ -3,6 +3,8 @@ import { webhookSetupWorkflowId } from '../../workflows/shared/ids.js';
 import { webhookSetupStartMetadata } from '../../workflows/shared/start-metadata.js';
 import type { webhookSetupWorkflow } from '../../workflows/verification/index.js';
 import type { WebhookSetupResult } from '../../workflows/shared/types.js';
+import { and, withStatus, withWorkflowId } from './visibility-query.js';
+import { WorkflowType } from '../../workflows/shared/workflow-types.js';
 
 export interface RegisterWebhookOptions {
   url: string;
@@ -32,7 +34,7 @@ async function previousSetup(client: Client, workflowId: string): Promise<Webhoo
     if (err instanceof WorkflowNotFoundError) return undefined;
     throw err;
   }
-  const query = `WorkflowId = '${workflowId.replace(/'/g, "\\'")}' AND ExecutionStatus = 'Completed'`;
+  const query = and(withWorkflowId(workflowId), withStatus('Completed'));
   for await (const run of client.workflow.list({ query, pageSize: 1 })) {
     return completedResult(client, workflowId, run.runId);
   }
@@ -51,7 +53,7 @@ export async function registerWebhook(client: Client, options: RegisterWebhookOp
     ? { endpointId: previous.endpointId, url: previous.url, events: previous.events }
     : undefined;
   const input = { url: options.url, events: options.events, ...(existing ? { existing } : {}) };
-  return client.workflow.execute<typeof webhookSetupWorkflow>('webhookSetupWorkflow', {
+  return client.workflow.execute<typeof webhookSetupWorkflow>(WorkflowType.webhookSetup, {
     workflowId,
     taskQueue: options.taskQueue,
     args: [input],

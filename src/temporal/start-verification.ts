@@ -18,6 +18,7 @@ import { lanePriority, type Lane, type TenantWeights } from '../../workflows/sha
 import { verificationStartMetadata } from '../../workflows/shared/start-metadata.js';
 import type { Timing } from '../../workflows/shared/timing.js';
 import type { verificationWorkflow } from '../../workflows/verification/index.js';
+import { WorkflowType } from '../../workflows/shared/workflow-types.js';
 
 /** A request that would fail the workflow's `validating` stage, caught before anything starts. */
 export class IntakeValidationError extends Error {
@@ -107,7 +108,7 @@ export async function startVerification(
     ...(intake.id ? { callerId: intake.id } : {}),
   };
   try {
-    await client.workflow.start<typeof verificationWorkflow>('verificationWorkflow', {
+    await client.workflow.start<typeof verificationWorkflow>(WorkflowType.verification, {
       workflowId,
       taskQueue: options.taskQueue,
       args: [

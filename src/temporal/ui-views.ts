@@ -1,4 +1,6 @@
-import { PayerId, VerificationStage } from '../../workflows/shared/search-attributes.js';
+import { BatchId, PayerId, Tenant, VerificationStage } from '../../workflows/shared/search-attributes.js';
+import { WorkflowType } from '../../workflows/shared/workflow-types.js';
+import { and, is, ofType, or, withStatus } from './visibility-query.js';
 
 /**
  * The lists people open in Temporal UI, as visibility queries: the README lists them (a test keeps it in step) and
@@ -14,42 +16,39 @@ export interface UiView {
   query(arg: string | undefined): string;
 }
 
-// `BatchId` and `Tenant` are the search attributes batches and tenants bring (DESIGN §8, §9); until they are
-// registered, a server answers these two views with an unknown-attribute error.
-const BATCH_ID = 'BatchId';
-const TENANT = 'Tenant';
-const VERIFICATIONS = 'WorkflowType = "verificationWorkflow"';
+const verifications = ofType(WorkflowType.verification);
 
 export const UI_VIEWS: readonly UiView[] = [
   {
     name: 'awaiting-input',
     description: "runs waiting for a person's input (also runs whose verification closed)",
-    query: () =>
-      `ExecutionStatus = "Running" AND (${VerificationStage.name} = "awaiting-input" OR WorkflowType = "runInputWorkflow")`,
+    query: () => and(withStatus('Running'), or(is(VerificationStage, 'awaiting-input'), ofType(WorkflowType.runInput))),
   },
   {
     name: 'needs-review',
     description: "v1 creations of unknown outcome, waiting for a person's decision",
-    query: () => `${VERIFICATIONS} AND ExecutionStatus = "Running" AND ${VerificationStage.name} = "needs-review"`,
+    query: () => and(verifications, withStatus('Running'), is(VerificationStage, 'needs-review')),
   },
   {
     name: 'failed',
     description: 'failed verifications of one payer (all of them without a payer id)',
     arg: { name: 'payerId', required: false },
     query: (payerId) =>
-      `${VERIFICATIONS} AND ExecutionStatus = "Failed"${payerId ? ` AND ${PayerId.name} = "${payerId}"` : ''}`,
+      payerId
+        ? and(verifications, withStatus('Failed'), is(PayerId, payerId))
+        : and(verifications, withStatus('Failed')),
   },
   {
     name: 'batch',
     description: "one batch's items",
     arg: { name: 'batchId', required: true },
-    query: (batchId) => `${VERIFICATIONS} AND ${BATCH_ID} = "${batchId}"`,
+    query: (batchId = '') => and(verifications, is(BatchId, batchId)),
   },
   {
     name: 'tenant',
     description: "one tenant's verifications",
     arg: { name: 'tenant', required: true },
-    query: (tenant) => `${VERIFICATIONS} AND ${TENANT} = "${tenant}"`,
+    query: (tenant = '') => and(verifications, is(Tenant, tenant)),
   },
 ];
 

@@ -44,7 +44,7 @@ describe('compiled production build (npm run build, npm ci --omit=dev)', functio
     const files = await fs.readdir(path.join(dir, 'dist'), { recursive: true });
     assert.ok(files.includes('workflow-bundle.js'));
     assert.ok(files.includes('workflow-bundle-traced.js'));
-    assert.ok(files.includes(path.join('src', 'cli', 'main.js')));
+    assert.ok(files.includes(path.join('apps', 'cli', 'main.js')));
     assert.ok(files.includes(path.join('src', 'codec', 'failure-converter.cjs')));
     assert.deepEqual(
       files.filter((f) => f.endsWith('.ts')),

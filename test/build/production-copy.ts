@@ -18,6 +18,8 @@ const PACKAGE_FILES = [
   'workflows',
   'activities',
   'workers',
+  'apps',
+  'sandbox',
 ];
 
 /**

@@ -100,7 +100,7 @@ describe('Dockerfile', () => {
     for (const needed of ['package.json', 'package-lock.json', 'tsconfig.json', 'scripts']) {
       assert.ok(copied.includes(needed), `${needed} in the build stage`);
     }
-    const { files } = runtimeGraph([path.join(root, 'src/cli/main.ts'), path.join(root, 'workflows/index.ts')]);
+    const { files } = runtimeGraph([path.join(root, 'apps/cli/main.ts'), path.join(root, 'workflows/index.ts')]);
     assert.ok(files.size > 50, `walked ${files.size} files`);
     for (const file of files) {
       const relative = path.relative(root, file);
@@ -120,13 +120,13 @@ describe('Dockerfile', () => {
     for (const needed of ['bin', 'package.json', 'deploy/temporal']) {
       assert.ok(copiedToSamePath(final()).includes(needed), `${needed} in the runtime stage`);
     }
-    for (const source of ['src', 'workflows', 'scripts']) {
+    for (const source of ['src', 'workflows', 'activities', 'workers', 'apps', 'sandbox', 'scripts']) {
       assert.ok(!copiedToSamePath(final()).includes(source), `${source}: sources stay out of the runtime stage`);
     }
   });
 
   it('installs with npm ci --omit=dev every package the compiled code imports', async () => {
-    const { packages } = runtimeGraph([path.join(root, 'src/cli/main.ts'), path.join(root, 'workflows/index.ts')]);
+    const { packages } = runtimeGraph([path.join(root, 'apps/cli/main.ts'), path.join(root, 'workflows/index.ts')]);
     // `eligibility dev` is a development role (npm start from a clone, which has the dev dependencies): only when the
     // Temporal CLI is nowhere to be found does it import @temporalio/testing, for the SDK's download of it.
     const developmentOnly = ['@temporalio/testing'];

@@ -70,7 +70,7 @@ describe('secure defaults', () => {
     assert.equal(secretsEqual('', ''), true);
     // No other file compares secrets itself: every comparison goes through secretsEqual.
     const users: string[] = [];
-    for (const dir of ['src', 'activities', 'workers', 'workflows']) {
+    for (const dir of ['src', 'activities', 'workers', 'workflows', 'apps', 'sandbox']) {
       for (const file of await fs.readdir(path.join(root, dir), { recursive: true })) {
         if (!file.endsWith('.ts')) continue;
         const text = await fs.readFile(path.join(root, dir, file), 'utf8');

@@ -11,7 +11,7 @@ describe('the workflow bundle', function () {
 
   it('holds no zod and no module of src/contract: workflows take the validated type (issue 12)', async () => {
     const ids = moduleIds((await workflowBundle()).code);
-    assert.ok(ids.includes('./workflows/verification-workflow.ts'), 'module ids are read from the bundle');
+    assert.ok(ids.includes('./workflows/verification/verification-workflow.ts'), 'module ids are read from the bundle');
     assert.deepEqual(
       ids.filter((id) => /(^|\/)node_modules\/zod\/|src\/contract\//.test(id)),
       [],

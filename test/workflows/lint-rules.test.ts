@@ -13,7 +13,7 @@ describe('lint rules of workflow code', function () {
   const eslint = new ESLint({ overrideConfig: { files: ['**/*.ts'], ...tseslint.configs.disableTypeChecked } });
 
   async function restrictedImports(code: string): Promise<string[]> {
-    const [result] = await eslint.lintText(code, { filePath: 'workflows/ids.ts' });
+    const [result] = await eslint.lintText(code, { filePath: 'workflows/shared/ids.ts' });
     return (result?.messages ?? [])
       .filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports' || m.ruleId === 'no-restricted-globals')
       .map((m) => m.message);
@@ -30,7 +30,7 @@ describe('lint rules of workflow code', function () {
   });
 
   it('refuses a value from src/contract, whatever the file, and allows its types', async () => {
-    for (const module of ['../src/contract/index.js', '../src/contract/verification-intake.js']) {
+    for (const module of ['../../src/contract/index.js', '../../src/contract/verification-intake.js']) {
       const messages = await restrictedImports(
         `import { VerificationIntake } from '${module}';\nexport const schema = VerificationIntake;\n`,
       );
@@ -38,17 +38,25 @@ describe('lint rules of workflow code', function () {
       assert.match(messages[0] ?? '', /import type/);
     }
     const types = await restrictedImports(
-      "import type { VerificationIntake } from '../src/contract/index.js';\nexport type I = VerificationIntake;\n",
+      "import type { VerificationIntake } from '../../src/contract/index.js';\nexport type I = VerificationIntake;\n",
     );
     assert.deepEqual(types, []);
   });
 
-  it('refuses Node built-ins and process, and allows the workflow SDK and sibling files', async () => {
+  it('refuses Node built-ins and process, and allows the workflow SDK and workflow files', async () => {
     assert.equal((await restrictedImports("import fs from 'node:fs';\nexport const f = fs;\n")).length, 1);
     assert.equal((await restrictedImports('export const env = process.env;\n')).length, 1);
     const allowed = await restrictedImports(
       "import { sleep } from '@temporalio/workflow';\nimport { ms } from './timing.js';\nexport const s = () => sleep(ms(1));\n",
     );
     assert.deepEqual(allowed, []);
+    const otherFamily = await restrictedImports(
+      "import { BatchBook } from '../batch/batch-book.js';\nexport const b = BatchBook;\n",
+    );
+    assert.deepEqual(otherFamily, [], 'a workflow file of another family');
+    const activities = await restrictedImports(
+      "import { createActivities } from '../../activities/index.js';\nexport const a = createActivities;\n",
+    );
+    assert.equal(activities.length, 1, 'activities are not workflow code');
   });
 });

@@ -20,9 +20,10 @@ import {
   resubmitUpdate,
   stopPageSignal,
 } from '../shared/batch-messages.js';
-import { BatchState } from './batch-state.js';
+import { BatchBook } from './batch-book.js';
 import { resolveBatchTiming, type BatchTiming } from '../shared/batch-timing.js';
 import {
+  BATCH_STATE_TABLE,
   BATCH_MEMO_KEY,
   type BatchResult,
   type BatchWorkflowInput,
@@ -47,7 +48,7 @@ const nowIso = () => new Date().toISOString();
  */
 export async function batchWorkflow(input: BatchWorkflowInput): Promise<BatchResult> {
   const timing = resolveBatchTiming(input.timing);
-  const state = new BatchState(input, timing.pollInitialSeconds);
+  const state = new BatchBook(input, timing.pollInitialSeconds);
   let closesAt: string | undefined;
   let published = '';
   const publish = () => {
@@ -95,7 +96,7 @@ export async function batchWorkflow(input: BatchWorkflowInput): Promise<BatchRes
     publish();
     // Items on their way change soon (a 10,000-item batch whose worker restarted showed a minute-old picture at
     // 5 min); settled ones wait for people or grace periods, and are looked at rarely.
-    const busy = ['starting', 'running', 'cancelling'].includes(state.phase());
+    const busy = BATCH_STATE_TABLE[state.phase()].busy;
     const longest = busy ? timing.pollBusyMaxSeconds : timing.pollMaxSeconds;
     state.pollSeconds = published !== before ? timing.pollInitialSeconds : Math.min(longest, state.pollSeconds * 2);
 
@@ -126,7 +127,7 @@ export async function batchWorkflow(input: BatchWorkflowInput): Promise<BatchRes
 }
 
 /** Releases pages in order while fewer than `pagesInFlight` are starting their items. */
-async function releasePages(batchId: string, state: BatchState, timing: BatchTiming): Promise<void> {
+async function releasePages(batchId: string, state: BatchBook, timing: BatchTiming): Promise<void> {
   while (state.released < state.pages && state.inFlight < timing.pagesInFlight) {
     const page = state.released + 1;
     state.released = page;
@@ -140,7 +141,7 @@ async function releasePages(batchId: string, state: BatchState, timing: BatchTim
 }
 
 /** Starts again, chunk by chunk, the items the pending round takes up; each one's new attempt is recorded at once. */
-async function resubmit(batchId: string, state: BatchState): Promise<void> {
+async function resubmit(batchId: string, state: BatchBook): Promise<void> {
   for (;;) {
     const pending = state.pendingRound;
     if (!pending || state.cancelRequested) break;
@@ -161,7 +162,7 @@ async function resubmit(batchId: string, state: BatchState): Promise<void> {
  * Stops the pages not yet released, waits for the released ones to finish starting, then cancels every running item;
  * a second sweep a moment later catches the starts visibility had not shown yet.
  */
-async function cancelItems(batchId: string, state: BatchState, timing: BatchTiming): Promise<void> {
+async function cancelItems(batchId: string, state: BatchBook, timing: BatchTiming): Promise<void> {
   for (const page of state.skipUnreleased()) {
     try {
       await getExternalWorkflowHandle(batchPageWorkflowId(batchId, page)).signal(stopPageSignal);

@@ -1,32 +1,7 @@
 import type { VerificationIntake } from '../../src/contract/index.js';
 import type { BatchTiming } from './batch-timing.js';
-import { OUTCOMES, type Stage } from './types.js';
+import type { ItemOutcome, ResubmittableOutcome, RunningStage } from './stages.js';
 import type { Timing } from './timing.js';
-
-/** Stages of an item whose verification still runs; `created` has its verification and waits out its grace period. */
-export const RUNNING_STAGES = [
-  'validating',
-  'awaiting-discovery',
-  'creating',
-  'needs-review',
-  'created',
-  'awaiting-input',
-] as const satisfies readonly Stage[];
-export type RunningStage = (typeof RUNNING_STAGES)[number];
-
-/** How a closed item ended: its verification's outcome, or `terminated` when it was closed from outside. */
-export const ITEM_OUTCOMES = [...OUTCOMES, 'terminated'] as const;
-export type ItemOutcome = (typeof ITEM_OUTCOMES)[number];
-
-/** Outcomes a resubmission may take up again; `completed` is done and `abandoned` was a person's decision. */
-export const RESUBMITTABLE_OUTCOMES = [
-  'failed',
-  'no-coverage',
-  'timed-out',
-  'cancelled',
-  'terminated',
-] as const satisfies readonly ItemOutcome[];
-export type ResubmittableOutcome = (typeof RESUBMITTABLE_OUTCOMES)[number];
 
 /** What every item of a batch carries into its verification's input and search attributes. */
 export interface BatchItemOptions {
@@ -124,13 +99,34 @@ export interface BatchCounts {
 }
 
 /**
+ * Every state a batch is seen in, and what each allows: one table for the workflow, the API, the CLI and the console.
+ * The first six are the phases of a running batch workflow; the last three say how its workflow closed.
  * - `starting`: pages are still starting their items;
  * - `running`: some items are still on their way (queued, validating, awaiting a discovery, creating);
  * - `settled`: nothing is on its way; items may still wait for a person or for their grace period;
  * - `finished`: every item has closed; the batch stays open for resubmissions until `closesAt`;
- * - `cancelling` / `cancelled`.
+ * - `cancelling` / `cancelled`;
+ * - `closed` (its time for resubmissions is over), `terminated`, `failed`.
  */
-export type BatchPhase = 'starting' | 'running' | 'settled' | 'finished' | 'cancelling' | 'cancelled';
+export const BATCH_STATE_TABLE = {
+  starting: { phase: true, busy: true, settled: false, cancellable: true, resubmittable: true },
+  running: { phase: true, busy: true, settled: false, cancellable: true, resubmittable: true },
+  settled: { phase: true, busy: false, settled: true, cancellable: true, resubmittable: true },
+  // A finished batch only waits to close: nothing is left to cancel.
+  finished: { phase: true, busy: false, settled: true, cancellable: false, resubmittable: true },
+  cancelling: { phase: true, busy: true, settled: false, cancellable: false, resubmittable: false },
+  cancelled: { phase: true, busy: false, settled: true, cancellable: false, resubmittable: false },
+  closed: { phase: false, busy: false, settled: true, cancellable: false, resubmittable: false },
+  terminated: { phase: false, busy: false, settled: true, cancellable: false, resubmittable: false },
+  failed: { phase: false, busy: false, settled: true, cancellable: false, resubmittable: false },
+} as const satisfies Record<
+  string,
+  { phase: boolean; busy: boolean; settled: boolean; cancellable: boolean; resubmittable: boolean }
+>;
+export type BatchState = keyof typeof BATCH_STATE_TABLE;
+export type BatchPhase = {
+  [S in BatchState]: (typeof BATCH_STATE_TABLE)[S]['phase'] extends true ? S : never;
+}[BatchState];
 
 export interface Resubmission {
   round: number;

@@ -7,24 +7,7 @@ import type { Timing } from './timing.js';
  * them when compiling (src/intake-api/schemas.ts).
  */
 
-/** The stages a verification ends in. */
-export const OUTCOMES = ['completed', 'failed', 'no-coverage', 'timed-out', 'cancelled', 'abandoned'] as const;
-export type Outcome = (typeof OUTCOMES)[number];
-
-/**
- * Every stage of a verification, the values of its `VerificationStage` search attribute (DESIGN §10); the one list,
- * which the intake API and the CLI import. The last six are the outcomes.
- */
-export const STAGES = [
-  'validating',
-  'awaiting-discovery',
-  'creating',
-  'needs-review',
-  'created',
-  'awaiting-input',
-  ...OUTCOMES,
-] as const;
-export type Stage = (typeof STAGES)[number];
+import type { Outcome, Stage } from './stages.js';
 
 export interface VerificationWorkflowInput {
   /**

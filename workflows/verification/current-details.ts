@@ -1,26 +1,12 @@
 import type { Step } from './progress.js';
-import type { LastError, RunSummary, Stage, VerificationStatus } from '../shared/types.js';
+import type { LastError, RunSummary, VerificationStatus } from '../shared/types.js';
+import { stageTitle } from '../shared/stages.js';
 import { bullets, code, codeList, instant } from '../shared/ui-text.js';
 
 // The current details Temporal UI shows on a workflow's page, as Markdown: where the workflow stands, what it waits
 // for and until when, what a person can send it. Built from the same state as the `status` query, minus anything that
 // is not an identifier: an error shows its type and the field it names, never its message (which the `status` query
 // and the decrypted event carry), so no value can reach a person's screen through here.
-
-const STAGE_TITLES: Record<Stage, string> = {
-  validating: 'Validating the request',
-  'awaiting-discovery': 'Awaiting discovery',
-  creating: 'Creating the verification',
-  'needs-review': 'Needs review',
-  created: 'Created',
-  'awaiting-input': 'Awaiting input',
-  completed: 'Completed',
-  failed: 'Failed',
-  'no-coverage': 'No coverage',
-  'timed-out': 'Timed out',
-  cancelled: 'Cancelled',
-  abandoned: 'Abandoned',
-};
 
 /** "InvalidRequest on field `input` (run `r-1`)": the type and the field, no message. */
 export function errorLine(error: LastError): string {
@@ -54,7 +40,7 @@ export function verificationDetails(status: VerificationStatus, step: Step | und
   const id = status.verificationId ? ` · verification ${code(status.verificationId)}` : '';
   const review = status.review;
   return markdown(
-    [`**${STAGE_TITLES[status.stage]}**${id}`, stepLine(step)],
+    [`**${stageTitle(status.stage)}**${id}`, stepLine(step)],
     bullets([
       ['pending runs', status.pendingRuns.length > 0 ? codeList(status.pendingRuns) : undefined],
       ['answered runs', runLine(status.runs)],

@@ -2,7 +2,7 @@ import { upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import { metricsSink } from '../shared/metrics-sinks.js';
 import { VerificationStage } from '../shared/search-attributes.js';
-import type { Stage } from '../shared/types.js';
+import type { Stage } from '../shared/stages.js';
 
 /**
  * The current stage, mirrored to the `VerificationStage` search attribute. Each upsert is a billed action, so it is

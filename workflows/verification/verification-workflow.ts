@@ -30,13 +30,8 @@ import { PayerId, VerificationId } from '../shared/search-attributes.js';
 import { StageTracker } from './stage.js';
 import { activitySummary } from './summaries.js';
 import { resolveTiming } from '../shared/timing.js';
-import type {
-  LastError,
-  Outcome,
-  VerificationResult,
-  VerificationStatus,
-  VerificationWorkflowInput,
-} from '../shared/types.js';
+import type { LastError, VerificationResult, VerificationStatus, VerificationWorkflowInput } from '../shared/types.js';
+import type { Outcome } from '../shared/stages.js';
 import { humanDuration, instant } from '../shared/ui-text.js';
 import { createV1AtMostOnce, createV1Retried, V1_AT_MOST_ONCE_PATCH } from './v1-creation.js';
 

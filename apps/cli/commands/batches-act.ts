@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import type { Command } from 'commander';
-import { RESUBMITTABLE_OUTCOMES, type ResubmittableOutcome } from '../../../workflows/shared/batch-types.js';
+import { RESUBMITTABLE_OUTCOMES, type ResubmittableOutcome } from '../../../workflows/shared/stages.js';
 import { CliError, withClient, type CliContext } from '../context.js';
 import { plural } from '../../../src/text-format.js';
 import { batchIdArgument, oneOf } from '../option-parsers.js';

@@ -5,7 +5,7 @@ import {
   RUNNING_STAGES,
   type ItemOutcome,
   type RunningStage,
-} from '../../../workflows/shared/batch-types.js';
+} from '../../../workflows/shared/stages.js';
 import { CliError, positiveInt, withClient, type CliContext } from '../context.js';
 import { table } from '../../../src/text-format.js';
 import { batchIdArgument, oneOf, parsedWith } from '../option-parsers.js';

@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { STAGES, type Stage } from '../../../workflows/shared/types.js';
+import { STAGES, type Stage } from '../../../workflows/shared/stages.js';
 import { positiveInt, withClient, type CliContext } from '../context.js';
 import { table } from '../../../src/text-format.js';
 

@@ -14,6 +14,7 @@ import { answerView, runsOf, type RunFormError } from '../views/answer.js';
 import { html } from '../views/html.js';
 import { queueTable } from '../views/queue.js';
 import { notFoundPage } from './not-found.js';
+import { WorkflowType } from '../../../workflows/shared/workflow-types.js';
 
 /** The update's activity gives up after 2 minutes (workflows/run-inputs.ts); wait a little longer than that. */
 const UPDATE_TIMEOUT_MS = 150_000;
@@ -29,7 +30,7 @@ async function showAnswerPage(
 ) {
   const detail = await withDeadline(deps, () => verificationDetail(deps.client, workflowId));
   if (!detail) return notFoundPage(request, reply, `There is no workflow ${workflowId}.`);
-  const runFlowId = detail.type === 'runInputWorkflow' ? workflowId.replace(/^run-/, '') : undefined;
+  const runFlowId = detail.type === WorkflowType.runInput ? workflowId.replace(/^run-/, '') : undefined;
   return sendPage(
     request,
     reply,

@@ -15,6 +15,7 @@ import type {
   VerificationWorkflowInput,
 } from '../../../workflows/shared/types.js';
 import { timeline, type TimelineEntry } from './timeline.js';
+import { WorkflowType } from '../../../workflows/shared/workflow-types.js';
 
 /** A query needs a worker to answer it (a closed workflow is replayed); without one the page still shows the rest. */
 const QUERY_TIMEOUT_MS = 5000;
@@ -85,8 +86,8 @@ export async function verificationDetail(client: Client, workflowId: string): Pr
     throw err;
   }
   const a = described.typedSearchAttributes;
-  const isVerification = described.type === 'verificationWorkflow';
-  const isRun = described.type === 'runInputWorkflow';
+  const isVerification = described.type === WorkflowType.verification;
+  const isRun = described.type === WorkflowType.runInput;
   const [status, input, entries] = await Promise.all([
     isVerification || isRun ? statusOf(client, workflowId) : Promise.resolve({ statusProblem: undefined }),
     isVerification || isRun

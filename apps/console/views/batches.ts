@@ -1,5 +1,6 @@
 import type { BatchView } from '../../../src/batches/describe.js';
-import { PROGRESS_GROUPS, progressGroups, SETTLED_STATES } from '../../../src/batches/groups.js';
+import { PROGRESS_GROUPS, progressGroups } from '../../../src/batches/groups.js';
+import { BATCH_STATE_TABLE } from '../../../workflows/shared/batch-types.js';
 import type { BatchItemView } from '../../../src/batches/items.js';
 import { html, type Html } from './html.js';
 import { hiddenCsrf, time } from './layout.js';
@@ -43,7 +44,7 @@ export function progressBar(view: BatchView): Html {
   </div>`;
 }
 
-const settled = (view: BatchView) => SETTLED_STATES.includes(view.state);
+const settled = (view: BatchView) => BATCH_STATE_TABLE[view.state].settled;
 
 export function batchesList(batches: readonly BatchView[]): Html {
   if (batches.length === 0) return html`<p class="empty">No batches yet.</p>`;
@@ -97,9 +98,8 @@ export function batchDetail(view: BatchView, items: readonly BatchItemView[], cs
   const base = `/batches/${encodeURIComponent(view.batchId)}`;
   const groups = progressGroups(view.counts);
   const running = view.status === 'RUNNING';
-  // A finished batch only waits to close: nothing is left to cancel.
-  const canCancel = running && !['cancelling', 'cancelled', 'finished'].includes(view.state);
-  const canResubmit = running && groups.failed > 0 && !['cancelling', 'cancelled'].includes(view.state);
+  const canCancel = running && BATCH_STATE_TABLE[view.state].cancellable;
+  const canResubmit = running && groups.failed > 0 && BATCH_STATE_TABLE[view.state].resubmittable;
   return html`<section class="card" aria-labelledby="progress-h">
       <h2 id="progress-h">Progress: <span class="stage" data-batch-state="${view.state}">${view.state}</span></h2>
       ${progressBar(view)}

@@ -1,6 +1,7 @@
 import type { QueueRow } from '../reads/queue.js';
 import { html, type Html } from './html.js';
 import { age, time } from './layout.js';
+import { WorkflowType } from '../../../workflows/shared/workflow-types.js';
 
 const dash = (value: string | undefined) => value ?? html`<span class="muted">–</span>`;
 
@@ -35,7 +36,7 @@ export function queueTable(
             <td>${age(r.startedAt, now)}<br /><small class="muted">since ${time(r.startedAt)}</small></td>
             <td>
               <a href="/verifications/${encodeURIComponent(r.workflowId)}">${r.workflowId}</a>${
-                r.type === 'runInputWorkflow'
+                r.type === WorkflowType.runInput
                   ? html`<br /><small class="muted">its verification had closed</small>`
                   : ''
               }

@@ -1,5 +1,5 @@
 import type { VerificationDetail } from '../reads/verification.js';
-import { OUTCOMES } from '../../../workflows/shared/types.js';
+import { OUTCOMES } from '../../../workflows/shared/stages.js';
 import { discoveryText } from '../../../src/temporal/status-text.js';
 import { html, type Html } from './html.js';
 import { hiddenCsrf, time } from './layout.js';

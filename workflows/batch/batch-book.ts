@@ -1,25 +1,24 @@
 import { ApplicationFailure } from '@temporalio/workflow';
 import { FailureType } from '../shared/failure-types.js';
 import {
-  ITEM_OUTCOMES,
-  RESUBMITTABLE_OUTCOMES,
-  RUNNING_STAGES,
   type BatchCarried,
   type BatchCounts,
   type BatchMemo,
   type BatchPhase,
   type BatchWorkflowInput,
-  type ItemOutcome,
   type PageReport,
   type ResubmitAnswer,
   type ResubmitRequest,
   type ResubmittedItem,
-  type RunningStage,
   type VisibleItemCounts,
 } from '../shared/batch-types.js';
-
-/** Stages of items still on their way: nothing about them is settled yet. */
-const ON_THEIR_WAY: readonly RunningStage[] = ['validating', 'awaiting-discovery', 'creating'];
+import {
+  ITEM_OUTCOMES,
+  ON_THEIR_WAY,
+  RESUBMITTABLE_OUTCOMES,
+  RUNNING_STAGES,
+  type ItemOutcome,
+} from '../shared/stages.js';
 
 const zeros = <K extends string>(keys: readonly K[]) =>
   Object.fromEntries(keys.map((k) => [k, 0])) as Record<K, number>;
@@ -30,7 +29,7 @@ const sum = (values: Record<string, number>) => Object.values(values).reduce((a,
  * resubmission rounds (each row's latest attempt, the attempts they replaced), and the counts derived from visibility.
  * Everything it holds is carried across continue-as-new.
  */
-export class BatchState {
+export class BatchBook {
   readonly pageItems: readonly number[];
   readonly items: number;
   released: number;

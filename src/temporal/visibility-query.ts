@@ -1,0 +1,33 @@
+import type { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import type { WorkflowTypeName } from '../../workflows/shared/workflow-types.js';
+
+/**
+ * Visibility queries, built from the search-attribute keys and the workflow-type constants: the one place a query is
+ * spelled, so a renamed attribute or workflow cannot leave a query that silently finds nothing. Every value is quoted
+ * and escaped, so none can end its string early.
+ */
+export type Condition = string & { readonly __condition: true };
+
+type KeywordKey = ReturnType<typeof defineSearchAttributeKey<typeof SearchAttributeType.KEYWORD>>;
+/** Temporal's `ExecutionStatus` values as visibility spells them. */
+export type ExecutionStatus = 'Running' | 'Completed' | 'Failed' | 'Canceled' | 'Terminated' | 'TimedOut';
+
+const quote = (value: string) => `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+const condition = (text: string) => text as Condition;
+const list = (values: readonly string[]) => `(${values.map(quote).join(', ')})`;
+
+export const is = (key: KeywordKey, value: string): Condition => condition(`${key.name} = ${quote(value)}`);
+export const isOneOf = (key: KeywordKey, values: readonly string[]): Condition =>
+  condition(`${key.name} IN ${list(values)}`);
+export const ofType = (type: WorkflowTypeName): Condition => condition(`WorkflowType = ${quote(type)}`);
+export const withStatus = (status: ExecutionStatus): Condition => condition(`ExecutionStatus = ${quote(status)}`);
+export const withStatusIn = (statuses: readonly ExecutionStatus[]): Condition =>
+  condition(`ExecutionStatus IN ${list(statuses)}`);
+export const withWorkflowId = (workflowId: string): Condition => condition(`WorkflowId = ${quote(workflowId)}`);
+export const withWorkflowIdIn = (workflowIds: readonly string[]): Condition =>
+  condition(`WorkflowId IN ${list(workflowIds)}`);
+
+export const and = (...conditions: Condition[]): Condition => condition(conditions.join(' AND '));
+/** Parenthesised, and so is each operand that is itself a conjunction. */
+export const or = (...conditions: Condition[]): Condition =>
+  condition(`(${conditions.map((c) => (c.includes(' AND ') ? `(${c})` : c)).join(' OR ')})`);
