@@ -2,13 +2,10 @@ import { WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
 import { CommanderError } from 'commander';
 import { ConfigError } from '../../src/config.js';
 import { IntakeFileError } from '../../src/intake-files/read-requests.js';
-import { grpcCode, GrpcStatus } from '../../src/temporal/errors.js';
+import { temporalFailureReason } from '../../src/temporal/errors.js';
 import { IntakeValidationError } from '../../src/temporal/start-verification.js';
 import { BatchFileError } from '../../src/batches/file-batch.js';
 import { CliError } from './context.js';
-
-export { grpcCode } from '../../src/temporal/errors.js';
-export const GRPC_DEADLINE_EXCEEDED = GrpcStatus.DEADLINE_EXCEEDED;
 
 export interface ErrorReport {
   /** The one line for stderr (without the `eligibility: ` prefix); undefined = nothing to print (help shown). */
@@ -42,12 +39,15 @@ export function reportError(err: unknown, temporalAddress: () => string | undefi
   if (err instanceof ConfigError) return { line: err.message, exitCode: 1 };
   if (err instanceof WorkflowNotFoundError) return { line: `no workflow ${err.workflowId}`, exitCode: 1 };
   if (err instanceof WorkflowFailedError) return { line: `the workflow failed: ${rootCause(err)}`, exitCode: 1 };
-  const code = grpcCode(err);
-  if (code === GrpcStatus.UNAVAILABLE) {
-    return { line: `the Temporal server at ${temporalAddress() ?? 'TEMPORAL_ADDRESS'} is unavailable`, exitCode: 1 };
+  switch (temporalFailureReason(err)) {
+    case 'unreachable':
+      return { line: `the Temporal server at ${temporalAddress() ?? 'TEMPORAL_ADDRESS'} is unavailable`, exitCode: 1 };
+    case 'no-answer':
+      return { line: 'Temporal did not answer in time', exitCode: 1 };
+    case 'refused':
+      // Retrying the same command cannot help.
+      return { line: 'Temporal refused the request as invalid', exitCode: 1 };
+    default:
   }
-  if (code === GrpcStatus.DEADLINE_EXCEEDED) return { line: 'Temporal did not answer in time', exitCode: 1 };
-  // Temporal refused the request itself (a value over one of its limits): retrying the same command cannot help.
-  if (code === GrpcStatus.INVALID_ARGUMENT) return { line: 'Temporal refused the request as invalid', exitCode: 1 };
   return { line: firstLine(err instanceof Error ? err.message : String(err)), exitCode: 1 };
 }

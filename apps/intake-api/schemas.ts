@@ -20,6 +20,7 @@ import {
 } from '../../workflows/shared/types.js';
 import { STAGES } from '../../workflows/shared/stages.js';
 import { jsonDepth } from './json-depth.js';
+import { describes } from '../../src/contract/describes.js';
 
 /**
  * The intake API's bodies, parameters and answers, declared by the routes: Fastify validates requests with them
@@ -28,23 +29,10 @@ import { jsonDepth } from './json-depth.js';
  * A schema with an `id` is a named component of that document.
  *
  * What the workflows exchange (the status query, a review decision) and what visibility lists are defined once, as
- * TypeScript in `workflows/types.ts` and `src/temporal/list-verifications.ts`: workflow code may not import zod. The
+ * TypeScript in `workflows/shared/types.ts` and `src/temporal/list-verifications.ts`: workflow code may not import zod. The
  * schemas here describe those types for the API and its document, and `describes` makes the build fail when a schema
  * and its type drift apart, in either direction.
  */
-
-/** true when A and B are the same type (not merely assignable: a field missing on either side makes them differ). */
-type Same<A, B> = (<X>() => X extends A ? 1 : 2) extends <X>() => X extends B ? 1 : 2 ? true : false;
-
-/**
- * Compiles only when `schema` describes `T` exactly: its output is `T`, field for field (a field it lacked would be
- * stripped from the answer), and every `T` is valid input to it. No runtime effect; the schema is returned as it is.
- */
-function describes<T>() {
-  return <S extends z.ZodType>(
-    schema: S & (Same<z.output<S>, T> extends true ? ([T] extends [z.input<S>] ? unknown : never) : never),
-  ): S => schema;
-}
 
 export const Stage = z.enum(STAGES).meta({ id: 'Stage' });
 

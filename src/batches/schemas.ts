@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import { BatchIdSchema, BooleanFlag, MAX_BATCH_ITEMS, RetryWindowSchema, TenantSchema } from './limits.js';
-import { PROGRESS_GROUPS } from './groups.js';
+import type { BatchView } from './describe.js';
+import { PROGRESS_GROUPS, type ProgressGroup } from './groups.js';
+import type { BatchItemView } from './items.js';
+import { describes } from '../contract/describes.js';
+import {
+  BATCH_STATE_TABLE,
+  type BatchCounts,
+  type BatchState,
+  type ResubmitAnswer,
+} from '../../workflows/shared/batch-types.js';
 import { ITEM_OUTCOMES, RESUBMITTABLE_OUTCOMES, RUNNING_STAGES } from '../../workflows/shared/stages.js';
 
 /**
@@ -83,60 +92,77 @@ export const ResubmitBody = z.object({
 const countsOf = <T extends readonly string[]>(keys: T) =>
   z.object(Object.fromEntries(keys.map((k) => [k, z.number().int()])) as Record<T[number], z.ZodNumber>);
 
-const BatchCountsSchema = z.object({
-  items: z.number().int(),
-  invalid: z.number().int(),
-  duplicate: z.number().int(),
-  notStarted: z.number().int(),
-  skipped: z.number().int(),
-  queued: z.number().int(),
-  running: countsOf(RUNNING_STAGES),
-  outcomes: countsOf(ITEM_OUTCOMES),
-});
+const BatchCountsSchema = describes<BatchCounts>()(
+  z.object({
+    items: z.number().int(),
+    invalid: z.number().int(),
+    duplicate: z.number().int(),
+    notStarted: z.number().int(),
+    skipped: z.number().int(),
+    queued: z.number().int(),
+    running: countsOf(RUNNING_STAGES),
+    outcomes: countsOf(ITEM_OUTCOMES),
+  }),
+);
 
-export const BatchStatusResponse = z.object({
-  batchId: z.string(),
-  workflowId: z.string(),
-  state: z
-    .string()
-    .describe(
-      'starting, running, settled, finished (open for resubmission until closesAt), cancelling, cancelled, closed',
-    ),
-  status: z.string().describe('Temporal execution status of the batch workflow'),
-  counts: BatchCountsSchema.describe('Each item once, by its latest attempt: the parts add up to items'),
-  groups: countsOf(PROGRESS_GROUPS),
-  pages: z.number().int(),
-  tenant: z.string().optional(),
-  retryWindowSeconds: z.number().int(),
-  round: z.number().int().describe('Resubmission rounds so far'),
-  createdAt: z.iso.datetime(),
-  updatedAt: z.iso.datetime(),
-  closesAt: z.iso.datetime().optional(),
-  closedAt: z.iso.datetime().optional(),
-});
+/** A batch as the API answers it: what followers see of it (its phase is in `state`), with its counts by group. */
+export interface BatchStatus extends Omit<BatchView, 'lastResubmission' | 'phase'> {
+  groups: Record<ProgressGroup, number>;
+}
+
+interface ResubmitAnswered extends ResubmitAnswer {
+  batchId: string;
+}
+
+export const BatchStatusResponse = describes<BatchStatus>()(
+  z.object({
+    batchId: z.string(),
+    workflowId: z.string(),
+    state: z
+      .enum(Object.keys(BATCH_STATE_TABLE) as [BatchState, ...BatchState[]])
+      .describe(
+        'starting, running, settled, finished (open for resubmission until closesAt), cancelling, cancelled, closed, terminated, failed',
+      ),
+    status: z.string().describe('Temporal execution status of the batch workflow'),
+    counts: BatchCountsSchema.describe('Each item once, by its latest attempt: the parts add up to items'),
+    groups: countsOf(PROGRESS_GROUPS),
+    pages: z.number().int(),
+    tenant: z.string().optional(),
+    retryWindowSeconds: z.number().int(),
+    round: z.number().int().describe('Resubmission rounds so far'),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+    closesAt: z.iso.datetime().optional(),
+    closedAt: z.iso.datetime().optional(),
+  }),
+);
 
 export const BatchList = z.object({ batches: z.array(BatchStatusResponse), nextPageToken: z.string().optional() });
 
-export const BatchItem = z.object({
-  row: z.number().int(),
-  callerId: z.string().optional(),
-  workflowId: z.string(),
-  round: z.number().int(),
-  stage: z.enum(RUNNING_STAGES).optional(),
-  outcome: z.enum(ITEM_OUTCOMES).optional(),
-  verificationId: z.string().optional(),
-  payerId: z.string().optional(),
-  discoveryId: z.string().optional(),
-  startedAt: z.iso.datetime(),
-  closedAt: z.iso.datetime().optional(),
-  superseded: z.boolean(),
-});
+export const BatchItem = describes<BatchItemView>()(
+  z.object({
+    row: z.number().int(),
+    callerId: z.string().optional(),
+    workflowId: z.string(),
+    round: z.number().int(),
+    stage: z.enum(RUNNING_STAGES).optional(),
+    outcome: z.enum(ITEM_OUTCOMES).optional(),
+    verificationId: z.string().optional(),
+    payerId: z.string().optional(),
+    discoveryId: z.string().optional(),
+    startedAt: z.iso.datetime(),
+    closedAt: z.iso.datetime().optional(),
+    superseded: z.boolean(),
+  }),
+);
 export const BatchItemList = z.object({ items: z.array(BatchItem), nextPageToken: z.string().optional() });
 
-export const ResubmitResponse = z.object({
-  batchId: z.string(),
-  round: z.number().int(),
-  accepted: z.boolean().describe('false: that round was resubmitted already (a repeated request); nothing started'),
-});
+export const ResubmitResponse = describes<ResubmitAnswered>()(
+  z.object({
+    batchId: z.string(),
+    round: z.number().int(),
+    accepted: z.boolean().describe('false: that round was resubmitted already (a repeated request); nothing started'),
+  }),
+);
 
-export const BatchCancelResponse = z.object({ batchId: z.string(), state: z.string() });
+export const BatchCancelResponse = z.object({ batchId: z.string(), state: BatchStatusResponse.shape.state });

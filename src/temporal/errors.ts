@@ -22,25 +22,42 @@ export function grpcDetails(err: unknown): string | undefined {
 }
 
 /**
- * How a failed Temporal call should be answered:
- * - `unavailable`: Temporal is unreachable, did not answer before the deadline, or sheds load; the same call can
- *   succeed later (HTTP 503 with `Retry-After`; `batch` retries it).
- * - `invalid`: Temporal refused the request itself (`INVALID_ARGUMENT`, e.g. a value over one of its limits); sending
- *   it again cannot help (HTTP 400).
- * - `other`: anything else (a bug, a misconfiguration such as a wrong namespace or credentials): HTTP 500.
+ * Why a Temporal call failed, the one mapping every edge answers from (the CLI's line, the intake API's status, the
+ * batch starter's retry):
+ * - `unreachable`, `no-answer` (the deadline passed), `overloaded` (it sheds load): the same call can succeed later;
+ * - `refused`: Temporal refused the request itself (`INVALID_ARGUMENT`, e.g. a value over one of its limits, an
+ *   unregistered search attribute); sending it again cannot help;
+ * - `other`: anything else (a bug, a misconfiguration such as a wrong namespace or credentials).
  */
-export type TemporalFailureKind = 'unavailable' | 'invalid' | 'other';
+export type TemporalFailureReason = 'unreachable' | 'no-answer' | 'overloaded' | 'refused' | 'other';
 
-export function temporalFailureKind(err: unknown): TemporalFailureKind {
-  if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) return 'unavailable';
+export function temporalFailureReason(err: unknown): TemporalFailureReason {
+  if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) return 'no-answer';
   switch (grpcCode(err)) {
     case GrpcStatus.UNAVAILABLE:
+      return 'unreachable';
     case GrpcStatus.DEADLINE_EXCEEDED:
+      return 'no-answer';
     case GrpcStatus.RESOURCE_EXHAUSTED:
-      return 'unavailable';
+      return 'overloaded';
     case GrpcStatus.INVALID_ARGUMENT:
-      return 'invalid';
+      return 'refused';
     default:
       return 'other';
   }
+}
+
+/** The reasons as an answer: try again later (HTTP 503, `batch` retries), not again (HTTP 400), or a fault (500). */
+export type TemporalFailureKind = 'unavailable' | 'invalid' | 'other';
+
+const KIND_OF: Record<TemporalFailureReason, TemporalFailureKind> = {
+  unreachable: 'unavailable',
+  'no-answer': 'unavailable',
+  overloaded: 'unavailable',
+  refused: 'invalid',
+  other: 'other',
+};
+
+export function temporalFailureKind(err: unknown): TemporalFailureKind {
+  return KIND_OF[temporalFailureReason(err)];
 }

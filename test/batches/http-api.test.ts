@@ -214,14 +214,15 @@ describe('batches through the intake API', function () {
     ];
     for (const [name, body, problem] of cases) {
       it(name, async () => {
-        const pages = async () => (await client().workflow.count(`WorkflowType = 'batchPageWorkflow'`)).count;
-        const before = await pages();
-        const response = await upload(body());
+        const batchId = batchIdFor('refused');
+        const pages = async () =>
+          (await client().workflow.count(`WorkflowType = 'batchPageWorkflow' AND BatchId = "${batchId}"`)).count;
+        const response = await upload(body(), `?batchId=${batchId}`);
         assert.equal(response.statusCode, 400, response.body);
         const answer = response.json<{ error: string; param: string; message: string }>();
         assert.equal(answer.param, 'body');
         assert.match(answer.message, problem);
-        assert.equal(await pages(), before, 'no page was stored');
+        assert.equal(await pages(), 0, 'no page was stored');
       });
     }
   });

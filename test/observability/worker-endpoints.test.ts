@@ -40,7 +40,7 @@ describe("the worker's /metrics, /healthz and /readyz (eligibility worker, its o
       ELIGIBILITY_CLIENT_ID: sandbox.config.clientId,
       ELIGIBILITY_CLIENT_SECRET: sandbox.config.clientSecret,
       WORKER_HTTP_PORT: String(httpPort),
-      WORKER_WORKFLOW_BUNDLE: await workflowBundleFile(),
+      WORKER_WORKFLOW_BUNDLE: workflowBundleFile(),
       LOG_LEVEL: 'warn',
     });
     await worker.ready;

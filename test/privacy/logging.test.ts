@@ -115,7 +115,7 @@ describe('no patient value in a worker process’s logs (SDK, workflows, activit
       ELIGIBILITY_CLIENT_ID: sandbox.config.clientId,
       ELIGIBILITY_CLIENT_SECRET: sandbox.config.clientSecret,
       WORKER_HTTP_PORT: String(httpPort),
-      WORKER_WORKFLOW_BUNDLE: await workflowBundleFile(),
+      WORKER_WORKFLOW_BUNDLE: workflowBundleFile(),
       LOG_LEVEL: 'debug',
     });
     await worker.ready;

@@ -59,7 +59,8 @@ Examples:
     .action(async (workflowId: string, options: { json?: boolean }) => {
       const { QueryNotRegisteredError } = await import('@temporalio/client');
       const { statusQuery } = await import('../../../workflows/shared/messages.js');
-      const { GRPC_DEADLINE_EXCEEDED, grpcCode, rootCause } = await import('../errors.js');
+      const { rootCause } = await import('../errors.js');
+      const { temporalFailureReason } = await import('../../../src/temporal/errors.js');
       await withClient(ctx, async (client, config) => {
         const handle = client.workflow.getHandle(workflowId);
         const description = await handle.describe();
@@ -69,7 +70,7 @@ Examples:
         } catch (err) {
           if (!(err instanceof QueryNotRegisteredError)) {
             const reason =
-              grpcCode(err) === GRPC_DEADLINE_EXCEEDED
+              temporalFailureReason(err) === 'no-answer'
                 ? `no answer to the status query within ${QUERY_TIMEOUT_MS / 1000} s`
                 : `the status query failed (${rootCause(err)})`;
             throw new CliError(

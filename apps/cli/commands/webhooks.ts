@@ -32,7 +32,7 @@ Examples:
       if (options.events.length === 0) throw new CliError('--events: expected at least one event name');
       const { registerWebhook } = await import('../../../src/temporal/register-webhook.js');
       const { webhookSetupWorkflowId } = await import('../../../workflows/shared/ids.js');
-      const { GRPC_DEADLINE_EXCEEDED, grpcCode } = await import('../errors.js');
+      const { temporalFailureReason } = await import('../../../src/temporal/errors.js');
       await withClient(ctx, async (client, config) => {
         const deadline = Date.now() + options.waitSeconds * 1000;
         const result = await client
@@ -40,7 +40,7 @@ Examples:
             registerWebhook(client, { url, events: options.events, taskQueue: config.temporal.taskQueue }),
           )
           .catch((err: unknown) => {
-            if (grpcCode(err) !== GRPC_DEADLINE_EXCEEDED) throw err;
+            if (temporalFailureReason(err) !== 'no-answer') throw err;
             throw new CliError(
               `${webhookSetupWorkflowId(url)} has not finished after ${options.waitSeconds} s: is a worker polling ` +
                 `task queue ${config.temporal.taskQueue}? It keeps running; run this command again to wait for it`,

@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { z } from 'zod';
 import { describeBatch, listBatches, type BatchView } from '../../../src/batches/describe.js';
 import { progressGroups } from '../../../src/batches/groups.js';
 import { listBatchItems } from '../../../src/batches/items.js';
@@ -16,7 +15,7 @@ import {
   BatchItemsQuery,
   BatchListQuery,
   BatchResultsQuery,
-  type BatchStatusResponse,
+  type BatchStatus,
 } from '../../../src/batches/schemas.js';
 import { withDeadline, type IntakeDeps } from '../deps.js';
 import { replyWithError } from '../errors.js';
@@ -25,8 +24,8 @@ import { invalidRequestBody } from '../schemas.js';
 /** A results export reads every item's close event: far longer than one request's usual Temporal deadline. */
 const RESULTS_TIMEOUT_MS = 10 * 60_000;
 
-export function batchStatus(view: BatchView): z.infer<typeof BatchStatusResponse> {
-  const { lastResubmission: _l, ...rest } = view;
+export function batchStatus(view: BatchView): BatchStatus {
+  const { lastResubmission: _l, phase: _p, ...rest } = view;
   return { ...rest, groups: progressGroups(view.counts) };
 }
 
