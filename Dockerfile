@@ -44,7 +44,7 @@ COPY deploy/temporal ./deploy/temporal
 # and MALLOC_ARENA_MAX applied), so nothing about memory is set here. The files stay owned by root, read-only to the
 # process.
 USER node
-# Services are reached by their own ports (worker: none; webhook 4020, intake 4030, codec server 8888, sandbox 4010).
-EXPOSE 4020 4030 8888 4010
+# Services are reached by their own ports (worker 4040 for /metrics and health; webhook 4020, intake 4030, codec server 8888, sandbox 4010).
+EXPOSE 4040 4020 4030 8888 4010
 ENTRYPOINT ["node", "/app/bin/eligibility.js"]
 CMD ["--help"]

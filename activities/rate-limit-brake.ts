@@ -9,9 +9,9 @@ const WINDOW_MS = 1000;
 const SHARE = 0.85;
 /**
  * A call waits here at most this long, about the time the governor's cut takes to land; one whose turn is further off
- * goes back to the task queue (`pass`). A brake that kept every call dispatched to it held 96 after R halved and let
- * them go over 30 s, on top of the calls the queue went on dispatching: the worker made 20-22 calls a second while the
- * queue's rate stood at 13.5-17, and each 429 of that surplus cut the rate again (halved-40 in the README).
+ * goes back to the task queue (`pass`). A brake that kept every call dispatched to it would let them go later, on top
+ * of the calls the queue goes on dispatching: the worker would call faster than the queue's rate, and each 429 of
+ * that surplus would cut the rate again.
  */
 const MAX_HOLD_MS = 1500;
 /** A call sent back is dispatched again after this long, by then at the rate the governor cut to. */

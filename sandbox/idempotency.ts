@@ -5,7 +5,7 @@ const byCodeUnit = ([a]: [string, unknown], [b]: [string, unknown]) => (a < b ? 
 /**
  * The same text for the same JSON value whatever its key order or spacing, so a retry that re-serialises its body
  * still matches. Written with a work list instead of recursion: the spec sets no depth limit, and a valid body with a
- * field nested thousands of levels deep must not overflow the stack (which answered 500).
+ * field nested thousands of levels deep must not overflow the stack (which would answer 500).
  */
 export function canonicalJson(value: unknown): string {
   const out: string[] = [];

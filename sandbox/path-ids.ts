@@ -3,8 +3,8 @@ import { invalidRequest } from './replies.js';
 
 /**
  * The sandbox's bound on a path id. The spec states none; the ids the service assigns are short (UUIDs, `ep_` and an
- * opaque string, five-digit payer ids), and this is the length at which Fastify's router stopped matching on its own,
- * answering 400 without `param`. Longer ids are refused naming the path parameter, as any invalid field is.
+ * opaque string, five-digit payer ids), and this is the length at which Fastify's router, left to itself, stops
+ * matching and answers 400 without `param`. Longer ids are refused naming the path parameter, as any invalid field is.
  */
 export const MAX_PATH_ID_LENGTH = 100;
 

@@ -50,7 +50,7 @@ function createContext(config: SandboxConfig): SandboxContext {
   };
 }
 
-/** A local imitation of the eligibility service (SERVICE-SPEC.md) with in-memory state; see README "The sandbox". */
+/** A local imitation of the eligibility service (SERVICE-SPEC.md) with in-memory state. */
 export async function createSandbox(config: SandboxConfig): Promise<Sandbox> {
   const ctx = createContext(config);
   const app = Fastify({

@@ -3,14 +3,15 @@ import { z } from 'zod';
 /**
  * Every environment variable the project reads, in one table: its schema, its local default and what it is for.
  * Only `loadConfig()` in src/config.ts reads the environment; entry points call it once and pass `Config` down.
- * The README's configuration table is generated from this table (`npm run docs:config`), and a test keeps them equal.
+ * The configuration page (docs/operating/configuration.md) is generated from this table (`npm run docs:config`), and
+ * a test keeps them equal.
  */
 export interface VariableSpec<S extends z.ZodType> {
   schema: S;
   /** The value used when the variable is unset, as it would be written in the environment; undefined = optional. */
   default?: string;
   description: string;
-  /** Secret values are never printed (the README shows only that a default exists). */
+  /** Secret values are never printed (the configuration page shows only that a default exists). */
   secret?: boolean;
 }
 
@@ -133,25 +134,25 @@ export const variables = {
     schema: z.coerce.number().int().min(2),
     default: '500',
     description:
-      'Workflows a worker keeps in memory between their tasks; an evicted one is replayed from its history when it next wakes (fits a 1 GB container; see Workers)',
+      'Workflows a worker keeps in memory between their tasks; an evicted one is replayed from its history when it next wakes (fits a 1 GB container; see docs/operating/workers.md)',
   }),
   WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: v({
     schema: positiveInt,
     default: '8',
     description:
-      "Workflow tasks a worker holds at once. More keeps more verifications moving when the server's round trips are slow (throughput); fewer leaves more of them at the server, where the front desk's are handed out before a batch's (see Lanes and tenants)",
+      "Workflow tasks a worker holds at once. More keeps more verifications moving when the server's round trips are slow (throughput); fewer leaves more of them at the server, where the front desk's are handed out before a batch's (see docs/developing/traffic.md)",
   }),
   WORKER_HEAP_MB: v({
     schema: z.coerce.number().int().min(128),
     default: '256',
     description:
-      "Old-space limit (MB) of each of the worker's two V8 heaps, main thread and workflow thread; it must hold the cache: 64 MB + 256 kB per cached workflow, else the worker refuses to start (see Workers)",
+      "Old-space limit (MB) of each of the worker's two V8 heaps, main thread and workflow thread; it must hold the cache: 64 MB + 256 kB per cached workflow, else the worker refuses to start (see docs/operating/workers.md)",
   }),
   MALLOC_ARENA_MAX: v({
     schema: positiveInt,
     default: '2',
     description:
-      'glibc malloc arenas of the worker process: the worker restarts itself with this and its heap limits set (see Workers)',
+      'glibc malloc arenas of the worker process: the worker restarts itself with this and its heap limits set (see docs/operating/workers.md)',
   }),
   WORKER_WORKFLOW_BUNDLE: v({
     schema: z.string().min(1).optional(),
@@ -234,7 +235,7 @@ export const variables = {
     schema: bool,
     default: 'true',
     description:
-      'The traffic governor (README "Traffic governor"): workers report call outcomes and one governor per task queue sets its dispatch rate',
+      'The traffic governor (docs/developing/traffic.md): workers report call outcomes and one governor per task queue sets its dispatch rate',
   }),
   ELIGIBILITY_TENANT_WEIGHTS: v({
     // Weights are Temporal's fairness weights, which it clamps to 0.001–1000; a key that no valid tenant can equal

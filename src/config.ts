@@ -191,7 +191,7 @@ export type WorkerConfig = Config['worker'];
 export type ObservabilityConfig = Config['observability'];
 export type ConsoleConfig = Config['console'];
 
-/** The README's configuration table, generated from `variables`. */
+/** The configuration table of docs/operating/configuration.md, generated from `variables`. */
 export function configTableMarkdown(): string {
   const rows = Object.entries(variables).map(([name, spec]: [string, VariableSpec<z.ZodType>]) => {
     const shown = spec.default === undefined ? '(unset)' : spec.secret ? '(a local default)' : `\`${spec.default}\``;

@@ -29,8 +29,8 @@ function redactPaths(): string[] {
 /**
  * A copy of the plain objects and arrays of `value` (anything else is kept as is). pino's redaction censors fields in
  * place and puts them back after writing the line, but where two redaction paths overlap (`*.patient` and
- * `*.*.firstName`) the restore misses the inner ones: the logged object was left with `[redacted]` in it, and a caller
- * that logged a request before sending it would have sent the censor. Redacting a copy leaves the caller's intact.
+ * `*.*.firstName`) the restore misses the inner ones: the logged object is left with `[redacted]` in it, and a caller
+ * that logged a request before sending it would send the censor. Redacting a copy leaves the caller's intact.
  */
 function copyPlain(value: unknown, depth = 0): unknown {
   if (depth > 8 || typeof value !== 'object' || value === null) return value;

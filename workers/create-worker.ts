@@ -24,9 +24,9 @@ export interface CreateWorkerOptions {
    * Workflow tasks held at once (`WORKER_MAX_CONCURRENT_WORKFLOW_TASKS`). The worker runs them one at a time in its
    * workflow thread, in arrival order, so tasks it holds beyond what it is busy with wait there, where their priority
    * (DESIGN §8: lanes) counts for nothing; tasks left at the server are dispatched by lane. The SDK's default of 40
-   * kept check-ins waiting behind a batch's tasks for seconds; with a cache of 1,000, 4 capped the worker at 16.5 of
-   * the 20 verifications/s the service allowed at R = 40 (every task waits for its round trip to the server), 8
-   * reached 18.3 with the front desk's p95 still under 2 s beside a batch (README "Lanes and tenants").
+   * keeps check-ins waiting behind a batch's tasks; too few keeps the worker under the service's limit, since every
+   * task waits for its round trip to the server. The default is enough to reach the limit and few enough that the
+   * front desk stays quick beside a batch.
    */
   maxConcurrentWorkflowTasks?: number;
   /** Pre-bundled workflow code (`loadWorkflowBundle`; tests bundle once per run): the worker never runs webpack. */
@@ -60,9 +60,9 @@ export async function createWorker(opts: CreateWorkerOptions): Promise<Worker> {
     workflowBundle: opts.workflowBundle,
     sinks: workerSinks(opts.tracing),
     interceptors: { activity: workerTracing(opts.tracing).activityInterceptors },
-    // Sized by count, not by the SDK's default, which follows the V8 heap limit (2,310 workflows on a 4 GB heap, at
-    // 1.7 MB each): a worker in a 1 GB container was killed long before that cache filled. A waiting verification
-    // costs nothing while evicted and is replayed from its short history when it wakes (see README "Workers").
+    // Sized by count, not by the SDK's default, which follows the V8 heap limit: on a big host that cache holds more
+    // than a 1 GB container's memory, and the worker would be killed long before it filled. A waiting verification
+    // costs nothing while evicted and is replayed from its short history when it wakes.
     maxCachedWorkflows,
     maxConcurrentWorkflowTaskExecutions: Math.min(
       opts.maxConcurrentWorkflowTasks ?? DEFAULT_MAX_CONCURRENT_WORKFLOW_TASKS,

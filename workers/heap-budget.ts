@@ -2,15 +2,15 @@ import { ConfigError, type WorkerConfig } from '../src/config.js';
 
 /**
  * What a worker's workflow heap must hold: the SDK, the bundle and the activations in flight, plus the cached
- * workflows. Measured live (`npm run bench:workflow-heap`, `bench:worker-memory` with --trace-gc): ~25 MB, and 126 kB
- * per cached verification; both are doubled here so that V8 keeps room to collect instead of thrashing near its limit.
+ * workflows. Both are at least twice what `npm run bench:workflow-heap` and `bench:worker-memory` (with --trace-gc)
+ * measure, so that V8 keeps room to collect instead of thrashing near its limit.
  */
 const BASE_MB = 64;
 const PER_CACHED_WORKFLOW_MB = 0.25;
 
 /**
  * The young generation of each heap. V8's default (16 MB semi-spaces, 48 MB per heap) is sized for throughput on a
- * big machine; 2 MB made no measurable difference to the worker's CPU per verification and kept ~60 MB off its RSS.
+ * big machine; a small one costs the worker no measurable CPU per verification and keeps its RSS down.
  */
 const SEMI_SPACE_MB = 2;
 
@@ -39,8 +39,8 @@ export function checkCacheFitsHeap(worker: WorkerConfig): void {
 /**
  * The V8 flags of a worker process. V8 flags are process-wide, so they bound both heaps: the main thread's (the
  * connection, the codec, the activities) and the workflow thread's that the SDK starts later without limits of its
- * own. Without them V8 sizes each heap from the host's memory, not a container's, and on a 24 GB host let a worker
- * holding ~80 MB of live data reach 500 MB.
+ * own. Without them V8 sizes each heap from the host's memory, not a container's, and on a large host lets a worker's
+ * heap grow to many times its live data.
  */
 export function heapFlags(worker: WorkerConfig): string[] {
   return [`--max-old-space-size=${worker.heapMb}`, `--max-semi-space-size=${SEMI_SPACE_MB}`];

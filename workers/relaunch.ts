@@ -15,7 +15,7 @@ const FORWARDED: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
  *
  * V8's heap limits and glibc's arena count are fixed when a process starts, and however a worker is started (by hand,
  * `npm run worker`, the image, compose, a process manager) nobody passes them: so the worker starts itself once more,
- * with them. This process then only waits (about 70 MB RSS compiled), forwarding SIGINT and SIGTERM.
+ * with them. This process then only waits, forwarding SIGINT and SIGTERM.
  */
 export async function relaunchWithMemoryLimits(worker: WorkerConfig): Promise<number> {
   checkCacheFitsHeap(worker);

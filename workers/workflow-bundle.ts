@@ -24,8 +24,8 @@ const tracingInterceptors = createRequire(import.meta.url).resolve(
 /**
  * Interceptors that run inside the workflow sandbox, so they must be in the bundle; the worker registers the sinks
  * they call (workers/create-worker.ts). OpenTelemetry's only in the traced bundle: the sandbox sets up the modules of
- * a bundle's interceptors at every workflow start and replay, and OpenTelemetry's setup was 22 of the worker's 69 ms
- * of CPU per verification with tracing off (bench:traffic, known-40), where its spans went nowhere.
+ * a bundle's interceptors at every workflow start and replay, and OpenTelemetry's setup is a large share of the
+ * worker's CPU per verification, spent for nothing with tracing off, where its spans go nowhere.
  */
 export function workflowInterceptorModules(traced: boolean): string[] {
   return traced ? [tracingInterceptors, metricsInterceptors] : [metricsInterceptors];
@@ -69,7 +69,7 @@ const childScript = fileURLToPath(new URL(`./build-workflow-bundle${moduleExtens
 
 /**
  * Bundles in a child process that hands the code back and exits: webpack's memory leaves with it, where bundling in
- * the worker itself kept its idle RSS at about 380 MB for the life of the process.
+ * the worker itself would keep that memory in the worker's idle RSS for the life of the process.
  */
 export async function bundleWorkflowsInChild({
   workflowsPath = defaultWorkflowsPath,

@@ -31,7 +31,7 @@ export interface BatchActivityDeps {
 
 /**
  * The activities of batches (DESIGN §9): calls to Temporal, not to the service. Batches run them as local activities
- * (workflows/batch-activity-options.ts). It implements the batch workflows' port, `BatchActivities`.
+ * (workflows/batch/batch-activity-options.ts). It implements the batch workflows' port, `BatchActivities`.
  */
 export function createBatchActivities(deps: BatchActivityDeps): BatchActivities {
   return {

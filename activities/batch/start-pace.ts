@@ -12,25 +12,24 @@ const CALLS_PER_VERIFICATION = 2;
 const START_LEAD = 1.25;
 /**
  * In the governor's slow start the rate is a probe, doubled before anything shows the service takes it. Starts then
- * fill it and no more: that is what the governor must see to double it again (80% of it filled). At unknown R = 40 the
- * probe reached 64 calls a second, and 1.25 times it started 40 rows a second, more than this machine starts while it
- * calls: the calls stayed under the limit, so no 429 found it until every row had started.
+ * fill it and no more: that is what the governor must see to double it again (80% of it filled). A lead above 1 on a
+ * probe starts rows faster than a worker can make their calls: the calls stay under the limit, so no 429 finds it
+ * until every row has started.
  */
 const SLOW_START_LEAD = 1;
 /**
  * Starts hold while more activity tasks than this many seconds of calls at the rate wait in the queue. Led by
- * `START_LEAD`, a long batch's queue grows without end (436 rows waiting after 165 s of 2,000 at R = 20), and rows
- * in the queue cost the server more than rows in their page (each task written and read back) and no longer stop on
- * a cancel. Ten seconds, because the server's count is up to about 6 s old (its stats cache) and read every 2 s: a
- * hold that began on an old count still leaves the queue seconds of calls, so it never runs dry.
+ * `START_LEAD`, a long batch's queue grows without end, and rows in the queue cost the server more than rows in their
+ * page (each task written and read back) and cannot be stopped by a cancel. Ten seconds, because the server's count is
+ * up to about 6 s old (its stats cache) and read every 2 s: a hold that began on an old count still leaves the queue
+ * seconds of calls, so it never runs dry.
  */
 const MAX_BACKLOG_SECONDS = 10;
 /**
- * In a slow start, this many: the probe is not yet known to be what the calls can reach. At unknown R = 40 this
- * machine's CPU held the calls at about 33 a second for 28 s while the probe stood at 64 and rows started at 32 a
- * second; 10 s of the probe's calls let 640 pile up in the queue, and each verification cost 58 ms of the server's CPU
- * instead of 45 (0.87 of the ceiling). Fewer seconds than `MAX_BACKLOG_SECONDS` are safe here although the count is
- * 6 s old: at lead 1 the pace refills the queue twice as fast as such calls drain it.
+ * In a slow start, this many: the probe is not yet known to be what the calls can reach. When the worker's CPU holds
+ * the calls below the probe, the probe's seconds of calls pile up in the queue, and a crowded queue costs the server
+ * more CPU per verification, so less of the limit is used. Fewer seconds than `MAX_BACKLOG_SECONDS` are safe here
+ * although the count is 6 s old: at lead 1 the pace refills the queue twice as fast as such calls drain it.
  */
 const SLOW_START_BACKLOG_SECONDS = 4;
 /** A rate read stands this long: the governor moves it at most every second or so, and a read is a call to Temporal. */
@@ -60,9 +59,8 @@ export interface StartPaceOptions {
 
 /**
  * How fast one worker's batches start their rows: `START_LEAD` times the verifications the service can take at the
- * task queue's governed rate, following that rate as the governor moves it. Started as fast as Temporal takes them,
- * 1,000 rows took the dev server 8-10 s, and its dispatch of the calls already started ran at 11-13 of 40 a second
- * meanwhile (`npm run bench:traffic -- --trace-calls`): 0.86-0.91 of the ceiling, against 1.00 at this pace. Rows
+ * task queue's governed rate, following that rate as the governor moves it. Rows started as fast as Temporal takes
+ * them keep the server busy with starts, which slows its dispatch of the calls already started below the rate. Rows
  * gain nothing by waiting in the task queue instead of their page, where a cancel still stops them. A token bucket:
  * `take()` resolves in turn, once a start is due.
  */

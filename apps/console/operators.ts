@@ -14,7 +14,7 @@ export interface OperatorEntry {
   hash: Buffer;
 }
 
-/** N = 2^15, r = 8, p = 1: about 50 ms and 32 MB per sign-in, OWASP's recommended scrypt settings. */
+/** N = 2^15, r = 8, p = 1: a fraction of a second and 32 MB per sign-in, OWASP's recommended scrypt settings. */
 const DEFAULT_PARAMS = { N: 2 ** 15, r: 8, p: 1 };
 const KEY_LENGTH = 32;
 

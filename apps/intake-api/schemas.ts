@@ -142,7 +142,7 @@ export const IdempotencyHeaders = z.looseObject({
 });
 /**
  * The intake's own bound on how deeply run input nests. The service states none, but Temporal's JSON payload
- * converter overflows the stack a few thousand levels down (the request then failed with a 500); callback input is
+ * converter overflows the stack a few thousand levels down (the request would fail with a 500); callback input is
  * a flat set of answers in practice.
  */
 export const MAX_RUN_INPUT_DEPTH = 32;

@@ -63,7 +63,10 @@ async function latestItems(client: Client, batchId: string) {
   return latest;
 }
 
-/** The failure a failed verification ended with, and the result object it carries (workflows/verification-workflow). */
+/**
+ * The failure a failed verification ended with, and the result object it carries
+ * (workflows/verification/verification-workflow.ts).
+ */
 function failureOf(err: unknown): { result?: VerificationResult; error: LastError } | undefined {
   if (!(err instanceof WorkflowFailedError) || !(err.cause instanceof ApplicationFailure)) return undefined;
   const { param } = failureDetails(err.cause);

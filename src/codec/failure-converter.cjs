@@ -3,11 +3,11 @@
 // the encryption codec they are encrypted too, since a message is free text that code we do not own may fill with a
 // value (Node's JSON.parse quotes the text it failed on). What stays readable without a key is the failure's type and
 // the field it names, checked against the forms below, so Temporal UI's event list says "InvalidRequest on field
-// input" instead of "Encoded failure" (docs/design-decisions.md, "Failure messages").
+// input" instead of "Encoded failure".
 const { ApplicationFailure, DefaultFailureConverter } = require('@temporalio/common');
 
-// A type is an explicit string of workflows/failure-types.ts or an error's class name; a field is a contract field
-// name or the service's `param`. Anything of another form is left encrypted.
+// A type is an explicit string of workflows/shared/failure-types.ts or an error's class name; a field is a contract
+// field name or the service's `param`. Anything of another form is left encrypted.
 const TYPE = /^[A-Za-z][A-Za-z0-9]{0,63}$/;
 const FIELD = /^[A-Za-z_][A-Za-z0-9_.[\]-]{0,99}$/;
 

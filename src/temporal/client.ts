@@ -30,9 +30,9 @@ export class TemporalUnreachableError extends Error {
 
 /**
  * How a client process behaves while Temporal is down. With the defaults, grpc-js backs reconnection off up to two
- * minutes, so after a 90-second outage an intake API kept answering 503 for about 30 s after the server was back; and
- * the SDK's retry interceptor retries an unavailable server 10 times over about 20 s, so each of those requests hung
- * that long before failing. Here reconnection is tried at least every second, and a call to an unreachable server
+ * minutes, so after an outage an intake API would go on answering 503 long after the server was back; and the SDK's
+ * retry interceptor retries an unavailable server 10 times over about 20 s, so each of those requests would hang that
+ * long before failing. Here reconnection is tried at least every second, and a call to an unreachable server
  * gives up after 5 attempts (about 2 s of backoff): an edge answers 503 quickly during an outage and serves again
  * within about a second of the server's return. Retries that matter (a batch, a caller honouring Retry-After) happen
  * above this, where they can be reported.

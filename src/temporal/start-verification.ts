@@ -72,7 +72,8 @@ export function splitTenant(body: unknown): { request: unknown; tenant?: string 
 
 /**
  * Validates an intake request with the contract and starts its verification with the parsed request: the workflow
- * trusts it and re-checks only its structure (workflows/intake-guard.ts). The same caller id never starts a second one.
+ * trusts it and re-checks only its structure (workflows/verification/intake-guard.ts). The same caller id never
+ * starts a second one.
  */
 export async function startVerification(
   client: Client,

@@ -3,10 +3,10 @@ import { WorkflowType } from '../../workflows/shared/workflow-types.js';
 import { and, is, ofType, or, withStatus } from './visibility-query.js';
 
 /**
- * The lists people open in Temporal UI, as visibility queries: the README lists them (a test keeps it in step) and
- * `eligibility ui <view> [arg]` prints the UI address with the query filled in. A view takes an identifier at most
- * (a payer, a batch, a tenant), never a patient value, and only in the form identifiers have, so it cannot leave its
- * quotes or put a name in a URL.
+ * The lists people open in Temporal UI, as visibility queries: docs/operating/temporal-ui.md lists them (a test keeps
+ * it in step) and `eligibility ui <view> [arg]` prints the UI address with the query filled in. A view takes an
+ * identifier at most (a payer, a batch, a tenant), never a patient value, and only in the form identifiers have, so it
+ * cannot leave its quotes or put a name in a URL.
  */
 export interface UiView {
   name: string;

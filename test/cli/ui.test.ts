@@ -91,10 +91,7 @@ describe('eligibility ui: Temporal UI addresses of the views people need', funct
     for (const view of UI_VIEWS) {
       const example = view.arg ? `<${view.arg.name}>` : undefined;
       const shown = view.query(example);
-      assert.ok(
-        page.includes(`\`eligibility ui ${view.name}${example ? ` ${example}` : ''}\``),
-        `${view.name} listed`,
-      );
+      assert.ok(page.includes(`\`eligibility ui ${view.name}${example ? ` ${example}` : ''}\``), `${view.name} listed`);
       assert.ok(page.includes(`\`${shown}\``), `the query of ${view.name} in docs/operating/temporal-ui.md: ${shown}`);
     }
   });

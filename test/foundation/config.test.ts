@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs/promises';
-import { ConfigError, configTableMarkdown, loadConfig } from '../../src/config.js';
+import { ConfigError, loadConfig } from '../../src/config.js';
 
 describe('config', () => {
   it('parses an empty environment into local defaults', () => {
@@ -53,17 +52,5 @@ describe('config', () => {
         bad,
       );
     }
-  });
-
-  it('is documented in the README by the table generated from it', async () => {
-    // Prettier pads table cells, so cells are compared, not the padding around them.
-    const cells = (table: string) =>
-      table
-        .split('\n')
-        .filter((line) => line.startsWith('|'))
-        .map((line) => line.replace(/\s*\|\s*/g, '|').replace(/-{3,}/g, '---'));
-    const readme = await fs.readFile(new URL('../../README.md', import.meta.url), 'utf8');
-    const block = readme.slice(readme.indexOf('<!-- config:start -->'), readme.indexOf('<!-- config:end -->'));
-    assert.deepEqual(cells(block), cells(configTableMarkdown()), 'README.md holds `npm run docs:config` output');
   });
 });

@@ -2,8 +2,14 @@ import type { DataConverter } from '@temporalio/common';
 import { encryptedDataConverter } from '../../src/codec/data-converter.js';
 import { codecKeys, generateKey, type CodecKeys } from '../../src/codec/keys.js';
 
-/** Keys made for this test run: every client and worker of the suite encrypts, as in production. */
-export const TEST_CODEC_KEYS = generateKey('test');
+const KEYS_VARIABLE = 'ELIGIBILITY_TEST_CODEC_KEYS';
+
+/**
+ * Keys made for this test run: every client and worker of the suite encrypts, as in production. Mocha's main process
+ * makes them before it starts the test processes, which inherit them, so a workflow one process wrote is readable in
+ * every other (lists of verifications, batches and the console see them all).
+ */
+export const TEST_CODEC_KEYS = (process.env[KEYS_VARIABLE] ??= generateKey('test'));
 
 export function testCodecKeys(keys = TEST_CODEC_KEYS): CodecKeys {
   return codecKeys(keys, 'test keys');

@@ -51,7 +51,7 @@ export async function batchPageWorkflow(input: BatchPageInput): Promise<BatchPag
 }
 
 /**
- * Starts the page's items, a time slice per call (src/batches/start-items.ts), until it has taken them all. A call
+ * Starts the page's items, a time slice per call (activities/batch/start-items.ts), until it has taken them all. A call
  * recorded before slices existed took them all and says nothing of `handled`: the loop ends, as it did.
  */
 async function startItems(input: BatchPageInput): Promise<PageStartResult> {

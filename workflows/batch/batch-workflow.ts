@@ -94,8 +94,8 @@ export async function batchWorkflow(input: BatchWorkflowInput): Promise<BatchRes
     const before = published;
     closesAt = undefined;
     publish();
-    // Items on their way change soon (a 10,000-item batch whose worker restarted showed a minute-old picture at
-    // 5 min); settled ones wait for people or grace periods, and are looked at rarely.
+    // Items on their way change soon, so they are looked at often (a long interval leaves followers a picture minutes
+    // old); settled ones wait for people or grace periods, and are looked at rarely.
     const busy = BATCH_STATE_TABLE[state.phase()].busy;
     const longest = busy ? timing.pollBusyMaxSeconds : timing.pollMaxSeconds;
     state.pollSeconds = published !== before ? timing.pollInitialSeconds : Math.min(longest, state.pollSeconds * 2);

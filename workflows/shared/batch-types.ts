@@ -7,7 +7,7 @@ import type { Timing } from './timing.js';
 export interface BatchItemOptions {
   /** The submitter's tenant (never PHI): a `Tenant` search attribute, for traffic governance. */
   tenant?: string;
-  /** How long a failing service is retried for this batch's items (traffic governance reads it; stored for now). */
+  /** How long a failing service is retried for this batch's items, from each call's first failure (DESIGN §8). */
   retryWindowSeconds: number;
   /** Waiting times of the items' verifications (tests and `npm start` shorten them). */
   timing?: Partial<Timing>;

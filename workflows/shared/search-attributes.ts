@@ -1,6 +1,6 @@
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 
-// Registered on the dev server at start (src/dev/temporal-dev-server.ts). None of them may ever carry PHI.
+// Registered on the dev server at start (apps/dev/temporal-dev-server.ts). None of them may ever carry PHI.
 export const VerificationStage = defineSearchAttributeKey('VerificationStage', SearchAttributeType.KEYWORD);
 export const PayerId = defineSearchAttributeKey('PayerId', SearchAttributeType.KEYWORD);
 export const SpecialtyCode = defineSearchAttributeKey('SpecialtyCode', SearchAttributeType.KEYWORD);

@@ -17,8 +17,8 @@ export interface StartMetadata {
 }
 
 /**
- * The facts a summary or details block may show, in the order shown, with the label a person reads. A new fact (a
- * lane, a batch, a tenant: none is part of an intake yet) is a new row here, and shows wherever it is given.
+ * The facts a summary or details block may show, in the order shown, with the label a person reads. A new fact is a
+ * new row here, and shows wherever it is given.
  */
 const FACTS = [
   { key: 'payerId', label: 'payer', inSummary: true },
@@ -37,7 +37,7 @@ const FACTS = [
 
 export type StartFacts = Partial<Record<(typeof FACTS)[number]['key'], string>>;
 
-/** Facts that come from outside an intake request (the starter knows them): none exists yet but the rows above. */
+/** Facts that come from outside an intake request: the starter knows them. */
 export type StartContext = Pick<StartFacts, 'lane' | 'batchId' | 'tenant'>;
 
 /** `title` (what the workflow is) and the facts given, as a summary line and a Markdown details block. */
@@ -51,7 +51,7 @@ export function startMetadata(title: string, facts: StartFacts): StartMetadata {
   };
 }
 
-/** A string field of a request that its type does not declare yet (a tenant, once the intake carries one). */
+/** A string field of a request that its type does not declare (`lane`, `batchId`, `tenant`), when it carries one. */
 function optionalString(request: object, key: string): string | undefined {
   const value = (request as Record<string, unknown>)[key];
   return typeof value === 'string' ? value : undefined;

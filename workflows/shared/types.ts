@@ -4,7 +4,7 @@ import type { Timing } from './timing.js';
 /*
  * The shapes workflows exchange with their callers: inputs, messages, the `status` query and results. This file is
  * their one definition (workflow code takes no zod); the intake API's schemas describe them and are checked against
- * them when compiling (src/intake-api/schemas.ts).
+ * them when compiling (apps/intake-api/schemas.ts).
  */
 
 import type { Outcome, Stage } from './stages.js';
@@ -23,7 +23,7 @@ export interface VerificationWorkflowInput {
    * workflow needs nothing of it: its tasks inherit the priority it was started with.
    */
   tenant?: string;
-  /** A batch item's retry window (DESIGN §8); stored for traffic governance, unused here. */
+  /** How long failing service calls are retried from their first failure (DESIGN §8); absent: 24 h. */
   retryWindowSeconds?: number;
 }
 

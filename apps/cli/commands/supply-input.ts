@@ -5,7 +5,7 @@ import { IntakeRunInput } from '../../intake-api/schemas.js';
 import { CliError, withClient, type CliContext } from '../context.js';
 import { isPlainObject } from '../../../workflows/shared/plain-object.js';
 
-/** The update's activity gives up after 2 minutes (workflows/run-inputs.ts); wait a little longer than that. */
+/** The update's activity gives up after 2 minutes (workflows/verification/run-inputs.ts): wait a little longer. */
 const UPDATE_TIMEOUT_MS = 150_000;
 
 function parseInput(text: string): RunInput {

@@ -16,7 +16,7 @@ import { queueTable } from '../views/queue.js';
 import { notFoundPage } from './not-found.js';
 import { WorkflowType } from '../../../workflows/shared/workflow-types.js';
 
-/** The update's activity gives up after 2 minutes (workflows/run-inputs.ts); wait a little longer than that. */
+/** The update's activity gives up after 2 minutes (workflows/verification/run-inputs.ts): wait a little longer. */
 const UPDATE_TIMEOUT_MS = 150_000;
 
 type RunParams = { workflowId: string; flowRunId: string };

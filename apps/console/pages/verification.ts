@@ -7,7 +7,7 @@ import { verificationDetail } from '../reads/verification.js';
 import { searchForm, verificationView } from '../views/verification.js';
 import { notFoundPage } from './not-found.js';
 
-/** Prefixes of the project's workflow ids (workflows/ids.ts, batch-ids.ts); anything else is read as a caller id. */
+/** Prefixes of the project's workflow ids (workflows/shared/ids.ts, batch-ids.ts); any other text is a caller id. */
 const WORKFLOW_ID = /^(verification|run|batch)-/;
 
 /**
