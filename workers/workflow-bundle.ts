@@ -69,7 +69,7 @@ const childScript = fileURLToPath(new URL(`./build-workflow-bundle${moduleExtens
 
 /**
  * Bundles in a child process that hands the code back and exits: webpack's memory leaves with it, where bundling in
- * the worker itself would keep that memory in the worker's idle RSS for the life of the process.
+ * the worker itself would keep that memory in its idle RSS for the life of the process.
  */
 export async function bundleWorkflowsInChild({
   workflowsPath = defaultWorkflowsPath,

@@ -13,8 +13,8 @@ const START_LEAD = 1.25;
 /**
  * In the governor's slow start the rate is a probe, doubled before anything shows the service takes it. Starts then
  * fill it and no more: that is what the governor must see to double it again (80% of it filled). A lead above 1 on a
- * probe starts rows faster than a worker can make their calls: the calls stay under the limit, so no 429 finds it
- * until every row has started.
+ * probe asks for more starts than a worker can make while it calls: the calls stay under the limit, so no 429 finds
+ * it until every row has started.
  */
 const SLOW_START_LEAD = 1;
 /**
