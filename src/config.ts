@@ -72,6 +72,9 @@ function toConfig(e: Env, connection: TemporalConnectionSettings) {
       heapMb: e.WORKER_HEAP_MB,
       mallocArenaMax: e.MALLOC_ARENA_MAX,
       workflowBundlePath: e.WORKER_WORKFLOW_BUNDLE,
+      deployment: e.WORKER_DEPLOYMENT_NAME
+        ? { name: e.WORKER_DEPLOYMENT_NAME, rollout: e.WORKER_VERSION_ROLLOUT }
+        : undefined,
       http: { host: e.WORKER_HTTP_HOST, port: e.WORKER_HTTP_PORT },
       coreMetricsPort: e.WORKER_CORE_METRICS_PORT,
     },

@@ -4,6 +4,7 @@ import type { Activities } from '../activities/index.js';
 import { variables } from '../src/config.js';
 import { metricsSinks } from '../src/metrics/workflow-sinks.js';
 import type { Tracing } from '../src/tracing/tracing.js';
+import { deploymentOptions } from './deployment-version.js';
 import { workerTracing } from './worker-tracing.js';
 import type { WorkflowBundleSource } from './workflow-bundle.js';
 
@@ -33,6 +34,8 @@ export interface CreateWorkerOptions {
   workflowBundle: WorkflowBundleSource;
   /** Where spans go (src/tracing); without it, or with tracing off, the workflows' spans are dropped. */
   tracing?: Tracing;
+  /** The Worker Deployment version this worker is (`WORKER_DEPLOYMENT_NAME`); unset: an unversioned worker. */
+  deployment?: { name: string; buildId: string };
 }
 
 /**
@@ -77,5 +80,8 @@ export async function createWorker(opts: CreateWorkerOptions): Promise<Worker> {
     // and record its result instead of being cancelled and retried by another worker (WORKER_SHUTDOWN_GRACE_SECONDS;
     // the container's stop timeout must be longer).
     shutdownGraceTime: (opts.shutdownGraceSeconds ?? 0) * 1000,
+    ...(opts.deployment
+      ? { workerDeploymentOptions: deploymentOptions(opts.deployment.name, opts.deployment.buildId) }
+      : {}),
   });
 }

@@ -17,7 +17,9 @@ import { temporalConnectionOptions } from '../src/temporal/connection-options.js
 import { readQueueRateLimit } from '../src/temporal/task-queue-rate.js';
 import { setUpTracing } from '../src/tracing/tracing.js';
 import { createWorker } from './create-worker.js';
+import { buildIdOf } from './deployment-version.js';
 import { GovernorReporter } from './governor-reporter.js';
+import { promoteWhenPolling } from './promote-version.js';
 import { createWorkerHttp } from './worker-http.js';
 import { loadWorkflowBundle } from './workflow-bundle.js';
 
@@ -30,6 +32,8 @@ export interface RunWorkerOptions {
    * scrape at this address (`installWorkerRuntime`); `eligibility worker` does, the dev stack does not.
    */
   coreMetricsUrl?: string;
+  /** Called once this worker's version is the deployment's current one (`WORKER_VERSION_ROLLOUT=promote`). */
+  onVersionCurrent?: (deployment: { name: string; buildId: string }) => Promise<void>;
 }
 
 /** The worker of the eligibility task queue until `signal` aborts; resolves once it has drained and stopped. */
@@ -76,6 +80,10 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
       }),
       ...createGovernorActivities(temporal),
     };
+    const deployment = config.worker.deployment && {
+      name: config.worker.deployment.name,
+      buildId: await buildIdOf(workflowBundle),
+    };
     const worker = await createWorker({
       connection,
       namespace: config.temporal.namespace,
@@ -89,6 +97,7 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
       maxConcurrentWorkflowTasks: config.worker.maxConcurrentWorkflowTasks,
       workflowBundle,
       tracing,
+      deployment,
     });
     if (options.signal?.aborted) return;
     const http =
@@ -127,8 +136,21 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
         const address = await http.listen({ host: config.worker.http.host, port: config.worker.http.port });
         log(`Worker metrics and health on ${address.replace(/\/$/, '')} (/metrics, /healthz, /readyz)`);
       }
-      log(`Worker polling task queue ${config.temporal.taskQueue} on ${config.temporal.address}`);
-      await worker.run();
+      const version = deployment ? ` as version ${deployment.buildId} of deployment ${deployment.name}` : '';
+      log(`Worker polling task queue ${config.temporal.taskQueue} on ${config.temporal.address}${version}`);
+      const running = worker.run();
+      if (deployment && config.worker.deployment?.rollout === 'promote') {
+        try {
+          await promoteWhenPolling(temporal, deployment, { signal: options.signal, log });
+          await options.onVersionCurrent?.(deployment);
+        } catch (err) {
+          // A version nobody routes to would take no new workflow: stop, saying why.
+          stop();
+          await running.catch(() => undefined);
+          throw err;
+        }
+      }
+      await running;
     } finally {
       options.signal?.removeEventListener('abort', stop);
       await reporter?.stop().catch(() => undefined);

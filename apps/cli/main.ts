@@ -5,6 +5,7 @@ import { registerCancel } from './commands/cancel.js';
 import { registerCodec } from './commands/codec.js';
 import { registerConsole } from './commands/console.js';
 import { registerDev } from './commands/dev.js';
+import { registerDeploy } from './commands/deploy.js';
 import { registerGovernor } from './commands/governor.js';
 import { registerIntake } from './commands/intake.js';
 import { registerList } from './commands/list.js';
@@ -38,6 +39,7 @@ see the README). Run \`eligibility <command> --help\` for a command's options an
   registerBatches(program, ctx);
   registerStatus(program, ctx);
   registerList(program, ctx);
+  registerDeploy(program, ctx);
   registerGovernor(program, ctx);
   registerSupplyInput(program, ctx);
   registerReview(program, ctx);

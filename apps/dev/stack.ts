@@ -19,6 +19,7 @@ import { connectClient } from '../../src/temporal/client.js';
 import { assertPortFree, startDevServer } from './temporal-dev-server.js';
 import { createWebhookReceiver, WEBHOOK_PATH } from '../receiver/index.js';
 import { runWorker } from '../../workers/run-worker.js';
+import { moveEarlierBuildsHere } from './earlier-builds.js';
 
 export interface DevStackOptions {
   config: Config;
@@ -44,6 +45,9 @@ export interface DevStack {
   consoleCredentials: { name: string; password: string } | undefined;
   stop(): Promise<void>;
 }
+
+/** The Worker Deployment of the dev stack's worker, unless WORKER_DEPLOYMENT_NAME names one. */
+const DEV_DEPLOYMENT = 'eligibility-dev';
 
 function hostPort(address: string): { ip: string; port: number } {
   const at = address.lastIndexOf(':');
@@ -163,12 +167,30 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
     const temporal = await connectClient(config.temporal, { dataConverter: await createDataConverter(config.codec) });
     stops.push(() => temporal.close());
 
+    // The dev stack's build is always its deployment's current version; workflows of earlier builds move onto it.
+    const deploymentName = config.worker.deployment?.name ?? DEV_DEPLOYMENT;
+    const workerConfig = {
+      ...config,
+      worker: { ...config.worker, deployment: { name: deploymentName, rollout: 'promote' as const } },
+    };
     const workerStop = new AbortController();
-    const worker = runWorker(config, { signal: workerStop.signal, log });
+    let versionCurrent!: () => void;
+    const current = new Promise<void>((resolve) => (versionCurrent = resolve));
+    const worker = runWorker(workerConfig, {
+      signal: workerStop.signal,
+      log,
+      onVersionCurrent: async ({ name, buildId }) => {
+        const moved = await moveEarlierBuildsHere(temporal.client, name, buildId);
+        if (moved > 0) log(`${moved} open workflow(s) of earlier builds moved to this build (${buildId})`);
+        versionCurrent();
+      },
+    });
     stops.push(async () => {
       workerStop.abort();
       await worker;
     });
+    // New workflows (the example file's) start once this build takes them.
+    await Promise.race([current, worker]);
 
     const receiver = createWebhookReceiver({
       config,

@@ -27,6 +27,10 @@ export const withWorkflowId = (workflowId: string): Condition => condition(`Work
 export const withWorkflowIdIn = (workflowIds: readonly string[]): Condition =>
   condition(`WorkflowId IN ${list(workflowIds)}`);
 
+/** Workflows whose versioning pins them to one version of a Worker Deployment (Temporal's own search attribute). */
+export const pinnedTo = (deploymentName: string, buildId: string): Condition =>
+  condition(`TemporalWorkerDeploymentVersion = ${quote(`${deploymentName}:${buildId}`)}`);
+
 export const and = (...conditions: Condition[]): Condition => condition(conditions.join(' AND '));
 /** Parenthesised, and so is each operand that is itself a conjunction. */
 export const or = (...conditions: Condition[]): Condition =>

@@ -30,6 +30,7 @@ import {
   type ResubmitRequest,
 } from '../shared/batch-types.js';
 import { ms } from '../shared/timing.js';
+import { newVersionIsCurrent, ON_CURRENT_VERSION } from '../shared/versioning.js';
 
 const { countBatchItems, resubmitBatchItems, cancelBatchItems } =
   proxyLocalActivities<BatchActivities>(batchActivityOptions);
@@ -110,10 +111,11 @@ export async function batchWorkflow(input: BatchWorkflowInput): Promise<BatchRes
       continue;
     }
     const info = workflowInfo();
-    if (info.continueAsNewSuggested || info.historyLength >= timing.continueAfterEvents) {
+    if (info.continueAsNewSuggested || info.historyLength >= timing.continueAfterEvents || newVersionIsCurrent()) {
       await condition(allHandlersFinished);
       // The memo and search attributes go on explicitly: followers read the memo of whichever run is current.
       await makeContinueAsNewFunc<typeof batchWorkflow>({
+        ...ON_CURRENT_VERSION,
         memo: { [BATCH_MEMO_KEY]: state.memo() },
         typedSearchAttributes: info.typedSearchAttributes,
       })({ ...input, carried: state.carry() });

@@ -1,6 +1,6 @@
 import {
   condition,
-  continueAsNew,
+  makeContinueAsNewFunc,
   patched,
   proxyLocalActivities,
   setHandler,
@@ -18,6 +18,7 @@ import {
   STEP_GOVERNOR_SETTINGS_BEFORE,
 } from './governor-aimd.js';
 import { governorStatusQuery, outcomeReportSignal } from '../shared/governor-messages.js';
+import { newVersionIsCurrent, ON_CURRENT_VERSION } from '../shared/versioning.js';
 import type { GovernorInput, GovernorSettings, OutcomeReport } from '../shared/governor-types.js';
 
 /**
@@ -65,10 +66,20 @@ export async function governorWorkflow(input: GovernorInput): Promise<never> {
       // Reports that arrived while the rate was being applied are taken first.
       if (inbox.length > 0) continue;
     }
-    if (workflowInfo().historyLength >= settings.continueAsNewAfterEvents || workflowInfo().continueAsNewSuggested) {
+    const info = workflowInfo();
+    if (
+      info.historyLength >= settings.continueAsNewAfterEvents ||
+      info.continueAsNewSuggested ||
+      newVersionIsCurrent()
+    ) {
       // Signal handlers only queue reports, so nothing is in flight; reports that arrive meanwhile fail this task and
       // are taken in its retry before the continue-as-new is accepted.
-      await continueAsNew<typeof governorWorkflow>({ ...input, maxRps: state.maxRps, state, appliedRps: applied });
+      await makeContinueAsNewFunc<typeof governorWorkflow>(ON_CURRENT_VERSION)({
+        ...input,
+        maxRps: state.maxRps,
+        state,
+        appliedRps: applied,
+      });
     }
     await condition(() => inbox.length > 0);
   }

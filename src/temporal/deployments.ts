@@ -1,0 +1,115 @@
+import type { Client } from '@temporalio/client';
+import proto from '@temporalio/proto';
+import { and, pinnedTo, withStatus } from './visibility-query.js';
+
+/*
+ * Worker Deployments (DESIGN §12), over Temporal's deployment API: which version of the worker takes new workflows,
+ * which versions still hold pinned ones, and the operator's moves (ramp, promote, roll back). Each build of the worker
+ * is a version whose build id is its workflow bundle's hash; the CLI's `eligibility deploy` and the dev stack use this.
+ */
+
+const { VersionDrainageStatus, WorkerDeploymentVersionStatus } = proto.temporal.api.enums.v1;
+type DeploymentInfo = proto.temporal.api.deployment.v1.IWorkerDeploymentInfo;
+type VersionSummary = proto.temporal.api.deployment.v1.WorkerDeploymentInfo.IWorkerDeploymentVersionSummary;
+
+/** One version of a deployment as an operator reads it. */
+export interface DeploymentVersionView {
+  buildId: string;
+  /** `current` takes new workflows; `ramping` a share of them; `draining` still runs pinned ones; `drained` none. */
+  state: 'current' | 'ramping' | 'draining' | 'drained' | 'inactive';
+  createdAt?: string;
+  /** Open workflows pinned to it (visibility, a moment behind): its workers are needed until this is 0. */
+  running: number;
+}
+
+export interface DeploymentView {
+  name: string;
+  current?: string;
+  ramping?: { buildId: string; percentage: number };
+  versions: DeploymentVersionView[];
+}
+
+export class DeploymentError extends Error {
+  override name = 'DeploymentError';
+}
+
+const iso = (t: { seconds?: unknown } | null | undefined) =>
+  t?.seconds != null ? new Date(Number(t.seconds) * 1000).toISOString() : undefined;
+
+function versionState(summary: VersionSummary): DeploymentVersionView['state'] {
+  switch (summary.status) {
+    case WorkerDeploymentVersionStatus.WORKER_DEPLOYMENT_VERSION_STATUS_CURRENT:
+      return 'current';
+    case WorkerDeploymentVersionStatus.WORKER_DEPLOYMENT_VERSION_STATUS_RAMPING:
+      return 'ramping';
+    case WorkerDeploymentVersionStatus.WORKER_DEPLOYMENT_VERSION_STATUS_DRAINING:
+      return 'draining';
+    case WorkerDeploymentVersionStatus.WORKER_DEPLOYMENT_VERSION_STATUS_DRAINED:
+      return 'drained';
+    default:
+      // Older servers report drainage only.
+      if (summary.drainageStatus === VersionDrainageStatus.VERSION_DRAINAGE_STATUS_DRAINING) return 'draining';
+      if (summary.drainageStatus === VersionDrainageStatus.VERSION_DRAINAGE_STATUS_DRAINED) return 'drained';
+      return 'inactive';
+  }
+}
+
+/** The deployment's routing and versions, newest first; undefined when no worker of it has polled yet. */
+export async function describeDeployment(client: Client, name: string): Promise<DeploymentView | undefined> {
+  let info: DeploymentInfo | null | undefined;
+  try {
+    ({ workerDeploymentInfo: info } = await client.workflowService.describeWorkerDeployment({
+      namespace: client.options.namespace,
+      deploymentName: name,
+    }));
+  } catch (err) {
+    if ((err as { code?: number }).code === 5 /* NOT_FOUND */) return undefined;
+    throw err;
+  }
+  const routing = info?.routingConfig;
+  const current = routing?.currentDeploymentVersion?.buildId || undefined;
+  const rampingId = routing?.rampingDeploymentVersion?.buildId || undefined;
+  const summaries = (info?.versionSummaries ?? []).filter((s) => s.deploymentVersion?.buildId);
+  const versions = await Promise.all(
+    summaries.map(async (s) => {
+      const buildId = s.deploymentVersion?.buildId ?? '';
+      const { count } = await client.workflow.count(and(withStatus('Running'), pinnedTo(name, buildId)));
+      return { buildId, state: versionState(s), createdAt: iso(s.createTime), running: count };
+    }),
+  );
+  versions.sort((a, b) => (b.createdAt ?? '').localeCompare(a.createdAt ?? ''));
+  return {
+    name,
+    ...(current ? { current } : {}),
+    ...(rampingId ? { ramping: { buildId: rampingId, percentage: routing?.rampingVersionPercentage ?? 0 } } : {}),
+    versions,
+  };
+}
+
+/** Makes `buildId` the version that takes every new workflow (a promotion, or a rollback to an older one). */
+export async function setCurrentVersion(client: Client, name: string, buildId: string, identity: string) {
+  await client.workflowService.setWorkerDeploymentCurrentVersion({
+    namespace: client.options.namespace,
+    deploymentName: name,
+    buildId,
+    identity,
+  });
+}
+
+/** Sends `percentage` of new workflows to `buildId`, the rest to the current version; 0 with no id stops a ramp. */
+export async function setRampingVersion(
+  client: Client,
+  name: string,
+  buildId: string | undefined,
+  percentage: number,
+  identity: string,
+) {
+  if (!(percentage >= 0 && percentage <= 100)) throw new DeploymentError('percentage: expected 0 to 100');
+  await client.workflowService.setWorkerDeploymentRampingVersion({
+    namespace: client.options.namespace,
+    deploymentName: name,
+    buildId: buildId ?? '',
+    percentage,
+    identity,
+  });
+}
