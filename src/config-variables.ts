@@ -160,7 +160,10 @@ export const variables = {
       'A workflow bundle to load instead of the one `npm run build` writes (unset = the compiled worker loads dist/workflow-bundle.js; a worker run from the TypeScript sources, as in tests, bundles at start in a child process)',
   }),
   WORKER_DEPLOYMENT_NAME: v({
-    schema: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/).optional(),
+    schema: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/)
+      .optional(),
     description:
       "The Worker Deployment the worker belongs to (docs/operating/deploying-changes.md): set, each build is a version whose build id is its workflow bundle's hash, and workflows stay on the version they started on; unset = an unversioned worker",
   }),
