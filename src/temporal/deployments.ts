@@ -33,8 +33,8 @@ export class DeploymentError extends Error {
   override name = 'DeploymentError';
 }
 
-const iso = (t: { seconds?: unknown } | null | undefined) =>
-  t?.seconds != null ? new Date(Number(t.seconds) * 1000).toISOString() : undefined;
+const iso = (t: { seconds?: unknown; nanos?: number | null } | null | undefined) =>
+  t?.seconds != null ? new Date(Number(t.seconds) * 1000 + Math.floor((t.nanos ?? 0) / 1e6)).toISOString() : undefined;
 
 function versionState(summary: VersionSummary): DeploymentVersionView['state'] {
   switch (summary.status) {

@@ -22,7 +22,7 @@ export interface WorkflowHarness {
 
 /** What a suite may change about its worker: the cache, the calls' outcomes counted for a governor, a shared queue. */
 export type HarnessWorkerOverrides = Partial<
-  Pick<CreateWorkerOptions, 'maxCachedWorkflows' | 'maxActivitiesPerSecond'>
+  Pick<CreateWorkerOptions, 'maxCachedWorkflows' | 'maxActivitiesPerSecond' | 'deployment'>
 > & {
   outcomes?: CallOutcomes;
   /** Another harness's task queue (two workers on one queue); default: a new one. */

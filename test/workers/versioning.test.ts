@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import type { WorkflowHandle } from '@temporalio/client';
+import { describeDeployment, setCurrentVersion } from '../../src/temporal/deployments.js';
+import { startVerification } from '../../src/temporal/start-verification.js';
+import { promoteWhenPolling } from '../../workers/promote-version.js';
+import { callerId, FAST, v2Intake } from '../setup/fixtures.js';
+import type { governorWorkflow } from '../../workflows/governor/index.js';
+import {
+  governorStatusQuery,
+  governorWorkflowId,
+  outcomeReportSignal,
+} from '../../workflows/shared/governor-messages.js';
+import type { OutcomeReport } from '../../workflows/shared/governor-types.js';
+import { WorkflowType } from '../../workflows/shared/workflow-types.js';
+import { testTemporal } from '../setup/temporal.js';
+import { eventually, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
+
+/** The build id of the version a workflow is pinned to, as the server records it. */
+async function pinnedBuild(handle: WorkflowHandle): Promise<string | undefined> {
+  const { raw } = await handle.describe();
+  return raw.workflowExecutionInfo?.versioningInfo?.deploymentVersion?.buildId ?? undefined;
+}
+
+describe('worker deployment versions (DESIGN §12)', function () {
+  this.timeout(90_000);
+  const harnesses: WorkflowHarness[] = [];
+  after(async () => {
+    for (const h of harnesses) await h.stop();
+  });
+
+  it('finishes a verification on the version it started on, starts new ones on the current version, and rolls back', async () => {
+    const { client } = testTemporal();
+    const name = `test-deployment-${randomUUID().slice(0, 8)}`;
+    const taskQueue = `test-${randomUUID()}`;
+    const version = async (buildId: string) => {
+      const h = await startWorkflowHarness({}, { taskQueue, deployment: { name, buildId } });
+      harnesses.push(h);
+      await promoteWhenPolling(client, { name, buildId }, { log: () => undefined });
+      return h;
+    };
+    const start = async (graceSeconds: number) => {
+      const { workflowId } = await startVerification(client, v2Intake({ id: callerId('deploy') }), {
+        taskQueue,
+        timing: { ...FAST, graceSeconds },
+      });
+      return client.workflow.getHandle(workflowId);
+    };
+
+    await version('a');
+    const onA = await start(8);
+    assert.equal(await eventually(() => pinnedBuild(onA)), 'a');
+
+    await version('b');
+    const onB = await start(0.3);
+    assert.equal(await eventually(() => pinnedBuild(onB)), 'b', 'a new verification starts on the current version');
+    assert.equal((await onB.result()).outcome, 'completed');
+
+    const status = await describeDeployment(client, name);
+    assert.equal(status?.current, 'b');
+    assert.deepEqual(
+      status?.versions.map((v) => [v.buildId, v.running > 0 ? 'running' : 'idle']),
+      [
+        ['b', 'idle'],
+        ['a', 'running'],
+      ],
+      'newest first; a still runs the verification pinned to it',
+    );
+    assert.equal((await onA.result()).outcome, 'completed', 'the pinned verification finishes');
+    assert.equal(await pinnedBuild(onA), 'a', 'on the version it started on');
+
+    await setCurrentVersion(client, name, 'a', 'test');
+    const back = await start(0.3);
+    assert.equal(await eventually(() => pinnedBuild(back)), 'a', 'after a rollback new verifications start on a');
+    assert.equal((await back.result()).outcome, 'completed');
+  });
+
+  it('moves the governor, a long-running workflow, to the new current version by continuing as new', async () => {
+    const { client } = testTemporal();
+    const name = `test-deployment-${randomUUID().slice(0, 8)}`;
+    const taskQueue = `test-${randomUUID()}`;
+    const governed = `governed-${randomUUID()}`;
+    const report = (answered: number): OutcomeReport => ({
+      workerId: 'worker-1',
+      answered,
+      failed: 0,
+      rateLimited: 0,
+      retryAfterMs: 0,
+      intervalMs: 1000,
+      maxRps: null,
+    });
+    const send = (sent: OutcomeReport) =>
+      client.workflow.signalWithStart<typeof governorWorkflow, [OutcomeReport]>(WorkflowType.governor, {
+        workflowId: governorWorkflowId(governed),
+        taskQueue,
+        args: [{ taskQueue: governed, maxRps: null, settings: { initialRps: 10 } }],
+        signal: outcomeReportSignal,
+        signalArgs: [sent],
+      });
+    for (const buildId of ['a']) {
+      harnesses.push(await startWorkflowHarness({}, { taskQueue, deployment: { name, buildId } }));
+      await promoteWhenPolling(client, { name, buildId }, { log: () => undefined });
+    }
+    await send(report(1));
+    const governor = client.workflow.getHandle(governorWorkflowId(governed));
+    const firstRun = (await governor.describe()).runId;
+    assert.equal(await eventually(() => pinnedBuild(governor)), 'a');
+
+    harnesses.push(await startWorkflowHarness({}, { taskQueue, deployment: { name, buildId: 'b' } }));
+    await promoteWhenPolling(client, { name, buildId: 'b' }, { log: () => undefined });
+    // A task after the new version reaches the server's routing (a report, as workers send every few seconds) finds
+    // the target version changed: it continues as new, and the new run is on b.
+    let reports = 1;
+    const moved = await eventually(
+      async () => {
+        const described = await governor.describe();
+        if (described.runId !== firstRun && (await pinnedBuild(governor)) === 'b') return described;
+        await send(report(++reports));
+        await new Promise((resolve) => setTimeout(resolve, 400));
+        return undefined;
+      },
+      20_000,
+      'a governor run on b',
+    );
+    assert.equal(moved.status.name, 'RUNNING');
+    const { totals } = await governor.query(governorStatusQuery);
+    assert.equal(totals.reports, reports, 'its state came along: every report counted once');
+  });
+});
