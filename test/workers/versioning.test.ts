@@ -6,6 +6,7 @@ import { startVerification } from '../../src/temporal/start-verification.js';
 import { promoteWhenPolling } from '../../workers/promote-version.js';
 import { callerId, FAST, v2Intake } from '../setup/fixtures.js';
 import type { governorWorkflow } from '../../workflows/governor/index.js';
+import type { verificationWorkflow } from '../../workflows/verification/index.js';
 import {
   governorStatusQuery,
   governorWorkflowId,
@@ -44,7 +45,7 @@ describe('worker deployment versions (DESIGN §12)', function () {
         taskQueue,
         timing: { ...FAST, graceSeconds },
       });
-      return client.workflow.getHandle(workflowId);
+      return client.workflow.getHandle<typeof verificationWorkflow>(workflowId);
     };
 
     await version('a');
