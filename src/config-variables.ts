@@ -168,10 +168,10 @@ export const variables = {
       "The Worker Deployment the worker belongs to (docs/operating/deploying-changes.md): set, each build is a version whose build id is its workflow bundle's hash, and workflows stay on the version they started on; unset = an unversioned worker",
   }),
   WORKER_VERSION_ROLLOUT: v({
-    schema: z.enum(['manual', 'promote']),
-    default: 'manual',
+    schema: z.enum(['manual', 'first', 'always']),
+    default: 'first',
     description:
-      '`manual`: a new version takes new workflows once an operator ramps or promotes it (`eligibility deploy`); `promote`: the worker makes its own version current as soon as it polls (the dev stack, a single-worker install)',
+      "When the worker's version takes new workflows: `first` makes it current if the deployment has no current version (a first install), else it waits for `eligibility deploy ramp|promote`; `manual` always waits; `always` makes it current as soon as it polls (the dev stack)",
   }),
   WORKER_HTTP_HOST: v({
     schema: z.string().min(1),

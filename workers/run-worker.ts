@@ -32,7 +32,7 @@ export interface RunWorkerOptions {
    * scrape at this address (`installWorkerRuntime`); `eligibility worker` does, the dev stack does not.
    */
   coreMetricsUrl?: string;
-  /** Called once this worker's version is the deployment's current one (`WORKER_VERSION_ROLLOUT=promote`). */
+  /** Called once this worker's version is the deployment's current one (`WORKER_VERSION_ROLLOUT=always`). */
   onVersionCurrent?: (deployment: { name: string; buildId: string }) => Promise<void>;
 }
 
@@ -139,10 +139,15 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
       const version = deployment ? ` as version ${deployment.buildId} of deployment ${deployment.name}` : '';
       log(`Worker polling task queue ${config.temporal.taskQueue} on ${config.temporal.address}${version}`);
       const running = worker.run();
-      if (deployment && config.worker.deployment?.rollout === 'promote') {
+      const rollout = config.worker.deployment?.rollout ?? 'manual';
+      if (deployment && rollout !== 'manual') {
         try {
-          await promoteWhenPolling(temporal, deployment, { signal: options.signal, log });
-          await options.onVersionCurrent?.(deployment);
+          const current = await promoteWhenPolling(temporal, deployment, {
+            signal: options.signal,
+            log,
+            onlyIfNoneCurrent: rollout === 'first',
+          });
+          if (current) await options.onVersionCurrent?.(deployment);
         } catch (err) {
           // A version nobody routes to would take no new workflow: stop, saying why.
           stop();

@@ -3,29 +3,60 @@ import fs from 'node:fs/promises';
 import { Worker } from '@temporalio/worker';
 import { workflowBundle } from '../setup/bundle.js';
 import { HISTORIES_DIR } from '../setup/histories.js';
+import { bundleAtCommit, lastWorkflowCommit } from '../setup/version-bundle.js';
 import { workerSinks } from '../../workers/create-worker.js';
 
-// Histories recorded from real runs of every path (`npm run test:record-histories`). Replaying them against the
-// current workflow code fails on any change that would break a running workflow: keep them, add new ones.
-describe('replay of recorded histories', function () {
-  this.timeout(60_000);
+/** Earlier versions' histories: `versions/<build id>/`, each with a `source` file naming the commit that built it. */
+const VERSIONS_DIR = new URL('versions/', HISTORIES_DIR);
 
-  it('replays every history under test/histories without a determinism error', async () => {
-    const files = (await fs.readdir(HISTORIES_DIR)).filter((f) => f.endsWith('.json')).sort();
-    assert.ok(files.length >= 10, `expected the recorded paths, found ${files.length} histories`);
-    const histories = await Promise.all(
-      files.map(async (file) => ({
-        workflowId: file.replace(/\.json$/, ''),
-        history: JSON.parse(await fs.readFile(new URL(file, HISTORIES_DIR), 'utf8')) as object,
-      })),
-    );
-    const failures: string[] = [];
-    for await (const result of Worker.runReplayHistories(
-      { workflowBundle: await workflowBundle(), sinks: workerSinks() },
-      histories,
-    )) {
-      if (result.error) failures.push(`${result.workflowId}: ${String(result.error)}`);
+async function readHistories(dir: URL) {
+  const files = (await fs.readdir(dir)).filter((f) => f.endsWith('.json')).sort();
+  return Promise.all(
+    files.map(async (file) => ({
+      workflowId: file.replace(/\.json$/, ''),
+      history: JSON.parse(await fs.readFile(new URL(file, dir), 'utf8')) as object,
+    })),
+  );
+}
+
+async function replayFailures(bundle: { code: string }, histories: { workflowId: string; history: object }[]) {
+  const failures: string[] = [];
+  for await (const result of Worker.runReplayHistories({ workflowBundle: bundle, sinks: workerSinks() }, histories)) {
+    if (result.error) failures.push(`${result.workflowId}: ${String(result.error)}`);
+  }
+  return failures;
+}
+
+async function earlierVersions(): Promise<string[]> {
+  try {
+    return (await fs.readdir(VERSIONS_DIR, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name);
+  } catch {
+    return [];
+  }
+}
+
+// Histories recorded from real runs of every path (`npm run test:record-histories`). The current version's replay
+// against the current code; each earlier version that may still run (docs/operating/deploying-changes.md) replays
+// against its own code, rebuilt from the commit that made it.
+describe('replay of recorded histories', function () {
+  this.timeout(120_000);
+
+  it('replays every history of the current version under test/histories without a determinism error', async () => {
+    const histories = await readHistories(HISTORIES_DIR);
+    assert.ok(histories.length >= 10, `expected the recorded paths, found ${histories.length} histories`);
+    assert.deepEqual(await replayFailures(await workflowBundle(), histories), []);
+  });
+
+  it("replays each earlier version's histories against the bundle of the commit that built it", async () => {
+    for (const version of await earlierVersions()) {
+      const dir = new URL(`${version}/`, VERSIONS_DIR);
+      const source = (await fs.readFile(new URL('source', dir), 'utf8')).trim();
+      assert.deepEqual(await replayFailures(await bundleAtCommit(source), await readHistories(dir)), [], version);
     }
-    assert.deepEqual(failures, []);
+  });
+
+  it("builds a version's bundle from its commit: the last commit of workflows/ replays the current histories", async () => {
+    const histories = await readHistories(HISTORIES_DIR);
+    assert.deepEqual(await replayFailures(await bundleAtCommit(await lastWorkflowCommit()), histories.slice(0, 3)), []);
   });
 });

@@ -9,7 +9,7 @@ import { isPlainObject } from '../shared/plain-object.js';
  * and enums stay the contract's, checked by the client before anything is sent.
  *
  * Frozen on purpose: a running workflow replays through this code, so a contract change can never alter its path.
- * Changing a rule here changes commands of recorded histories (test/histories/invalid-request.json): use `patched()`.
+ * Changing a rule here changes the commands of recorded histories (test/histories/invalid-request.json): a new version.
  */
 
 export type GuardResult = { ok: true; intake: VerificationIntake } | { ok: false; param: string; message: string };
