@@ -9,6 +9,7 @@ import { testDataConverter } from '../setup/codec.js';
 import { callerId } from '../setup/fixtures.js';
 import { startTcpProxy, type TcpProxy } from '../setup/tcp-proxy.js';
 import { testTemporal } from '../setup/temporal.js';
+import { eventually } from '../setup/workflow-harness.js';
 
 function rows(count: number, withIds = true) {
   const lines = ['id,payerId,firstName,lastName,dateOfBirth,state,placeOfServiceCode,specialtyCode'];
@@ -60,7 +61,11 @@ describe('the faults bench’s starts through a Temporal outage', function () {
     const ids = results.map((o) => (o.status === 'started' ? o.workflowId : ''));
     assert.equal(new Set(ids).size, valid.length);
     for (const workflowId of ids) {
-      const { count } = await testTemporal().client.workflow.count(`WorkflowId = "${workflowId}"`);
+      // Visibility trails the starts by a moment: wait for the first, then there must be exactly one.
+      const count = await eventually(async () => {
+        const counted = (await testTemporal().client.workflow.count(`WorkflowId = "${workflowId}"`)).count;
+        return counted > 0 ? counted : undefined;
+      });
       assert.equal(count, 1, `${workflowId} started once`);
     }
   });
