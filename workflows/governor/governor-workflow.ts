@@ -21,6 +21,10 @@ import { governorStatusQuery, outcomeReportSignal } from '../shared/governor-mes
 import { newVersionIsCurrent, ON_CURRENT_VERSION } from '../shared/versioning.js';
 import type { GovernorInput, GovernorSettings, OutcomeReport } from '../shared/governor-types.js';
 
+/*
+ * The governor's rule sets, one patch each, chosen when a governor starts. Legacy: it and its old path go in the first version after the first versioned build has drained (decision 35).
+ */
+
 /**
  * Generation 2 of the rules (`governor-aimd.ts`). A governor started before it keeps generation 1, so its history
  * replays; its next continue-as-new starts a run on the newest generation, carrying its state.

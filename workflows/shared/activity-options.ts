@@ -17,7 +17,10 @@ export const RETRY_WINDOW_SECONDS = 3600;
  */
 export const DEFAULT_RETRY_WINDOW_SECONDS = 24 * 3600;
 
-/** Marks verifications whose calls are bounded by the retry window, not by a schedule-to-close that counts queueing. */
+/**
+ * Marks verifications whose calls are bounded by the retry window, not by a schedule-to-close that counts queueing.
+ * Legacy: it and its old path go in the first version after the first versioned build has drained (decision 35).
+ */
 export const RETRY_WINDOW_PATCH = 'retry-window';
 
 /** How a service call is retried, passed to the activity with its arguments (activities/retry-window.ts). */

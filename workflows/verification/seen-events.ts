@@ -5,7 +5,10 @@ const MAX_SEEN = 100;
 /** Longer ids are not remembered (the receiver hashes long ones; anything else did not come from it). */
 const MAX_EVENT_ID_LENGTH = 200;
 
-/** Marks histories in which a repeated delivery is ignored; before it, every signal counted. */
+/**
+ * Marks histories in which a repeated delivery is ignored; before it, every signal counted.
+ * Legacy: it and its old path go in the first version after the first versioned build has drained (decision 35).
+ */
 export const DEDUPE_EVENTS_PATCH = 'dedupe-webhook-events';
 
 /**

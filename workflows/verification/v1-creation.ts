@@ -26,7 +26,10 @@ const { createVerificationV1: createVerificationV1Windowed } =
 const { createVerificationV1: createVerificationV1Retried } =
   proxyActivities<VerificationActivities>(serviceCallOptions);
 
-/** Marks histories whose v1 creation is at most once (DESIGN §10); older ones replay the automatic retries. */
+/**
+ * Marks histories whose v1 creation is at most once (DESIGN §10); older ones replay the automatic retries.
+ * Legacy: it and its old path go in the first version after the first versioned build has drained (decision 35).
+ */
 export const V1_AT_MOST_ONCE_PATCH = 'v1-at-most-once';
 
 export type V1Creation =
