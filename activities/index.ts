@@ -1,19 +1,5 @@
 import { Context } from '@temporalio/activity';
 import type { EligibilityClient } from '../src/client/index.js';
-import type {
-  Discovery,
-  LegacyPatient,
-  Payer,
-  ProviderGroupRequest,
-  ProviderGroupResponse,
-  RunInput,
-  RunUpdateResponse,
-  VerificationRequestV1,
-  VerificationRequestV2,
-  VerificationResponseV1,
-  VerificationResponseV2,
-  WebhookEndpoint,
-} from '../src/contract/index.js';
 import { heldBackFailure, toActivityFailure, toV1CreationFailure } from './failures.js';
 import type { CallOutcomes } from './outcomes.js';
 import { HELD_BACK_RETRY_MS, type RateLimitBrake } from './rate-limit-brake.js';
@@ -56,39 +42,27 @@ export interface ActivityDeps {
 
 /**
  * One activity per service call, each a thin wrapper over the client (created once per worker, so every activity
- * shares its token). Workflows proxy `Activities`; a fake with another signature does not compile.
+ * shares its token). It implements the verification workflows' port: a fake with another signature does not compile.
  */
 export function createActivities(client: EligibilityClient, deps: ActivityDeps = {}): VerificationActivities {
+  // The signatures are the port's (`VerificationActivities`), so they are written once, on the workflow side.
   return {
-    /** `policy` (the retry window) is given by verifications started after the retry-window patch. */
-    lookupPayer: (payerId: string, policy?: CallPolicy): Promise<Payer> =>
-      serviceCall(deps, (o) => client.getPayer(payerId, o), toActivityFailure, policy),
-    fetchDiscovery: (discoveryId: string): Promise<Discovery> =>
-      serviceCall(deps, (o) => client.getDiscovery(discoveryId, o)),
-    /** `idempotencyKey` comes from the workflow (`uuid4()`), so every attempt and replay sends the same one. */
-    createVerificationV2: (
-      request: VerificationRequestV2,
-      idempotencyKey: string,
-      policy?: CallPolicy,
-    ): Promise<VerificationResponseV2> =>
+    lookupPayer: (payerId, policy) => serviceCall(deps, (o) => client.getPayer(payerId, o), toActivityFailure, policy),
+    fetchDiscovery: (discoveryId) => serviceCall(deps, (o) => client.getDiscovery(discoveryId, o)),
+    createVerificationV2: (request, idempotencyKey, policy) =>
       serviceCall(
         deps,
         (o) => client.createVerificationV2(request, { ...o, idempotencyKey }),
         toActivityFailure,
         policy,
       ),
-    /** Not idempotent: an outcome the service did not state fails as `AmbiguousOutcome`, for a person to decide. */
-    createVerificationV1: (request: VerificationRequestV1): Promise<VerificationResponseV1> =>
+    createVerificationV1: (request) =>
       serviceCall(deps, (o) => client.createVerificationV1(request, o), toV1CreationFailure),
-    updateRun: (flowRunId: string, input: RunInput): Promise<RunUpdateResponse> =>
-      serviceCall(deps, (o) => client.updateRun(flowRunId, input, o)),
-    fetchLegacyPatient: (patientId: string): Promise<LegacyPatient> =>
-      serviceCall(deps, (o) => client.getLegacyPatient(patientId, o)),
-    createProviderGroup: (request: ProviderGroupRequest): Promise<ProviderGroupResponse> =>
-      serviceCall(deps, (o) => client.createProviderGroup(request, o)),
-    registerWebhook: (url: string): Promise<WebhookEndpoint> =>
-      serviceCall(deps, (o) => client.registerWebhook(url, o)),
-    subscribeWebhookEvent: (endpointId: string, event: string): Promise<WebhookEndpoint> =>
+    updateRun: (flowRunId, input) => serviceCall(deps, (o) => client.updateRun(flowRunId, input, o)),
+    fetchLegacyPatient: (patientId) => serviceCall(deps, (o) => client.getLegacyPatient(patientId, o)),
+    createProviderGroup: (request) => serviceCall(deps, (o) => client.createProviderGroup(request, o)),
+    registerWebhook: (url) => serviceCall(deps, (o) => client.registerWebhook(url, o)),
+    subscribeWebhookEvent: (endpointId, event) =>
       serviceCall(deps, (o) => client.subscribeWebhookEvent(endpointId, event, o)),
   };
 }
