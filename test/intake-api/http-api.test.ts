@@ -18,9 +18,11 @@ describe('intake API', function () {
   let api: FastifyInstance;
   let stop: (() => Promise<void>) | undefined;
   const client = () => testTemporal().client;
+  /** What the API logged at warn and above. */
+  const logged: string[] = [];
 
   before(async () => {
-    ({ harness: h, api, stop } = await startIntakeApiHarness());
+    ({ harness: h, api, stop } = await startIntakeApiHarness({ logs: { write: (line: string) => logged.push(line) } }));
   });
   after(() => stop?.());
 
@@ -240,5 +242,7 @@ describe('intake API', function () {
     assert.match(input.json<{ message: string }>().message, /has closed \(cancelled\); it takes no more input/);
     const unknown = await post('/verifications/verification-no-such-id/cancel', undefined);
     assert.equal(unknown.statusCode, 404);
+    const answeredTwice = logged.filter((line) => /ALREADY_SENT|already sent/i.test(line));
+    assert.deepEqual(answeredTwice, [], 'every request answered once');
   });
 });

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
 import { loadConfig } from '../../src/config.js';
 import { createIntakeApi, type IntakeApiOptions } from '../../apps/intake-api/api.js';
 import { createLogger } from '../../src/logging.js';
@@ -18,16 +19,22 @@ export interface IntakeApiHarnessOptions {
   env?: Record<string, string>;
   sandbox?: Parameters<typeof startWorkflowHarness>[0];
   batchTiming?: IntakeApiOptions['batchTiming'];
+  /** Where the API logs (at warn and above), for a suite that reads what it logged; default: nowhere. */
+  logs?: DestinationStream;
 }
 
 export async function startIntakeApiHarness(options: IntakeApiHarnessOptions = {}): Promise<IntakeApiHarness> {
   const harness = await startWorkflowHarness(options.sandbox);
-  const config = loadConfig({ INTAKE_API_KEY: TEST_INTAKE_KEY, LOG_LEVEL: 'silent', ...options.env });
+  const config = loadConfig({
+    INTAKE_API_KEY: TEST_INTAKE_KEY,
+    LOG_LEVEL: options.logs ? 'warn' : 'silent',
+    ...options.env,
+  });
   const api = createIntakeApi({
     config,
     client: testTemporal().client,
     taskQueue: harness.taskQueue,
-    logger: createLogger(config),
+    logger: createLogger(config, 'eligibility', options.logs),
     timing: FAST,
     ...(options.batchTiming ? { batchTiming: options.batchTiming } : {}),
   });

@@ -35,10 +35,8 @@ export function cancelRoute(app: IntakeApp, deps: IntakeDeps): void {
         request.log.info({ workflowId }, 'cancel sent');
         return reply.code(202).send({ workflowId, cancelling: true });
       } catch (err) {
-        return (
-          (await replyIfClosed(deps, reply, workflowId, err, 'there is nothing to cancel').catch(() => undefined)) ??
-          replyWithError(request, reply, err)
-        );
+        if (await replyIfClosed(deps, reply, workflowId, err, 'there is nothing to cancel')) return reply;
+        return replyWithError(request, reply, err);
       }
     },
   );

@@ -60,10 +60,8 @@ export function reviewRoute(app: IntakeApp, deps: IntakeDeps): void {
         if (cause instanceof ApplicationFailure && cause.type === FailureType.NotAwaitingReview) {
           return reply.code(409).send({ error: 'not_awaiting_review', message: cause.message });
         }
-        return (
-          (await replyIfClosed(deps, reply, workflowId, err, 'it takes no more decisions').catch(() => undefined)) ??
-          replyWithError(request, reply, err)
-        );
+        if (await replyIfClosed(deps, reply, workflowId, err, 'it takes no more decisions')) return reply;
+        return replyWithError(request, reply, err);
       }
     },
   );

@@ -55,10 +55,8 @@ export function runInputRoute(app: IntakeApp, deps: IntakeDeps): void {
       } catch (err) {
         const consequence =
           'it takes no more input (a run that asks for input later gets its own run-<flowRunId> workflow)';
-        return (
-          (await replyIfClosed(deps, reply, workflowId, err, consequence).catch(() => undefined)) ??
-          replyWithError(request, reply, err)
-        );
+        if (await replyIfClosed(deps, reply, workflowId, err, consequence)) return reply;
+        return replyWithError(request, reply, err);
       }
     },
   );
