@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
 import proto from '@temporalio/proto';
+import { grpcCode, GrpcStatus } from './errors.js';
 import { and, pinnedTo, withStatus } from './visibility-query.js';
 
 /*
@@ -63,7 +64,7 @@ export async function describeDeployment(client: Client, name: string): Promise<
       deploymentName: name,
     }));
   } catch (err) {
-    if ((err as { code?: number }).code === 5 /* NOT_FOUND */) return undefined;
+    if (grpcCode(err) === GrpcStatus.NOT_FOUND) return undefined;
     throw err;
   }
   const routing = info?.routingConfig;

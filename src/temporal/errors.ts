@@ -4,6 +4,7 @@ import { isGrpcServiceError, WorkflowUpdateRPCTimeoutOrCancelledError } from '@t
 export const GrpcStatus = {
   INVALID_ARGUMENT: 3,
   DEADLINE_EXCEEDED: 4,
+  NOT_FOUND: 5,
   RESOURCE_EXHAUSTED: 8,
   UNAVAILABLE: 14,
 } as const;
