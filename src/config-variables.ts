@@ -173,6 +173,12 @@ export const variables = {
     description:
       "When the worker's version takes new workflows: `first` makes it current if the deployment has no current version (a first install), else it waits for `eligibility deploy ramp|promote`; `manual` always waits; `always` makes it current as soon as it polls (the dev stack)",
   }),
+  WORKER_EXIT_WHEN_DRAINED: v({
+    schema: bool,
+    default: 'false',
+    description:
+      "The worker stops by itself (exit 0) once its version is neither current nor ramping and no open workflow is pinned to it: an old version's workers leave when nothing needs them (leave it off where an orchestrator restarts a stopped worker)",
+  }),
   WORKER_HTTP_HOST: v({
     schema: z.string().min(1),
     default: '127.0.0.1',

@@ -73,7 +73,11 @@ function toConfig(e: Env, connection: TemporalConnectionSettings) {
       mallocArenaMax: e.MALLOC_ARENA_MAX,
       workflowBundlePath: e.WORKER_WORKFLOW_BUNDLE,
       deployment: e.WORKER_DEPLOYMENT_NAME
-        ? { name: e.WORKER_DEPLOYMENT_NAME, rollout: e.WORKER_VERSION_ROLLOUT }
+        ? {
+            name: e.WORKER_DEPLOYMENT_NAME,
+            rollout: e.WORKER_VERSION_ROLLOUT,
+            exitWhenDrained: e.WORKER_EXIT_WHEN_DRAINED,
+          }
         : undefined,
       http: { host: e.WORKER_HTTP_HOST, port: e.WORKER_HTTP_PORT },
       coreMetricsPort: e.WORKER_CORE_METRICS_PORT,

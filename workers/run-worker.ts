@@ -19,6 +19,7 @@ import { setUpTracing } from '../src/tracing/tracing.js';
 import { createWorker } from './create-worker.js';
 import { buildIdOf } from './deployment-version.js';
 import { GovernorReporter } from './governor-reporter.js';
+import { untilDrained } from './drain-watch.js';
 import { promoteWhenPolling } from './promote-version.js';
 import { createWorkerHttp } from './worker-http.js';
 import { loadWorkflowBundle } from './workflow-bundle.js';
@@ -155,7 +156,20 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
           throw err;
         }
       }
-      await running;
+      if (deployment && config.worker.deployment?.exitWhenDrained) {
+        const watching = new AbortController();
+        options.signal?.addEventListener('abort', () => watching.abort(), { once: true });
+        void untilDrained(temporal, deployment, { signal: watching.signal }).then(
+          () => {
+            log(`Worker version ${deployment.buildId} has drained: no workflow needs it any more; stopping`);
+            stop();
+          },
+          () => undefined,
+        );
+        await running.finally(() => watching.abort());
+      } else {
+        await running;
+      }
     } finally {
       options.signal?.removeEventListener('abort', stop);
       await reporter?.stop().catch(() => undefined);

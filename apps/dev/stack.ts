@@ -171,7 +171,10 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
     const deploymentName = config.worker.deployment?.name ?? DEV_DEPLOYMENT;
     const workerConfig = {
       ...config,
-      worker: { ...config.worker, deployment: { name: deploymentName, rollout: 'always' as const } },
+      worker: {
+        ...config.worker,
+        deployment: { name: deploymentName, rollout: 'always' as const, exitWhenDrained: false },
+      },
     };
     const workerStop = new AbortController();
     let versionCurrent!: () => void;

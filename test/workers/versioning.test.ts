@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { WorkflowHandle } from '@temporalio/client';
 import { describeDeployment, setCurrentVersion } from '../../src/temporal/deployments.js';
 import { startVerification } from '../../src/temporal/start-verification.js';
+import { untilDrained } from '../../workers/drain-watch.js';
 import { promoteWhenPolling } from '../../workers/promote-version.js';
 import { callerId, FAST, v2Intake } from '../setup/fixtures.js';
 import type { governorWorkflow } from '../../workflows/governor/index.js';
@@ -53,6 +54,11 @@ describe('worker deployment versions (DESIGN §12)', function () {
     assert.equal(await eventually(() => pinnedBuild(onA)), 'a');
 
     await version('b');
+    // A's workers are needed until its last pinned workflow finishes (WORKER_EXIT_WHEN_DRAINED stops them then).
+    let drainedAt: number | undefined;
+    const drained = untilDrained(client, { name, buildId: 'a' }, { intervalMs: 200 }).then(
+      () => (drainedAt = Date.now()),
+    );
     const onB = await start(0.3);
     assert.equal(await eventually(() => pinnedBuild(onB)), 'b', 'a new verification starts on the current version');
     assert.equal((await onB.result()).outcome, 'completed');
@@ -67,8 +73,12 @@ describe('worker deployment versions (DESIGN §12)', function () {
       ],
       'newest first; a still runs the verification pinned to it',
     );
+    assert.equal(drainedAt, undefined, 'a is not drained while a verification is pinned to it');
     assert.equal((await onA.result()).outcome, 'completed', 'the pinned verification finishes');
+    const finishedAt = Date.now();
     assert.equal(await pinnedBuild(onA), 'a', 'on the version it started on');
+    await drained;
+    assert.ok(drainedAt !== undefined && drainedAt >= finishedAt, 'a drains once its last pinned workflow finished');
 
     await setCurrentVersion(client, name, 'a', 'test');
     const back = await start(0.3);
