@@ -107,12 +107,14 @@ const IntakeCallerId = CallerId.refine(...wellFormed);
 const IntakeIdentifier = text(INTAKE_LIMITS.identifier);
 const IntakeName = text(INTAKE_LIMITS.name);
 
+// Strict: a field the intake does not know (a typo such as `memberID`, or data it must not take) is refused by name,
+// never dropped, so a verification is never started without what the caller meant to send.
 const IntakePatient = VerificationPatient.extend({
   firstName: IntakeName,
   lastName: IntakeName,
   memberId: IntakeIdentifier.optional(),
-});
-const IntakeSubscriber = Subscriber.extend({ firstName: IntakeName, lastName: IntakeName });
+}).strict();
+const IntakeSubscriber = Subscriber.extend({ firstName: IntakeName, lastName: IntakeName }).strict();
 
 const IntakeCommon = {
   id: IntakeCallerId.optional(),
@@ -121,12 +123,12 @@ const IntakeCommon = {
   discoveryId: IntakeIdentifier.optional(),
 };
 
-export const IntakeRequestV2 = VerificationIntakeV2.extend({ ...IntakeCommon, patient: IntakePatient });
+export const IntakeRequestV2 = VerificationIntakeV2.extend({ ...IntakeCommon, patient: IntakePatient }).strict();
 export const IntakeRequestV1 = VerificationIntakeV1.extend({
   ...IntakeCommon,
   patientId: IntakeIdentifier,
   memberId: IntakeIdentifier.optional(),
-});
+}).strict();
 
 /** What the edges accept: `VerificationIntake` within the limits above (the output has the same type). */
 export const IntakeRequest = z.preprocess(

@@ -31,6 +31,24 @@ describe('contract: intake validation (validateIntake)', () => {
     assert.equal(validateIntake(v1Intake()).ok, true);
   });
 
+  it('refuses a field it does not know, at any level, naming it and never its value', () => {
+    const cases: [unknown, string][] = [
+      [v2Intake({ patient: { ...v2Intake().patient, memberID: 'W1234567' } }), 'patient.memberID'],
+      [v2Intake({ patient: { ...v2Intake().patient, ssn: '123-45-6789' } }), 'patient.ssn'],
+      [v2Intake({ foo: 'bar' }), 'foo'],
+      [
+        v2Intake({ subscriber: { firstName: 'A', lastName: 'B', dateOfBirth: '01/02/1970', nickname: 'Al' } }),
+        'subscriber.nickname',
+      ],
+      [v1Intake({ memberID: 'M1' }), 'memberID'],
+    ];
+    for (const [request, param] of cases) {
+      const refusal = refused(validateIntake(request));
+      assert.equal(refusal.param, param);
+      assert.doesNotMatch(refusal.message, /W1234567|123-45-6789|bar|Al\b|M1\b/, 'no value echoed');
+    }
+  });
+
   it('refuses a payerId or discoveryId over 2 KB, and one just over the limit, naming the field', () => {
     const kb2 = 'p'.repeat(2049);
     assert.equal(refused(validateIntake(v2Intake({ payerId: kb2 }))).param, 'payerId');

@@ -65,6 +65,9 @@ describe('intake API', function () {
     });
     assert.deepEqual([malformed.statusCode, malformed.json<{ param: string }>().param], [400, 'body']);
     assert.doesNotMatch(malformed.body, /patient/);
+    const misspelled = await post('/verifications', v2Intake({ patient: { ...v2Intake().patient, memberID: 'W77' } }));
+    assert.deepEqual([misspelled.statusCode, misspelled.json<{ param: string }>().param], [400, 'patient.memberID']);
+    assert.doesNotMatch(misspelled.body, /W77/);
   });
 
   it('starts a verification once per caller id and reports its status', async () => {
