@@ -75,6 +75,9 @@ export function createIntakeApi(options: IntakeApiOptions): FastifyInstance {
   // Typed as Fastify's base logger so the app keeps Fastify's default instance type.
   const loggerInstance: FastifyBaseLogger = logger.child({ component: 'intake-api' });
   const app: IntakeApp = Fastify({ loggerInstance }).withTypeProvider<ZodTypeProvider>();
+  // JSON only (and the batch routes' own upload types): a text/plain body would reach the routes as a string and be
+  // refused as a malformed object, where the truth is that the media type is not one this API takes.
+  app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 

@@ -65,6 +65,16 @@ describe('intake API', function () {
     });
     assert.deepEqual([malformed.statusCode, malformed.json<{ param: string }>().param], [400, 'body']);
     assert.doesNotMatch(malformed.body, /patient/);
+    const plainText = await call({
+      method: 'POST',
+      url: '/verifications',
+      headers: { 'content-type': 'text/plain' },
+      payload: JSON.stringify(v2Intake()),
+    });
+    assert.deepEqual(
+      [plainText.statusCode, plainText.json<{ error: string }>().error],
+      [415, 'unsupported_media_type'],
+    );
     const misspelled = await post('/verifications', v2Intake({ patient: { ...v2Intake().patient, memberID: 'W77' } }));
     assert.deepEqual([misspelled.statusCode, misspelled.json<{ param: string }>().param], [400, 'patient.memberID']);
     assert.doesNotMatch(misspelled.body, /W77/);
