@@ -1,3 +1,4 @@
+import os from 'node:os';
 import type { Client } from '@temporalio/client';
 import { InvalidArgumentError } from 'commander';
 import { loadConfig, type Config } from '../../src/config.js';
@@ -20,11 +21,19 @@ export class CliError extends Error {
 export interface CliContext {
   /** The configuration, read from the environment once, on first use (so `--help` works with a broken env). */
   config(): Config;
+  /**
+   * The person the command acts for, as workflow history records it with each signal and update (`cli:<name>`): the
+   * global `--as <name>`, else the user logged in to this machine.
+   */
+  identity(): string;
 }
 
-export function createContext(): CliContext {
+export function createContext(person: () => string | undefined = () => undefined): CliContext {
   let config: Config | undefined;
-  return { config: () => (config ??= loadConfig()) };
+  return {
+    config: () => (config ??= loadConfig()),
+    identity: () => `cli:${person() ?? os.userInfo().username}`,
+  };
 }
 
 /** Runs `fn` with a Temporal client, closing the connection afterwards whatever happens. */
@@ -32,7 +41,10 @@ export async function withClient<T>(ctx: CliContext, fn: (client: Client, config
   const config = ctx.config();
   const { connectClient } = await import('../../src/temporal/client.js');
   const { createDataConverter } = await import('../../src/codec/data-converter.js');
-  const temporal = await connectClient(config.temporal, { dataConverter: await createDataConverter(config.codec) });
+  const temporal = await connectClient(config.temporal, {
+    dataConverter: await createDataConverter(config.codec),
+    identity: ctx.identity(),
+  });
   try {
     return await fn(temporal.client, config);
   } finally {

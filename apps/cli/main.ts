@@ -24,6 +24,7 @@ function buildProgram(ctx: CliContext): Command {
   const program = new Command('eligibility')
     .description('Start, inspect and feed verifications of benefits running on Temporal.')
     .option('--verbose', 'print the stack trace of an error')
+    .option('--as <name>', 'the person you act for, recorded in workflow history (default: your login name)')
     // Errors are reported by run() below as one line; subcommands inherit these settings when created after them.
     .exitOverride()
     .configureOutput({ outputError: () => undefined })
@@ -57,7 +58,8 @@ see the README). Run \`eligibility <command> --help\` for a command's options an
 }
 
 async function run(argv: readonly string[]): Promise<number> {
-  const ctx = createContext();
+  // `--as` is known once the command line is parsed; commands ask for the identity only when they connect.
+  const ctx = createContext(() => program.opts<{ as?: string }>().as);
   const program = buildProgram(ctx);
   try {
     await program.parseAsync(argv);

@@ -52,6 +52,8 @@ export interface ConnectClientOptions {
   connectTimeoutMs?: number;
   /** The process's tracing interceptors (src/tracing), when it traces. */
   interceptors?: WorkflowClientInterceptor[];
+  /** Who this client acts for, as workflow history records it with every signal and update (default: pid@host). */
+  identity?: string;
 }
 
 /** Connects to Temporal once per process; callers share the returned client and close it when done. */
@@ -76,6 +78,7 @@ export async function connectClient(
     namespace: config.namespace,
     dataConverter: options.dataConverter,
     interceptors: { workflow: options.interceptors ?? [] },
+    ...(options.identity ? { identity: options.identity } : {}),
   });
   return { client, close: () => connection.close() };
 }

@@ -232,9 +232,24 @@ describe('eligibility command against Temporal and the sandbox', function () {
       assert.equal(rejected.stderr.split(`param ${param}`).length, 2, `param named once: ${rejected.stderr}`);
     }
     assert.match(serviceRejects.stderr, /: the service refused it \(400 invalid_request_error\)$/m);
-    const accepted = await cli('supply-input', workflowId, flowRunId, '--input', '{"authorizationNumber":"A-100"}');
+    const accepted = await cli(
+      '--as',
+      'clerk-7',
+      'supply-input',
+      workflowId,
+      flowRunId,
+      '--input',
+      '{"authorizationNumber":"A-100"}',
+    );
     assert.equal(accepted.code, 0, accepted.stderr);
     assert.deepEqual(JSON.parse(accepted.stdout), { flowRunId, status: 'CREATED' });
+    // History names the person who sent each update: `--as`, else the login name.
+    const history = await client().workflow.getHandle(workflowId).fetchHistory();
+    const senders = (history.events ?? []).flatMap(
+      (e) => e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.meta?.identity ?? [],
+    );
+    assert.ok(senders.includes('cli:clerk-7'), senders.join(', '));
+    assert.ok(senders.includes(`cli:${os.userInfo().username}`), senders.join(', '));
   });
 
   it('review: shows why a v1 verification needs review, records the id found, then says it has closed', async () => {

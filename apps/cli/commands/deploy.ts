@@ -1,4 +1,3 @@
-import os from 'node:os';
 import { InvalidArgumentError, type Command } from 'commander';
 import { CliError, withClient, type CliContext } from '../context.js';
 import { fields, table } from '../../../src/text-format.js';
@@ -9,9 +8,6 @@ const percentage = (value: string): number => {
     throw new InvalidArgumentError('expected a whole number from 0 to 100.');
   return n;
 };
-
-/** Who moved the deployment, as Temporal records it: the person at the terminal. */
-const operator = () => `${os.userInfo().username}@${os.hostname()} (eligibility deploy)`;
 
 export function registerDeploy(program: Command, ctx: CliContext): void {
   const deploy = program
@@ -75,7 +71,7 @@ Examples:
       const { setRampingVersion } = await import('../../../src/temporal/deployments.js');
       await withClient(ctx, async (client, config) => {
         const name = deploymentOf(deploy.opts<{ deployment?: string }>().deployment, config.worker.deployment?.name);
-        await setRampingVersion(client, name, percent === 0 ? undefined : buildId, percent, operator());
+        await setRampingVersion(client, name, percent === 0 ? undefined : buildId, percent, ctx.identity());
         console.log(percent === 0 ? `${name}: ramp stopped` : `${name}: ${buildId} takes ${percent}% of new workflows`);
       });
     });
@@ -88,7 +84,7 @@ Examples:
       const { setCurrentVersion } = await import('../../../src/temporal/deployments.js');
       await withClient(ctx, async (client, config) => {
         const name = deploymentOf(deploy.opts<{ deployment?: string }>().deployment, config.worker.deployment?.name);
-        await setCurrentVersion(client, name, buildId, operator());
+        await setCurrentVersion(client, name, buildId, ctx.identity());
         console.log(`${name}: ${buildId} is current; workflows pinned to other versions finish there`);
       });
     });
@@ -104,7 +100,7 @@ Examples:
         const at = view?.versions.findIndex((v) => v.buildId === view.current) ?? -1;
         const previous = at >= 0 ? view?.versions[at + 1] : undefined;
         if (!view?.current || !previous) throw new CliError(`${name}: no version older than the current one`);
-        await setCurrentVersion(client, name, previous.buildId, operator());
+        await setCurrentVersion(client, name, previous.buildId, ctx.identity());
         console.log(`${name}: ${previous.buildId} is current again (was ${view.current})`);
       });
     });
