@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '@temporalio/client';
-import { describeDeployment } from '../src/temporal/deployments.js';
+import { describeDeployment, runningOn } from '../src/temporal/deployments.js';
 
 /**
  * Resolves once this worker's version is drained: it is neither current nor ramping (a newer version took new
@@ -14,8 +14,9 @@ export async function untilDrained(
 ): Promise<void> {
   for (;;) {
     const view = await describeDeployment(client, deployment.name).catch(() => undefined);
-    const version = view?.versions.find((v) => v.buildId === deployment.buildId);
-    if ((version?.state === 'draining' || version?.state === 'drained') && version.running === 0) return;
+    const state = view?.versions.find((v) => v.buildId === deployment.buildId)?.state;
+    const retired = state === 'draining' || state === 'drained';
+    if (retired && (await runningOn(client, deployment.name, deployment.buildId).catch(() => 1)) === 0) return;
     await sleep(opts.intervalMs ?? 30_000, undefined, { signal: opts.signal });
   }
 }

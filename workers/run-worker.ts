@@ -156,20 +156,18 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
           throw err;
         }
       }
+      // Ends with the worker, however it stops.
+      const watching = new AbortController();
       if (deployment && config.worker.deployment?.exitWhenDrained) {
-        const watching = new AbortController();
-        options.signal?.addEventListener('abort', () => watching.abort(), { once: true });
-        void untilDrained(temporal, deployment, { signal: watching.signal }).then(
+        untilDrained(temporal, deployment, { signal: watching.signal }).then(
           () => {
             log(`Worker version ${deployment.buildId} has drained: no workflow needs it any more; stopping`);
             stop();
           },
           () => undefined,
         );
-        await running.finally(() => watching.abort());
-      } else {
-        await running;
       }
+      await running.finally(() => watching.abort());
     } finally {
       options.signal?.removeEventListener('abort', stop);
       await reporter?.stop().catch(() => undefined);

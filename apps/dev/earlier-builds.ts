@@ -12,7 +12,7 @@ export async function moveEarlierBuildsHere(client: Client, deploymentName: stri
   const view = await describeDeployment(client, deploymentName);
   let moved = 0;
   for (const version of view?.versions ?? []) {
-    if (version.buildId === buildId || version.running === 0) continue;
+    if (version.buildId === buildId) continue;
     const query = and(withStatus('Running'), pinnedTo(deploymentName, version.buildId));
     for await (const info of client.workflow.list({ query })) {
       await client.workflowService.updateWorkflowExecutionOptions({

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import type { WorkflowHandle } from '@temporalio/client';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { loadConfig } from '../../src/config.js';
-import { setCurrentVersion, setRampingVersion } from '../../src/temporal/deployments.js';
+import { pinnedBuildId, setCurrentVersion, setRampingVersion } from '../../src/temporal/deployments.js';
 import { startVerification } from '../../src/temporal/start-verification.js';
 import { and, ofType, pinnedTo, withStatus } from '../../src/temporal/visibility-query.js';
 import { submitBatch } from '../../src/batches/submit.js';
@@ -42,11 +42,6 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, timeo
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
-}
-
-async function pinnedBuild(handle: WorkflowHandle): Promise<string | undefined> {
-  const { raw } = await handle.describe();
-  return raw.workflowExecutionInfo?.versioningInfo?.deploymentVersion?.buildId ?? undefined;
 }
 
 function intake(id: string, fields: Record<string, unknown> = {}) {
@@ -162,7 +157,7 @@ async function run() {
         handles.push(await start(`${name}-${i}`, {}, QUICK));
       });
       await Promise.all(handles.map((h) => h.result()));
-      const builds = await Promise.all(handles.map(pinnedBuild));
+      const builds = await Promise.all(handles.map(pinnedBuildId));
       return { handles, onA: builds.filter((x) => x === a).length, onB: builds.filter((x) => x === b).length };
     };
     const ramped = await wave('ramp');
@@ -205,7 +200,7 @@ async function run() {
       const handle = all[i]!;
       const description = await handle.describe();
       if (description.status.name === 'COMPLETED' && (await handle.result()).outcome === 'completed') completed++;
-      if (aStarted.includes(handle) && (await pinnedBuild(handle)) === a) finishedOnA++;
+      if (aStarted.includes(handle) && (await pinnedBuildId(handle)) === a) finishedOnA++;
       const history = await handle.fetchHistory();
       nondeterminism += (history.events ?? []).filter((e) =>
         /nondetermin/i.test(e.workflowTaskFailedEventAttributes?.failure?.message ?? ''),

@@ -1,6 +1,12 @@
 import type { BatchView } from './describe.js';
-import { progressGroups, PROGRESS_GROUPS, type ProgressGroup } from './groups.js';
-import { groupOf, ITEM_OUTCOMES, RUNNING_STAGES } from '../../workflows/shared/stages.js';
+import { progressGroups } from './groups.js';
+import {
+  groupOf,
+  ITEM_OUTCOMES,
+  PROGRESS_GROUPS,
+  RUNNING_STAGES,
+  type ProgressGroup,
+} from '../../workflows/shared/stages.js';
 import type { BatchCounts } from '../../workflows/shared/batch-types.js';
 import { fields, table, type Cell } from '../text-format.js';
 

@@ -6,8 +6,6 @@ import { Tenant } from '../../workflows/shared/search-attributes.js';
 import { WorkflowType } from '../../workflows/shared/workflow-types.js';
 import { and, is, ofType } from '../temporal/visibility-query.js';
 
-export type { BatchState };
-
 /** What followers see of a batch: its memo (counts, phase, times) and its workflow's status; no query, no item read. */
 export interface BatchView extends BatchMemo {
   workflowId: string;

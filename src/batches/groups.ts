@@ -7,8 +7,6 @@ import {
   type ProgressGroup,
 } from '../../workflows/shared/stages.js';
 
-export { PROGRESS_GROUPS, type ProgressGroup };
-
 /**
  * Counts by group (each stage's and outcome's group is in the stage table); they add up to the batch's items. Beside
  * the stages: queued items are in progress, items that could not start failed, skipped ones were cancelled.

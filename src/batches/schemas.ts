@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { BatchIdSchema, BooleanFlag, MAX_BATCH_ITEMS, RetryWindowSchema, TenantSchema } from './limits.js';
 import type { BatchView } from './describe.js';
-import { PROGRESS_GROUPS, type ProgressGroup } from './groups.js';
+import { PROGRESS_GROUPS, type ProgressGroup } from '../../workflows/shared/stages.js';
 import type { BatchItemView } from './items.js';
 import { describes } from '../contract/describes.js';
 import {

@@ -1,4 +1,4 @@
-import type { Client } from '@temporalio/client';
+import type { Client, WorkflowHandle } from '@temporalio/client';
 import proto from '@temporalio/proto';
 import { grpcCode, GrpcStatus } from './errors.js';
 import { and, pinnedTo, withStatus } from './visibility-query.js';
@@ -19,15 +19,18 @@ export interface DeploymentVersionView {
   /** `current` takes new workflows; `ramping` a share of them; `draining` still runs pinned ones; `drained` none. */
   state: 'current' | 'ramping' | 'draining' | 'drained' | 'inactive';
   createdAt?: string;
-  /** Open workflows pinned to it (visibility, a moment behind): its workers are needed until this is 0. */
-  running: number;
 }
 
-export interface DeploymentView {
+export interface DeploymentView<V extends DeploymentVersionView = DeploymentVersionView> {
   name: string;
   current?: string;
   ramping?: { buildId: string; percentage: number };
-  versions: DeploymentVersionView[];
+  versions: V[];
+}
+
+/** A version with its open pinned workflows (visibility, a moment behind): its workers are needed until this is 0. */
+export interface DeploymentVersionStatus extends DeploymentVersionView {
+  running: number;
 }
 
 export class DeploymentError extends Error {
@@ -70,14 +73,13 @@ export async function describeDeployment(client: Client, name: string): Promise<
   const routing = info?.routingConfig;
   const current = routing?.currentDeploymentVersion?.buildId || undefined;
   const rampingId = routing?.rampingDeploymentVersion?.buildId || undefined;
-  const summaries = (info?.versionSummaries ?? []).filter((s) => s.deploymentVersion?.buildId);
-  const versions = await Promise.all(
-    summaries.map(async (s) => {
-      const buildId = s.deploymentVersion?.buildId ?? '';
-      const { count } = await client.workflow.count(and(withStatus('Running'), pinnedTo(name, buildId)));
-      return { buildId, state: versionState(s), createdAt: iso(s.createTime), running: count };
-    }),
-  );
+  const versions = (info?.versionSummaries ?? [])
+    .filter((s) => s.deploymentVersion?.buildId)
+    .map((s) => ({
+      buildId: s.deploymentVersion?.buildId ?? '',
+      state: versionState(s),
+      createdAt: iso(s.createTime),
+    }));
   versions.sort((a, b) => (b.createdAt ?? '').localeCompare(a.createdAt ?? ''));
   return {
     name,
@@ -85,6 +87,30 @@ export async function describeDeployment(client: Client, name: string): Promise<
     ...(rampingId ? { ramping: { buildId: rampingId, percentage: routing?.rampingVersionPercentage ?? 0 } } : {}),
     versions,
   };
+}
+
+/** Open workflows pinned to one version: one visibility count, asked only where it is needed. */
+export async function runningOn(client: Client, name: string, buildId: string): Promise<number> {
+  return (await client.workflow.count(and(withStatus('Running'), pinnedTo(name, buildId)))).count;
+}
+
+/** `describeDeployment` with each version's open pinned workflows: what `eligibility deploy status` shows. */
+export async function deploymentStatus(
+  client: Client,
+  name: string,
+): Promise<DeploymentView<DeploymentVersionStatus> | undefined> {
+  const view = await describeDeployment(client, name);
+  if (!view) return undefined;
+  const versions = await Promise.all(
+    view.versions.map(async (v) => ({ ...v, running: await runningOn(client, name, v.buildId) })),
+  );
+  return { ...view, versions };
+}
+
+/** The build a workflow is pinned to, as the server records it; undefined for an unversioned one. */
+export async function pinnedBuildId(handle: WorkflowHandle): Promise<string | undefined> {
+  const { raw } = await handle.describe();
+  return raw.workflowExecutionInfo?.versioningInfo?.deploymentVersion?.buildId ?? undefined;
 }
 
 /** Makes `buildId` the version that takes every new workflow (a promotion, or a rollback to an older one). */

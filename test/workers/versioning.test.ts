@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { WorkflowHandle } from '@temporalio/client';
-import { describeDeployment, setCurrentVersion } from '../../src/temporal/deployments.js';
+import { deploymentStatus, pinnedBuildId, setCurrentVersion } from '../../src/temporal/deployments.js';
 import { startVerification } from '../../src/temporal/start-verification.js';
 import { untilDrained } from '../../workers/drain-watch.js';
 import { promoteWhenPolling } from '../../workers/promote-version.js';
@@ -17,12 +16,6 @@ import type { OutcomeReport } from '../../workflows/shared/governor-types.js';
 import { WorkflowType } from '../../workflows/shared/workflow-types.js';
 import { testTemporal } from '../setup/temporal.js';
 import { eventually, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
-
-/** The build id of the version a workflow is pinned to, as the server records it. */
-async function pinnedBuild(handle: WorkflowHandle): Promise<string | undefined> {
-  const { raw } = await handle.describe();
-  return raw.workflowExecutionInfo?.versioningInfo?.deploymentVersion?.buildId ?? undefined;
-}
 
 describe('worker deployment versions (DESIGN §12)', function () {
   this.timeout(90_000);
@@ -51,7 +44,7 @@ describe('worker deployment versions (DESIGN §12)', function () {
 
     await version('a');
     const onA = await start(8);
-    assert.equal(await eventually(() => pinnedBuild(onA)), 'a');
+    assert.equal(await eventually(() => pinnedBuildId(onA)), 'a');
 
     await version('b');
     // A's workers are needed until its last pinned workflow finishes (WORKER_EXIT_WHEN_DRAINED stops them then).
@@ -60,10 +53,10 @@ describe('worker deployment versions (DESIGN §12)', function () {
       () => (drainedAt = Date.now()),
     );
     const onB = await start(0.3);
-    assert.equal(await eventually(() => pinnedBuild(onB)), 'b', 'a new verification starts on the current version');
+    assert.equal(await eventually(() => pinnedBuildId(onB)), 'b', 'a new verification starts on the current version');
     assert.equal((await onB.result()).outcome, 'completed');
 
-    const status = await describeDeployment(client, name);
+    const status = await deploymentStatus(client, name);
     assert.equal(status?.current, 'b');
     assert.deepEqual(
       status?.versions.map((v) => [v.buildId, v.running > 0 ? 'running' : 'idle']),
@@ -76,13 +69,13 @@ describe('worker deployment versions (DESIGN §12)', function () {
     assert.equal(drainedAt, undefined, 'a is not drained while a verification is pinned to it');
     assert.equal((await onA.result()).outcome, 'completed', 'the pinned verification finishes');
     const finishedAt = Date.now();
-    assert.equal(await pinnedBuild(onA), 'a', 'on the version it started on');
+    assert.equal(await pinnedBuildId(onA), 'a', 'on the version it started on');
     await drained;
     assert.ok(drainedAt !== undefined && drainedAt >= finishedAt, 'a drains once its last pinned workflow finished');
 
     await setCurrentVersion(client, name, 'a', 'test');
     const back = await start(0.3);
-    assert.equal(await eventually(() => pinnedBuild(back)), 'a', 'after a rollback new verifications start on a');
+    assert.equal(await eventually(() => pinnedBuildId(back)), 'a', 'after a rollback new verifications start on a');
     assert.equal((await back.result()).outcome, 'completed');
   });
 
@@ -115,7 +108,7 @@ describe('worker deployment versions (DESIGN §12)', function () {
     await send(report(1));
     const governor = client.workflow.getHandle(governorWorkflowId(governed));
     const firstRun = (await governor.describe()).runId;
-    assert.equal(await eventually(() => pinnedBuild(governor)), 'a');
+    assert.equal(await eventually(() => pinnedBuildId(governor)), 'a');
 
     harnesses.push(await startWorkflowHarness({}, { taskQueue, deployment: { name, buildId: 'b' } }));
     await promoteWhenPolling(client, { name, buildId: 'b' }, { log: () => undefined });
@@ -125,7 +118,7 @@ describe('worker deployment versions (DESIGN §12)', function () {
     const moved = await eventually(
       async () => {
         const described = await governor.describe();
-        if (described.runId !== firstRun && (await pinnedBuild(governor)) === 'b') return described;
+        if (described.runId !== firstRun && (await pinnedBuildId(governor)) === 'b') return described;
         await send(report(++reports));
         await new Promise((resolve) => setTimeout(resolve, 400));
         return undefined;

@@ -57,7 +57,8 @@ export type Outcome = Exclude<Stage, RunningStage>;
  * word, not a stage the workflow records).
  */
 export type ItemOutcome = Outcome | 'terminated';
-export const TERMINATED = { group: 'failed', title: 'Terminated', resubmittable: true } as const;
+/** The group of an item closed from outside. */
+const TERMINATED_GROUP: ProgressGroup = 'failed';
 
 const stages = Object.keys(STAGE_TABLE) as Stage[];
 const facts = (stage: Stage): StageFacts => STAGE_TABLE[stage];
@@ -79,7 +80,6 @@ export type ResubmittableOutcome =
 /** Running stages on their way: a batch whose items are all past them has settled. */
 export const ON_THEIR_WAY = RUNNING_STAGES.filter((s) => facts(s).onItsWay === true);
 
-export const isStage = (value: unknown): value is Stage => (STAGES as readonly unknown[]).includes(value);
 export const isRunningStage = (value: unknown): value is RunningStage =>
   (RUNNING_STAGES as readonly unknown[]).includes(value);
 export const isOutcome = (value: unknown): value is Outcome => (OUTCOMES as readonly unknown[]).includes(value);
@@ -88,4 +88,4 @@ export const stageTitle = (stage: Stage): string => facts(stage).title;
 
 /** The progress group of a running stage or of an item's outcome. */
 export const groupOf = (stageOrOutcome: Stage | ItemOutcome): ProgressGroup =>
-  stageOrOutcome === 'terminated' ? TERMINATED.group : facts(stageOrOutcome).group;
+  stageOrOutcome === 'terminated' ? TERMINATED_GROUP : facts(stageOrOutcome).group;

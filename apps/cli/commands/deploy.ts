@@ -39,10 +39,10 @@ Examples:
     .description("the deployment's current and ramping versions, and every version's state")
     .option('--json', 'print it as JSON')
     .action(async (options: { json?: boolean }) => {
-      const { describeDeployment } = await import('../../../src/temporal/deployments.js');
+      const { deploymentStatus } = await import('../../../src/temporal/deployments.js');
       await withClient(ctx, async (client, config) => {
         const name = deploymentOf(deploy.opts<{ deployment?: string }>().deployment, config.worker.deployment?.name);
-        const view = await describeDeployment(client, name);
+        const view = await deploymentStatus(client, name);
         if (!view) throw new CliError(`no deployment ${name}: no worker of it has polled yet`);
         if (options.json) return console.log(JSON.stringify(view, null, 2));
         console.log(

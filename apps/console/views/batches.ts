@@ -1,5 +1,6 @@
 import type { BatchView } from '../../../src/batches/describe.js';
-import { PROGRESS_GROUPS, progressGroups } from '../../../src/batches/groups.js';
+import { progressGroups } from '../../../src/batches/groups.js';
+import { PROGRESS_GROUPS } from '../../../workflows/shared/stages.js';
 import { BATCH_STATE_TABLE } from '../../../workflows/shared/batch-types.js';
 import type { BatchItemView } from '../../../src/batches/items.js';
 import { html, type Html } from './html.js';
