@@ -40,6 +40,16 @@ export default tseslint.config(
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
+          // A change to workflow code is a new Worker Deployment version: every workflow stays on the code it started
+          // with, so no branch for older histories is needed (docs/developing/changing-workflows.md).
+          paths: [
+            {
+              name: '@temporalio/workflow',
+              importNames: ['patched', 'deprecatePatch'],
+              message:
+                'Ship a workflow change as a new worker version, not behind patched() (docs/developing/changing-workflows.md).',
+            },
+          ],
           patterns: [
             {
               // zod is left out here so that the next pattern, which allows no type import, is the one that applies.

@@ -1,7 +1,6 @@
 import { activityInfo, heartbeat } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import type { CallPolicy } from '../workflows/shared/activity-options.js';
-import { DEFAULT_RETRY_WINDOW_SECONDS } from '../workflows/shared/activity-options.js';
+import { DEFAULT_RETRY_WINDOW_SECONDS, type CallPolicy } from '../workflows/shared/activity-options.js';
 
 /** What rides from one attempt to the next in the heartbeat details: when the call first failed. */
 interface WindowDetails {
@@ -21,8 +20,8 @@ function firstFailureMs(): number | undefined {
  * The first failure's time must reach later attempts, which may run on other workers: it is recorded as the attempt's
  * heartbeat details, which the worker sends with the failure and the server hands to the next attempt
  * (`activityInfo().heartbeatDetails`). Only failures heartbeat: a call that succeeds first time costs nothing more.
- * Calls scheduled by workflows before the patch pass no policy and keep their schedule-to-close; they get the
- * default window too, which their one hour ends first.
+ * Calls given no policy (those with a deadline: workflows/shared/activity-options.ts) get the default window, which
+ * their deadline ends first.
  */
 export function withinRetryWindow(failure: unknown, policy: CallPolicy | undefined): unknown {
   if (!(failure instanceof ApplicationFailure) || failure.nonRetryable) return failure;

@@ -14,6 +14,8 @@ export interface GovernorReporterOptions {
   maxRps: number | null;
   /** ELIGIBILITY_INITIAL_RPS and, in tests, shorter intervals: used only when this report starts the governor. */
   settings?: Partial<GovernorSettings>;
+  /** Tests: the governor continues as new after this many events (used only when this report starts it). */
+  continueAsNewAfterEvents?: number;
   outcomes: CallOutcomes;
   /** Report at least this often while calls are made (default 8 s). */
   everyMs?: number;
@@ -106,13 +108,20 @@ export class GovernorReporter {
   }
 
   private async send(taken: ReturnType<CallOutcomes['take']>): Promise<void> {
-    const { client, taskQueue, workerId, maxRps, settings } = this.opts;
+    const { client, taskQueue, workerId, maxRps, settings, continueAsNewAfterEvents } = this.opts;
     const report: OutcomeReport = { workerId, ...taken.counts, intervalMs: taken.intervalMs, maxRps };
     const { answered, rateLimited } = taken.counts;
     await client.workflow.signalWithStart<typeof governorWorkflow, [OutcomeReport]>(WorkflowType.governor, {
       workflowId: governorWorkflowId(taskQueue),
       taskQueue,
-      args: [{ taskQueue, maxRps, ...(settings ? { settings } : {}) }],
+      args: [
+        {
+          taskQueue,
+          maxRps,
+          ...(settings ? { settings } : {}),
+          ...(continueAsNewAfterEvents ? { continueAsNewAfterEvents } : {}),
+        },
+      ],
       signal: outcomeReportSignal,
       signalArgs: [report],
       // Its workflow tasks share the queue with thousands of verifications': the highest priority key, so a cut is not

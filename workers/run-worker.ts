@@ -20,6 +20,7 @@ import { createWorker } from './create-worker.js';
 import { buildIdOf } from './deployment-version.js';
 import { GovernorReporter } from './governor-reporter.js';
 import { untilDrained } from './drain-watch.js';
+import { refuseIfOpenBeforeVersioning } from './before-versioning.js';
 import { promoteWhenPolling } from './promote-version.js';
 import { createWorkerHttp } from './worker-http.js';
 import { loadWorkflowBundle } from './workflow-bundle.js';
@@ -35,6 +36,11 @@ export interface RunWorkerOptions {
   coreMetricsUrl?: string;
   /** Called once this worker's version is the deployment's current one (`WORKER_VERSION_ROLLOUT=always`). */
   onVersionCurrent?: (deployment: { name: string; buildId: string }) => Promise<void>;
+  /**
+   * Start even while workflows from before worker versioning are open (workers/before-versioning.ts): the dev stack,
+   * whose `.data/` may hold a few and which accepts that they may fail their replay.
+   */
+  takeWorkflowsBeforeVersioning?: boolean;
 }
 
 /** The worker of the eligibility task queue until `signal` aborts; resolves once it has drained and stopped. */
@@ -85,6 +91,7 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
       name: config.worker.deployment.name,
       buildId: await buildIdOf(workflowBundle),
     };
+    if (deployment && !options.takeWorkflowsBeforeVersioning) await refuseIfOpenBeforeVersioning(temporal, taskQueue);
     const worker = await createWorker({
       connection,
       namespace: config.temporal.namespace,

@@ -3,7 +3,7 @@ import type { Client } from '@temporalio/client';
 import { describeBatch, type BatchView } from '../../src/batches/describe.js';
 import { itemView } from '../../src/batches/items.js';
 import { itemsQuery } from '../../src/batches/item-state.js';
-import { DEFAULT_RETRY_WINDOW_SECONDS } from '../../src/batches/limits.js';
+import { DEFAULT_RETRY_WINDOW_SECONDS } from '../../workflows/shared/activity-options.js';
 import type { SubmittedBatch } from '../../src/batches/submit.js';
 import { followHints, outcomeTable } from '../../src/batches/batch-view.js';
 import { fileSummary, readBatchFile, submitFileBatch, type FileBatch } from '../../src/batches/file-batch.js';

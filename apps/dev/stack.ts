@@ -182,6 +182,7 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
     const worker = runWorker(workerConfig, {
       signal: workerStop.signal,
       log,
+      takeWorkflowsBeforeVersioning: true,
       onVersionCurrent: async ({ name, buildId }) => {
         const moved = await moveEarlierBuildsHere(temporal.client, name, buildId);
         if (moved > 0) log(`${moved} open workflow(s) of earlier builds moved to this build (${buildId})`);

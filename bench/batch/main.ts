@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { batchExists } from '../../src/batches/submit.js';
-import { DEFAULT_RETRY_WINDOW_SECONDS } from '../../src/batches/limits.js';
+import { DEFAULT_RETRY_WINDOW_SECONDS } from '../../workflows/shared/activity-options.js';
 import { contentBatchId } from '../../src/batches/prepare.js';
 import { readBatchFile } from '../../src/batches/file-batch.js';
 import { startCli } from './cli-child.js';

@@ -7,7 +7,6 @@ export const MAX_BATCH_ITEMS = 10_000;
  * Temporal's 2 MB payload limit (and its history's 4 MB continue-as-new hint) whatever the rows hold.
  */
 export const PAGE_SIZE = 200;
-export const DEFAULT_RETRY_WINDOW_SECONDS = 24 * 3600;
 const MAX_RETRY_WINDOW_SECONDS = 7 * 24 * 3600;
 
 /**

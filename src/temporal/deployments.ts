@@ -1,7 +1,7 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import proto from '@temporalio/proto';
 import { grpcCode, GrpcStatus } from './errors.js';
-import { and, pinnedTo, withStatus } from './visibility-query.js';
+import { and, onTaskQueue, pinnedTo, ranUnversioned, withStatus } from './visibility-query.js';
 
 /*
  * Worker Deployments (DESIGN §12), over Temporal's deployment API: which version of the worker takes new workflows,
@@ -92,6 +92,15 @@ export async function describeDeployment(client: Client, name: string): Promise<
 /** Open workflows pinned to one version: one visibility count, asked only where it is needed. */
 export async function runningOn(client: Client, name: string, buildId: string): Promise<number> {
   return (await client.workflow.count(and(withStatus('Running'), pinnedTo(name, buildId)))).count;
+}
+
+/**
+ * Workflows still open on `taskQueue` whose history an unversioned worker wrote and no versioned worker has taken
+ * since: from before worker versioning (decision 36). They replay only on the first versioned build, which still
+ * carries their patches. A workflow no worker has run yet is not one of them: any version can start it.
+ */
+export async function openBeforeVersioning(client: Client, taskQueue: string): Promise<number> {
+  return (await client.workflow.count(and(withStatus('Running'), onTaskQueue(taskQueue), ranUnversioned))).count;
 }
 
 /** `describeDeployment` with each version's open pinned workflows: what `eligibility deploy status` shows. */

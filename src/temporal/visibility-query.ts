@@ -31,6 +31,10 @@ export const withWorkflowIdIn = (workflowIds: readonly string[]): Condition =>
 export const pinnedTo = (deploymentName: string, buildId: string): Condition =>
   condition(`TemporalWorkerDeploymentVersion = ${quote(`${deploymentName}:${buildId}`)}`);
 
+/** Workflows an unversioned worker has run (Temporal records it in `BuildIds`) and no versioned worker has taken since. */
+export const ranUnversioned = condition("BuildIds = 'unversioned' AND TemporalWorkerDeploymentVersion IS NULL");
+export const onTaskQueue = (taskQueue: string): Condition => condition(`TaskQueue = ${quote(taskQueue)}`);
+
 export const and = (...conditions: Condition[]): Condition => condition(conditions.join(' AND '));
 /** Parenthesised, and so is each operand that is itself a conjunction. */
 export const or = (...conditions: Condition[]): Condition =>

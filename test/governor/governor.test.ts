@@ -17,7 +17,7 @@ import { eventually, startWorkflowHarness, type WorkflowHarness } from '../setup
 
 /**
  * No hold, no wait between raises and no plateau at the limit: each report moves the rate, so a test needs no real
- * waiting (the defaults are tested in governor-aimd.test.ts).
+ * waiting (the defaults are tested in aimd.test.ts).
  */
 const FAST: Partial<GovernorSettings> = {
   initialRps: 10,
@@ -99,7 +99,7 @@ describe('traffic governor', function () {
     await send(queue, report({ answered: 4, rateLimited: 4 }));
     await eventually(async () => ((await status(queue)).totals.reports === 3 ? true : undefined));
     assert.equal((await status(queue)).rps, 5.1);
-    await recordHistory('governor-held-rate-cut', testTemporal().client.workflow.getHandle(governorWorkflowId(queue)));
+    await recordHistory('governor-cut', testTemporal().client.workflow.getHandle(governorWorkflowId(queue)));
   });
 
   it('a few 429s among many calls cut from the rate itself, not from what was served', async () => {
@@ -145,7 +145,6 @@ describe('traffic governor', function () {
     // The reporters start the governor on the queue they report for: the harness's, which its worker polls.
     const queue = harness.taskQueue;
     const { client } = testTemporal();
-    const settings = { ...FAST, continueAsNewAfterEvents: 20 };
     const workers = ['worker-a', 'worker-b'].map((workerId) => {
       const outcomes = new CallOutcomes();
       const reporter = new GovernorReporter({
@@ -153,7 +152,8 @@ describe('traffic governor', function () {
         taskQueue: queue,
         workerId,
         maxRps: null,
-        settings,
+        settings: FAST,
+        continueAsNewAfterEvents: 20,
         outcomes,
         minMs: 0,
         afterCalls: 10,

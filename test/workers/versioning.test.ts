@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { deploymentStatus, pinnedBuildId, setCurrentVersion } from '../../src/temporal/deployments.js';
 import { startVerification } from '../../src/temporal/start-verification.js';
+import { OpenBeforeVersioningError, refuseIfOpenBeforeVersioning } from '../../workers/before-versioning.js';
 import { untilDrained } from '../../workers/drain-watch.js';
 import { promoteWhenPolling } from '../../workers/promote-version.js';
 import { callerId, FAST, v2Intake } from '../setup/fixtures.js';
@@ -68,10 +69,11 @@ describe('worker deployment versions (DESIGN §12)', function () {
     );
     assert.equal(drainedAt, undefined, 'a is not drained while a verification is pinned to it');
     assert.equal((await onA.result()).outcome, 'completed', 'the pinned verification finishes');
-    const finishedAt = Date.now();
     assert.equal(await pinnedBuildId(onA), 'a', 'on the version it started on');
+    // The drain watch may see it closed before `result()` returns here: compare with when the server closed it.
+    const closedAt = (await onA.describe()).closeTime?.getTime() ?? Number.NaN;
     await drained;
-    assert.ok(drainedAt !== undefined && drainedAt >= finishedAt, 'a drains once its last pinned workflow finished');
+    assert.ok(drainedAt !== undefined && drainedAt >= closedAt, 'a drains once its last pinned workflow finished');
 
     await setCurrentVersion(client, name, 'a', 'test');
     const back = await start(0.3);
@@ -129,5 +131,36 @@ describe('worker deployment versions (DESIGN §12)', function () {
     assert.equal(moved.status.name, 'RUNNING');
     const { totals } = await governor.query(governorStatusQuery);
     assert.equal(totals.reports, reports, 'its state came along: every report counted once');
+  });
+
+  it('a versioned worker does not start while workflows from before versioning are open on its queue', async () => {
+    const { client } = testTemporal();
+    const taskQueue = `test-${randomUUID()}`;
+    const { workflowId } = await startVerification(client, v2Intake({ id: callerId('unversioned') }), {
+      taskQueue,
+      timing: { ...FAST, graceSeconds: 3 },
+    });
+    // Started while no worker runs (the intake API before the first worker of an install): any version may take it.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await refuseIfOpenBeforeVersioning(client, taskQueue);
+    // An unversioned worker, as every worker was before versioning, runs it: its history is theirs now.
+    harnesses.push(await startWorkflowHarness({}, { taskQueue }));
+    const refused = await eventually(() =>
+      refuseIfOpenBeforeVersioning(client, taskQueue).then(
+        () => undefined,
+        (err: unknown) => err,
+      ),
+    );
+    assert.ok(refused instanceof OpenBeforeVersioningError);
+    assert.equal(refused.open, 1);
+    assert.match(refused.message, /first versioned build/);
+    await client.workflow.getHandle(workflowId).result();
+    // Once it has finished (visibility a moment behind), nothing holds the new version back.
+    await eventually(() =>
+      refuseIfOpenBeforeVersioning(client, taskQueue).then(
+        () => true,
+        () => undefined,
+      ),
+    );
   });
 });

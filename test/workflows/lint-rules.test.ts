@@ -59,4 +59,14 @@ describe('lint rules of workflow code', function () {
     );
     assert.equal(activities.length, 1, 'activities are not workflow code');
   });
+
+  it('refuses patched() and deprecatePatch(): a change ships as a new worker version', async () => {
+    for (const name of ['patched', 'deprecatePatch']) {
+      const messages = await restrictedImports(
+        `import { ${name} } from '@temporalio/workflow';\nexport const p = () => ${name}('x');\n`,
+      );
+      assert.equal(messages.length, 1, name);
+      assert.match(messages[0] ?? '', /new worker version/);
+    }
+  });
 });

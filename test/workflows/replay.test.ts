@@ -6,7 +6,7 @@ import { HISTORIES_DIR } from '../setup/histories.js';
 import { bundleAtCommit, lastWorkflowCommit } from '../setup/version-bundle.js';
 import { workerSinks } from '../../workers/create-worker.js';
 
-/** Earlier versions' histories: `versions/<build id>/`, each with a `source` file naming the commit that built it. */
+/** Earlier versions' histories: `versions/<commit>/`, each with a `source` file naming the commit that built it. */
 const VERSIONS_DIR = new URL('versions/', HISTORIES_DIR);
 
 async function readHistories(dir: URL) {

@@ -22,19 +22,8 @@ export interface OutcomeReport {
   maxRps: number | null;
 }
 
-/** How the governor moves the rate. Defaults in `governor-aimd.ts`; tests pass small values. */
+/** How the governor's rules move the rate. Defaults in `activities/governor/aimd.ts`; tests pass small values. */
 export interface GovernorSettings {
-  /**
-   * How a 429 is read and how probes grow: 5 reads a probe's 429 at the rate the last probe raised from when that
-   * rate had held for seconds, and each rate raised from at most at the calls a second its step reached; 4 (before
-   * the `governor-held-rate` patch) read it two raising reports back at the rates themselves, and reads "over a fifth
-   * refused" only from a report of 10 calls or more; 3 (before the `governor-few-calls` patch) read that from any
-   * report, and reads demand over the whole step at a rate
-   * and a refused bunch as a bunch; 2 (before the `governor-steps` patch) read both one report at a time; 2 bounds a
-   * cut by the rate served (at most a halving) and doubles each probe step; 1 is how governors started before the
-   * `governor-plateau` patch decided. The older ones are kept so their histories replay.
-   */
-  generation: 1 | 2 | 3 | 4 | 5;
   /** The rate to start from when no limit is known (ELIGIBILITY_INITIAL_RPS); with a known limit, that limit. */
   initialRps: number;
   /** Never below this: a queue at 0 would dispatch nothing, and nothing would report that the service recovered. */
@@ -52,16 +41,12 @@ export interface GovernorSettings {
    * bucket refills meanwhile, so a probe's 429s come only when the limit is really passed, not at every step.
    */
   probeAfterMs: number;
-  /** Past the rate last refused by this share with no 429, that limit is forgotten and slow start begins again. */
-  forgetAbove?: number;
   /** After a cut, no raise and no second cut for this long (or the service's `Retry-After`, if longer). */
   holdMs: number;
   /** At most one raise per this long: a raise must have shown its effect before the next one (0: one per report). */
   raiseEveryMs: number;
   /** A worker's rate counts toward demand this long after its report. */
   reportFreshMs: number;
-  /** Continue as new after this many history events (bounds the history; tests pass a small number). */
-  continueAsNewAfterEvents: number;
 }
 
 export interface GovernorState {
@@ -77,14 +62,14 @@ export interface GovernorState {
   atLimitSinceMs?: number;
   /** Probe steps taken above the rate last refused since it was reached (each doubles the last). */
   probes?: number;
-  /** Calls reported since the rate last changed (generation 3), for the demand over the whole step. */
+  /** Calls reported since the rate last changed, for the demand over the whole step. */
   step?: { sinceMs: number; calls: number };
   /**
-   * The rates the last two raising reports started from, in slow start or probing (oldest first); generation 5 keeps
-   * the calls a second a step reached instead of its rate when they never filled it.
+   * The rates the last two raising reports started from, in slow start or probing (oldest first): the calls a second a
+   * step reached instead of its rate when they never filled it.
    */
   raisedFrom?: number[];
-  /** How long the last of `raisedFrom` had held when the rate was raised from it, in ms (generation 5). */
+  /** How long the last of `raisedFrom` had held when the rate was raised from it, in ms. */
   lastRaisedFromHeldMs?: number;
   /** How long the rate stays at the limit before probing above it (undefined: `probeAfterMs`). */
   stayMs?: number;
@@ -101,11 +86,28 @@ export interface GovernorInput {
   taskQueue: string;
   /** The ceiling when the first worker started it (later reports update it). */
   maxRps: number | null;
+  /** The rules' settings, passed to each `decideRate` (tests pass small values). */
   settings?: Partial<GovernorSettings>;
+  /** Continue as new after this many history events (default 2,000; tests pass a small number). */
+  continueAsNewAfterEvents?: number;
   /** Carried across continue-as-new. */
   state?: GovernorState;
   /** The rate last written to the task queue's config, carried across continue-as-new. */
   appliedRps?: number;
+}
+
+/** What the governor hands its rules: its state (none yet on its first decision), the reports since, its clock. */
+export interface RateDecision {
+  state: GovernorState | undefined;
+  maxRps: number | null;
+  reports: OutcomeReport[];
+  nowMs: number;
+  settings?: Partial<GovernorSettings>;
+}
+
+/** Calls a second across the workers, each by its latest report. */
+export function reportedRps(workers: GovernorState['workers']): number {
+  return Object.values(workers).reduce((sum, w) => sum + w.rps, 0);
 }
 
 /** The `status` query and `eligibility governor`: the rate now, the limit it was refused at, and why it moved. */

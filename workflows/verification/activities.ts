@@ -20,7 +20,7 @@ import type { CallPolicy } from '../shared/activity-options.js';
  * failure types) without a cycle, and an implementation that drifts from it does not compile.
  */
 export interface VerificationActivities {
-  /** `policy` (the retry window) is given by verifications that carry one. */
+  /** `policy`: the verification's retry window (without one, the default; a call with a deadline passes none). */
   lookupPayer: (payerId: string, policy?: CallPolicy) => Promise<Payer>;
   fetchDiscovery: (discoveryId: string) => Promise<Discovery>;
   /** `idempotencyKey` comes from the workflow (`uuid4()`), so every attempt and replay sends the same one. */

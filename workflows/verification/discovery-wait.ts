@@ -1,7 +1,7 @@
 import { condition, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { VerificationActivities } from './activities.js';
 import type { Discovery } from '../../src/contract/index.js';
-import { serviceCallOptions } from '../shared/activity-options.js';
+import { deadlineCallOptions } from '../shared/activity-options.js';
 import { discoveryUpdatedSignal } from '../shared/messages.js';
 import { quietProgress, type ProgressReport } from './progress.js';
 import { SeenEvents } from './seen-events.js';
@@ -10,7 +10,7 @@ import { ms, type Timing } from '../shared/timing.js';
 import type { DiscoverySummary } from '../shared/types.js';
 import { humanDuration, instant } from '../shared/ui-text.js';
 
-const { fetchDiscovery } = proxyActivities<VerificationActivities>(serviceCallOptions);
+const { fetchDiscovery } = proxyActivities<VerificationActivities>(deadlineCallOptions);
 
 export type DiscoveryWaitResult =
   { kind: 'complete'; discovery: Discovery } | { kind: 'timed-out'; discovery: Discovery } | { kind: 'stopped' };

@@ -1,7 +1,7 @@
 import { allHandlersFinished, condition, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { VerificationActivities } from './activities.js';
 import type { RunUpdateResponse } from '../../src/contract/index.js';
-import { serviceCallOptions } from '../shared/activity-options.js';
+import { deadlineCallOptions } from '../shared/activity-options.js';
 import { describeFailure, invalidRequest, toCallerFailure } from './failures.js';
 import { runAwaitingInputSignal, runInputSignal, supplyRunInputUpdate } from '../shared/messages.js';
 import { isPlainObject } from '../shared/plain-object.js';
@@ -17,7 +17,7 @@ import type { LastError, RequestedInput, RunSummary, SupplyRunInput } from '../s
 // key is overridden, so the workflow's tenant stays its fairness key. (Replay does not compare an activity's
 // priority: histories recorded before the lane replay unchanged, and no patch is needed.)
 const { updateRun } = proxyActivities<VerificationActivities>({
-  ...serviceCallOptions,
+  ...deadlineCallOptions,
   scheduleToCloseTimeout: '2 minutes',
   priority: { priorityKey: LANES.person },
 });

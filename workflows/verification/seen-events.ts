@@ -1,15 +1,7 @@
-import { patched } from '@temporalio/workflow';
-
 /** Deliveries a workflow remembers: a webhook is redelivered within minutes or hours, not after a hundred others. */
 const MAX_SEEN = 100;
 /** Longer ids are not remembered (the receiver hashes long ones; anything else did not come from it). */
 const MAX_EVENT_ID_LENGTH = 200;
-
-/**
- * Marks histories in which a repeated delivery is ignored; before it, every signal counted.
- * Legacy: it and its old path go in the first version after the first versioned build has drained (decision 35).
- */
-export const DEDUPE_EVENTS_PATCH = 'dedupe-webhook-events';
 
 /**
  * Webhook event ids this workflow has acted on, newest last, bounded. The workflow, not the receiver's memory, is where
@@ -23,9 +15,7 @@ export class SeenEvents {
   /** True when `eventId` was seen before and may be ignored; otherwise remembers it. */
   repeated(eventId: unknown): boolean {
     if (typeof eventId !== 'string' || eventId.length === 0 || eventId.length > MAX_EVENT_ID_LENGTH) return false;
-    // Asked only for a repeat, so a history that never had one carries no marker. A workflow that counted a repeat
-    // before this code existed replays without the marker and counts it again, as it did.
-    if (this.ids.includes(eventId)) return patched(DEDUPE_EVENTS_PATCH);
+    if (this.ids.includes(eventId)) return true;
     this.ids.push(eventId);
     if (this.ids.length > MAX_SEEN) this.ids.shift();
     return false;

@@ -1,13 +1,7 @@
 import { ActivityFailure, ApplicationFailure, TimeoutFailure, proxyActivities, sleep } from '@temporalio/workflow';
 import type { VerificationActivities } from './activities.js';
 import type { VerificationRequestV1 } from '../../src/contract/index.js';
-import {
-  RETRY_BACKOFF,
-  RETRY_WINDOW_SECONDS,
-  serviceCallOptions,
-  v1CreationOptions,
-  windowedV1CreationOptions,
-} from '../shared/activity-options.js';
+import { RETRY_BACKOFF, v1CreationOptions } from '../shared/activity-options.js';
 import { failureDetails } from '../shared/failure-details.js';
 import { FailureType } from '../shared/failure-types.js';
 import { describeFailure } from './failures.js';
@@ -19,18 +13,6 @@ import type { LastError } from '../shared/types.js';
 import { humanDuration } from '../shared/ui-text.js';
 
 const { createVerificationV1 } = proxyActivities<VerificationActivities>(v1CreationOptions);
-// Under the retry-window patch: no schedule-to-start, so a long queue is not taken for a refusal.
-const { createVerificationV1: createVerificationV1Windowed } =
-  proxyActivities<VerificationActivities>(windowedV1CreationOptions);
-// Histories recorded before the patch retried v1 creation like any call; they replay through this.
-const { createVerificationV1: createVerificationV1Retried } =
-  proxyActivities<VerificationActivities>(serviceCallOptions);
-
-/**
- * Marks histories whose v1 creation is at most once (DESIGN §10); older ones replay the automatic retries.
- * Legacy: it and its old path go in the first version after the first versioned build has drained (decision 35).
- */
-export const V1_AT_MOST_ONCE_PATCH = 'v1-at-most-once';
 
 export type V1Creation =
   | { kind: 'created'; verificationId: string }
@@ -73,29 +55,26 @@ function retryDelayMs(err: unknown, attempt: number): number {
 }
 
 /**
- * One creation, retried by the workflow (never by Temporal) while the service refuses it definitely: for
- * `retryWindowSeconds` after the first refusal (the retry-window patch), or, in histories recorded before it, for an
- * hour from the first attempt's scheduling.
+ * One creation, retried by the workflow (never by Temporal) while the service refuses it definitely, for
+ * `retryWindowSeconds` after the first refusal.
  */
 async function createOnce(
   request: VerificationRequestV1,
   progress: ProgressReport,
-  retryWindowSeconds: number | undefined,
+  retryWindowSeconds: number,
 ): Promise<V1Creation | { kind: 'ambiguous'; failure: unknown }> {
-  const windowed = retryWindowSeconds !== undefined;
-  let deadline = windowed ? Infinity : Date.now() + RETRY_WINDOW_SECONDS * 1000;
-  const create = windowed ? createVerificationV1Windowed : createVerificationV1;
+  let deadline = Infinity;
   for (let attempt = 1; ; attempt += 1) {
     const summary = activitySummary.createV1(attempt);
     progress.at({ doing: summary });
     try {
-      const created = await create.executeWithOptions({ summary }, [request]);
+      const created = await createVerificationV1.executeWithOptions({ summary }, [request]);
       return { kind: 'created', verificationId: created.verificationId };
     } catch (err) {
       const verdict = v1FailureVerdict(err);
       if (verdict === 'ambiguous') return { kind: 'ambiguous', failure: err };
       const delayMs = retryDelayMs(err, attempt);
-      if (windowed && deadline === Infinity) deadline = Date.now() + retryWindowSeconds * 1000;
+      if (deadline === Infinity) deadline = Date.now() + retryWindowSeconds * 1000;
       if (verdict === 'final' || Date.now() + delayMs > deadline) return { kind: 'refused', failure: err };
       const backoff = timerSummary.v1Backoff(delayMs, describeFailure(err).type);
       const left = humanDuration(deadline - Date.now());
@@ -126,8 +105,8 @@ export interface V1ReviewContext {
   stopped: () => boolean;
   /** The ambiguity, for the status and the result; undefined once a decision settled it. */
   report: (error: LastError | undefined) => void;
-  /** The retry window from the first refusal; unset in histories recorded before the retry-window patch. */
-  retryWindowSeconds?: number;
+  /** The retry window from the first refusal. */
+  retryWindowSeconds: number;
 }
 
 /**
@@ -154,14 +133,5 @@ export async function createV1AtMostOnce(request: VerificationRequestV1, ctx: V1
       return { kind: 'created', verificationId: decision.verificationId };
     }
     ctx.stage.enter('creating');
-  }
-}
-
-/** The creation of histories recorded before the patch: Temporal's automatic retries, as then. */
-export async function createV1Retried(request: VerificationRequestV1): Promise<V1Creation> {
-  try {
-    return { kind: 'created', verificationId: (await createVerificationV1Retried(request)).verificationId };
-  } catch (err) {
-    return { kind: 'refused', failure: err };
   }
 }

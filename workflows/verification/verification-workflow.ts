@@ -1,4 +1,4 @@
-import { ApplicationFailure, patched, proxyActivities, setHandler, uuid4, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, proxyActivities, setHandler, uuid4, workflowInfo } from '@temporalio/workflow';
 import type { VerificationActivities } from './activities.js';
 import type {
   Discovery,
@@ -6,14 +6,7 @@ import type {
   VerificationRequestV1,
   VerificationRequestV2,
 } from '../../src/contract/index.js';
-import {
-  DEFAULT_RETRY_WINDOW_SECONDS,
-  RETRY_WINDOW_PATCH,
-  RETRY_WINDOW_SECONDS,
-  serviceCallOptions,
-  windowedCallOptions,
-  type CallPolicy,
-} from '../shared/activity-options.js';
+import { DEFAULT_RETRY_WINDOW_SECONDS, verificationCallOptions, type CallPolicy } from '../shared/activity-options.js';
 import { verificationDetails } from './current-details.js';
 import { DiscoveryWatch, summarizeDiscovery } from './discovery-wait.js';
 import { FailureType } from '../shared/failure-types.js';
@@ -32,12 +25,10 @@ import { activitySummary } from './summaries.js';
 import { resolveTiming } from '../shared/timing.js';
 import type { LastError, VerificationResult, VerificationStatus, VerificationWorkflowInput } from '../shared/types.js';
 import type { Outcome } from '../shared/stages.js';
-import { humanDuration, instant } from '../shared/ui-text.js';
-import { createV1AtMostOnce, createV1Retried, V1_AT_MOST_ONCE_PATCH } from './v1-creation.js';
+import { humanDuration } from '../shared/ui-text.js';
+import { createV1AtMostOnce } from './v1-creation.js';
 
-// Histories recorded before the retry-window patch replay through these: one hour from scheduling, queueing included.
-const { lookupPayer, createVerificationV2 } = proxyActivities<VerificationActivities>(serviceCallOptions);
-const windowed = proxyActivities<VerificationActivities>(windowedCallOptions);
+const { lookupPayer, createVerificationV2 } = proxyActivities<VerificationActivities>(verificationCallOptions);
 
 /**
  * One patient's verification of benefits (DESIGN §3): guard the input's structure (the starter validated it), wait for
@@ -146,14 +137,11 @@ export async function verificationWorkflow(input: VerificationWorkflowInput): Pr
   // creating
   stage.enter('creating', payerId !== valid.payerId ? [{ key: PayerId, value: payerId }] : []);
   // The retry window (DESIGN §8): from a call's first failure, never counting time queued behind the rate limit.
-  const inWindow = patched(RETRY_WINDOW_PATCH);
   const policy: CallPolicy = { retryWindowSeconds: input.retryWindowSeconds ?? DEFAULT_RETRY_WINDOW_SECONDS };
   /** A service call's step: Temporal retries it (each attempt shows on the pending activity) until the window ends. */
   const calling = (summary: string) =>
     progress.at({
-      doing: inWindow
-        ? `${summary}; failures retried for ${humanDuration(policy.retryWindowSeconds * 1000)} after the first`
-        : `${summary}; failures retried until ${instant(Date.now() + RETRY_WINDOW_SECONDS * 1000)}`,
+      doing: `${summary}; failures retried for ${humanDuration(policy.retryWindowSeconds * 1000)} after the first`,
     });
   try {
     const summary = activitySummary.lookupPayer(payerId);
@@ -161,8 +149,7 @@ export async function verificationWorkflow(input: VerificationWorkflowInput): Pr
     // Bulk work begun goes before bulk work new (workflows/priority.ts); replay does not compare a call's priority.
     const opening = firstCallPriority(workflowInfo().priority);
     const options = { summary, ...(opening ? { priority: opening } : {}) };
-    if (inWindow) await windowed.lookupPayer.executeWithOptions(options, [payerId, policy]);
-    else await lookupPayer.executeWithOptions(options, [payerId]);
+    await lookupPayer.executeWithOptions(options, [payerId, policy]);
   } catch (err) {
     if (isActivityFailureOfType(err, FailureType.NotFound)) return fail(invalidRequest('payerId', 'unknown payer'));
     return fail(toCallerFailure(err));
@@ -175,26 +162,22 @@ export async function verificationWorkflow(input: VerificationWorkflowInput): Pr
       const summary = activitySummary.createV2(idempotencyKey);
       calling(summary);
       const v2Request = toV2Request(valid, payerId, memberId);
-      const created = inWindow
-        ? await windowed.createVerificationV2.executeWithOptions({ summary }, [v2Request, idempotencyKey, policy])
-        : await createVerificationV2.executeWithOptions({ summary }, [v2Request, idempotencyKey]);
+      const created = await createVerificationV2.executeWithOptions({ summary }, [v2Request, idempotencyKey, policy]);
       verificationId = created.verificationId;
     } catch (err) {
       return fail(toCallerFailure(err));
     }
   } else {
     const v1Request = toV1Request(valid, payerId, memberId as string);
-    const created = patched(V1_AT_MOST_ONCE_PATCH)
-      ? await createV1AtMostOnce(v1Request, {
-          review,
-          stage,
-          progress,
-          reviewDeadlineSeconds: timing.reviewDeadlineSeconds,
-          stopped,
-          report: (error) => (lastError = error),
-          ...(inWindow ? { retryWindowSeconds: policy.retryWindowSeconds } : {}),
-        })
-      : await createV1Retried(v1Request);
+    const created = await createV1AtMostOnce(v1Request, {
+      review,
+      stage,
+      progress,
+      reviewDeadlineSeconds: timing.reviewDeadlineSeconds,
+      stopped,
+      report: (error) => (lastError = error),
+      retryWindowSeconds: policy.retryWindowSeconds,
+    });
     if (created.kind === 'refused') return fail(toCallerFailure(created.failure));
     if (created.kind === 'closed') return finish(created.outcome);
     verificationId = created.verificationId;

@@ -1,12 +1,12 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { VerificationActivities } from './activities.js';
-import { serviceCallOptions } from '../shared/activity-options.js';
+import { deadlineCallOptions } from '../shared/activity-options.js';
 import { simpleDetails } from './current-details.js';
 import { Progress } from './progress.js';
 import { activitySummary } from './summaries.js';
 import type { WebhookSetupInput, WebhookSetupResult } from '../shared/types.js';
 
-const { registerWebhook, subscribeWebhookEvent } = proxyActivities<VerificationActivities>(serviceCallOptions);
+const { registerWebhook, subscribeWebhookEvent } = proxyActivities<VerificationActivities>(deadlineCallOptions);
 
 /**
  * Registers the receiver once and subscribes each event. The service has no way to list endpoints, so the starter

@@ -1,10 +1,6 @@
 import type { Command } from 'commander';
-import {
-  BatchIdSchema,
-  DEFAULT_RETRY_WINDOW_SECONDS,
-  RetryWindowSchema,
-  TenantSchema,
-} from '../../../src/batches/limits.js';
+import { BatchIdSchema, RetryWindowSchema, TenantSchema } from '../../../src/batches/limits.js';
+import { DEFAULT_RETRY_WINDOW_SECONDS } from '../../../workflows/shared/activity-options.js';
 import { FLAT_COLUMNS } from '../../../src/intake-files/flat-request.js';
 import { SANDBOX_DISCOVERY } from '../../../src/intake-files/sandbox-discovery.js';
 import { CliError, positiveInt, withClient, type CliContext } from '../context.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { DEFAULT_RETRY_WINDOW_SECONDS } from '../../../src/batches/limits.js';
+import { DEFAULT_RETRY_WINDOW_SECONDS } from '../../../workflows/shared/activity-options.js';
 import { BatchUploadError, readUpload } from '../../../src/batches/parse-upload.js';
 import { contentBatchId, validateSubmission, type SubmittedRow } from '../../../src/batches/prepare.js';
 import { submitBatch } from '../../../src/batches/submit.js';

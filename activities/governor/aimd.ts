@@ -1,13 +1,18 @@
 import {
+  reportedRps,
   SLOW_START_REASON,
   type GovernorSettings,
   type GovernorState,
-  type GovernorStatus,
   type OutcomeReport,
-} from '../shared/governor-types.js';
+  type RateDecision,
+} from '../../workflows/shared/governor-types.js';
+
+/*
+ * The governor's rules (DESIGN §8). They run in the `decideRate` local activity, whose result the governor's history
+ * records: changing a rule changes the worker, not replayed workflow code, so it needs no patch and no new version.
+ */
 
 export const DEFAULT_GOVERNOR_SETTINGS: GovernorSettings = {
-  generation: 5,
   initialRps: 8,
   minRps: 0.5,
   decrease: 0.85,
@@ -18,48 +23,12 @@ export const DEFAULT_GOVERNOR_SETTINGS: GovernorSettings = {
   holdMs: 2000,
   raiseEveryMs: 1000,
   reportFreshMs: 30_000,
-  continueAsNewAfterEvents: 2000,
 };
 
-/** Why the rate doubled, as written to the task queue's config: batches' start pace reads it (src/batches/start-pace.ts). */
 /** Demand at or above this share of the rate means the rate is what holds calls back: raising it is worth trying. */
 const BINDING_SHARE = 0.8;
 /** More failures than this share of an interval's calls (5xx, no answer): a struggling service is not raised. */
 const FAILED_SHARE = 0.1;
-/**
- * How governors that started before the `governor-plateau` patch move the rate (their histories replay with it):
- * doubling every second in slow start, probing at once by equal steps, forgetting the limit 10% above it, reading a
- * 429 without the bounds of generation 2. Doubling every second passed a service limit of 40 at 80 and more, behind a
- * bucket that hid the first seconds over it: 2% of calls refused at discovery.
- */
-export const LEGACY_GOVERNOR_SETTINGS: Partial<GovernorSettings> = {
-  generation: 1,
-  slowStartFactor: 2,
-  slowStartEveryMs: 1000,
-  probeAfterMs: 0,
-  forgetAbove: 1.1,
-};
-/**
- * How governors that started before the `governor-steps` patch move the rate: generation 2, which judged demand and
- * 429s one report at a time. A worker short of CPU sends its calls in bunches, and one bunch read as the rate filled
- * raised it (64 to 128 at R = 40: the batch's starts then took the CPU its calls needed); a refused bunch read as the
- * limit lower took the rate down to 31 at R = 40.
- */
-export const STEP_GOVERNOR_SETTINGS_BEFORE: Partial<GovernorSettings> = { generation: 2 };
-/**
- * How governors that started before the `governor-few-calls` patch read a 429: generation 3, which took "over a fifth
- * of the calls refused" from a report of any size. At R = 5, one 429 of two calls in an early report read as the limit
- * at half the rate, and the rate settled at 0.90 of the limit for the rest of the run.
- */
-export const FEW_CALLS_GOVERNOR_SETTINGS_BEFORE: Partial<GovernorSettings> = { generation: 3 };
-/**
- * How governors that started before the `governor-held-rate` patch read a probe's 429: generation 4, always at the
- * rate two raising reports back. At R = 5 reports come 8 s apart, and a probe of several steps in one report (4.32 to
- * 4.96) then one more (5.75) was read at 4.32 although 4.96 had held for 8 s: the rate settled at 0.86 of the limit.
- * And at the rates themselves: a worker short of CPU filled 0.8 of each probe step at R = 40, never the rate, and
- * a 429 was read at 53 when the calls had reached about 42 there.
- */
-export const HELD_RATE_GOVERNOR_SETTINGS_BEFORE: Partial<GovernorSettings> = { generation: 4 };
 /** Calls reported above this multiple of the rate came in a bunch (the queue dispatched a backlog at once). */
 const BUNCHED_SHARE = 1.15;
 /** A step shorter than this says too little about demand: the report's own demand is read instead. */
@@ -73,12 +42,12 @@ const FAST_CONVERGENCE = 0.925;
 /** More refusals than this share of a report's calls: the service's limit is well under the rate. */
 const MANY_REFUSED_SHARE = 0.2;
 /**
- * A share of fewer calls than this says little (generation 4): which of a handful of calls meets the service's bucket
+ * A share of fewer calls than this says little: which of a handful of calls meets the service's bucket
  * empty is chance, so such a report is read as any 429 is.
  */
 const MIN_SHARE_CALLS = 10;
 /**
- * A rate that held this long with no 429 anywhere is taken to be under the limit (generation 5): the service's bucket
+ * A rate that held this long with no 429 anywhere is taken to be under the limit: the service's bucket
  * hides a step over the limit for a second or two, not for longer. Reports a second apart (R = 40) leave each step
  * shorter than this, read as before; reports 8 s apart (R = 5) prove each step they hold.
  */
@@ -95,6 +64,15 @@ export function initialGovernorState(maxRps: number | null, settings: GovernorSe
     maxRps,
     totals: { reports: 0, calls: 0, rateLimited: 0, raises: 0, cuts: 0 },
   };
+}
+
+/** The governor's `decideRate`: its state (a first one from `maxRps` when it has none) after the reports, in order. */
+export function decideRate({ state, maxRps, reports, nowMs, settings }: RateDecision): GovernorState {
+  const rules = { ...DEFAULT_GOVERNOR_SETTINGS, ...settings };
+  return reports.reduce(
+    (next, report) => governorObserve(next, report, nowMs, rules),
+    state ?? initialGovernorState(maxRps, rules),
+  );
 }
 
 /**
@@ -128,13 +106,12 @@ export function governorObserve(
     rateLimited: state.totals.rateLimited + report.rateLimited,
   };
   const maxRps = report.maxRps;
-  const step = settings.generation >= 3 ? { step: countStep(state, report, nowMs) } : {};
-  let next: GovernorState = { ...state, workers, totals, maxRps, ...step };
+  let next: GovernorState = { ...state, workers, totals, maxRps, step: countStep(state, report, nowMs) };
   const change = (rps: number, reason: string, extra: Partial<GovernorState> = {}): GovernorState => {
     const bounded = round(Math.max(settings.minRps, maxRps === null ? rps : Math.min(maxRps, rps)));
     if (bounded === next.rps) return { ...next, ...extra };
-    const step = settings.generation >= 3 ? { step: { sinceMs: nowMs, calls: 0 } } : {};
-    return { ...next, ...extra, ...step, rps: bounded, lastChange: { atMs: nowMs, fromRps: next.rps, reason } };
+    const step = { sinceMs: nowMs, calls: 0 };
+    return { ...next, ...extra, step, rps: bounded, lastChange: { atMs: nowMs, fromRps: next.rps, reason } };
   };
 
   // A lowered ELIGIBILITY_MAX_RPS applies at once.
@@ -142,7 +119,7 @@ export function governorObserve(
   if (nowMs < next.holdUntilMs) return next;
 
   if (report.rateLimited > 0) {
-    const limitedAt = refusedAt(next, report, workers, stepDemand(next, nowMs, settings), settings);
+    const limitedAt = refusedAt(next, report, workers, stepDemand(next, nowMs));
     return change(limitedAt * settings.decrease, `429 from the service (${report.rateLimited} in a report)`, {
       limitedAtRps: round(limitedAt),
       atLimitSinceMs: undefined,
@@ -157,31 +134,27 @@ export function governorObserve(
 
   // Discovering, a rate nobody fills proves nothing about the limit. Known, the way back to it after a cut needs no
   // proof: a worker short of CPU (demand under the rate) must not hold the rate down once it catches up.
-  const binding = maxRps !== null || demandOf(next, workers, nowMs, settings) >= BINDING_SHARE * next.rps;
+  const binding = maxRps !== null || demandOf(next, workers, nowMs) >= BINDING_SHARE * next.rps;
   const healthy = report.failed <= FAILED_SHARE * Math.max(calls, 1);
   if (!binding || !healthy || nowMs - next.lastRaiseMs < settings.raiseEveryMs) return next;
   if (maxRps !== null && next.rps >= maxRps) return next;
-  const forgetAbove = settings.forgetAbove ?? Number.POSITIVE_INFINITY;
-  // Well above the rate last refused with no 429 since (legacy governors only): that limit is gone, found again as at
-  // the start.
-  const limitedAt =
-    next.limitedAtRps !== undefined && next.rps < next.limitedAtRps * forgetAbove ? next.limitedAtRps : undefined;
+  const limitedAt = next.limitedAtRps;
   if (limitedAt === undefined) {
     // A step every 2 s, not every second: the service's bucket hides for a second or two that a step passed the limit,
     // and each step taken meanwhile would double the calls refused once it shows.
     if (nowMs - next.lastRaiseMs < settings.slowStartEveryMs) return next;
     return change(next.rps * settings.slowStartFactor, SLOW_START_REASON, {
       lastRaiseMs: nowMs,
-      ...raisedFromNow(next, nowMs, settings),
+      ...raisedFromNow(next, nowMs),
       limitedAtRps: undefined,
       atLimitSinceMs: undefined,
       totals: { ...totals, raises: totals.raises + 1 },
     });
   }
-  // Generation 2 takes one raise per `raiseEveryMs` since the last, up to a quarter above the rate in one report: at a
-  // few calls a second reports come every 8 s, and a raise per report took minutes to close in and probe.
+  // One raise per `raiseEveryMs` since the last, up to a quarter above the rate in one report: at a few calls a second
+  // reports come every 8 s, and a raise per report would take minutes to close in and probe.
   const due =
-    settings.generation === 1 || settings.raiseEveryMs <= 0
+    settings.raiseEveryMs <= 0
       ? 1
       : Math.min(MAX_RAISES_PER_REPORT, Math.floor((nowMs - next.lastRaiseMs) / settings.raiseEveryMs));
   const from = next;
@@ -198,22 +171,19 @@ export function governorObserve(
   }
   // A probe is remembered by the rate this report started from: the steps between ran for no time at all.
   const probed = (next.probes ?? 0) > (from.probes ?? 0);
-  return probed ? { ...next, ...raisedFromNow(from, nowMs, settings) } : next;
+  return probed ? { ...next, ...raisedFromNow(from, nowMs) } : next;
 }
 
 /**
- * The last two rates raised from, this one added. Generation 5 adds it as the calls a second its step reached if under
- * the rate (a worker short of CPU never filled it: the service never saw the rate, so a 429 later says nothing of
+ * The last two rates raised from, this one added: as the calls a second its step reached if under the rate (a worker short of CPU never filled it: the service never saw the rate, so a 429 later says nothing of
  * it), and keeps how long it had held when the raise came (since the rate last changed).
  */
 function raisedFromNow(
   state: GovernorState,
   nowMs: number,
-  settings: GovernorSettings,
 ): Pick<GovernorState, 'raisedFrom' | 'lastRaisedFromHeldMs'> {
   const before = state.raisedFrom ?? [];
-  if (settings.generation < 5) return { raisedFrom: [...before, round(state.rps)].slice(-2) };
-  const reached = Math.min(state.rps, stepDemand(state, nowMs, settings) ?? state.rps);
+  const reached = Math.min(state.rps, stepDemand(state, nowMs) ?? state.rps);
   return {
     raisedFrom: [...before, round(reached)].slice(-2),
     lastRaisedFromHeldMs: nowMs - (state.lastChange?.atMs ?? nowMs),
@@ -231,28 +201,18 @@ function countStep(state: GovernorState, report: OutcomeReport, nowMs: number): 
 }
 
 /**
- * Calls a second across the workers. Generation 3 reads them over the whole step at this rate (calls since it last
+ * Calls a second across the workers, read over the whole step at this rate (calls since it last
  * changed), not from each worker's latest report: a worker short of CPU sends its calls in bunches, and one bunch is
- * not the rate filled. A step under a second is read from the reports, as before.
+ * not the rate filled. A step under a second is read from the reports.
  */
-function demandOf(
-  state: GovernorState,
-  workers: GovernorState['workers'],
-  nowMs: number,
-  settings: GovernorSettings,
-): number {
-  return stepDemand(state, nowMs, settings) ?? reportedRps(workers);
+function demandOf(state: GovernorState, workers: GovernorState['workers'], nowMs: number): number {
+  return stepDemand(state, nowMs) ?? reportedRps(workers);
 }
 
-/** Calls a second across the workers, each by its latest report. */
-function reportedRps(workers: GovernorState['workers']): number {
-  return Object.values(workers).reduce((sum, w) => sum + w.rps, 0);
-}
-
-/** Calls a second over the step at this rate (generation 3), or undefined when it is under a second long. */
-function stepDemand(state: GovernorState, nowMs: number, settings: GovernorSettings): number | undefined {
+/** Calls a second over the step at this rate, or undefined when it is under a second long. */
+function stepDemand(state: GovernorState, nowMs: number): number | undefined {
   const { step } = state;
-  if (settings.generation < 3 || !step || nowMs - step.sinceMs < MIN_STEP_MS) return undefined;
+  if (!step || nowMs - step.sinceMs < MIN_STEP_MS) return undefined;
   return step.calls / ((nowMs - step.sinceMs) / 1000);
 }
 
@@ -272,15 +232,18 @@ function raiseTowardLimit(
   if (state.rps + step / 2 < limitedAt) {
     // Below the rate last refused: half the gap (at least a probe's step), never past it in one raise.
     const closer = state.rps + Math.max(step, (limitedAt - state.rps) / 2);
-    const rps = settings.generation === 1 ? closer : Math.min(limitedAt, closer);
-    return { rps, reason: 'calls served: closing in', extra: { atLimitSinceMs: undefined } };
+    return {
+      rps: Math.min(limitedAt, closer),
+      reason: 'calls served: closing in',
+      extra: { atLimitSinceMs: undefined },
+    };
   }
   const since = state.atLimitSinceMs ?? nowMs;
-  const stayMs = settings.generation === 1 ? settings.probeAfterMs : (state.stayMs ?? settings.probeAfterMs);
+  const stayMs = state.stayMs ?? settings.probeAfterMs;
   // Staying counts as the last raise: the first probe after the stay is one step, not one per second stayed.
   if (nowMs - since < stayMs) return { extra: { atLimitSinceMs: since, lastRaiseMs: nowMs } };
   const probes = state.probes ?? 0;
-  const probeStep = settings.generation === 1 ? step : Math.min(step * 2 ** probes, state.rps * MAX_PROBE_SHARE);
+  const probeStep = Math.min(step * 2 ** probes, state.rps * MAX_PROBE_SHARE);
   return {
     rps: state.rps + probeStep,
     reason: 'calls served: probing above the last limit',
@@ -305,30 +268,22 @@ function stayAfterRefusal(state: GovernorState, limitedAt: number, settings: Gov
 /**
  * The rate the service's limit is taken to be at, from a report with 429s. Known (ELIGIBILITY_MAX_RPS): the rate. In
  * slow start: the rate before the last raise (the service's bucket hid for a second or two that the raise passed the
- * limit), or 0.925 × the demand over the step if more and the calls never filled it in a second or more (generation
- * 3), or, with over a fifth of the calls refused, the share of this rate the service answered if higher (before
+ * limit), or 0.925 × the demand over the step if more and the calls never filled it in a second or more, or, with over a fifth of the calls refused, the share of this rate the service answered if higher (before
  * any raise: that share, or the rate). Probing, whose steps double: the rate two raising reports back (the bucket
  * hides more of a larger step), never under the limit probed from. At or under the rate refused before: a little under this rate
  * (TCP CUBIC's fast convergence), or the rate would climb back and be refused there again and again; with over a
  * fifth refused (R was lowered under the rate), the share answered if lower, at most a halving, since a short report
- * of calls a starved worker sent in a bunch says little. Generation 4 reads a fifth refused only from 10 calls or
- * more. Generation 5 reads a probe's 429 at the rate the last probe raised from when it held `HELD_PROVES_MS`, and
- * each rate raised from at the calls a second its step reached when they never filled it.
+ * of calls a starved worker sent in a bunch says little. A fifth refused is read only from 10 calls or more; a probe's
+ * 429 is read at the rate the last probe raised from when it held `HELD_PROVES_MS`.
  */
 function refusedAt(
   state: GovernorState,
   report: OutcomeReport,
   workers: GovernorState['workers'],
   demand: number | undefined,
-  settings: GovernorSettings,
 ): number {
   const calls = Math.max(report.answered + report.rateLimited, 1);
-  const overshoot =
-    report.rateLimited / calls > MANY_REFUSED_SHARE && (settings.generation < 4 || calls >= MIN_SHARE_CALLS);
-  if (settings.generation === 1) {
-    const served = Object.values(workers).reduce((sum, w) => sum + w.servedRps, 0);
-    return overshoot && served > 0 ? Math.min(state.rps, served) : state.rps;
-  }
+  const overshoot = report.rateLimited / calls > MANY_REFUSED_SHARE && calls >= MIN_SHARE_CALLS;
   const { rps, limitedAtRps } = state;
   // A known limit (ELIGIBILITY_MAX_RPS) is trusted: a 429 under it is calls bunched by a worker short of CPU, and a
   // cut from the rate itself is enough (the rate returns to the limit within seconds).
@@ -336,7 +291,7 @@ function refusedAt(
   const answeredRps = Math.max(rps / 2, (rps * report.answered) / calls);
   const raisedFrom = state.raisedFrom ?? [];
   if (limitedAtRps === undefined) {
-    // Generation 3: calls that never filled this step, a second long at least (a worker short of CPU held them under
+    // Calls that never filled this step, a second long at least (a worker short of CPU held them under
     // the rate), were refused at their own rate, not at this one: the limit is a little under what they reached, and
     // no hidden step is assumed.
     const unfilled = demand !== undefined && demand < BINDING_SHARE * rps;
@@ -345,49 +300,19 @@ function refusedAt(
     return overshoot ? Math.max(before, answeredRps) : before;
   }
   if (rps > limitedAtRps) return Math.max(limitedAtRps, raisedFrom.length === 2 ? raisedFrom[0]! : 0, held(state));
-  // Generation 3: calls far above the rate came in a bunch, and the bunch was refused, not the rate. The limit read
+  // Calls far above the rate came in a bunch, and the bunch was refused, not the rate. The limit read
   // falls by at most one fast-convergence step, never under the rate.
-  if (settings.generation >= 3 && !overshoot && reportedRps(workers) > BUNCHED_SHARE * rps) {
+  if (!overshoot && reportedRps(workers) > BUNCHED_SHARE * rps) {
     return Math.max(rps, limitedAtRps * FAST_CONVERGENCE);
   }
   return overshoot ? Math.min(rps * FAST_CONVERGENCE, answeredRps) : rps * FAST_CONVERGENCE;
 }
 
 /**
- * The rate the last probing report raised from, if it had held `HELD_PROVES_MS` or more (generation 5; else 0): no
+ * The rate the last probing report raised from, if it had held `HELD_PROVES_MS` or more (else 0): no
  * step was hidden there, so the limit is at least that.
  */
 function held(state: GovernorState): number {
   const heldMs = state.lastRaisedFromHeldMs;
   return heldMs !== undefined && heldMs >= HELD_PROVES_MS ? (state.raisedFrom?.at(-1) ?? 0) : 0;
-}
-
-export function governorStatus(
-  taskQueue: string,
-  state: GovernorState,
-  appliedRps: number | undefined,
-  nowMs: number,
-): GovernorStatus {
-  const iso = (ms: number) => new Date(ms).toISOString();
-  return {
-    taskQueue,
-    mode: state.maxRps === null ? 'discovering' : 'known',
-    rps: state.rps,
-    ...(appliedRps === undefined ? {} : { appliedRps }),
-    maxRps: state.maxRps,
-    ...(state.limitedAtRps === undefined ? {} : { limitedAtRps: state.limitedAtRps }),
-    demandRps: round(reportedRps(state.workers)),
-    workers: Object.keys(state.workers).length,
-    ...(state.holdUntilMs > nowMs ? { holdUntil: iso(state.holdUntilMs) } : {}),
-    ...(state.lastChange
-      ? {
-          lastChange: {
-            at: iso(state.lastChange.atMs),
-            fromRps: state.lastChange.fromRps,
-            reason: state.lastChange.reason,
-          },
-        }
-      : {}),
-    totals: state.totals,
-  };
 }
