@@ -452,6 +452,25 @@ export const variables = {
     description:
       'The console sits behind a TLS-terminating proxy: trust its X-Forwarded-* headers, so the session cookie is marked Secure on https',
   }),
+  DATABASE_URL: v({
+    schema: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'expected a postgres:// URL')
+      .optional(),
+    description:
+      "The project's PostgreSQL (intake clients, the audit trail): `postgres://user:password@host:5432/db`; required by the intake API unless INTAKE_API_KEY alone admits its callers; `eligibility dev` serves an embedded one",
+    secret: true,
+  }),
+  DEV_DATABASE_PORT: v({
+    schema: port,
+    default: '4060',
+    description: 'Port `eligibility dev` serves its embedded database on (0 = any free port)',
+  }),
+  AUDIT_RETENTION_DAYS: v({
+    schema: positiveInt,
+    default: '2192',
+    description: 'How long audit entries are kept (`eligibility audit purge` removes older ones); default six years',
+  }),
   CODEC_KEYS: v({
     schema: z.string().min(1).optional(),
     description:
@@ -558,7 +577,7 @@ export const requiredInDeployment = {
     'WORKER_HTTP_HOST',
   ],
   receiver: ['TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'WEBHOOK_HOST', 'WEBHOOK_SIGNING_SECRET', 'CODEC_KEYS'],
-  intake: ['TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'INTAKE_HOST', 'INTAKE_API_KEY', 'CODEC_KEYS'],
+  intake: ['TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'INTAKE_HOST', 'INTAKE_API_KEY', 'DATABASE_URL', 'CODEC_KEYS'],
   'codec-server': ['TEMPORAL_NAMESPACE', 'CODEC_SERVER_HOST', 'CODEC_KEYS', 'CODEC_SERVER_TOKEN', 'CODEC_UI_ORIGINS'],
   sandbox: ['SANDBOX_HOST', 'SANDBOX_CLIENT_ID', 'SANDBOX_CLIENT_SECRET'],
 } as const satisfies Record<string, readonly (keyof Variables)[]>;

@@ -178,6 +178,8 @@ function toConfig(e: Env, connection: TemporalConnectionSettings) {
         namespace: e.TEMPORAL_NAMESPACE ?? DEFAULT_NAMESPACE,
       },
     },
+    database: { url: e.DATABASE_URL, port: e.DEV_DATABASE_PORT },
+    audit: { retentionDays: e.AUDIT_RETENTION_DAYS },
     log: { level: e.LOG_LEVEL },
     observability: {
       readyTimeoutMs: e.READYZ_TIMEOUT_MS,
@@ -197,6 +199,7 @@ export type IntakeConfig = Config['intake'];
 export type WorkerConfig = Config['worker'];
 export type ObservabilityConfig = Config['observability'];
 export type ConsoleConfig = Config['console'];
+export type DatabaseConfig = Config['database'];
 
 /** The configuration table of docs/operating/configuration.md, generated from `variables`. */
 export function configTableMarkdown(): string {

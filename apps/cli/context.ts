@@ -52,6 +52,24 @@ export async function withClient<T>(ctx: CliContext, fn: (client: Client, config
   }
 }
 
+/** Runs `fn` with the project's database (DATABASE_URL), closing it afterwards whatever happens. */
+export async function withStore<T>(
+  ctx: CliContext,
+  fn: (store: import('../../src/store/database.js').Store, config: Config) => Promise<T>,
+): Promise<T> {
+  const config = ctx.config();
+  if (!config.database.url) {
+    throw new CliError('DATABASE_URL is not set: the intake clients and the audit trail live in that database');
+  }
+  const { openStore } = await import('../../src/store/database.js');
+  const store = await openStore(config.database.url);
+  try {
+    return await fn(store, config);
+  } finally {
+    await store.close();
+  }
+}
+
 /** Aborted on the first Ctrl-C (SIGINT) or SIGTERM, for commands that run until stopped. */
 export function untilInterrupted(): AbortSignal {
   const controller = new AbortController();

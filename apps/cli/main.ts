@@ -1,7 +1,9 @@
 import { Command, CommanderError } from 'commander';
+import { registerAudit } from './commands/audit.js';
 import { registerBatch } from './commands/batch.js';
 import { registerBatches } from './commands/batches.js';
 import { registerCancel } from './commands/cancel.js';
+import { registerClients } from './commands/clients.js';
 import { registerCodec } from './commands/codec.js';
 import { registerConsole } from './commands/console.js';
 import { registerDev } from './commands/dev.js';
@@ -41,6 +43,8 @@ see the README). Run \`eligibility <command> --help\` for a command's options an
   registerStatus(program, ctx);
   registerList(program, ctx);
   registerDeploy(program, ctx);
+  registerClients(program, ctx);
+  registerAudit(program, ctx);
   registerGovernor(program, ctx);
   registerSupplyInput(program, ctx);
   registerReview(program, ctx);

@@ -20,6 +20,10 @@ import { assertPortFree, startDevServer } from './temporal-dev-server.js';
 import { createWebhookReceiver, WEBHOOK_PATH } from '../receiver/index.js';
 import { runWorker } from '../../workers/run-worker.js';
 import { moveEarlierBuildsHere } from './earlier-builds.js';
+import { IntakeClients } from '../../src/access/intake-clients.js';
+import { AuditTrail } from '../../src/audit/audit-trail.js';
+import { openStore } from '../../src/store/database.js';
+import { startEmbeddedDatabase } from '../../src/store/embedded.js';
 
 export interface DevStackOptions {
   config: Config;
@@ -38,6 +42,8 @@ export interface DevStack {
   sandboxUrl: string;
   webhookUrl: string;
   intakeUrl: string;
+  /** DATABASE_URL: the embedded database the stack serves (DEV_DATA_DIR), unless DATABASE_URL named one. */
+  databaseUrl: string;
   /** Where the intake API key is kept (DEV_DATA_DIR); undefined when INTAKE_API_KEY was given. */
   intakeKeyFile: string | undefined;
   consoleUrl: string;
@@ -157,6 +163,16 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
       log(`Temporal dev server on ${server.address}${uiUrl ? `, Temporal UI at ${uiUrl}` : ''}`);
     }
 
+    // Intake clients and the audit trail: an embedded PostgreSQL in DEV_DATA_DIR unless DATABASE_URL names one.
+    if (!config.database.url) {
+      const embedded = await startEmbeddedDatabase(path.resolve(config.dev.dataDir, 'database'), config.database.port);
+      stops.push(() => embedded.stop());
+      config = { ...config, database: { ...config.database, url: embedded.url } };
+    }
+    const databaseUrl = config.database.url!;
+    const store = await openStore(databaseUrl);
+    stops.push(() => store.close());
+
     const sandbox = await createSandbox(config.sandbox);
     if (config.sandbox.port !== 0) await assertPortFree(config.sandbox.port, config.sandbox.host, 'sandbox');
     const sandboxUrl = (await sandbox.listen()).replace(/\/$/, '');
@@ -212,6 +228,7 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
       taskQueue: config.temporal.taskQueue,
       logger,
       timing: { graceSeconds: config.dev.graceSeconds },
+      access: { clients: new IntakeClients(store), audit: new AuditTrail(store) },
     });
     const intakeUrl = await listen(intake, config.intake.host, config.intake.port, 'intake API');
     stops.push(() => intake.close());
@@ -230,6 +247,7 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
       sandboxUrl,
       webhookUrl: `${webhookBase}${WEBHOOK_PATH}`,
       intakeUrl,
+      databaseUrl,
       intakeKeyFile: intakeKey.file,
       consoleUrl,
       consoleCredentials: operatorConsole.credentials,

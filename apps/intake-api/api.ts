@@ -15,7 +15,8 @@ import { countHttpRequests } from '../../src/metrics/http-metrics.js';
 import type { Logger } from '../../src/logging.js';
 import type { BatchTiming } from '../../workflows/shared/batch-timing.js';
 import type { Timing } from '../../workflows/shared/timing.js';
-import { apiKeyGuard, requireIntakeApiKey } from './api-key.js';
+import { authenticate, type IntakeAccess } from './access.js';
+import { requireIntakeApiKey } from './api-key.js';
 import type { IntakeApp, IntakeDeps } from './deps.js';
 import { intakeOpenApiOptions, OPENAPI_PATH } from './openapi.js';
 import { batchRoutes } from './routes/batches.js';
@@ -41,6 +42,8 @@ export interface IntakeApiOptions {
   batchTiming?: Partial<BatchTiming>;
   /** `/readyz`'s deadline for the Temporal server (`READYZ_TIMEOUT_MS`; default its default). */
   readyTimeoutMs?: number;
+  /** Intake clients and the audit trail (DESIGN §13), from DATABASE_URL; without clients, INTAKE_API_KEY is required. */
+  access?: Omit<IntakeAccess, 'apiKey'>;
 }
 
 /**
@@ -63,8 +66,10 @@ function invalidParam(issue: ZodFastifySchemaValidationError): string {
  */
 export function createIntakeApi(options: IntakeApiOptions): FastifyInstance {
   const { config, client, taskQueue, logger } = options;
-  const apiKey = requireIntakeApiKey(config.intake);
+  const apiKey = options.access?.clients ? config.intake.apiKey : requireIntakeApiKey(config.intake);
+  const access: IntakeAccess = { ...options.access, ...(apiKey !== undefined ? { apiKey } : {}) };
   const deps: IntakeDeps = {
+    access,
     client,
     taskQueue,
     timeoutMs: config.intake.temporalTimeoutMs,
@@ -96,8 +101,9 @@ export function createIntakeApi(options: IntakeApiOptions): FastifyInstance {
     return reply.code(500).send({ error: 'internal_error' });
   });
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 'not_found' }));
-  // Probes and scrapers carry no key; these routes show counts and states, nothing of any caller.
-  app.addHook('onRequest', apiKeyGuard(apiKey, [OPENAPI_PATH, ...HEALTH_PATHS]));
+  // Every route that names a scope needs a key (apps/intake-api/access.ts). Probes, scrapers and the document carry
+  // none: they show counts and states, nothing of any caller.
+  app.addHook('onRequest', authenticate(access, [OPENAPI_PATH, ...HEALTH_PATHS]));
   countHttpRequests(app, 'intake');
   const readyTimeoutMs = options.readyTimeoutMs ?? Number(variables.READYZ_TIMEOUT_MS.default);
   healthRoutes(app, { ready: () => temporalReachable(client.connection, readyTimeoutMs) });

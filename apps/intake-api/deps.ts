@@ -5,6 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { BatchTiming } from '../../workflows/shared/batch-timing.js';
 import type { TenantWeights } from '../../workflows/shared/priority.js';
 import type { Timing } from '../../workflows/shared/timing.js';
+import type { IntakeAccess } from './access.js';
 
 /** The intake API's Fastify instance: route schemas are zod schemas, and handlers' types follow from them. */
 export type IntakeApp = FastifyInstance<
@@ -27,6 +28,8 @@ export interface IntakeDeps {
   batchTiming?: Partial<BatchTiming>;
   /** Fairness weights by tenant (`ELIGIBILITY_TENANT_WEIGHTS`). */
   tenantWeights?: TenantWeights;
+  /** Who callers are and the audit trail of what they did. */
+  access: IntakeAccess;
 }
 
 /** Runs Temporal calls under the request's deadline, so an unreachable server answers 503 instead of hanging. */

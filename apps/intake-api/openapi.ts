@@ -14,7 +14,8 @@ export const answer = <S extends z.ZodType>(description: string, schema: S) => (
 
 /** The answers every route may give besides its own. */
 export const commonAnswers = {
-  401: answer(`Missing or wrong \`${API_KEY_HEADER}\``, ErrorResponse),
+  401: answer(`Missing, wrong or revoked \`${API_KEY_HEADER}\``, ErrorResponse),
+  403: answer("The client lacks this route's scope (`message` names it)", ErrorResponse),
   503: answer('Temporal is unreachable or did not answer in time; the same request can succeed later', ErrorResponse),
 };
 

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import { promisify } from 'node:util';
-import type { PostgresCluster } from './postgres.js';
+import type { PostgresCluster } from '../../test/setup/postgres.js';
 
 const execFileAsync = promisify(execFile);
 

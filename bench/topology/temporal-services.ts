@@ -4,7 +4,7 @@ import { msToTs } from '@temporalio/common/lib/time.js';
 import proto from '@temporalio/proto';
 import { dynamicConfigFile } from '../../apps/dev/temporal-release.js';
 import { searchAttributeKeys } from '../../workflows/shared/search-attributes.js';
-import type { PostgresCluster } from './postgres.js';
+import type { PostgresCluster } from '../../test/setup/postgres.js';
 import { SQL_PLUGIN, TEMPORAL_DATABASES } from './schema.js';
 import type { ProcessSpec } from './supervised-process.js';
 

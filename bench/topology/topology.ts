@@ -13,7 +13,7 @@ import { SandboxControl } from '../faults/sandbox-control.js';
 import { connectStackClient, stackEnv } from '../stack-env.js';
 import { buildCompiled, roleSpec, runCli } from './app-processes.js';
 import { allocatePorts } from './ports.js';
-import { initPostgres, type PostgresCluster } from './postgres.js';
+import { initPostgres, type PostgresCluster } from '../../test/setup/postgres.js';
 import { setupSchema } from './schema.js';
 import { ensureServerBinaries, type ServerBinaries } from './server-binaries.js';
 import { SupervisedProcess } from './supervised-process.js';

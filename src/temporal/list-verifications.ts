@@ -1,5 +1,11 @@
 import type { Client } from '@temporalio/client';
-import { DiscoveryId, PayerId, VerificationId, VerificationStage } from '../../workflows/shared/search-attributes.js';
+import {
+  DiscoveryId,
+  PayerId,
+  Tenant,
+  VerificationId,
+  VerificationStage,
+} from '../../workflows/shared/search-attributes.js';
 import type { Stage } from '../../workflows/shared/stages.js';
 import { WorkflowType } from '../../workflows/shared/workflow-types.js';
 import { and, is, ofType } from './visibility-query.js';
@@ -17,10 +23,12 @@ export interface VerificationSummary {
   startTime: string;
 }
 
-/** The visibility query of verifications, optionally at one stage: the same text works in Temporal UI. */
-export function verificationsQuery(stage?: Stage): string {
-  const verifications = ofType(WorkflowType.verification);
-  return stage ? and(verifications, is(VerificationStage, stage)) : verifications;
+/** The visibility query of verifications, optionally at one stage and of one tenant: the same text works in Temporal UI. */
+export function verificationsQuery(stage?: Stage, tenant?: string): string {
+  const conditions = [ofType(WorkflowType.verification)];
+  if (stage) conditions.push(is(VerificationStage, stage));
+  if (tenant !== undefined) conditions.push(is(Tenant, tenant));
+  return and(...conditions);
 }
 
 /**
@@ -29,10 +37,10 @@ export function verificationsQuery(stage?: Stage): string {
  */
 export async function listVerifications(
   client: Client,
-  options: { stage?: Stage; limit: number },
+  options: { stage?: Stage; tenant?: string; limit: number },
 ): Promise<VerificationSummary[]> {
   const found: VerificationSummary[] = [];
-  const query = verificationsQuery(options.stage);
+  const query = verificationsQuery(options.stage, options.tenant);
   for await (const info of client.workflow.list({ query, pageSize: Math.min(options.limit, 100) })) {
     const attributes = info.typedSearchAttributes;
     found.push({

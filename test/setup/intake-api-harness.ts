@@ -21,6 +21,8 @@ export interface IntakeApiHarnessOptions {
   batchTiming?: IntakeApiOptions['batchTiming'];
   /** Where the API logs (at warn and above), for a suite that reads what it logged; default: nowhere. */
   logs?: DestinationStream;
+  /** Intake clients and the audit trail; default: TEST_INTAKE_KEY alone, no trail. */
+  access?: IntakeApiOptions['access'];
 }
 
 export async function startIntakeApiHarness(options: IntakeApiHarnessOptions = {}): Promise<IntakeApiHarness> {
@@ -37,6 +39,7 @@ export async function startIntakeApiHarness(options: IntakeApiHarnessOptions = {
     logger: createLogger(config, 'eligibility', options.logs),
     timing: FAST,
     ...(options.batchTiming ? { batchTiming: options.batchTiming } : {}),
+    ...(options.access ? { access: options.access } : {}),
   });
   return {
     harness,

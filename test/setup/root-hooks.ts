@@ -1,6 +1,7 @@
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { variables } from '../../src/config-variables.js';
 import { bundleWorkflowFile, removeWorkflowFile } from './bundle.js';
+import { startTestDatabase, stopTestDatabase } from './database.js';
 import { connectTestTemporal, startTestTemporalServer, stopTestTemporalServer } from './temporal.js';
 
 // No test binds a default port: every service a test starts, in this process or in a child that inherits its
@@ -15,16 +16,16 @@ for (const name of SERVICE_PORTS) process.env[name] ??= '0';
 Runtime.install({ logger: new DefaultLogger('ERROR') });
 
 /**
- * Once per run, in mocha's main process: the one dev server and the one workflow bundle, which every test process
+ * Once per run, in mocha's main process: the one dev server, the one workflow bundle and the one PostgreSQL, which every test process
  * shares (mocha runs files in parallel, `.mocharc.json`). A server that cannot start fails the run with its reason;
  * nothing is skipped. The first run on a machine fetches the Temporal CLI (seconds), or builds it with Go.
  */
 export async function mochaGlobalSetup(): Promise<void> {
-  await Promise.all([startTestTemporalServer(), bundleWorkflowFile()]);
+  await Promise.all([startTestTemporalServer(), bundleWorkflowFile(), startTestDatabase()]);
 }
 
 export async function mochaGlobalTeardown(): Promise<void> {
-  await Promise.all([stopTestTemporalServer(), removeWorkflowFile()]);
+  await Promise.all([stopTestTemporalServer(), removeWorkflowFile(), stopTestDatabase()]);
 }
 
 export const mochaHooks = {

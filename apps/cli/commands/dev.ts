@@ -77,7 +77,11 @@ Examples:
           ? `sign in as ${stack.consoleCredentials.name} with password ${stack.consoleCredentials.password}, made for this run`
           : 'operators of CONSOLE_OPERATORS sign in';
         log(`Operator console: ${stack.consoleUrl} (${signIn})`);
-        log(`Intake API: ${stack.intakeUrl} (header x-api-key; ${keyFrom}). Ctrl-C stops everything.`);
+        log(`Intake API: ${stack.intakeUrl} (header x-api-key; ${keyFrom}).`);
+        log(
+          `Database (intake clients, audit trail): DATABASE_URL=${stack.databaseUrl} npx eligibility clients|audit …`,
+        );
+        log('Ctrl-C stops everything.');
         if (!interrupted.aborted) await new Promise((resolve) => interrupted.addEventListener('abort', resolve));
         log('Stopping…');
       } finally {

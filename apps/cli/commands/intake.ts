@@ -8,12 +8,13 @@ export function registerIntake(program: Command, ctx: CliContext): void {
     .addHelpText(
       'after',
       `
-Listens on INTAKE_HOST:INTAKE_PORT (default 127.0.0.1:4030); callers send INTAKE_API_KEY in the x-api-key header.
-INTAKE_API_KEY (at least 32 characters) is required: there is no default key.
+Listens on INTAKE_HOST:INTAKE_PORT (default 127.0.0.1:4030); callers send their key in the x-api-key header: an
+intake client's (\`eligibility clients create\`, kept in DATABASE_URL, with the audit trail) or INTAKE_API_KEY, the
+single-tenant shortcut. Without DATABASE_URL, INTAKE_API_KEY (at least 32 characters) is required.
 Verifications start on TEMPORAL_TASK_QUEUE at TEMPORAL_ADDRESS. GET /docs/openapi.json describes the API.
 
 Example:
-  $ INTAKE_HOST=0.0.0.0 INTAKE_API_KEY=… eligibility intake`,
+  $ INTAKE_HOST=0.0.0.0 DATABASE_URL=postgres://… eligibility intake`,
     )
     .action(async () => {
       const signal = untilInterrupted();
@@ -23,21 +24,32 @@ Example:
       const { requireIntakeApiKey } = await import('../../intake-api/api-key.js');
       const config = ctx.config();
       // Refused before connecting: a missing key is named at once, whether or not Temporal is up.
-      requireIntakeApiKey(config.intake);
-      await serveHttp(config, {
-        what: 'Intake API',
-        role: 'intake',
-        host: config.intake.host,
-        port: config.intake.port,
-        signal,
-        create: (client, logger) =>
-          createIntakeApi({
-            config,
-            client,
-            taskQueue: config.temporal.taskQueue,
-            logger,
-            readyTimeoutMs: config.observability.readyTimeoutMs,
-          }),
-      });
+      if (!config.database.url) requireIntakeApiKey(config.intake);
+      const store = config.database.url
+        ? await (await import('../../../src/store/database.js')).openStore(config.database.url)
+        : undefined;
+      const { IntakeClients } = await import('../../../src/access/intake-clients.js');
+      const { AuditTrail } = await import('../../../src/audit/audit-trail.js');
+      const access = store && { clients: new IntakeClients(store), audit: new AuditTrail(store) };
+      try {
+        await serveHttp(config, {
+          what: 'Intake API',
+          role: 'intake',
+          host: config.intake.host,
+          port: config.intake.port,
+          signal,
+          create: (client, logger) =>
+            createIntakeApi({
+              config,
+              client,
+              taskQueue: config.temporal.taskQueue,
+              logger,
+              readyTimeoutMs: config.observability.readyTimeoutMs,
+              ...(access ? { access } : {}),
+            }),
+        });
+      } finally {
+        await store?.close();
+      }
     });
 }

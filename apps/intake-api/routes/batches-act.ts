@@ -5,7 +5,9 @@ import { describeBatch } from '../../../src/batches/describe.js';
 import { firstInvalidParam } from '../../../src/contract/index.js';
 import { FailureType } from '../../../workflows/shared/failure-types.js';
 import { BatchIdParams, ResubmitBody } from '../../../src/batches/schemas.js';
+import { audit } from '../access.js';
 import { withDeadline, type IntakeDeps } from '../deps.js';
+import { ownBatch } from './batches-read.js';
 import { replyWithError } from '../errors.js';
 import { IDEMPOTENCY_HEADER } from '../schemas.js';
 import { invalidRequestBody } from '../schemas.js';
@@ -39,7 +41,8 @@ async function replyRefused(
  * `Idempotency-Key`, or a round resubmitted since the caller looked). `POST /batches/:batchId/cancel`: 202.
  */
 export function actOnBatchRoutes(app: FastifyInstance, deps: IntakeDeps): void {
-  app.post('/batches/:batchId/resubmit', async (request, reply) => {
+  const act = { config: { scope: 'batches:write' as const } };
+  app.post('/batches/:batchId/resubmit', act, async (request, reply) => {
     const params = BatchIdParams.safeParse(request.params);
     if (!params.success) return reply.code(400).send(invalidRequestBody(firstInvalidParam(params.error)));
     const body = ResubmitBody.safeParse(request.body ?? {});
@@ -48,23 +51,31 @@ export function actOnBatchRoutes(app: FastifyInstance, deps: IntakeDeps): void {
     const idempotencyKey = typeof key === 'string' && key.length > 0 && key.length <= 200 ? key : undefined;
     const { batchId } = params.data;
     try {
+      if (!(await withDeadline(deps, () => ownBatch(deps, request, batchId)))) throw new BatchNotFoundError(batchId);
       const answer = await withDeadline(deps, () =>
         resubmitBatch(deps.client, batchId, body.data.outcomes, idempotencyKey ? { idempotencyKey } : {}),
       );
       request.log.info({ batchId, round: answer.round, accepted: answer.accepted }, 'batch resubmission');
+      await audit(deps.access, request, {
+        action: 'batch.resubmit',
+        batchId,
+        outcome: answer.accepted ? 'ok' : 'repeat',
+      });
       return reply.code(answer.accepted ? 202 : 200).send({ batchId, ...answer });
     } catch (err) {
       return replyRefused(deps, request, reply, batchId, err);
     }
   });
 
-  app.post('/batches/:batchId/cancel', async (request, reply) => {
+  app.post('/batches/:batchId/cancel', act, async (request, reply) => {
     const params = BatchIdParams.safeParse(request.params);
     if (!params.success) return reply.code(400).send(invalidRequestBody(firstInvalidParam(params.error)));
     const { batchId } = params.data;
     try {
+      if (!(await withDeadline(deps, () => ownBatch(deps, request, batchId)))) throw new BatchNotFoundError(batchId);
       const memo = await withDeadline(deps, () => cancelBatch(deps.client, batchId));
       request.log.info({ batchId }, 'batch cancel');
+      await audit(deps.access, request, { action: 'batch.cancel', batchId, outcome: 'ok' });
       return reply.code(202).send({ batchId, state: memo.phase });
     } catch (err) {
       return replyRefused(deps, request, reply, batchId, err);

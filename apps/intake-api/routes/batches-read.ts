@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { describeBatch, listBatches, type BatchView } from '../../../src/batches/describe.js';
 import { progressGroups } from '../../../src/batches/groups.js';
 import { listBatchItems } from '../../../src/batches/items.js';
@@ -17,9 +17,14 @@ import {
   BatchResultsQuery,
   type BatchStatus,
 } from '../../../src/batches/schemas.js';
+import { maySee } from '../../../src/access/principal.js';
+import { audit, principalOf } from '../access.js';
 import { withDeadline, type IntakeDeps } from '../deps.js';
 import { replyWithError } from '../errors.js';
 import { invalidRequestBody } from '../schemas.js';
+
+/** The columns of a results export that hold patient data. */
+const RESULT_PATIENT_FIELDS = new Set(['memberId']);
 
 /** A results export reads every item's close event: far longer than one request's usual Temporal deadline. */
 const RESULTS_TIMEOUT_MS = 10 * 60_000;
@@ -32,16 +37,25 @@ export function batchStatus(view: BatchView): BatchStatus {
 const notFound = (reply: FastifyReply, batchId: string) =>
   reply.code(404).send({ error: 'not_found', message: `no batch ${batchId}` });
 
+/** The batch, when the caller may see it: another tenant's is answered as one that does not exist. */
+export async function ownBatch(deps: IntakeDeps, request: FastifyRequest, batchId: string) {
+  const view = await describeBatch(deps.client, batchId);
+  return view && maySee(principalOf(request), view.tenant) ? view : undefined;
+}
+
 /**
  * `GET /batches`, `GET /batches/:batchId`, `…/items`, `…/results`. Status and lists read the batch's memo and
  * visibility only (no query to any workflow, no patient data); results also read each closed item's result, and hold
  * the one patient datum a discovery finds (the member id), to the authenticated caller only.
  */
 export function readBatchRoutes(app: FastifyInstance, deps: IntakeDeps): void {
-  app.get('/batches', async (request, reply) => {
+  const read = { config: { scope: 'batches:read' as const } };
+  app.get('/batches', read, async (request, reply) => {
     const query = BatchListQuery.safeParse(request.query);
     if (!query.success) return reply.code(400).send(invalidRequestBody(firstInvalidParam(query.error)));
-    const { tenant, limit, pageToken } = query.data;
+    const { limit, pageToken } = query.data;
+    // A client of one tenant lists that tenant's batches, whatever it asks for.
+    const tenant = principalOf(request).tenant ?? query.data.tenant;
     try {
       const page = await withDeadline(deps, () =>
         listBatches(deps.client, {
@@ -56,18 +70,18 @@ export function readBatchRoutes(app: FastifyInstance, deps: IntakeDeps): void {
     }
   });
 
-  app.get('/batches/:batchId', async (request, reply) => {
+  app.get('/batches/:batchId', read, async (request, reply) => {
     const params = BatchIdParams.safeParse(request.params);
     if (!params.success) return reply.code(400).send(invalidRequestBody(firstInvalidParam(params.error)));
     try {
-      const view = await withDeadline(deps, () => describeBatch(deps.client, params.data.batchId));
+      const view = await withDeadline(deps, () => ownBatch(deps, request, params.data.batchId));
       return view ? reply.send(batchStatus(view)) : notFound(reply, params.data.batchId);
     } catch (err) {
       return replyWithError(request, reply, err);
     }
   });
 
-  app.get('/batches/:batchId/items', async (request, reply) => {
+  app.get('/batches/:batchId/items', read, async (request, reply) => {
     const params = BatchIdParams.safeParse(request.params);
     if (!params.success) return reply.code(400).send(invalidRequestBody(firstInvalidParam(params.error)));
     const query = BatchItemsQuery.safeParse(request.query);
@@ -77,7 +91,7 @@ export function readBatchRoutes(app: FastifyInstance, deps: IntakeDeps): void {
     if (stage && outcome) return reply.code(400).send(invalidRequestBody('outcome', 'give stage or outcome, not both'));
     try {
       const page = await withDeadline(deps, async () => {
-        const view = await describeBatch(deps.client, batchId);
+        const view = await ownBatch(deps, request, batchId);
         if (!view) return undefined;
         return listBatchItems(deps.client, batchId, {
           pageSize: limit,
@@ -94,7 +108,7 @@ export function readBatchRoutes(app: FastifyInstance, deps: IntakeDeps): void {
     }
   });
 
-  app.get('/batches/:batchId/results', async (request, reply) => {
+  app.get('/batches/:batchId/results', read, async (request, reply) => {
     const params = BatchIdParams.safeParse(request.params);
     if (!params.success) return reply.code(400).send(invalidRequestBody(firstInvalidParam(params.error)));
     const query = BatchResultsQuery.safeParse(request.query);
@@ -104,10 +118,16 @@ export function readBatchRoutes(app: FastifyInstance, deps: IntakeDeps): void {
       query.data.format ?? (request.headers.accept?.includes('application/x-ndjson') ? 'jsonl' : 'csv');
     try {
       const rows = await deps.client.withDeadline(Date.now() + RESULTS_TIMEOUT_MS, async () => {
-        const view = await describeBatch(deps.client, batchId);
+        const view = await ownBatch(deps, request, batchId);
         return view ? batchResults(deps.client, batchId, view.pages) : undefined;
       });
       if (!rows) return notFound(reply, batchId);
+      await audit(deps.access, request, {
+        action: 'batch.results',
+        batchId,
+        fields: [...new Set(rows.flatMap((row) => Object.keys(row)))].filter((name) => RESULT_PATIENT_FIELDS.has(name)),
+        outcome: 'ok',
+      });
       request.log.info({ batchId, rows: rows.length, format }, 'batch results exported');
       return reply
         .header('content-type', RESULTS_MEDIA_TYPE[format])

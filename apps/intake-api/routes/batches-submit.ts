@@ -6,7 +6,10 @@ import { contentBatchId, validateSubmission, type SubmittedRow } from '../../../
 import { submitBatch } from '../../../src/batches/submit.js';
 import { firstInvalidParam, INVALID_REQUEST } from '../../../src/contract/index.js';
 import { BatchSubmitBody, BatchUploadQuery, type BatchSubmitted } from '../../../src/batches/schemas.js';
+import { patientFieldsOfAll } from '../../../src/audit/patient-fields.js';
+import { audit } from '../access.js';
 import { withDeadline, type IntakeDeps } from '../deps.js';
+import { tenantToStart } from '../tenancy.js';
 import { replyWithError } from '../errors.js';
 
 /**
@@ -61,12 +64,17 @@ function refuse(
  * (empty, not UTF-8, bad quoting, unknown columns, too many rows) is a 400 naming the problem, and starts nothing.
  */
 export function submitBatchRoute(app: FastifyInstance, deps: IntakeDeps): void {
-  app.post('/batches', { bodyLimit: BATCH_BODY_LIMIT }, async (request, reply) => {
+  app.post('/batches', { bodyLimit: BATCH_BODY_LIMIT, config: { scope: 'batches:write' } }, async (request, reply) => {
     try {
       const submission = readSubmission(request);
       if ('param' in submission) return refuse(reply, submission.param, submission.message);
       const { valid, invalid } = validateSubmission(submission.rows, { sandbox: false });
-      const { batchId: given, tenant, retryWindow, allOrNothing } = submission.options;
+      const { batchId: given, retryWindow, allOrNothing } = submission.options;
+      const owner = tenantToStart(request, submission.options.tenant);
+      if ('refused' in owner) {
+        return reply.code(403).send({ error: 'forbidden', param: 'tenant', message: owner.refused });
+      }
+      const { tenant } = owner;
       if (valid.length === 0) return refuse(reply, 'items', 'no valid item: nothing was started', invalid);
       if (allOrNothing && invalid.length > 0) {
         return refuse(reply, 'items', `${invalid.length} invalid (allOrNothing): nothing was started`, invalid);
@@ -88,6 +96,13 @@ export function submitBatchRoute(app: FastifyInstance, deps: IntakeDeps): void {
         { batchId, items: submitted.items, invalid: invalid.length, duplicate: submitted.duplicate },
         submitted.duplicate ? 'duplicate batch' : 'batch submitted',
       );
+      await audit(deps.access, request, {
+        action: 'batch.submit',
+        batchId,
+        tenant: tenant ?? null,
+        fields: patientFieldsOfAll(valid.map((item) => item.request)),
+        outcome: submitted.duplicate ? 'duplicate' : 'ok',
+      });
       const { duplicate, ...rest } = submitted;
       const body: z.infer<typeof BatchSubmitted> = { ...rest, invalid, ...(duplicate ? { duplicate } : {}) };
       return reply

@@ -1,6 +1,8 @@
 import { cancelSignal } from '../../../workflows/shared/messages.js';
 import { replyIfClosed } from '../closed.js';
+import { audit } from '../access.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
+import { ownWorkflow } from '../tenancy.js';
 import { replyWithError } from '../errors.js';
 import { answer, commonAnswers } from '../openapi.js';
 import { CancelResponse, ErrorResponse, WorkflowIdParams } from '../schemas.js';
@@ -26,12 +28,20 @@ export function cancelRoute(app: IntakeApp, deps: IntakeDeps): void {
           ...commonAnswers,
         },
       },
+      config: { scope: 'verifications:write' },
     },
     async (request, reply) => {
       const { workflowId } = request.params;
+      // Another tenant's workflow is answered as one that does not exist, before anything could tell it has closed.
+      try {
+        await ownWorkflow(deps, request, workflowId);
+      } catch (err) {
+        return replyWithError(request, reply, err);
+      }
       try {
         const handle = deps.client.workflow.getHandle(workflowId);
         await withDeadline(deps, () => handle.signal(cancelSignal, { reason: 'intake API' }));
+        await audit(deps.access, request, { action: 'verification.cancel', workflowId, outcome: 'ok' });
         request.log.info({ workflowId }, 'cancel sent');
         return reply.code(202).send({ workflowId, cancelling: true });
       } catch (err) {

@@ -1,4 +1,5 @@
 import { listVerifications } from '../../../src/temporal/list-verifications.js';
+import { principalOf } from '../access.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
 import { replyWithError } from '../errors.js';
 import { answer, commonAnswers } from '../openapi.js';
@@ -22,12 +23,19 @@ export function listRoute(app: IntakeApp, deps: IntakeDeps): void {
           ...commonAnswers,
         },
       },
+      config: { scope: 'verifications:read' },
     },
     async (request, reply) => {
       const { stage, limit } = request.query;
+      // A client of one tenant lists that tenant's verifications only.
+      const { tenant } = principalOf(request);
       try {
         const items = await withDeadline(deps, () =>
-          listVerifications(deps.client, { ...(stage ? { stage } : {}), limit }),
+          listVerifications(deps.client, {
+            ...(stage ? { stage } : {}),
+            ...(tenant !== null ? { tenant } : {}),
+            limit,
+          }),
         );
         return reply.code(200).send(items);
       } catch (err) {

@@ -2,7 +2,9 @@ import { ApplicationFailure, WorkflowUpdateFailedError } from '@temporalio/clien
 import { FailureType } from '../../../workflows/shared/failure-types.js';
 import { resolveReviewUpdate } from '../../../workflows/shared/messages.js';
 import { replyIfClosed } from '../closed.js';
+import { audit } from '../access.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
+import { ownWorkflow } from '../tenancy.js';
 import { replyWithError } from '../errors.js';
 import { answer, commonAnswers } from '../openapi.js';
 import {
@@ -44,16 +46,24 @@ export function reviewRoute(app: IntakeApp, deps: IntakeDeps): void {
           ...commonAnswers,
         },
       },
+      config: { scope: 'verifications:write' },
     },
     async (request, reply) => {
       const { workflowId } = request.params;
       const updateId = request.headers[IDEMPOTENCY_HEADER];
+      // Another tenant's workflow is answered as one that does not exist, before anything could tell it has closed.
+      try {
+        await ownWorkflow(deps, request, workflowId);
+      } catch (err) {
+        return replyWithError(request, reply, err);
+      }
       try {
         const handle = deps.client.workflow.getHandle(workflowId);
         const result = await withDeadline(deps, () =>
           handle.executeUpdate(resolveReviewUpdate, { args: [request.body], ...(updateId ? { updateId } : {}) }),
         );
         request.log.info({ workflowId, action: result.accepted }, 'review decision accepted');
+        await audit(deps.access, request, { action: `review.${result.accepted}`, workflowId, outcome: 'ok' });
         return reply.code(200).send(result);
       } catch (err) {
         const cause = err instanceof WorkflowUpdateFailedError ? err.cause : undefined;

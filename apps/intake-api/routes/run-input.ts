@@ -1,6 +1,8 @@
 import { supplyRunInputUpdate } from '../../../workflows/shared/messages.js';
 import { replyIfClosed } from '../closed.js';
+import { audit } from '../access.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
+import { ownWorkflow } from '../tenancy.js';
 import { replyWithError } from '../errors.js';
 import { answer, commonAnswers } from '../openapi.js';
 import {
@@ -38,10 +40,17 @@ export function runInputRoute(app: IntakeApp, deps: IntakeDeps): void {
           ...commonAnswers,
         },
       },
+      config: { scope: 'runs:answer' },
     },
     async (request, reply) => {
       const { workflowId, flowRunId } = request.params;
       const updateId = request.headers[IDEMPOTENCY_HEADER];
+      // Another tenant's workflow is answered as one that does not exist, before anything could tell it has closed.
+      try {
+        await ownWorkflow(deps, request, workflowId);
+      } catch (err) {
+        return replyWithError(request, reply, err);
+      }
       try {
         const handle = deps.client.workflow.getHandle(workflowId);
         const result = await withDeadline(deps, () =>
@@ -51,6 +60,8 @@ export function runInputRoute(app: IntakeApp, deps: IntakeDeps): void {
           }),
         );
         request.log.info({ workflowId, flowRunId, status: result.status }, 'run input accepted');
+        const fields = Object.keys(request.body.input).map((name) => `input.${name}`);
+        await audit(deps.access, request, { action: 'run.answer', workflowId, fields, outcome: 'ok' });
         return reply.code(200).send(result);
       } catch (err) {
         const consequence =

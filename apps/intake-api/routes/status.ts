@@ -1,5 +1,7 @@
 import { statusQuery } from '../../../workflows/shared/messages.js';
+import { audit } from '../access.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
+import { ownWorkflow } from '../tenancy.js';
 import { replyWithError } from '../errors.js';
 import { answer, commonAnswers } from '../openapi.js';
 import { ErrorResponse, VerificationStatusResponse, WorkflowIdParams } from '../schemas.js';
@@ -19,11 +21,17 @@ export function statusRoute(app: IntakeApp, deps: IntakeDeps): void {
           ...commonAnswers,
         },
       },
+      config: { scope: 'verifications:read' },
     },
     async (request, reply) => {
       try {
-        const handle = deps.client.workflow.getHandle(request.params.workflowId);
-        return reply.send(await withDeadline(deps, () => handle.query(statusQuery)));
+        const { workflowId } = request.params;
+        await ownWorkflow(deps, request, workflowId);
+        const status = await withDeadline(deps, () => deps.client.workflow.getHandle(workflowId).query(statusQuery));
+        // What it tells of the patient: the coverage found and the runs; never a name, a date of birth or a member id.
+        const fields = (['discovery', 'runs', 'verificationId'] as const).filter((key) => status[key] !== undefined);
+        await audit(deps.access, request, { action: 'verification.read', workflowId, fields, outcome: 'ok' });
+        return reply.send(status);
       } catch (err) {
         return replyWithError(request, reply, err);
       }

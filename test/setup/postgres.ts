@@ -3,7 +3,6 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { ProcessSpec } from './supervised-process.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -16,14 +15,26 @@ export class PostgresSetupError extends Error {
   override name = 'PostgresSetupError';
 }
 
-/** A PostgreSQL cluster of the topology: made by `initdb` in a folder of the run, served by one supervised process. */
+/** How to run the cluster's server: what the topology supervises (a `ProcessSpec`) and the tests spawn. */
+export interface PostgresProcess {
+  name: string;
+  command: string;
+  args: readonly string[];
+  env: Record<string, string>;
+  cwd: string;
+  user?: { uid: number; gid: number };
+  readyTimeoutMs: number;
+  ready: () => Promise<void>;
+}
+
+/** A PostgreSQL cluster (the topology's, the tests'): made by `initdb` in a folder of the run, served by one supervised process. */
 export interface PostgresCluster {
   version: string;
   port: number;
   user: string;
   password: string;
   dataDir: string;
-  spec: ProcessSpec;
+  spec: PostgresProcess;
 }
 
 /** The newest major version installed, e.g. `/usr/lib/postgresql/15/bin`. */
@@ -114,4 +125,58 @@ export async function initPostgres(runDir: string, port: number): Promise<Postgr
       },
     },
   };
+}
+
+/** A throwaway PostgreSQL in a folder of its own: the tests' database and the audit bench's. */
+export interface ThrowawayPostgres {
+  /** `postgres://temporal:…@127.0.0.1:<port>/postgres`. */
+  url: string;
+  stop(): Promise<void>;
+}
+
+export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
+  const { spawn } = await import('node:child_process');
+  const os = await import('node:os');
+  const net = await import('node:net');
+  const runDir = await fs.mkdtemp(path.join(os.tmpdir(), 'eligibility-postgres-'));
+  // A port the system has free now (PostgreSQL cannot be asked for "any").
+  const port = await new Promise<number>((resolve, reject) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port: free } = probe.address() as { port: number };
+      probe.close(() => resolve(free));
+    });
+    probe.once('error', reject);
+  });
+  const cluster = await initPostgres(runDir, port);
+  const child = spawn(cluster.spec.command, cluster.spec.args, {
+    cwd: cluster.spec.cwd,
+    stdio: 'ignore',
+    ...(cluster.spec.user ? { uid: cluster.spec.user.uid, gid: cluster.spec.user.gid } : {}),
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
+    await exited;
+    await fs.rm(runDir, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + cluster.spec.readyTimeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) {
+      await stop();
+      throw new PostgresSetupError(`PostgreSQL exited (code ${child.exitCode}) before it was ready`);
+    }
+    if (
+      await cluster.spec.ready().then(
+        () => true,
+        () => false,
+      )
+    )
+      break;
+    if (Date.now() > deadline) {
+      await stop();
+      throw new PostgresSetupError('PostgreSQL was not ready within its start timeout');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { url: `postgres://${cluster.user}:${cluster.password}@127.0.0.1:${port}/postgres`, stop };
 }

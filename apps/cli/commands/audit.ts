@@ -1,0 +1,114 @@
+import type { Command } from 'commander';
+import { CliError, positiveInt, withStore, type CliContext } from '../context.js';
+import { table } from '../../../src/text-format.js';
+
+const when = (value: string): Date => {
+  const at = new Date(value);
+  if (Number.isNaN(at.getTime()))
+    throw new CliError(`expected a date or time (2026-11-25, 2026-11-25T14:00Z), got ${value}`);
+  return at;
+};
+
+interface ListOptions {
+  actor?: string;
+  workflow?: string;
+  batch?: string;
+  action?: string;
+  since?: Date;
+  until?: Date;
+  limit: number;
+  jsonl?: boolean;
+}
+
+export function registerAudit(program: Command, ctx: CliContext): void {
+  const audit = program
+    .command('audit')
+    .description('the audit trail: every disclosure of patient data and every change, who made it, and when')
+    .addHelpText(
+      'after',
+      `
+Entries name the fields disclosed, never their values. Each carries the hash of the one before it: \`audit verify\`
+names the first entry that was edited, deleted or moved. Reading the trail is itself recorded.
+
+Examples:
+  $ eligibility audit list --actor "client:3f2a9c0d1e4b (Clinic 42 PMS)" --since 2026-11-01
+  $ eligibility audit list --workflow verification-caller-17 --jsonl > caller-17.jsonl
+  $ eligibility audit verify`,
+    );
+
+  audit
+    .command('list')
+    .description('entries, oldest first, filtered; --jsonl exports them as JSON Lines')
+    .option('--actor <actor>', 'who (`client:<id> (<name>)`, `operator:<name>`, `cli:<name>`, `api-key`)')
+    .option('--workflow <workflowId>', 'about one workflow')
+    .option('--batch <batchId>', 'about one batch')
+    .option('--action <action>', 'one action (`verification.read`, `run.answer`, …)')
+    .option('--since <time>', 'at or after (ISO 8601)', when)
+    .option('--until <time>', 'before (ISO 8601)', when)
+    .option('--limit <n>', 'at most this many', positiveInt, 1000)
+    .option('--jsonl', 'one JSON object a line, for export')
+    .action(async (options: ListOptions) => {
+      await withStore(ctx, async (store) => {
+        const { AuditTrail } = await import('../../../src/audit/audit-trail.js');
+        const trail = new AuditTrail(store);
+        const entries = await trail.list({
+          ...(options.actor ? { actor: options.actor } : {}),
+          ...(options.workflow ? { workflowId: options.workflow } : {}),
+          ...(options.batch ? { batchId: options.batch } : {}),
+          ...(options.action ? { action: options.action } : {}),
+          ...(options.since ? { since: options.since } : {}),
+          ...(options.until ? { until: options.until } : {}),
+          limit: options.limit,
+        });
+        await trail.append({ actor: ctx.identity(), action: 'audit.read', outcome: 'ok' });
+        if (options.jsonl) {
+          for (const entry of entries) console.log(JSON.stringify(entry));
+          return;
+        }
+        console.log(
+          table(
+            ['#', 'at', 'actor', 'tenant', 'action', 'object', 'fields', 'source', 'outcome'],
+            entries.map((e) => [
+              e.seq,
+              e.at,
+              e.actor,
+              e.tenant ?? '',
+              e.action,
+              e.workflowId ?? e.batchId ?? '',
+              e.fields.join(','),
+              e.source ?? '',
+              e.outcome,
+            ]),
+          ),
+        );
+      });
+    });
+
+  audit
+    .command('verify')
+    .description('check the whole chain; exit 1 naming the first entry edited, deleted or moved')
+    .action(async () => {
+      await withStore(ctx, async (store) => {
+        const { AuditTrail } = await import('../../../src/audit/audit-trail.js');
+        const result = await new AuditTrail(store).verify();
+        if (!result.ok) {
+          throw new CliError(`the audit trail is broken at entry ${result.brokenAt}: ${result.why}`);
+        }
+        console.log(`the audit trail holds: ${result.entries} entries, each following the one before it`);
+      });
+    });
+
+  audit
+    .command('purge')
+    .description('remove entries older than AUDIT_RETENTION_DAYS (default six years)')
+    .action(async () => {
+      await withStore(ctx, async (store, config) => {
+        const { AuditTrail } = await import('../../../src/audit/audit-trail.js');
+        const trail = new AuditTrail(store);
+        const before = new Date(Date.now() - config.audit.retentionDays * 86_400_000);
+        const removed = await trail.purge(before);
+        await trail.append({ actor: ctx.identity(), action: 'audit.purge', outcome: `removed ${removed}` });
+        console.log(`${removed} entries older than ${before.toISOString()} removed`);
+      });
+    });
+}

@@ -1,0 +1,17 @@
+import type { Scope } from './scopes.js';
+
+/** Who a request acts for: an intake client, or the single-tenant shortcut key. */
+export interface Principal {
+  /** How the audit trail names it: `client:<id> (<name>)`, `api-key`. */
+  actor: string;
+  /** The one tenant it acts for; null: every tenant. */
+  tenant: string | null;
+  scopes: ReadonlySet<Scope>;
+}
+
+export const mayDo = (principal: Principal, scope: Scope): boolean =>
+  principal.scopes.has(scope) || principal.scopes.has('admin');
+
+/** Whether an object of `tenant` (undefined: started without one) is the principal's to see. */
+export const maySee = (principal: Principal, tenant: string | undefined): boolean =>
+  principal.tenant === null || principal.tenant === tenant;

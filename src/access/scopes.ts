@@ -1,0 +1,14 @@
+/** What an intake client may do (DESIGN §13). Each route of the intake API requires one. */
+export const SCOPES = [
+  'verifications:write',
+  'verifications:read',
+  'runs:answer',
+  'batches:write',
+  'batches:read',
+  'events:manage',
+  'admin',
+] as const;
+
+export type Scope = (typeof SCOPES)[number];
+
+export const isScope = (value: string): value is Scope => (SCOPES as readonly string[]).includes(value);

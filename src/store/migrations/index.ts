@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely/migration';
+import * as clientsAndAudit from './0001-clients-and-audit.js';
+
+/** Every migration, in order, by name: listed here rather than read from the folder, so a compiled build has them. */
+export const migrations: Record<string, Migration> = {
+  '0001-clients-and-audit': clientsAndAudit,
+};

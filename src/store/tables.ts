@@ -1,0 +1,46 @@
+import type { ColumnType } from 'kysely';
+
+/*
+ * The project's own state beside Temporal's (DESIGN §13): intake clients' credentials and the audit trail. Temporal
+ * holds the workflows; this database holds who may reach them and who did.
+ */
+
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+
+export interface IntakeClientsTable {
+  /** The key's public part (`eik_<id>_…`): how a presented key is found. */
+  id: string;
+  name: string;
+  /** The one tenant it acts for; null: every tenant (an administrator's client). */
+  tenant: string | null;
+  scopes: string[];
+  /** SHA-256 of the key's secret part, hex: the secret itself is shown once and never stored. */
+  secret_hash: string;
+  created_at: CreatedAt;
+  created_by: string;
+  rotated_at: Date | null;
+  revoked_at: Date | null;
+}
+
+export interface AuditEntriesTable {
+  /** 1, 2, 3…: a gap is a deleted entry. */
+  seq: ColumnType<string, string | number, never>;
+  at: ColumnType<Date, Date, never>;
+  actor: string;
+  tenant: string | null;
+  action: string;
+  workflow_id: string | null;
+  batch_id: string | null;
+  /** The names of the patient-data fields disclosed or changed, never their values. */
+  fields: string[];
+  source: string | null;
+  outcome: string;
+  /** The previous entry's `hash` (64 zeros for the first): an edit, deletion or reordering breaks the chain. */
+  prev_hash: string;
+  hash: string;
+}
+
+export interface Tables {
+  intake_clients: IntakeClientsTable;
+  audit_entries: AuditEntriesTable;
+}
