@@ -24,7 +24,6 @@ const intake = (id: string) => ({
   payerId: '60054',
   placeOfServiceCode: '11',
   specialtyCode: 'PRC',
-  providerNpi: '1234567893',
 });
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;

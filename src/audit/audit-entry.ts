@@ -28,11 +28,16 @@ export interface AuditEntry extends Required<Omit<AuditEvent, 'tenant' | 'workfl
   hash: string;
 }
 
-export const GENESIS_HASH = '0'.repeat(64);
+/** One part of the canonical form: its UTF-8 length and itself, or `-` when absent (unambiguous whatever it holds). */
+const part = (value: string | number | null) =>
+  value === null ? '-' : `${Buffer.byteLength(String(value), 'utf8')}:${String(value)}`;
 
-/** The entry's hash: over its sequence number, its content and the previous entry's hash, in a fixed order. */
+/**
+ * The entry's hash: over its sequence number, its content and the previous entry's hash, in a fixed order. The
+ * database computes the same when it appends (`audit_append`, src/store/migrations/0002-audit-append.ts).
+ */
 export function entryHash(entry: Omit<AuditEntry, 'hash'>): string {
-  const canonical = JSON.stringify([
+  const canonical = [
     entry.seq,
     entry.at,
     entry.actor,
@@ -40,10 +45,12 @@ export function entryHash(entry: Omit<AuditEntry, 'hash'>): string {
     entry.action,
     entry.workflowId,
     entry.batchId,
-    entry.fields,
+    entry.fields.join(','),
     entry.source,
     entry.outcome,
     entry.prevHash,
-  ]);
-  return createHash('sha256').update(canonical).digest('hex');
+  ]
+    .map(part)
+    .join('|');
+  return createHash('sha256').update(canonical, 'utf8').digest('hex');
 }

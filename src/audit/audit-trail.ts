@@ -1,9 +1,6 @@
 import { sql } from 'kysely';
 import type { Store } from '../store/database.js';
-import { entryHash, GENESIS_HASH, type AuditEntry, type AuditEvent } from './audit-entry.js';
-
-/** One lock for every writer of the trail, in every process: entries are chained one after another. */
-const CHAIN_LOCK = 7_310_001;
+import { entryHash, type AuditEntry, type AuditEvent } from './audit-entry.js';
 
 export interface AuditFilter {
   actor?: string;
@@ -27,47 +24,24 @@ export class AuditTrail {
   constructor(private readonly store: Store) {}
 
   async append(event: AuditEvent, at = new Date()): Promise<AuditEntry> {
-    return this.store.db.transaction().execute(async (tx) => {
-      await sql`select pg_advisory_xact_lock(${CHAIN_LOCK})`.execute(tx);
-      const last = await tx
-        .selectFrom('audit_entries')
-        .select(['seq', 'hash'])
-        .orderBy('seq', 'desc')
-        .limit(1)
-        .executeTakeFirst();
-      const body: Omit<AuditEntry, 'hash'> = {
-        seq: last ? Number(last.seq) + 1 : 1,
-        at: at.toISOString(),
-        actor: event.actor,
-        tenant: event.tenant ?? null,
-        action: event.action,
-        workflowId: event.workflowId ?? null,
-        batchId: event.batchId ?? null,
-        fields: [...(event.fields ?? [])],
-        source: event.source ?? null,
-        outcome: event.outcome,
-        prevHash: last?.hash ?? GENESIS_HASH,
-      };
-      const entry = { ...body, hash: entryHash(body) };
-      await tx
-        .insertInto('audit_entries')
-        .values({
-          seq: entry.seq,
-          at,
-          actor: entry.actor,
-          tenant: entry.tenant,
-          action: entry.action,
-          workflow_id: entry.workflowId,
-          batch_id: entry.batchId,
-          fields: [...entry.fields],
-          source: entry.source,
-          outcome: entry.outcome,
-          prev_hash: entry.prevHash,
-          hash: entry.hash,
-        })
-        .execute();
-      return entry;
-    });
+    const entry = {
+      at: at.toISOString(),
+      actor: event.actor,
+      tenant: event.tenant ?? null,
+      action: event.action,
+      workflowId: event.workflowId ?? null,
+      batchId: event.batchId ?? null,
+      fields: [...(event.fields ?? [])],
+      source: event.source ?? null,
+      outcome: event.outcome,
+    };
+    // One statement: the database chains it under the trail's lock (src/store/migrations/0002-audit-append.ts).
+    const { rows } = await sql<{ seq: string; prev_hash: string; hash: string }>`
+      select * from audit_append(${entry.at}, ${entry.actor}, ${entry.tenant}, ${entry.action}, ${entry.workflowId},
+        ${entry.batchId}, ${entry.fields}::text[], ${entry.source}, ${entry.outcome})`.execute(this.store.db);
+    const [written] = rows;
+    if (!written) throw new Error('audit_append wrote no entry');
+    return { ...entry, seq: Number(written.seq), prevHash: written.prev_hash, hash: written.hash };
   }
 
   async list(filter: AuditFilter = {}): Promise<AuditEntry[]> {

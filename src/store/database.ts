@@ -19,13 +19,28 @@ export class StoreError extends Error {
  * start together migrate once). `schema` puts the tables in a schema of their own (tests: one per suite).
  */
 export async function openStore(url: string, opts: { schema?: string; maxConnections?: number } = {}): Promise<Store> {
-  const pool = new pg.Pool({ connectionString: url, max: opts.maxConnections ?? 5 });
+  if (opts.schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(opts.schema)) {
+    throw new StoreError('a schema name is lower-case letters, digits and _');
+  }
+  if (opts.schema) {
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      await admin.query(`create schema if not exists ${opts.schema}`);
+    } finally {
+      await admin.end();
+    }
+  }
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: opts.maxConnections ?? 5,
+    // Every name, the tables' and the functions' alike, resolves in the schema first.
+    ...(opts.schema ? { options: `-c search_path=${opts.schema}` } : {}),
+  });
   // A connection that fails later (the server restarted) is dropped from the pool; queries report it themselves.
   pool.on('error', () => undefined);
-  const root = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
-  const db = opts.schema ? root.withSchema(opts.schema) : root;
+  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
   try {
-    if (opts.schema) await root.schema.createSchema(opts.schema).ifNotExists().execute();
     const migrator = new Migrator({
       db,
       provider: { getMigrations: () => Promise.resolve(migrations) },
@@ -34,8 +49,8 @@ export async function openStore(url: string, opts: { schema?: string; maxConnect
     const { error } = await migrator.migrateToLatest();
     if (error) throw error instanceof Error ? error : new Error('a migration failed');
   } catch (err) {
-    await root.destroy();
+    await db.destroy();
     throw new StoreError(`the database at DATABASE_URL could not be prepared: ${(err as Error).message}`);
   }
-  return { db, close: () => root.destroy() };
+  return { db, close: () => db.destroy() };
 }

@@ -1,7 +1,9 @@
 import type { Migration } from 'kysely/migration';
 import * as clientsAndAudit from './0001-clients-and-audit.js';
+import * as auditAppend from './0002-audit-append.js';
 
 /** Every migration, in order, by name: listed here rather than read from the folder, so a compiled build has them. */
 export const migrations: Record<string, Migration> = {
   '0001-clients-and-audit': clientsAndAudit,
+  '0002-audit-append': auditAppend,
 };
