@@ -23,3 +23,15 @@ export function patientFields(request: unknown): string[] {
 /** The union of the patient fields of many requests (a batch), sorted. */
 export const patientFieldsOfAll = (requests: readonly unknown[]): string[] =>
   [...new Set(requests.flatMap(patientFields))].sort();
+
+/**
+ * What a verification's status tells of its patient, by name: the coverage its discovery found, its runs and the
+ * verification's id at the service. The status never holds a name, a date of birth or a member id.
+ */
+export function statusFields(status: { discovery?: unknown; runs: readonly unknown[]; verificationId?: string }) {
+  return [
+    ...(status.discovery !== undefined ? ['discovery'] : []),
+    ...(status.runs.length > 0 ? ['runs'] : []),
+    ...(status.verificationId !== undefined ? ['verificationId'] : []),
+  ];
+}

@@ -22,7 +22,7 @@ export async function stopTestDatabase(): Promise<void> {
   server = undefined;
 }
 
-function testDatabaseUrl(): string {
+export function testDatabaseUrl(): string {
   const url = process.env[URL_VARIABLE];
   if (!url) throw new Error(`${URL_VARIABLE} is not set: the root hooks start the test database`);
   return url;

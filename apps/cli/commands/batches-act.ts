@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import type { Command } from 'commander';
 import { RESUBMITTABLE_OUTCOMES, type ResubmittableOutcome } from '../../../workflows/shared/stages.js';
+import { recordAccess } from '../audit-record.js';
 import { CliError, withClient, type CliContext } from '../context.js';
 import { plural } from '../../../src/text-format.js';
 import { batchIdArgument, oneOf } from '../option-parsers.js';
@@ -48,6 +49,8 @@ Example:
         if (!view) throw new CliError(`no batch ${batchId}`);
         const rows = await batchResults(client, batchId, view.pages);
         const text = format === 'csv' ? resultsCsv(rows) : resultsJsonl(rows);
+        const fields = rows.some((row) => 'memberId' in row) ? ['memberId'] : [];
+        await recordAccess(ctx, { action: 'batch.results', batchId, fields, outcome: 'ok' });
         if (!options.out) return void process.stdout.write(text);
         await fs.writeFile(options.out, text, { mode: 0o600 });
         console.log(`${plural(rows.length, 'row')} written to ${options.out} (batch ${view.state})`);
@@ -82,6 +85,7 @@ Examples:
         ).catch(async (err: unknown) => {
           throw await refusal(err, batchId, () => describeBatch(client, batchId));
         });
+        await recordAccess(ctx, { action: 'batch.resubmit', batchId, outcome: answer.accepted ? 'ok' : 'repeat' });
         console.log(
           answer.accepted
             ? `round ${answer.round}: the batch starts its ${options.outcomes.join(', ')} items again`
@@ -101,6 +105,7 @@ Examples:
         const memo = await cancelBatch(client, batchId).catch(async (err: unknown) => {
           throw await refusal(err, batchId, () => describeBatch(client, batchId));
         });
+        await recordAccess(ctx, { action: 'batch.cancel', batchId, outcome: 'ok' });
         console.log(`batch ${batchId} ${memo.phase}`);
       });
     });

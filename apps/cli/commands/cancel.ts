@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { rethrowExplainingClosed } from '../closed.js';
+import { recordAccess } from '../audit-record.js';
 import { withClient, type CliContext } from '../context.js';
 
 export function registerCancel(program: Command, ctx: CliContext): void {
@@ -24,6 +25,7 @@ Example:
         } catch (err) {
           return rethrowExplainingClosed(client, workflowId, err, 'there is nothing to cancel');
         }
+        await recordAccess(ctx, { action: 'verification.cancel', workflowId, outcome: 'ok' });
         console.log(`${workflowId}: cancel sent; it ends as cancelled (see \`eligibility status ${workflowId}\`)`);
       });
     });

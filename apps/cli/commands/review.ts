@@ -3,6 +3,7 @@ import { Option, type Command } from 'commander';
 import { Uuid } from '../../../src/contract/index.js';
 import type { ReviewDecision } from '../../../workflows/shared/types.js';
 import { rethrowExplainingClosed } from '../closed.js';
+import { recordAccess } from '../audit-record.js';
 import { CliError, withClient, type CliContext } from '../context.js';
 
 const DUPLICATE_RISK =
@@ -85,6 +86,7 @@ Examples:
           }
           return rethrowExplainingClosed(client, workflowId, err, 'it takes no more decisions');
         }
+        await recordAccess(ctx, { action: `review.${decision.action}`, workflowId, outcome: 'ok' });
         console.log(DONE[decision.action](workflowId));
       });
     });

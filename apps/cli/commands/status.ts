@@ -1,6 +1,8 @@
 import type { WorkflowExecutionDescription } from '@temporalio/client';
 import type { Command } from 'commander';
 import type { VerificationStatus } from '../../../workflows/shared/types.js';
+import { statusFields } from '../../../src/audit/patient-fields.js';
+import { recordAccess } from '../audit-record.js';
 import { CliError, withClient, type CliContext } from '../context.js';
 import { discoveryText } from '../../../src/temporal/status-text.js';
 import { fields } from '../../../src/text-format.js';
@@ -79,6 +81,8 @@ Examples:
             );
           }
         }
+        const fields = status ? statusFields(status) : [];
+        await recordAccess(ctx, { action: 'verification.read', workflowId, fields, outcome: 'ok' });
         if (options.json) {
           const execution = {
             workflowId,

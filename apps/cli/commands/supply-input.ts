@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { RunInput } from '../../../src/contract/index.js';
 import { rethrowExplainingClosed } from '../closed.js';
 import { IntakeRunInput } from '../../intake-api/schemas.js';
+import { recordAccess } from '../audit-record.js';
 import { CliError, withClient, type CliContext } from '../context.js';
 import { isPlainObject } from '../../../workflows/shared/plain-object.js';
 
@@ -53,6 +54,8 @@ Example:
           const answer = await client.withDeadline(Date.now() + UPDATE_TIMEOUT_MS, () =>
             handle.executeUpdate(supplyRunInputUpdate, { args: [{ flowRunId, input }] }),
           );
+          const fields = Object.keys(input).map((name) => `input.${name}`);
+          await recordAccess(ctx, { action: 'run.answer', workflowId, fields, outcome: 'ok' });
           console.log(JSON.stringify(answer));
         } catch (err) {
           if (err instanceof WorkflowUpdateFailedError) {

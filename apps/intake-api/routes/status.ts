@@ -1,4 +1,5 @@
 import { statusQuery } from '../../../workflows/shared/messages.js';
+import { statusFields } from '../../../src/audit/patient-fields.js';
 import { audit } from '../access.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
 import { ownWorkflow } from '../tenancy.js';
@@ -28,8 +29,7 @@ export function statusRoute(app: IntakeApp, deps: IntakeDeps): void {
         const { workflowId } = request.params;
         await ownWorkflow(deps, request, workflowId);
         const status = await withDeadline(deps, () => deps.client.workflow.getHandle(workflowId).query(statusQuery));
-        // What it tells of the patient: the coverage found and the runs; never a name, a date of birth or a member id.
-        const fields = (['discovery', 'runs', 'verificationId'] as const).filter((key) => status[key] !== undefined);
+        const fields = statusFields(status);
         await audit(deps.access, request, { action: 'verification.read', workflowId, fields, outcome: 'ok' });
         return reply.send(status);
       } catch (err) {

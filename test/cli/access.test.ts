@@ -1,0 +1,98 @@
+import assert from 'node:assert/strict';
+import pg from 'pg';
+import { startVerification } from '../../src/temporal/start-verification.js';
+import { testDatabaseUrl } from '../setup/database.js';
+import { FAST, v2Intake } from '../setup/fixtures.js';
+import { testTemporal } from '../setup/temporal.js';
+import { startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
+import { runCli } from './run-cli.js';
+
+/**
+ * `eligibility clients` and `eligibility audit`, as an administrator runs them against the project's database; the
+ * trail records what the CLI itself shows of a patient. The run's database, in its own `public` schema.
+ */
+describe('eligibility clients and audit', function () {
+  this.timeout(90_000);
+  let h: WorkflowHarness;
+  let env: Record<string, string>;
+  const cli = (...args: string[]) => runCli(args, env);
+
+  before(async () => {
+    h = await startWorkflowHarness();
+    env = {
+      TEMPORAL_ADDRESS: testTemporal().server.address,
+      TEMPORAL_NAMESPACE: testTemporal().server.namespace,
+      TEMPORAL_TASK_QUEUE: h.taskQueue,
+      DATABASE_URL: testDatabaseUrl(),
+    };
+  });
+  after(() => h?.stop());
+
+  it('makes a client and shows its key once, lists it without it, revokes it; each change in the trail', async () => {
+    const made = await cli(
+      '--as',
+      'ana',
+      'clients',
+      'create',
+      '--name',
+      'Clinic 9 PMS',
+      '--tenant',
+      'clinic-9',
+      '--scopes',
+      'verifications:read',
+    );
+    assert.equal(made.code, 0, made.stderr);
+    const key = /eik_[0-9a-f]{12}_\S+/.exec(made.stdout)?.[0];
+    const id = key?.split('_')[1];
+    assert.ok(key && id);
+    const listed = await cli('clients', 'list', '--json');
+    const client = (JSON.parse(listed.stdout) as { id: string; tenant: string }[]).find((c) => c.id === id);
+    assert.equal(client?.tenant, 'clinic-9');
+    assert.doesNotMatch(listed.stdout, /eik_/, 'no key in the listing');
+    assert.equal((await cli('--as', 'ana', 'clients', 'revoke', id)).code, 0);
+    const bad = await cli('clients', 'create', '--name', 'x', '--tenant', 'clinic-9', '--scopes', 'verifications:rite');
+    assert.equal(bad.code, 1);
+    assert.match(bad.stderr, /--scopes: unknown scope verifications:rite/);
+    const trail = await cli('audit', 'list', '--actor', 'cli:ana', '--jsonl');
+    const actions = trail.stdout
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { action: string }).action);
+    assert.deepEqual(actions.slice(-2), [`client.create:${id}`, `client.revoke:${id}`]);
+  });
+
+  it('records a status the CLI shows, as the person it acts for; audit verify finds an edited entry', async () => {
+    const { workflowId } = await startVerification(testTemporal().client, v2Intake(), {
+      taskQueue: h.taskQueue,
+      timing: { ...FAST, graceSeconds: 30 },
+    });
+    const shown = await cli('--as', 'bo', 'status', workflowId);
+    assert.equal(shown.code, 0, shown.stderr);
+    const entries = (await cli('audit', 'list', '--workflow', workflowId, '--jsonl')).stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { actor: string; action: string });
+    assert.deepEqual(
+      entries.map((e) => [e.actor, e.action]),
+      [['cli:bo', 'verification.read']],
+    );
+    assert.equal((await cli('audit', 'verify')).code, 0);
+    // Someone with the database's password edits an entry: verify names it.
+    const db = new pg.Client({ connectionString: testDatabaseUrl() });
+    await db.connect();
+    try {
+      const { rows } = await db.query<{ seq: string }>(
+        "update audit_entries set actor = 'nobody' where workflow_id = $1 returning seq",
+        [workflowId],
+      );
+      const broken = await cli('audit', 'verify');
+      assert.equal(broken.code, 1);
+      assert.match(broken.stderr, new RegExp(`broken at entry ${rows[0]!.seq}: its content does not match its hash`));
+      // Put back, so that the run's later checks of this trail hold.
+      await db.query("update audit_entries set actor = 'cli:bo' where workflow_id = $1", [workflowId]);
+    } finally {
+      await db.end();
+    }
+    assert.equal((await cli('audit', 'verify')).code, 0);
+  });
+});
