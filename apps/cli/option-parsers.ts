@@ -21,5 +21,13 @@ export const oneOf =
     return value as T;
   };
 
+/** Option parser for a comma-separated list (`a,b, c`): its non-empty items. */
+export function commaList(value: string): string[] {
+  return value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+}
+
 /** A batch id argument, checked before anything connects. */
 export const batchIdArgument = parsedWith(BatchIdSchema);

@@ -1,4 +1,5 @@
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
+import type { AuditEntriesTable } from '../store/tables.js';
 import type { Store } from '../store/database.js';
 import { entryHash, type AuditEntry, type AuditEvent } from './audit-entry.js';
 
@@ -103,20 +104,7 @@ export class AuditTrail {
   }
 }
 
-function toEntry(row: {
-  seq: string;
-  at: Date;
-  actor: string;
-  tenant: string | null;
-  action: string;
-  workflow_id: string | null;
-  batch_id: string | null;
-  fields: string[];
-  source: string | null;
-  outcome: string;
-  prev_hash: string;
-  hash: string;
-}): AuditEntry {
+function toEntry(row: Selectable<AuditEntriesTable>): AuditEntry {
   return {
     seq: Number(row.seq),
     at: new Date(row.at).toISOString(),

@@ -1,13 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { CliError, withStore, type CliContext } from '../context.js';
+import { commaList } from '../option-parsers.js';
 import { table } from '../../../src/text-format.js';
-
-function scopeList(value: string): string[] {
-  return value
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-}
 
 export function registerClients(program: Command, ctx: CliContext): void {
   const clients = program
@@ -32,7 +26,7 @@ Examples:
     .requiredOption('--name <name>', 'who it is for (a system, a team)')
     .option('--tenant <tenant>', 'the one tenant it acts for')
     .option('--all-tenants', 'act for every tenant (an administrator)')
-    .requiredOption('--scopes <list>', 'comma-separated scopes', scopeList)
+    .requiredOption('--scopes <list>', 'comma-separated scopes', commaList)
     .action(async (options: { name: string; tenant?: string; allTenants?: boolean; scopes: string[] }) => {
       const { isScope } = await import('../../../src/access/scopes.js');
       const { TenantSchema } = await import('../../../src/temporal/tenant.js');

@@ -1,13 +1,7 @@
 import type { Command } from 'commander';
 import { SANDBOX_EVENT_NAMES, WebhookCreateRequest } from '../../../src/contract/index.js';
 import { CliError, positiveInt, withClient, type CliContext } from '../context.js';
-
-function events(value: string): string[] {
-  return value
-    .split(',')
-    .map((e) => e.trim())
-    .filter(Boolean);
-}
+import { commaList } from '../option-parsers.js';
 
 export function registerWebhooks(program: Command, ctx: CliContext): void {
   const webhooks = program.command('webhooks').description("manage this system's webhook endpoint at the service");
@@ -15,7 +9,7 @@ export function registerWebhooks(program: Command, ctx: CliContext): void {
     .command('register')
     .description('register a webhook endpoint and subscribe its events, once (re-running changes nothing)')
     .argument('<url>', 'where the service delivers events, e.g. http://127.0.0.1:4020/webhooks/eligibility')
-    .option('--events <a,b>', 'events to subscribe', events, [...SANDBOX_EVENT_NAMES])
+    .option('--events <a,b>', 'events to subscribe', commaList, [...SANDBOX_EVENT_NAMES])
     .option('--wait-seconds <n>', 'how long to wait for the setup workflow', positiveInt, 60)
     .addHelpText(
       'after',
