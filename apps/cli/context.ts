@@ -70,6 +70,17 @@ export async function withStore<T>(
   }
 }
 
+/**
+ * Runs `fn` with the project's database when DATABASE_URL names one (the servers: their callers' credentials and the
+ * audit trail), else with none; closes it afterwards whatever happens.
+ */
+export async function withOptionalStore<T>(
+  ctx: CliContext,
+  fn: (store: import('../../src/store/database.js').Store | undefined) => Promise<T>,
+): Promise<T> {
+  return ctx.config().database.url ? withStore(ctx, (store) => fn(store)) : fn(undefined);
+}
+
 /** Aborted on the first Ctrl-C (SIGINT) or SIGTERM, for commands that run until stopped. */
 export function untilInterrupted(): AbortSignal {
   const controller = new AbortController();

@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AuditTrail } from '../../src/audit/audit-trail.js';
 import { HEALTH_PATHS } from '../../src/health/routes.js';
+import { audit } from './audit.js';
 import { csrfToken, requireCsrf } from './csrf.js';
 import { verifyOperator, type OperatorEntry } from './operators.js';
 import { signInView } from './views/sign-in.js';
@@ -31,13 +33,17 @@ export function guard(request: FastifyRequest, reply: FastifyReply, done: () => 
   void reply.code(401).header('content-type', 'text/plain; charset=utf-8').send('Sign in first.');
 }
 
-export const operatorOf = (request: FastifyRequest): string => {
-  const operator = request.session.operator;
-  if (operator === undefined) throw new Error('guard let a request through without an operator');
-  return operator;
-};
+/**
+ * The name a refused sign-in is recorded under: one of CONSOLE_OPERATORS's names, or `?`. Any other text typed in the
+ * name box may be a password typed in the wrong box, and is not kept.
+ */
+const triedName = (operators: ReadonlyMap<string, OperatorEntry>, name: string) => (operators.has(name) ? name : '?');
 
-export function authRoutes(app: FastifyInstance, operators: ReadonlyMap<string, OperatorEntry>): void {
+export function authRoutes(
+  app: FastifyInstance,
+  operators: ReadonlyMap<string, OperatorEntry>,
+  trail?: AuditTrail,
+): void {
   app.get<{ Querystring: { next?: string } }>('/sign-in', async (request, reply) => {
     if (request.session.operator) return reply.redirect(safeNext(request.query.next), 303);
     return reply.type('text/html').send(signInView({ csrf: csrfToken(reply), next: safeNext(request.query.next) }));
@@ -52,6 +58,11 @@ export function authRoutes(app: FastifyInstance, operators: ReadonlyMap<string, 
       if (!operator) {
         // Neither the name nor the password is logged or said back: only that this attempt failed.
         request.log.warn('console sign-in refused');
+        await audit(trail, request, {
+          action: 'operator.sign-in',
+          operator: triedName(operators, String(name)),
+          outcome: 'denied',
+        });
         return reply
           .code(401)
           .type('text/html')
@@ -61,12 +72,14 @@ export function authRoutes(app: FastifyInstance, operators: ReadonlyMap<string, 
       await request.session.regenerate();
       request.session.operator = operator;
       request.log.info({ operator }, 'console sign-in');
+      await audit(trail, request, { action: 'operator.sign-in', operator, outcome: 'ok' });
       return reply.redirect(safeNext(next), 303);
     },
   );
 
   app.post('/sign-out', { preHandler: requireCsrf(app) }, async (request, reply) => {
     request.log.info({ operator: request.session.operator }, 'console sign-out');
+    await audit(trail, request, { action: 'operator.sign-out', outcome: 'ok' });
     await request.session.destroy();
     return reply.redirect('/sign-in', 303);
   });

@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { operatorOf } from './auth.js';
+import type { AuditTrail } from '../../src/audit/audit-trail.js';
+import { operatorOf } from './session.js';
 import { csrfToken } from './csrf.js';
 import type { OperatorClients } from './operator-client.js';
 import { page, type PageFrame } from './views/layout.js';
@@ -15,6 +16,8 @@ export interface ConsoleDeps {
   /** Temporal UI, for links to a workflow; undefined hides them. */
   temporalUiUrl: string | undefined;
   namespace: string;
+  /** The audit trail: every page that shows a patient, every download and every change is recorded in it. */
+  audit?: AuditTrail;
 }
 
 /** Runs Temporal calls under the page's deadline, so an unreachable server shows an error page instead of hanging. */

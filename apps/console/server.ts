@@ -4,6 +4,7 @@ import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import type { Client } from '@temporalio/client';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import type { AuditTrail } from '../../src/audit/audit-trail.js';
 import { ConfigError, variables, type Config } from '../../src/config.js';
 import { temporalReachable } from '../../src/health/readiness.js';
 import { healthRoutes } from '../../src/health/routes.js';
@@ -32,6 +33,8 @@ export interface ConsoleOptions {
   timeoutMs?: number;
   /** Deadline of `/readyz`'s call to Temporal (default READYZ_TIMEOUT_MS's). */
   readyTimeoutMs?: number;
+  /** The audit trail (DATABASE_URL); without it nothing is recorded (tests, and a console with no database). */
+  audit?: AuditTrail;
 }
 
 const READYZ_TIMEOUT_MS = Number(variables.READYZ_TIMEOUT_MS.default);
@@ -137,12 +140,13 @@ export function createConsole(options: ConsoleOptions): FastifyInstance {
     timeoutMs: options.timeoutMs ?? 30_000,
     temporalUiUrl: config.temporal.uiUrl,
     namespace: config.temporal.namespace,
+    audit: options.audit,
   };
   void app.register((routes, _options, done) => {
     routes.get('/', (_request, reply) => reply.redirect('/awaiting-input', 303));
     // Browsers ask for it on every page; no icon, and no 401 in their console for it.
     routes.get('/favicon.ico', (_request, reply) => reply.code(204).send());
-    authRoutes(routes, operators);
+    authRoutes(routes, operators, options.audit);
     awaitingInputPages(routes, deps);
     needsReviewPages(routes, deps);
     batchPages(routes, deps);

@@ -1,6 +1,6 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifySession from '@fastify/session';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ConsoleConfig } from '../../src/config.js';
 import { boundedSessionStore } from './session-store.js';
 
@@ -14,6 +14,13 @@ declare module 'fastify' {
 }
 
 export const SESSION_COOKIE = 'console_session';
+
+/** The signed-in operator of a request the guard let through (`auth.ts`). */
+export const operatorOf = (request: FastifyRequest): string => {
+  const operator = request.session.operator;
+  if (operator === undefined) throw new Error('guard let a request through without an operator');
+  return operator;
+};
 
 /**
  * The session cookie: HttpOnly (no script reads it), SameSite=Lax (no other site's form or fetch carries it), Secure

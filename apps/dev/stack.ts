@@ -222,20 +222,22 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
     stops.push(() => receiver.close());
     const intakeKey = await devIntakeKey(config.dev.dataDir, config.intake.apiKey);
     config = { ...config, intake: { ...config.intake, apiKey: intakeKey.key } };
+    // One trail for the intake API and the console: both append to the same chain.
+    const trail = new AuditTrail(store);
     const intake = createIntakeApi({
       config,
       client: temporal.client,
       taskQueue: config.temporal.taskQueue,
       logger,
       timing: { graceSeconds: config.dev.graceSeconds },
-      access: { clients: new IntakeClients(store), audit: new AuditTrail(store) },
+      access: { clients: new IntakeClients(store), audit: trail },
     });
     const intakeUrl = await listen(intake, config.intake.host, config.intake.port, 'intake API');
     stops.push(() => intake.close());
     log(`Webhook receiver on ${webhookBase}${WEBHOOK_PATH}, intake API on ${intakeUrl}`);
     const operatorConsole = await devConsole(config);
     config = operatorConsole.config;
-    const consoleApp = createConsole({ config, client: temporal.client, logger });
+    const consoleApp = createConsole({ config, client: temporal.client, logger, audit: trail });
     const consoleUrl = await listen(consoleApp, config.console.host, config.console.port, 'operator console');
     stops.push(() => consoleApp.close());
 

@@ -51,6 +51,13 @@ export const RESULT_COLUMNS = [
   'errorField',
 ] as const satisfies readonly (keyof BatchResultRow)[];
 
+/** The columns that hold patient data (the audit trail names them when results are read). */
+const RESULT_PATIENT_FIELDS = ['memberId'] as const satisfies readonly (keyof BatchResultRow)[];
+
+/** The names of the patient-data columns these rows disclose. */
+export const resultPatientFields = (rows: readonly BatchResultRow[]): string[] =>
+  RESULT_PATIENT_FIELDS.filter((name) => rows.some((row) => row[name] !== undefined));
+
 /** Each row's latest attempt among every item workflow of the batch. */
 async function latestItems(client: Client, batchId: string) {
   const latest = new Map<number, { view: BatchItemView; info: WorkflowExecutionInfo }>();

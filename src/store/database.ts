@@ -1,4 +1,4 @@
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import pg from 'pg';
 import { migrations } from './migrations/index.js';
@@ -41,10 +41,12 @@ export async function openStore(url: string, opts: { schema?: string; maxConnect
   pool.on('error', () => undefined);
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
   try {
+    // Named, not left to the search path: the migrator looks for its tables by name in every schema it can see.
+    const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
     const migrator = new Migrator({
       db,
       provider: { getMigrations: () => Promise.resolve(migrations) },
-      ...(opts.schema ? { migrationTableSchema: opts.schema } : {}),
+      migrationTableSchema: rows[0]?.schema ?? 'public',
     });
     const { error } = await migrator.migrateToLatest();
     if (error) throw error instanceof Error ? error : new Error('a migration failed');

@@ -4,6 +4,7 @@ import type { Client } from '@temporalio/client';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../src/config.js';
 import { operatorEntry } from '../../apps/console/operators.js';
+import type { AuditTrail } from '../../src/audit/audit-trail.js';
 import { createConsole } from '../../apps/console/server.js';
 import { createLogger } from '../../src/logging.js';
 
@@ -20,7 +21,7 @@ export interface TestConsole {
 
 export async function startTestConsole(
   client: Client,
-  options: { listen?: boolean; env?: Record<string, string> } = {},
+  options: { listen?: boolean; env?: Record<string, string>; audit?: AuditTrail } = {},
 ): Promise<TestConsole> {
   const operator = { name: 'alice', password: randomBytes(12).toString('base64url') };
   const config = loadConfig({
@@ -36,7 +37,13 @@ export async function startTestConsole(
       done();
     },
   });
-  const app = createConsole({ config, client, logger: createLogger(config, 'console-test', sink), timeoutMs: 10_000 });
+  const app = createConsole({
+    config,
+    client,
+    logger: createLogger(config, 'console-test', sink),
+    timeoutMs: 10_000,
+    audit: options.audit,
+  });
   const url = options.listen ? (await app.listen({ host: '127.0.0.1', port: 0 })).replace(/\/$/, '') : '';
   if (!options.listen) await app.ready();
   return { app, url, operator, logs, close: () => app.close() };

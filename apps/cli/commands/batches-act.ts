@@ -41,7 +41,7 @@ Example:
     )
     .action(async (batchId: string, options: { out?: string; format?: 'csv' | 'jsonl' }) => {
       const { describeBatch } = await import('../../../src/batches/describe.js');
-      const { batchResults } = await import('../../../src/batches/results.js');
+      const { batchResults, resultPatientFields } = await import('../../../src/batches/results.js');
       const { resultsCsv, resultsJsonl } = await import('../../../src/batches/results-format.js');
       const format = options.format ?? (options.out?.endsWith('.jsonl') ? 'jsonl' : 'csv');
       await withClient(ctx, async (client) => {
@@ -49,8 +49,7 @@ Example:
         if (!view) throw new CliError(`no batch ${batchId}`);
         const rows = await batchResults(client, batchId, view.pages);
         const text = format === 'csv' ? resultsCsv(rows) : resultsJsonl(rows);
-        const fields = rows.some((row) => 'memberId' in row) ? ['memberId'] : [];
-        await recordAccess(ctx, { action: 'batch.results', batchId, fields, outcome: 'ok' });
+        await recordAccess(ctx, { action: 'batch.results', batchId, fields: resultPatientFields(rows), outcome: 'ok' });
         if (!options.out) return void process.stdout.write(text);
         await fs.writeFile(options.out, text, { mode: 0o600 });
         console.log(`${plural(rows.length, 'row')} written to ${options.out} (batch ${view.state})`);

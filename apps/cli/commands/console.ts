@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { CliError, untilInterrupted, type CliContext } from '../context.js';
+import { CliError, untilInterrupted, withOptionalStore, type CliContext } from '../context.js';
 
 async function readPassword(): Promise<string> {
   if (process.stdin.isTTY) throw new CliError('pipe the password on stdin (it is never taken as an argument)');
@@ -20,6 +20,7 @@ export function registerConsole(program: Command, ctx: CliContext): void {
 Listens on CONSOLE_HOST:CONSOLE_PORT (default 127.0.0.1:4050). Operators sign in with the names and passwords of
 CONSOLE_OPERATORS (scrypt hashes; \`eligibility console-operator\` makes an entry); CONSOLE_SESSION_SECRET keys the
 session cookie. Neither has a default. Behind a TLS proxy set CONSOLE_TRUST_PROXY=true (the cookie is then Secure).
+With DATABASE_URL, sign-ins, every page that shows a patient, results downloads and every change go to the audit trail.
 
 Example:
   $ CONSOLE_OPERATORS="$(printf %s "$PASSWORD" | eligibility console-operator alice)" \\
@@ -33,13 +34,18 @@ Example:
       const config = ctx.config();
       // Refused before connecting: missing operators or session key are named at once.
       requireConsoleSecrets(config.console);
-      await serveHttp(config, {
-        what: 'Operator console',
-        role: 'console',
-        host: config.console.host,
-        port: config.console.port,
-        signal,
-        create: (client, logger) => createConsole({ config, client, logger }),
+      // With a database, what operators see of patients and what they change goes to the audit trail.
+      const { AuditTrail } = await import('../../../src/audit/audit-trail.js');
+      await withOptionalStore(ctx, async (store) => {
+        const audit = store && new AuditTrail(store);
+        await serveHttp(config, {
+          what: 'Operator console',
+          role: 'console',
+          host: config.console.host,
+          port: config.console.port,
+          signal,
+          create: (client, logger) => createConsole({ config, client, logger, audit }),
+        });
       });
     });
 

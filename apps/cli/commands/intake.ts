@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { untilInterrupted, type CliContext } from '../context.js';
+import { untilInterrupted, withOptionalStore, type CliContext } from '../context.js';
 
 export function registerIntake(program: Command, ctx: CliContext): void {
   program
@@ -25,13 +25,10 @@ Example:
       const config = ctx.config();
       // Refused before connecting: a missing key is named at once, whether or not Temporal is up.
       if (!config.database.url) requireIntakeApiKey(config.intake);
-      const store = config.database.url
-        ? await (await import('../../../src/store/database.js')).openStore(config.database.url)
-        : undefined;
       const { IntakeClients } = await import('../../../src/access/intake-clients.js');
       const { AuditTrail } = await import('../../../src/audit/audit-trail.js');
-      const access = store && { clients: new IntakeClients(store), audit: new AuditTrail(store) };
-      try {
+      await withOptionalStore(ctx, async (store) => {
+        const access = store && { clients: new IntakeClients(store), audit: new AuditTrail(store) };
         await serveHttp(config, {
           what: 'Intake API',
           role: 'intake',
@@ -48,8 +45,6 @@ Example:
               ...(access ? { access } : {}),
             }),
         });
-      } finally {
-        await store?.close();
-      }
+      });
     });
 }

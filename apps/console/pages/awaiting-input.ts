@@ -4,7 +4,8 @@ import { closedMessage, closedWorkflow } from '../../../src/temporal/closed-work
 import { describeRejection } from '../../../src/temporal/rejection.js';
 import { supplyRunInputUpdate } from '../../../workflows/shared/messages.js';
 import { isPlainObject } from '../../../workflows/shared/plain-object.js';
-import { operatorOf } from '../auth.js';
+import { operatorOf } from '../session.js';
+import { audit, auditRead } from '../audit.js';
 import { requireCsrf } from '../csrf.js';
 import { sendPage, withDeadline, workflowUiUrl, type ConsoleDeps } from '../deps.js';
 import { operatorIdentity } from '../operator-client.js';
@@ -30,6 +31,7 @@ async function showAnswerPage(
 ) {
   const detail = await withDeadline(deps, () => verificationDetail(deps.client, workflowId));
   if (!detail) return notFoundPage(request, reply, `There is no workflow ${workflowId}.`);
+  await auditRead(deps.audit, request, detail);
   const runFlowId = detail.type === WorkflowType.runInput ? workflowId.replace(/^run-/, '') : undefined;
   return sendPage(
     request,
@@ -90,22 +92,26 @@ export function awaitingInputPages(app: FastifyInstance, deps: ConsoleDeps): voi
       }
       const operator = operatorOf(request);
       const client = deps.operators.for(operator);
+      // The names of the keys sent, never their values: the input may hold patient data.
+      const answered = (outcome: string) =>
+        audit(deps.audit, request, {
+          action: 'run.answer',
+          workflowId,
+          fields: Object.keys(parsed.input).map((key) => `input.${key}`),
+          outcome,
+        });
+      let answer;
       try {
-        const answer = await client.withDeadline(Date.now() + UPDATE_TIMEOUT_MS, () =>
+        answer = await client.withDeadline(Date.now() + UPDATE_TIMEOUT_MS, () =>
           client.workflow
             .getHandle(workflowId)
             .executeUpdate(supplyRunInputUpdate, { args: [{ flowRunId, input: parsed.input }] }),
         );
-        // Identifiers only: the input itself is never logged.
-        request.log.info({ workflowId, flowRunId, status: answer.status, operator }, 'run input accepted');
-        request.session.notice =
-          `Run ${flowRunId} answered: the service says ${answer.status}. ` +
-          `Recorded in the workflow's history as sent by ${operatorIdentity(operator)}.`;
-        return reply.redirect(`/runs/${encodeURIComponent(workflowId)}`, 303);
       } catch (err) {
         if (err instanceof WorkflowUpdateFailedError) {
           const { param, reason } = describeRejection(err);
           request.log.info({ workflowId, flowRunId, param, operator }, 'run input refused');
+          await answered('refused');
           return showAnswerPage(deps, request, reply, workflowId, {
             flowRunId,
             reason,
@@ -115,9 +121,17 @@ export function awaitingInputPages(app: FastifyInstance, deps: ConsoleDeps): voi
         }
         const closed = await withDeadline(deps, () => closedWorkflow(deps.client, workflowId)).catch(() => undefined);
         if (!closed) throw err;
+        await answered('closed');
         const reason = `${closedMessage(closed)}: it takes no more input`;
         return showAnswerPage(deps, request, reply, workflowId, { flowRunId, reason, text });
       }
+      // Identifiers only: the input itself is never logged.
+      request.log.info({ workflowId, flowRunId, status: answer.status, operator }, 'run input accepted');
+      await answered('ok');
+      request.session.notice =
+        `Run ${flowRunId} answered: the service says ${answer.status}. ` +
+        `Recorded in the workflow's history as sent by ${operatorIdentity(operator)}.`;
+      return reply.redirect(`/runs/${encodeURIComponent(workflowId)}`, 303);
     },
   );
 }

@@ -6,7 +6,9 @@ import { listBatchItems } from '../../../src/batches/items.js';
 import { RESULTS_MEDIA_TYPE, resultsCsv, resultsJsonl } from '../../../src/batches/results-format.js';
 import { batchResults } from '../../../src/batches/results.js';
 import { BatchIdParams } from '../../../src/batches/schemas.js';
-import { operatorOf } from '../auth.js';
+import { operatorOf } from '../session.js';
+import { resultPatientFields } from '../../../src/batches/results.js';
+import { audit } from '../audit.js';
 import { requireCsrf } from '../csrf.js';
 import { sendPage, withDeadline, type ConsoleDeps } from '../deps.js';
 import { batchDetail, batchesList } from '../views/batches.js';
@@ -50,12 +52,20 @@ export function batchPages(app: FastifyInstance, deps: ConsoleDeps): void {
         return notFoundPage(request, reply, 'There is no such download.');
       }
       const { batchId } = params.data;
-      const rows = await deps.client.withDeadline(Date.now() + RESULTS_TIMEOUT_MS, async () => {
+      const found = await deps.client.withDeadline(Date.now() + RESULTS_TIMEOUT_MS, async () => {
         const view = await describeBatch(deps.client, batchId);
-        return view ? batchResults(deps.client, batchId, view.pages) : undefined;
+        return view ? { tenant: view.tenant, rows: await batchResults(deps.client, batchId, view.pages) } : undefined;
       });
-      if (!rows) return notFoundPage(request, reply, 'There is no such batch.');
+      if (!found) return notFoundPage(request, reply, 'There is no such batch.');
+      const { rows } = found;
       request.log.info({ batchId, rows: rows.length, format, operator: operatorOf(request) }, 'batch results exported');
+      await audit(deps.audit, request, {
+        action: 'batch.results',
+        batchId,
+        tenant: found.tenant ?? null,
+        fields: resultPatientFields(rows),
+        outcome: 'ok',
+      });
       return reply
         .header('content-type', RESULTS_MEDIA_TYPE[format])
         .header('content-disposition', `attachment; filename="batch-${batchId}-results.${format}"`)
@@ -74,6 +84,8 @@ export function batchPages(app: FastifyInstance, deps: ConsoleDeps): void {
         const { batchId } = params.data;
         const operator = operatorOf(request);
         const client = deps.operators.for(operator);
+        // Undefined while nothing was sent (a cancel not confirmed): that is no change, and gets no entry.
+        let outcome: string | undefined;
         try {
           if (act === 'cancel') {
             if (request.body?.confirm !== 'yes') {
@@ -81,20 +93,27 @@ export function batchPages(app: FastifyInstance, deps: ConsoleDeps): void {
             } else {
               await withDeadline(deps, () => cancelBatch(client, batchId));
               request.session.notice = `Batch ${batchId} is being cancelled.`;
+              outcome = 'ok';
             }
           } else {
             const answer = await withDeadline(deps, () => resubmitBatch(client, batchId, RESUBMIT_FAILED));
             request.session.notice = answer.accepted
               ? `Resubmission round ${answer.round} started for the failed items.`
               : 'Nothing new: this resubmission was already taken.';
+            outcome = answer.accepted ? 'ok' : 'repeat';
           }
           request.log.info({ batchId, act, operator }, 'batch action');
         } catch (err) {
           const cause = err instanceof WorkflowUpdateFailedError ? err.cause : undefined;
-          if (err instanceof BatchNotFoundError) request.session.notice = err.message;
-          else if (cause instanceof ApplicationFailure) request.session.notice = `Refused: ${cause.message}`;
-          else throw err;
+          if (err instanceof BatchNotFoundError) {
+            request.session.notice = err.message;
+            outcome = 'not-found';
+          } else if (cause instanceof ApplicationFailure) {
+            request.session.notice = `Refused: ${cause.message}`;
+            outcome = 'refused';
+          } else throw err;
         }
+        if (outcome) await audit(deps.audit, request, { action: `batch.${act}`, batchId, outcome });
         return reply.redirect(`/batches/${encodeURIComponent(batchId)}`, 303);
       },
     );

@@ -5,7 +5,8 @@ import { closedMessage, closedWorkflow } from '../../../src/temporal/closed-work
 import { failureDetails } from '../../../workflows/shared/failure-details.js';
 import { resolveReviewUpdate } from '../../../workflows/shared/messages.js';
 import type { ReviewDecision } from '../../../workflows/shared/types.js';
-import { operatorOf } from '../auth.js';
+import { operatorOf } from '../session.js';
+import { audit } from '../audit.js';
 import { requireCsrf } from '../csrf.js';
 import { sendPage, withDeadline, type ConsoleDeps } from '../deps.js';
 import { operatorIdentity } from '../operator-client.js';
@@ -78,6 +79,7 @@ export function needsReviewPages(app: FastifyInstance, deps: ConsoleDeps): void 
         return reply.redirect(back, 303);
       }
       const client = deps.operators.for(operator);
+      let outcome = 'ok';
       try {
         await withDeadline(deps, () =>
           client.workflow.getHandle(workflowId).executeUpdate(resolveReviewUpdate, { args: [decision] }),
@@ -87,13 +89,16 @@ export function needsReviewPages(app: FastifyInstance, deps: ConsoleDeps): void 
       } catch (err) {
         if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) {
           const { param } = failureDetails(err.cause);
+          outcome = 'refused';
           request.session.notice = `Decision refused${param ? ` (field ${param})` : ''}: ${err.cause.message}`;
         } else {
           const closed = await withDeadline(deps, () => closedWorkflow(deps.client, workflowId)).catch(() => undefined);
           if (!closed) throw err;
+          outcome = 'closed';
           request.session.notice = `${closedMessage(closed)}: it takes no more decisions.`;
         }
       }
+      await audit(deps.audit, request, { action: `review.${decision.action}`, workflowId, outcome });
       return reply.redirect(back, 303);
     },
   );

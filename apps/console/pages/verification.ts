@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { describeBatch } from '../../../src/batches/describe.js';
 import { verificationWorkflowId } from '../../../workflows/shared/ids.js';
+import { auditRead } from '../audit.js';
 import { requireCsrf } from '../csrf.js';
 import { sendPage, withDeadline, workflowUiUrl, type ConsoleDeps } from '../deps.js';
 import { verificationDetail } from '../reads/verification.js';
@@ -46,6 +47,7 @@ export function verificationPages(app: FastifyInstance, deps: ConsoleDeps): void
     const { workflowId } = request.params;
     const detail = await withDeadline(deps, () => verificationDetail(deps.client, workflowId));
     if (!detail) return notFoundPage(request, reply, `There is no workflow ${workflowId}.`);
+    await auditRead(deps.audit, request, detail);
     return sendPage(request, reply, { title: workflowId, section: '/verifications' }, (csrf) =>
       verificationView(detail, csrf, workflowUiUrl(deps, workflowId)),
     );

@@ -31,6 +31,8 @@ export interface PatientView {
   /** A v1 request names a legacy patient record instead. */
   patientId?: string;
   state?: string;
+  /** The names of the request's fields shown here (`patient.dateOfBirth`, `memberId`), for the audit trail. */
+  fields: string[];
 }
 
 export interface VerificationDetail {
@@ -59,9 +61,23 @@ export interface VerificationDetail {
 function patientOf(input: VerificationWorkflowInput): PatientView | undefined {
   const request = input?.request;
   if (!request) return undefined;
-  if (request.version === 'v1') return { patientId: request.patientId, memberId: request.memberId };
+  const named = <T extends object>(record: T, keys: readonly (keyof T & string)[], prefix = '') =>
+    keys.filter((key) => record[key] !== undefined).map((key) => `${prefix}${key}`);
+  if (request.version === 'v1') {
+    return {
+      patientId: request.patientId,
+      memberId: request.memberId,
+      fields: named(request, ['patientId', 'memberId']),
+    };
+  }
   const p = request.patient;
-  return { name: `${p.firstName} ${p.lastName}`, dateOfBirth: p.dateOfBirth, memberId: p.memberId, state: p.state };
+  return {
+    name: `${p.firstName} ${p.lastName}`,
+    dateOfBirth: p.dateOfBirth,
+    memberId: p.memberId,
+    state: p.state,
+    fields: named(p, ['firstName', 'lastName', 'dateOfBirth', 'memberId', 'state'], 'patient.'),
+  };
 }
 
 async function statusOf(client: Client, workflowId: string) {

@@ -8,7 +8,7 @@ import {
   resultsJsonl,
   type ResultsFormat,
 } from '../../../src/batches/results-format.js';
-import { batchResults } from '../../../src/batches/results.js';
+import { batchResults, resultPatientFields } from '../../../src/batches/results.js';
 import { firstInvalidParam } from '../../../src/contract/index.js';
 import {
   BatchIdParams,
@@ -22,9 +22,6 @@ import { audit, principalOf } from '../access.js';
 import { withDeadline, type IntakeDeps } from '../deps.js';
 import { replyWithError } from '../errors.js';
 import { invalidRequestBody } from '../schemas.js';
-
-/** The columns of a results export that hold patient data. */
-const RESULT_PATIENT_FIELDS = new Set(['memberId']);
 
 /** A results export reads every item's close event: far longer than one request's usual Temporal deadline. */
 const RESULTS_TIMEOUT_MS = 10 * 60_000;
@@ -125,7 +122,7 @@ export function readBatchRoutes(app: FastifyInstance, deps: IntakeDeps): void {
       await audit(deps.access, request, {
         action: 'batch.results',
         batchId,
-        fields: [...new Set(rows.flatMap((row) => Object.keys(row)))].filter((name) => RESULT_PATIENT_FIELDS.has(name)),
+        fields: resultPatientFields(rows),
         outcome: 'ok',
       });
       request.log.info({ batchId, rows: rows.length, format }, 'batch results exported');

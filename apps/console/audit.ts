@@ -1,0 +1,52 @@
+import type { FastifyRequest } from 'fastify';
+import type { AuditEvent } from '../../src/audit/audit-entry.js';
+import type { AuditTrail } from '../../src/audit/audit-trail.js';
+import { statusFields } from '../../src/audit/patient-fields.js';
+import type { VerificationDetail } from './reads/verification.js';
+import { operatorOf } from './session.js';
+
+/** What one console entry says; the actor (`operator:<name>`) and the source (the request's address) are added. */
+export type ConsoleEvent = Omit<AuditEvent, 'actor' | 'source'> & {
+  /** Who acted; default the signed-in operator (a sign-in names the operator before the session does). */
+  operator?: string;
+};
+
+/**
+ * Appends the request's entry to the audit trail (DESIGN §13) before the answer goes out: a page whose entry cannot
+ * be written is not sent (the write's failure becomes the request's 500). Without a trail nothing is recorded.
+ */
+export async function audit(
+  trail: AuditTrail | undefined,
+  request: FastifyRequest,
+  event: ConsoleEvent,
+): Promise<void> {
+  if (!trail) return;
+  const { operator = operatorOf(request), ...rest } = event;
+  await trail.append({ ...rest, actor: `operator:${operator}`, source: request.ip });
+}
+
+/** The names of the patient data a workflow's page shows: its patient, and what the service found for them. */
+const shownFields = (detail: VerificationDetail): string[] => [
+  ...(detail.patient?.fields ?? []),
+  ...(detail.status ? statusFields(detail.status) : []),
+];
+
+/**
+ * A workflow's page (its verification page, or the page answering its runs): `verification.read`, naming the fields
+ * shown. A page that shows no patient data (a run or batch workflow's) is not a disclosure and gets no entry.
+ */
+export async function auditRead(
+  trail: AuditTrail | undefined,
+  request: FastifyRequest,
+  detail: VerificationDetail,
+): Promise<void> {
+  const fields = shownFields(detail);
+  if (fields.length === 0) return;
+  await audit(trail, request, {
+    action: 'verification.read',
+    workflowId: detail.workflowId,
+    tenant: detail.tenant ?? null,
+    fields,
+    outcome: 'ok',
+  });
+}
