@@ -432,7 +432,7 @@ export const variables = {
       )
       .optional(),
     description:
-      'Operators who may sign in to the console: `name:scrypt:N:r:p:salt:hash` entries separated by commas, made by `eligibility console-operator <name>`; required: no default (`eligibility dev` makes one operator per run and prints its password)',
+      'Operators who may sign in to the console: `name:scrypt:N:r:p:salt:hash` entries separated by commas, made by `eligibility console-operator <name>`, each an admin of every tenant; required unless DATABASE_URL holds operators (`eligibility operators`): no default (`eligibility dev` makes one operator per run and prints its password)',
     secret: true,
   }),
   CONSOLE_SESSION_SECRET: v({

@@ -11,6 +11,7 @@ import { registerDeploy } from './commands/deploy.js';
 import { registerGovernor } from './commands/governor.js';
 import { registerIntake } from './commands/intake.js';
 import { registerList } from './commands/list.js';
+import { registerOperators } from './commands/operators.js';
 import { registerReview } from './commands/review.js';
 import { registerSandbox } from './commands/sandbox.js';
 import { registerStart } from './commands/start.js';
@@ -45,6 +46,7 @@ see the README). Run \`eligibility <command> --help\` for a command's options an
   registerDeploy(program, ctx);
   registerClients(program, ctx);
   registerAudit(program, ctx);
+  registerOperators(program, ctx);
   registerGovernor(program, ctx);
   registerSupplyInput(program, ctx);
   registerReview(program, ctx);

@@ -21,7 +21,7 @@ export async function audit(
   event: ConsoleEvent,
 ): Promise<void> {
   if (!trail) return;
-  const { operator = operatorOf(request), ...rest } = event;
+  const { operator = operatorOf(request).name, ...rest } = event;
   await trail.append({ ...rest, actor: `operator:${operator}`, source: request.ip });
 }
 

@@ -1,10 +1,21 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ConsoleOperator, OperatorDirectory } from '../../src/access/operators.js';
 import type { AuditTrail } from '../../src/audit/audit-trail.js';
 import { HEALTH_PATHS } from '../../src/health/routes.js';
 import { audit } from './audit.js';
 import { csrfToken, requireCsrf } from './csrf.js';
-import { verifyOperator, type OperatorEntry } from './operators.js';
+import { verifyOperator, type OperatorEntry } from '../../src/access/operator-passwords.js';
+import { setOperator, type OperatorSource } from './session.js';
 import { signInView } from './views/sign-in.js';
+
+/**
+ * Where the console's operators come from (DESIGN §13): the operator directory in the database (each with a role and
+ * tenants), and CONSOLE_OPERATORS (each an administrator of every tenant). Either may be empty, not both.
+ */
+export interface OperatorSources {
+  operators: ReadonlyMap<string, OperatorEntry>;
+  directory?: OperatorDirectory;
+}
 
 /**
  * Paths a visitor may open without signing in: the sign-in form, the page's own style and script, the icon, and the
@@ -20,30 +31,70 @@ function safeNext(next: unknown): string {
 }
 
 /**
- * Every page but sign-in needs a signed-in operator. A browser asking for a page is sent to the sign-in form (303,
- * remembering the path, which holds identifiers only); anything else, a form post or a download by a script, gets 401.
- * Either way nothing of the page is computed or sent.
+ * The operator a session's name stands for now: an active operator of the directory (their role and tenants), else a
+ * CONSOLE_OPERATORS name (an administrator of every tenant); undefined when neither knows them any more. A session
+ * signed in through the directory never falls back to CONSOLE_OPERATORS: disabling its operator ends it.
  */
-export function guard(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
-  if (request.session.operator !== undefined || isPublic(request.url)) return done();
-  if (request.method === 'GET' && (request.headers.accept ?? '').includes('text/html')) {
-    void reply.redirect(`/sign-in?next=${encodeURIComponent(request.url)}`, 303);
-    return;
-  }
-  void reply.code(401).header('content-type', 'text/plain; charset=utf-8').send('Sign in first.');
+export async function resolveOperator(
+  sources: OperatorSources,
+  name: string,
+  from: OperatorSource | undefined,
+): Promise<ConsoleOperator | undefined> {
+  const listed = await sources.directory?.find(name);
+  if (listed) return listed;
+  if (from !== 'directory' && sources.operators.has(name)) return { name, role: 'admin', tenants: null };
+  return undefined;
 }
 
 /**
- * The name a refused sign-in is recorded under: one of CONSOLE_OPERATORS's names, or `?`. Any other text typed in the
- * name box may be a password typed in the wrong box, and is not kept.
+ * Every page but sign-in needs a signed-in operator, resolved again on every request (a changed role or a disabled
+ * operator counts at once; a session whose operator is gone is ended, as if signed out). A browser asking for a page
+ * is sent to the sign-in form (303, remembering the path, which holds identifiers only); anything else, a form post
+ * or a download by a script, gets 401. Either way nothing of the page is computed or sent.
  */
-const triedName = (operators: ReadonlyMap<string, OperatorEntry>, name: string) => (operators.has(name) ? name : '?');
+export function guard(sources: OperatorSources) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
+    const name = request.session.operator;
+    if (name !== undefined) {
+      const operator = await resolveOperator(sources, name, request.session.operatorFrom);
+      if (operator) {
+        setOperator(request, operator);
+        return undefined;
+      }
+      request.log.info({ operator: name }, 'console session ended: its operator is no longer active');
+      // A fresh, empty session: the old id is worth nothing, and the sign-in form still gets its CSRF secret.
+      await request.session.regenerate();
+    }
+    if (isPublic(request.url)) return undefined;
+    if (request.method === 'GET' && (request.headers.accept ?? '').includes('text/html')) {
+      return reply.redirect(`/sign-in?next=${encodeURIComponent(request.url)}`, 303);
+    }
+    return reply.code(401).header('content-type', 'text/plain; charset=utf-8').send('Sign in first.');
+  };
+}
 
-export function authRoutes(
-  app: FastifyInstance,
-  operators: ReadonlyMap<string, OperatorEntry>,
-  trail?: AuditTrail,
-): void {
+/**
+ * The name a refused sign-in is recorded under: an operator's name (of the directory or CONSOLE_OPERATORS), or `?`.
+ * Any other text typed in the name box may be a password typed in the wrong box, and is not kept.
+ */
+async function triedName(sources: OperatorSources, name: string): Promise<string> {
+  if (sources.operators.has(name) || (await sources.directory?.find(name))) return name;
+  return '?';
+}
+
+/** Checks a password: the directory first, then CONSOLE_OPERATORS. */
+async function verify(
+  sources: OperatorSources,
+  name: string,
+  password: string,
+): Promise<{ name: string; from: OperatorSource } | undefined> {
+  const listed = await sources.directory?.verify(name, password);
+  if (listed) return { name: listed.name, from: 'directory' };
+  const named = await verifyOperator(sources.operators, name, password);
+  return named === undefined ? undefined : { name: named, from: 'operators' };
+}
+
+export function authRoutes(app: FastifyInstance, sources: OperatorSources, trail?: AuditTrail): void {
   app.get<{ Querystring: { next?: string } }>('/sign-in', async (request, reply) => {
     if (request.session.operator) return reply.redirect(safeNext(request.query.next), 303);
     return reply.type('text/html').send(signInView({ csrf: csrfToken(reply), next: safeNext(request.query.next) }));
@@ -54,13 +105,13 @@ export function authRoutes(
     { preHandler: requireCsrf(app) },
     async (request, reply) => {
       const { name = '', password = '', next } = request.body ?? {};
-      const operator = await verifyOperator(operators, String(name), String(password));
-      if (!operator) {
+      const signedIn = await verify(sources, String(name), String(password));
+      if (!signedIn) {
         // Neither the name nor the password is logged or said back: only that this attempt failed.
         request.log.warn('console sign-in refused');
         await audit(trail, request, {
           action: 'operator.sign-in',
-          operator: triedName(operators, String(name)),
+          operator: await triedName(sources, String(name)),
           outcome: 'denied',
         });
         return reply
@@ -68,9 +119,11 @@ export function authRoutes(
           .type('text/html')
           .send(signInView({ csrf: csrfToken(reply), next: safeNext(next), failed: true, name: String(name) }));
       }
+      const operator = signedIn.name;
       // A new session id at sign-in: an id planted before it (session fixation) is worth nothing after.
       await request.session.regenerate();
       request.session.operator = operator;
+      request.session.operatorFrom = signedIn.from;
       request.log.info({ operator }, 'console sign-in');
       await audit(trail, request, { action: 'operator.sign-in', operator, outcome: 'ok' });
       return reply.redirect(safeNext(next), 303);

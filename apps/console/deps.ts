@@ -29,14 +29,15 @@ export function withDeadline<T>(deps: ConsoleDeps, fn: () => Promise<T>): Promis
 export function sendPage(
   request: FastifyRequest,
   reply: FastifyReply,
-  frame: Omit<PageFrame, 'operator' | 'csrf' | 'notice'>,
+  frame: Omit<PageFrame, 'operator' | 'role' | 'csrf' | 'notice'>,
   content: (csrf: string) => Html,
   status = 200,
 ): FastifyReply {
   const csrf = csrfToken(reply);
   const notice = request.session.notice;
   if (notice !== undefined) request.session.notice = undefined;
-  const body = page({ ...frame, operator: operatorOf(request), csrf, ...(notice ? { notice } : {}) }, content(csrf));
+  const { name, role } = operatorOf(request);
+  const body = page({ ...frame, operator: name, role, csrf, ...(notice ? { notice } : {}) }, content(csrf));
   return reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(body);
 }
 

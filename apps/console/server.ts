@@ -4,6 +4,7 @@ import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import type { Client } from '@temporalio/client';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import type { OperatorDirectory } from '../../src/access/operators.js';
 import type { AuditTrail } from '../../src/audit/audit-trail.js';
 import { ConfigError, variables, type Config } from '../../src/config.js';
 import { temporalReachable } from '../../src/health/readiness.js';
@@ -13,7 +14,7 @@ import type { Logger } from '../../src/logging.js';
 import { authRoutes, guard } from './auth.js';
 import { registerCsrf } from './csrf.js';
 import { OperatorClients } from './operator-client.js';
-import { parseOperators } from './operators.js';
+import { parseOperators, type OperatorEntry } from '../../src/access/operator-passwords.js';
 import { awaitingInputPages } from './pages/awaiting-input.js';
 import { batchPages } from './pages/batches.js';
 import { needsReviewPages } from './pages/needs-review.js';
@@ -35,18 +36,32 @@ export interface ConsoleOptions {
   readyTimeoutMs?: number;
   /** The audit trail (DATABASE_URL); without it nothing is recorded (tests, and a console with no database). */
   audit?: AuditTrail;
+  /**
+   * The operators kept in the database (DATABASE_URL), with their roles and tenants; looked up on every request.
+   * Without it only CONSOLE_OPERATORS sign in (each an administrator of every tenant).
+   */
+  directory?: OperatorDirectory;
 }
 
 const READYZ_TIMEOUT_MS = Number(variables.READYZ_TIMEOUT_MS.default);
 
-/** The console refuses to start without operators and a session key: there is no default for either. */
-export function requireConsoleSecrets(config: Config['console']) {
+/**
+ * The console refuses to start without a session key, and without operators: CONSOLE_OPERATORS, or the operator
+ * directory of the database (`options.directory`: DATABASE_URL is set). There is no default for either.
+ */
+export function requireConsoleSecrets(config: Config['console'], options: { directory?: boolean } = {}) {
+  const operatorsMissing = !config.operators && !options.directory;
   const problems = [
-    ...(config.operators
-      ? []
-      : [
-          { variable: 'CONSOLE_OPERATORS', message: 'required (`eligibility console-operator <name>` makes an entry)' },
-        ]),
+    ...(operatorsMissing
+      ? [
+          {
+            variable: 'CONSOLE_OPERATORS',
+            message:
+              'required without DATABASE_URL (`eligibility console-operator <name>` makes an entry; with a database, ' +
+              'operators may live in its directory instead)',
+          },
+        ]
+      : []),
     ...(config.sessionSecret
       ? []
       : [
@@ -56,8 +71,11 @@ export function requireConsoleSecrets(config: Config['console']) {
           },
         ]),
   ];
-  if (!config.operators || !config.sessionSecret) throw new ConfigError(problems);
-  return { operators: parseOperators(config.operators), sessionSecret: config.sessionSecret };
+  if (operatorsMissing || !config.sessionSecret) throw new ConfigError(problems);
+  return {
+    operators: config.operators ? parseOperators(config.operators) : new Map<string, OperatorEntry>(),
+    sessionSecret: config.sessionSecret,
+  };
 }
 
 function errorPage(title: string, message: string): string {
@@ -70,12 +88,14 @@ function errorPage(title: string, message: string): string {
 
 /**
  * The operator console (DESIGN §11): server-rendered pages for people who answer runs, decide reviews and follow
- * batches. Sign-in with CONSOLE_OPERATORS, a session cookie, a CSRF token in every form, a content security policy
- * that allows this origin's own script and style only. Returns the app; the caller listens.
+ * batches. Sign-in with the operator directory or CONSOLE_OPERATORS, roles and tenants (`access.ts`), a session
+ * cookie, a CSRF token in every form, a content security policy that allows this origin's own script and style only.
+ * Returns the app; the caller listens.
  */
 export function createConsole(options: ConsoleOptions): FastifyInstance {
   const { config, client, logger } = options;
-  const { operators, sessionSecret } = requireConsoleSecrets(config.console);
+  const { operators, sessionSecret } = requireConsoleSecrets(config.console, { directory: !!options.directory });
+  const sources = { operators, ...(options.directory ? { directory: options.directory } : {}) };
   const loggerInstance: FastifyBaseLogger = logger.child({ component: 'console' });
   const app = Fastify({ loggerInstance, trustProxy: config.console.trustProxy, bodyLimit: 256 * 1024 });
 
@@ -99,7 +119,7 @@ export function createConsole(options: ConsoleOptions): FastifyInstance {
   registerSession(app, { ...config.console, sessionSecret });
   registerCsrf(app);
   void app.register(fastifyStatic, { root: ASSETS, prefix: '/assets/', index: false, cacheControl: false });
-  app.addHook('onRequest', guard);
+  app.addHook('onRequest', guard(sources));
   countHttpRequests(app, 'console');
   healthRoutes(app, { ready: () => temporalReachable(client.connection, options.readyTimeoutMs ?? READYZ_TIMEOUT_MS) });
 
@@ -146,7 +166,7 @@ export function createConsole(options: ConsoleOptions): FastifyInstance {
     routes.get('/', (_request, reply) => reply.redirect('/awaiting-input', 303));
     // Browsers ask for it on every page; no icon, and no 401 in their console for it.
     routes.get('/favicon.ico', (_request, reply) => reply.code(204).send());
-    authRoutes(routes, operators, options.audit);
+    authRoutes(routes, sources, options.audit);
     awaitingInputPages(routes, deps);
     needsReviewPages(routes, deps);
     batchPages(routes, deps);

@@ -1,6 +1,7 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifySession from '@fastify/session';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ConsoleOperator } from '../../src/access/operators.js';
 import type { ConsoleConfig } from '../../src/config.js';
 import { boundedSessionStore } from './session-store.js';
 
@@ -8,16 +9,30 @@ declare module 'fastify' {
   interface Session {
     /** The signed-in operator's name; absent before sign-in. */
     operator?: string;
+    /** Where the name was checked at sign-in: the operator directory (database) or CONSOLE_OPERATORS. */
+    operatorFrom?: OperatorSource;
     /** A one-time notice for the next page (an answer accepted, a decision taken); identifiers only, never PHI. */
     notice?: string;
   }
 }
 
+export type OperatorSource = 'directory' | 'operators';
+
 export const SESSION_COOKIE = 'console_session';
 
-/** The signed-in operator of a request the guard let through (`auth.ts`). */
-export const operatorOf = (request: FastifyRequest): string => {
-  const operator = request.session.operator;
+/** The operator each request resolved (`auth.ts`'s guard), looked up again on every request. */
+const resolved = new WeakMap<FastifyRequest, ConsoleOperator>();
+
+export const setOperator = (request: FastifyRequest, operator: ConsoleOperator): void => {
+  resolved.set(request, operator);
+};
+
+/**
+ * Who this request's operator is: their name, role and tenants as the guard resolved them for this very request (a
+ * changed role or a disabled operator counts from the next request on). Only for requests the guard let through.
+ */
+export const operatorOf = (request: FastifyRequest): ConsoleOperator => {
+  const operator = resolved.get(request);
   if (operator === undefined) throw new Error('guard let a request through without an operator');
   return operator;
 };

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../../src/config.js';
-import { operatorEntry } from '../console/operators.js';
+import { operatorEntry } from '../../src/access/operator-passwords.js';
 
 /** The operator `eligibility dev` makes when CONSOLE_OPERATORS is unset; its password is new every run. */
 export const DEV_OPERATOR = 'dev';

@@ -21,6 +21,7 @@ import { createWebhookReceiver, WEBHOOK_PATH } from '../receiver/index.js';
 import { runWorker } from '../../workers/run-worker.js';
 import { moveEarlierBuildsHere } from './earlier-builds.js';
 import { IntakeClients } from '../../src/access/intake-clients.js';
+import { OperatorDirectory } from '../../src/access/operators.js';
 import { AuditTrail } from '../../src/audit/audit-trail.js';
 import { openStore } from '../../src/store/database.js';
 import { startEmbeddedDatabase } from '../../src/store/embedded.js';
@@ -237,7 +238,13 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
     log(`Webhook receiver on ${webhookBase}${WEBHOOK_PATH}, intake API on ${intakeUrl}`);
     const operatorConsole = await devConsole(config);
     config = operatorConsole.config;
-    const consoleApp = createConsole({ config, client: temporal.client, logger, audit: trail });
+    const consoleApp = createConsole({
+      config,
+      client: temporal.client,
+      logger,
+      audit: trail,
+      directory: new OperatorDirectory(store),
+    });
     const consoleUrl = await listen(consoleApp, config.console.host, config.console.port, 'operator console');
     stops.push(() => consoleApp.close());
 

@@ -40,7 +40,20 @@ export interface AuditEntriesTable {
   hash: string;
 }
 
+export interface OperatorsTable {
+  name: string;
+  role: 'admin' | 'operator' | 'viewer';
+  /** The tenants the operator sees; null: every tenant. */
+  tenants: string[] | null;
+  /** `name:scrypt:N:r:p:salt:hash`, as a CONSOLE_OPERATORS entry (src/access/operator-passwords.ts). */
+  password: string;
+  created_at: CreatedAt;
+  created_by: string;
+  disabled_at: Date | null;
+}
+
 export interface Tables {
   intake_clients: IntakeClientsTable;
   audit_entries: AuditEntriesTable;
+  operators: OperatorsTable;
 }

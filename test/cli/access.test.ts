@@ -16,6 +16,7 @@ describe('eligibility clients and audit', function () {
   let h: WorkflowHarness;
   let env: Record<string, string>;
   const cli = (...args: string[]) => runCli(args, env);
+  const cliWithInput = (input: string, ...args: string[]) => runCli(args, env, input);
 
   before(async () => {
     h = await startWorkflowHarness();
@@ -94,5 +95,53 @@ describe('eligibility clients and audit', function () {
       await db.end();
     }
     assert.equal((await cli('audit', 'verify')).code, 0);
+  });
+
+  it('adds an operator with a password from stdin, changes their role, disables them; each change in the trail', async () => {
+    const name = `op-${Date.now()}`;
+    const short = await cliWithInput(
+      'short',
+      'operators',
+      'create',
+      name,
+      '--role',
+      'operator',
+      '--tenants',
+      'clinic-1',
+    );
+    assert.equal(short.code, 1);
+    assert.match(short.stderr, /at least 12 characters/);
+    const made = await cliWithInput(
+      'a long passphrase',
+      '--as',
+      'ana',
+      'operators',
+      'create',
+      name,
+      '--role',
+      'operator',
+      '--tenants',
+      'clinic-1,clinic-2',
+    );
+    assert.equal(made.code, 0, made.stderr);
+    assert.equal((await cli('--as', 'ana', 'operators', 'set', name, '--role', 'viewer')).code, 0);
+    const listed = (
+      JSON.parse((await cli('operators', 'list', '--json')).stdout) as {
+        name: string;
+        role: string;
+        tenants: string[];
+      }[]
+    ).find((o) => o.name === name);
+    assert.deepEqual([listed?.role, listed?.tenants], ['viewer', ['clinic-1', 'clinic-2']]);
+    assert.equal((await cli('--as', 'ana', 'operators', 'disable', name)).code, 0);
+    const actions = (await cli('audit', 'list', '--actor', 'cli:ana', '--jsonl')).stdout
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { action: string }).action);
+    assert.deepEqual(actions.slice(-3), [
+      `operator.create:${name}`,
+      `operator.set:${name}`,
+      `operator.disable:${name}`,
+    ]);
   });
 });

@@ -20,9 +20,9 @@ export interface CliRun {
  * Runs the real `eligibility` command in a child process, as a person would, with `env` added to this one's and the test
  * run's codec keys (so it reads what the suite's clients and workers write).
  */
-export function runCli(args: readonly string[], env: Record<string, string> = {}): Promise<CliRun> {
+export function runCli(args: readonly string[], env: Record<string, string> = {}, input?: string): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    execFile(
+    const child = execFile(
       process.execPath,
       [...CLI_ARGV, ...args],
       { cwd: ROOT, env: { ...process.env, ...testCodecEnv(), ...env }, timeout: 60_000 },
@@ -33,6 +33,8 @@ export function runCli(args: readonly string[], env: Record<string, string> = {}
         else resolve({ code: typeof code === 'number' ? code : 0, stdout, stderr });
       },
     );
+    // What a person would pipe in (a password); otherwise stdin is closed at once.
+    child.stdin?.end(input ?? '');
   });
 }
 

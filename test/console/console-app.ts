@@ -3,7 +3,8 @@ import { Writable } from 'node:stream';
 import type { Client } from '@temporalio/client';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../src/config.js';
-import { operatorEntry } from '../../apps/console/operators.js';
+import { operatorEntry } from '../../src/access/operator-passwords.js';
+import type { OperatorDirectory } from '../../src/access/operators.js';
 import type { AuditTrail } from '../../src/audit/audit-trail.js';
 import { createConsole } from '../../apps/console/server.js';
 import { createLogger } from '../../src/logging.js';
@@ -21,7 +22,7 @@ export interface TestConsole {
 
 export async function startTestConsole(
   client: Client,
-  options: { listen?: boolean; env?: Record<string, string>; audit?: AuditTrail } = {},
+  options: { listen?: boolean; env?: Record<string, string>; audit?: AuditTrail; directory?: OperatorDirectory } = {},
 ): Promise<TestConsole> {
   const operator = { name: 'alice', password: randomBytes(12).toString('base64url') };
   const config = loadConfig({
@@ -43,6 +44,7 @@ export async function startTestConsole(
     logger: createLogger(config, 'console-test', sink),
     timeoutMs: 10_000,
     audit: options.audit,
+    ...(options.directory ? { directory: options.directory } : {}),
   });
   const url = options.listen ? (await app.listen({ host: '127.0.0.1', port: 0 })).replace(/\/$/, '') : '';
   if (!options.listen) await app.ready();
@@ -65,7 +67,12 @@ export function csrfFrom(body: string): string {
 }
 
 /** Signs in through the form, as a browser would; returns the signed-in session's cookie. */
-export async function signIn(console: TestConsole): Promise<string> {
+export function signIn(console: TestConsole): Promise<string> {
+  return signInAs(console, console.operator);
+}
+
+/** Signs in as `operator` (of CONSOLE_OPERATORS or the operator directory); returns the session's cookie. */
+export async function signInAs(console: TestConsole, operator: { name: string; password: string }): Promise<string> {
   const form = await console.app.inject({ method: 'GET', url: '/sign-in', headers: { accept: 'text/html' } });
   const cookie = sessionCookie(form.headers['set-cookie']);
   const answer = await console.app.inject({
@@ -74,8 +81,8 @@ export async function signIn(console: TestConsole): Promise<string> {
     headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
     payload: new URLSearchParams({
       _csrf: csrfFrom(form.body),
-      name: console.operator.name,
-      password: console.operator.password,
+      name: operator.name,
+      password: operator.password,
     }).toString(),
   });
   if (answer.statusCode !== 303) throw new Error(`sign-in answered ${answer.statusCode}`);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Session } from 'fastify';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { operatorEntry, parseOperators, verifyOperator } from '../../apps/console/operators.js';
+import { operatorEntry, parseOperators, verifyOperator } from '../../src/access/operator-passwords.js';
 import { createConsole } from '../../apps/console/server.js';
 import { boundedSessionStore, MAX_SESSIONS } from '../../apps/console/session-store.js';
 import { createLogger } from '../../src/logging.js';

@@ -1,14 +1,6 @@
 import type { Command } from 'commander';
 import { CliError, untilInterrupted, withOptionalStore, type CliContext } from '../context.js';
-
-async function readPassword(): Promise<string> {
-  if (process.stdin.isTTY) throw new CliError('pipe the password on stdin (it is never taken as an argument)');
-  let text = '';
-  for await (const chunk of process.stdin) text += String(chunk);
-  const password = text.replace(/\r?\n$/, '');
-  if (password.length < 12) throw new CliError('the password must be at least 12 characters');
-  return password;
-}
+import { readPassword } from '../read-password.js';
 
 export function registerConsole(program: Command, ctx: CliContext): void {
   program
@@ -32,19 +24,22 @@ Example:
       const { serveHttp } = await import('../serve-http.js');
       const { createConsole, requireConsoleSecrets } = await import('../../console/server.js');
       const config = ctx.config();
-      // Refused before connecting: missing operators or session key are named at once.
-      requireConsoleSecrets(config.console);
+      // Refused before connecting: missing operators or session key are named at once (with a database, its
+      // operator directory may hold the operators instead of CONSOLE_OPERATORS).
+      requireConsoleSecrets(config.console, { directory: Boolean(config.database.url) });
       // With a database, what operators see of patients and what they change goes to the audit trail.
       const { AuditTrail } = await import('../../../src/audit/audit-trail.js');
+      const { OperatorDirectory } = await import('../../../src/access/operators.js');
       await withOptionalStore(ctx, async (store) => {
         const audit = store && new AuditTrail(store);
+        const directory = store && new OperatorDirectory(store);
         await serveHttp(config, {
           what: 'Operator console',
           role: 'console',
           host: config.console.host,
           port: config.console.port,
           signal,
-          create: (client, logger) => createConsole({ config, client, logger, audit }),
+          create: (client, logger) => createConsole({ config, client, logger, audit, directory }),
         });
       });
     });
@@ -61,7 +56,7 @@ Join several entries with commas. Example:
     )
     .action(async (name: string) => {
       if (!/^[A-Za-z0-9._@-]{1,64}$/.test(name)) throw new CliError('the name takes letters, digits and . _ @ - only');
-      const { operatorEntry } = await import('../../console/operators.js');
+      const { operatorEntry } = await import('../../../src/access/operator-passwords.js');
       console.log(await operatorEntry(name, await readPassword()));
     });
 }

@@ -5,12 +5,13 @@ import { describeRejection } from '../../../src/temporal/rejection.js';
 import { supplyRunInputUpdate } from '../../../workflows/shared/messages.js';
 import { isPlainObject } from '../../../workflows/shared/plain-object.js';
 import { operatorOf } from '../session.js';
+import { mayAct, refuseReadOnly, seesWorkflow, visibleDetail } from '../access.js';
 import { audit, auditRead } from '../audit.js';
+import { detailFor } from '../masking.js';
 import { requireCsrf } from '../csrf.js';
 import { sendPage, withDeadline, workflowUiUrl, type ConsoleDeps } from '../deps.js';
 import { operatorIdentity } from '../operator-client.js';
 import { queue } from '../reads/queue.js';
-import { verificationDetail } from '../reads/verification.js';
 import { answerView, runsOf, type RunFormError } from '../views/answer.js';
 import { html } from '../views/html.js';
 import { queueTable } from '../views/queue.js';
@@ -29,15 +30,18 @@ async function showAnswerPage(
   workflowId: string,
   error?: RunFormError,
 ) {
-  const detail = await withDeadline(deps, () => verificationDetail(deps.client, workflowId));
-  if (!detail) return notFoundPage(request, reply, `There is no workflow ${workflowId}.`);
-  await auditRead(deps.audit, request, detail);
+  const found = await visibleDetail(deps, request, workflowId);
+  if (!found) return notFoundPage(request, reply, `There is no workflow ${workflowId}.`);
+  await auditRead(deps.audit, request, found);
+  const operator = operatorOf(request);
+  const detail = detailFor(operator, found);
   const runFlowId = detail.type === WorkflowType.runInput ? workflowId.replace(/^run-/, '') : undefined;
   return sendPage(
     request,
     reply,
     { title: 'Answer a run', section: '/awaiting-input' },
-    (csrf) => answerView(detail, runsOf(detail, runFlowId), csrf, workflowUiUrl(deps, workflowId), error),
+    (csrf) =>
+      answerView(detail, runsOf(detail, runFlowId), csrf, workflowUiUrl(deps, workflowId), error, mayAct(operator)),
     error ? 400 : 200,
   );
 }
@@ -60,13 +64,15 @@ function parseInput(text: string): { input: Record<string, unknown> } | { reason
  */
 export function awaitingInputPages(app: FastifyInstance, deps: ConsoleDeps): void {
   app.get('/awaiting-input', async (request, reply) => {
-    const rows = await withDeadline(deps, () => queue(deps.client, 'awaiting-input'));
+    const operator = operatorOf(request);
+    const rows = await withDeadline(deps, () => queue(deps.client, 'awaiting-input', operator.tenants));
+    const label = mayAct(operator) ? 'Answer' : 'View';
     return sendPage(request, reply, { title: 'Awaiting input', section: '/awaiting-input' }, () =>
       queueTable(
         rows,
         'Runs awaiting input',
         'No run awaits input.',
-        (r) => html`<a class="button" href="/runs/${encodeURIComponent(r.workflowId)}">Answer</a>`,
+        (r) => html`<a class="button" href="/runs/${encodeURIComponent(r.workflowId)}">${label}</a>`,
       ),
     );
   });
@@ -80,6 +86,16 @@ export function awaitingInputPages(app: FastifyInstance, deps: ConsoleDeps): voi
     { preHandler: requireCsrf(app) },
     async (request, reply) => {
       const { workflowId, flowRunId } = request.params;
+      const refused = await refuseReadOnly(deps, request, reply, {
+        action: 'run.answer',
+        what: 'answer runs',
+        workflowId,
+      });
+      if (refused) return reply;
+      // Another tenant's workflow is answered as one that does not exist, and gets nothing.
+      if (!(await seesWorkflow(deps, request, workflowId))) {
+        return notFoundPage(request, reply, `There is no workflow ${workflowId}.`);
+      }
       const text = typeof request.body?.input === 'string' ? request.body.input : '';
       const parsed = parseInput(text);
       if ('reason' in parsed) {
@@ -90,7 +106,7 @@ export function awaitingInputPages(app: FastifyInstance, deps: ConsoleDeps): voi
           text,
         });
       }
-      const operator = operatorOf(request);
+      const operator = operatorOf(request).name;
       const client = deps.operators.for(operator);
       // The names of the keys sent, never their values: the input may hold patient data.
       const answered = (outcome: string) =>

@@ -1,14 +1,16 @@
 import { ApplicationFailure, WorkflowUpdateFailedError } from '@temporalio/client';
 import type { FastifyInstance } from 'fastify';
 import { BatchNotFoundError, cancelBatch, resubmitBatch } from '../../../src/batches/actions.js';
-import { describeBatch, listBatches } from '../../../src/batches/describe.js';
 import { listBatchItems } from '../../../src/batches/items.js';
 import { RESULTS_MEDIA_TYPE, resultsCsv, resultsJsonl } from '../../../src/batches/results-format.js';
 import { batchResults } from '../../../src/batches/results.js';
 import { BatchIdParams } from '../../../src/batches/schemas.js';
 import { operatorOf } from '../session.js';
 import { resultPatientFields } from '../../../src/batches/results.js';
+import { mayAct, refuseReadOnly, visibleBatch } from '../access.js';
 import { audit } from '../audit.js';
+import { resultsFor } from '../masking.js';
+import { batchesOf } from '../reads/batches.js';
 import { requireCsrf } from '../csrf.js';
 import { sendPage, withDeadline, type ConsoleDeps } from '../deps.js';
 import { batchDetail, batchesList } from '../views/batches.js';
@@ -25,21 +27,19 @@ const RESUBMIT_FAILED = ['failed', 'timed-out', 'terminated'] as const;
  */
 export function batchPages(app: FastifyInstance, deps: ConsoleDeps): void {
   app.get('/batches', async (request, reply) => {
-    const page = await withDeadline(deps, () => listBatches(deps.client, { pageSize: 20 }));
-    return sendPage(request, reply, { title: 'Batches', section: '/batches' }, () => batchesList(page.batches));
+    const batches = await withDeadline(deps, () => batchesOf(deps.client, operatorOf(request).tenants, 20));
+    return sendPage(request, reply, { title: 'Batches', section: '/batches' }, () => batchesList(batches));
   });
 
   app.get<{ Params: { batchId: string } }>('/batches/:batchId', async (request, reply) => {
     const params = BatchIdParams.safeParse(request.params);
-    const view = params.success
-      ? await withDeadline(deps, () => describeBatch(deps.client, params.data.batchId))
-      : undefined;
+    const view = params.success ? await visibleBatch(deps, request, params.data.batchId) : undefined;
     if (!view) return notFoundPage(request, reply, 'There is no such batch.');
     const { items } = await withDeadline(deps, () =>
       listBatchItems(deps.client, view.batchId, { pageSize: 50, rounds: view.round }),
     );
     return sendPage(request, reply, { title: `Batch ${view.batchId}`, section: '/batches' }, (csrf) =>
-      batchDetail(view, items, csrf),
+      batchDetail(view, items, csrf, mayAct(operatorOf(request))),
     );
   });
 
@@ -52,13 +52,17 @@ export function batchPages(app: FastifyInstance, deps: ConsoleDeps): void {
         return notFoundPage(request, reply, 'There is no such download.');
       }
       const { batchId } = params.data;
-      const found = await deps.client.withDeadline(Date.now() + RESULTS_TIMEOUT_MS, async () => {
-        const view = await describeBatch(deps.client, batchId);
-        return view ? { tenant: view.tenant, rows: await batchResults(deps.client, batchId, view.pages) } : undefined;
-      });
-      if (!found) return notFoundPage(request, reply, 'There is no such batch.');
+      // Another tenant's batch is answered as one that does not exist, before any of its items is read.
+      const view = await visibleBatch(deps, request, batchId);
+      if (!view) return notFoundPage(request, reply, 'There is no such batch.');
+      const operator = operatorOf(request);
+      const found = await deps.client.withDeadline(Date.now() + RESULTS_TIMEOUT_MS, async () => ({
+        tenant: view.tenant,
+        // A viewer's download shows member ids by their last four characters only.
+        rows: resultsFor(operator, await batchResults(deps.client, batchId, view.pages)),
+      }));
       const { rows } = found;
-      request.log.info({ batchId, rows: rows.length, format, operator: operatorOf(request) }, 'batch results exported');
+      request.log.info({ batchId, rows: rows.length, format, operator: operator.name }, 'batch results exported');
       await audit(deps.audit, request, {
         action: 'batch.results',
         batchId,
@@ -82,7 +86,16 @@ export function batchPages(app: FastifyInstance, deps: ConsoleDeps): void {
         const params = BatchIdParams.safeParse({ batchId: request.params.batchId });
         if (!params.success) return notFoundPage(request, reply, 'There is no such batch.');
         const { batchId } = params.data;
-        const operator = operatorOf(request);
+        const refused = await refuseReadOnly(deps, request, reply, {
+          action: `batch.${act}`,
+          what: act === 'cancel' ? 'cancel batches' : 'resubmit batches',
+          batchId,
+        });
+        if (refused) return reply;
+        // Another tenant's batch is answered as one that does not exist, and gets nothing.
+        if (!(await visibleBatch(deps, request, batchId)))
+          return notFoundPage(request, reply, 'There is no such batch.');
+        const operator = operatorOf(request).name;
         const client = deps.operators.for(operator);
         // Undefined while nothing was sent (a cancel not confirmed): that is no change, and gets no entry.
         let outcome: string | undefined;

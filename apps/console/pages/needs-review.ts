@@ -6,6 +6,7 @@ import { failureDetails } from '../../../workflows/shared/failure-details.js';
 import { resolveReviewUpdate } from '../../../workflows/shared/messages.js';
 import type { ReviewDecision } from '../../../workflows/shared/types.js';
 import { operatorOf } from '../session.js';
+import { mayAct, refuseReadOnly, seesWorkflow } from '../access.js';
 import { audit } from '../audit.js';
 import { requireCsrf } from '../csrf.js';
 import { sendPage, withDeadline, type ConsoleDeps } from '../deps.js';
@@ -14,6 +15,7 @@ import { queue } from '../reads/queue.js';
 import { html } from '../views/html.js';
 import { queueTable } from '../views/queue.js';
 import { reviewForms } from '../views/review.js';
+import { notFoundPage } from './not-found.js';
 
 interface ReviewBody {
   action?: string;
@@ -51,7 +53,13 @@ const DONE: Record<ReviewDecision['action'], string> = {
  */
 export function needsReviewPages(app: FastifyInstance, deps: ConsoleDeps): void {
   app.get('/needs-review', async (request, reply) => {
-    const rows = await withDeadline(deps, () => queue(deps.client, 'needs-review'));
+    const operator = operatorOf(request);
+    const rows = await withDeadline(deps, () => queue(deps.client, 'needs-review', operator.tenants));
+    // A viewer sees the queue with a link to each verification, not the decisions.
+    const action = (workflowId: string, csrf: string) =>
+      mayAct(operator)
+        ? reviewForms(workflowId, csrf)
+        : html`<a class="button" href="/verifications/${encodeURIComponent(workflowId)}">View</a>`;
     return sendPage(
       request,
       reply,
@@ -62,7 +70,7 @@ export function needsReviewPages(app: FastifyInstance, deps: ConsoleDeps): void 
             at the service whether the verification exists, then decide. The reason and deadline of each are on its
             verification page.
           </p>
-          ${queueTable(rows, 'Verifications needing review', 'No verification needs review.', (r) => reviewForms(r.workflowId, csrf))}`,
+          ${queueTable(rows, 'Verifications needing review', 'No verification needs review.', (r) => action(r.workflowId, csrf))}`,
     );
   });
 
@@ -73,7 +81,17 @@ export function needsReviewPages(app: FastifyInstance, deps: ConsoleDeps): void 
       const { workflowId } = request.params;
       const back = `/verifications/${encodeURIComponent(workflowId)}`;
       const decision = decisionOf(request.body ?? {});
-      const operator = operatorOf(request);
+      const refused = await refuseReadOnly(deps, request, reply, {
+        action: 'param' in decision ? 'review' : `review.${decision.action}`,
+        what: 'decide reviews',
+        workflowId,
+      });
+      if (refused) return reply;
+      // Another tenant's workflow is answered as one that does not exist, and gets nothing.
+      if (!(await seesWorkflow(deps, request, workflowId))) {
+        return notFoundPage(request, reply, `There is no workflow ${workflowId}.`);
+      }
+      const operator = operatorOf(request).name;
       if ('param' in decision) {
         request.session.notice = `Not sent (field ${decision.param}): ${decision.reason}.`;
         return reply.redirect(back, 303);

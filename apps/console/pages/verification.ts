@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { describeBatch } from '../../../src/batches/describe.js';
 import { verificationWorkflowId } from '../../../workflows/shared/ids.js';
+import { mayAct, seesWorkflow, visibleBatch, visibleDetail } from '../access.js';
 import { auditRead } from '../audit.js';
+import { detailFor } from '../masking.js';
+import { operatorOf } from '../session.js';
 import { requireCsrf } from '../csrf.js';
-import { sendPage, withDeadline, workflowUiUrl, type ConsoleDeps } from '../deps.js';
-import { verificationDetail } from '../reads/verification.js';
+import { sendPage, workflowUiUrl, type ConsoleDeps } from '../deps.js';
 import { searchForm, verificationView } from '../views/verification.js';
 import { notFoundPage } from './not-found.js';
 
@@ -24,14 +25,13 @@ export function verificationPages(app: FastifyInstance, deps: ConsoleDeps): void
     if (q === '')
       return sendPage(request, reply, frame, (csrf) => searchForm(csrf, '', 'Type a caller id or a workflow id.'), 400);
     const batchId = /^batch-[^.]+$/.test(q) ? q.slice('batch-'.length) : undefined;
-    if (batchId && (await withDeadline(deps, () => describeBatch(deps.client, batchId)).catch(() => undefined))) {
+    // Only what the operator sees is found: another tenant's verification or batch is not there for them.
+    if (batchId && (await visibleBatch(deps, request, batchId).catch(() => undefined))) {
       return reply.redirect(`/batches/${encodeURIComponent(batchId)}`, 303);
     }
     const candidates = WORKFLOW_ID.test(q) ? [q, verificationWorkflowId(q)] : [verificationWorkflowId(q), q];
     for (const workflowId of candidates) {
-      const found = await withDeadline(deps, () => deps.client.workflow.getHandle(workflowId).describe()).catch(
-        () => undefined,
-      );
+      const found = await seesWorkflow(deps, request, workflowId).catch(() => false);
       if (found) return reply.redirect(`/verifications/${encodeURIComponent(workflowId)}`, 303);
     }
     return sendPage(
@@ -45,11 +45,12 @@ export function verificationPages(app: FastifyInstance, deps: ConsoleDeps): void
 
   app.get<{ Params: { workflowId: string } }>('/verifications/:workflowId', async (request, reply) => {
     const { workflowId } = request.params;
-    const detail = await withDeadline(deps, () => verificationDetail(deps.client, workflowId));
-    if (!detail) return notFoundPage(request, reply, `There is no workflow ${workflowId}.`);
-    await auditRead(deps.audit, request, detail);
+    const found = await visibleDetail(deps, request, workflowId);
+    if (!found) return notFoundPage(request, reply, `There is no workflow ${workflowId}.`);
+    await auditRead(deps.audit, request, found);
+    const operator = operatorOf(request);
     return sendPage(request, reply, { title: workflowId, section: '/verifications' }, (csrf) =>
-      verificationView(detail, csrf, workflowUiUrl(deps, workflowId)),
+      verificationView(detailFor(operator, found), csrf, workflowUiUrl(deps, workflowId), mayAct(operator)),
     );
   });
 }

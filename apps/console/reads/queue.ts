@@ -1,5 +1,6 @@
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
 import { viewQuery, findView } from '../../../src/temporal/ui-views.js';
+import { and, isOneOf, type Condition } from '../../../src/temporal/visibility-query.js';
 import { BatchId, PayerId, SpecialtyCode, Tenant } from '../../../workflows/shared/search-attributes.js';
 
 /** One row of a console queue: identifiers from visibility only (no query, no history, no patient data). */
@@ -34,12 +35,18 @@ function row(info: WorkflowExecutionInfo): QueueRow {
 
 /**
  * A queue of the Temporal UI views (`src/temporal/ui-views.ts`: the same query an engineer types there), oldest
- * first. Temporal's SQL visibility lists newest first and cannot sort otherwise, so up to QUEUE_LIMIT rows are read
- * and turned around.
+ * first, of the operator's tenants only (`tenants` null: every tenant, and workflows started without one). Temporal's
+ * SQL visibility lists newest first and cannot sort otherwise, so up to QUEUE_LIMIT rows are read and turned around.
  */
-export async function queue(client: Client, view: 'awaiting-input' | 'needs-review'): Promise<QueueRow[]> {
+export async function queue(
+  client: Client,
+  view: 'awaiting-input' | 'needs-review',
+  tenants: readonly string[] | null,
+): Promise<QueueRow[]> {
+  if (tenants !== null && tenants.length === 0) return [];
   const rows: QueueRow[] = [];
-  const query = viewQuery(findView(view), undefined);
+  const all = viewQuery(findView(view), undefined) as Condition;
+  const query = tenants === null ? all : and(all, isOneOf(Tenant, tenants));
   for await (const info of client.workflow.list({ query, pageSize: 100 })) {
     rows.push(row(info));
     if (rows.length >= QUEUE_LIMIT) break;

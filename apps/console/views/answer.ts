@@ -57,6 +57,16 @@ const example = (run: RunView) =>
     ? JSON.stringify(Object.fromEntries(run.requested.fields.map((f) => [f, '…'])))
     : EXAMPLE;
 
+/** A pending run as a viewer sees it: what it asks for, no form. */
+function runCard(run: RunView): Html {
+  const id = `input-${run.flowRunId}`;
+  return html`<section class="card run" aria-labelledby="${id}-h">
+    <h2 id="${id}-h">Run <code>${run.flowRunId}</code> <span class="stage stage-awaiting-input">${run.state}</span></h2>
+    <p><strong>What it asks for:</strong> ${asks(run)}</p>
+    <p class="help">Your role reads only: an operator or an administrator answers it.</p>
+  </section>`;
+}
+
 function runForm(workflowId: string, run: RunView, csrf: string, error: RunFormError | undefined): Html {
   const id = `input-${run.flowRunId}`;
   const failed = error?.flowRunId === run.flowRunId ? error : undefined;
@@ -104,6 +114,7 @@ export function answerView(
   csrf: string,
   uiUrl: string | undefined,
   error?: RunFormError,
+  canAct = true,
 ): Html {
   const pending = runs.filter((r) => r.state !== 'answered');
   const answered = runs.filter((r) => r.state === 'answered');
@@ -112,7 +123,7 @@ export function answerView(
     <div>${patientCard(detail)}${identifiersCard(detail, uiUrl)}</div>
     <div>
       ${pending.length === 0 ? html`<p class="empty">No run of this workflow awaits input now.</p>` : ''}
-      ${pending.map((run) => runForm(detail.workflowId, run, csrf, error))}
+      ${pending.map((run) => (canAct ? runForm(detail.workflowId, run, csrf, error) : runCard(run)))}
       ${
         answered.length > 0
           ? html`<section class="card">

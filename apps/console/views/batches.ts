@@ -95,10 +95,11 @@ function itemsTable(items: readonly BatchItemView[]): Html {
   </table>`;
 }
 
-export function batchDetail(view: BatchView, items: readonly BatchItemView[], csrf: string): Html {
+/** `canAct` false (a viewer): the downloads only, no resubmit or cancel. */
+export function batchDetail(view: BatchView, items: readonly BatchItemView[], csrf: string, canAct = true): Html {
   const base = `/batches/${encodeURIComponent(view.batchId)}`;
   const groups = progressGroups(view.counts);
-  const running = view.status === 'RUNNING';
+  const running = canAct && view.status === 'RUNNING';
   const canCancel = running && BATCH_STATE_TABLE[view.state].cancellable;
   const canResubmit = running && groups.failed > 0 && BATCH_STATE_TABLE[view.state].resubmittable;
   return html`<section class="card" aria-labelledby="progress-h">

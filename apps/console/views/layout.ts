@@ -16,6 +16,8 @@ export interface PageFrame {
   section?: SectionPath;
   /** Absent on the sign-in page. */
   operator?: string;
+  /** The operator's role, shown beside their name. */
+  role?: string;
   csrf?: string;
   /** A one-time notice (role=status, read out by screen readers). */
   notice?: string;
@@ -38,7 +40,8 @@ function header(frame: PageFrame): Html {
       </ul>
     </nav>
     <form method="post" action="/sign-out" class="sign-out">
-      ${hiddenCsrf(frame.csrf)} <span>Signed in as <strong>${frame.operator}</strong></span>
+      ${hiddenCsrf(frame.csrf)}
+      <span>Signed in as <strong>${frame.operator}</strong>${frame.role ? html` (${frame.role})` : ''}</span>
       <button type="submit">Sign out</button>
     </form>
   </header>`;

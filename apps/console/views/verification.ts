@@ -84,9 +84,10 @@ function timelineCard(d: VerificationDetail): Html {
   </section>`;
 }
 
-export function verificationView(d: VerificationDetail, csrf: string, uiUrl: string | undefined): Html {
+/** `canAct` false (a viewer): the review decisions are not shown. */
+export function verificationView(d: VerificationDetail, csrf: string, uiUrl: string | undefined, canAct = true): Html {
   const review =
-    d.stage === 'needs-review' && d.execution === 'RUNNING'
+    canAct && d.stage === 'needs-review' && d.execution === 'RUNNING'
       ? html`<section class="card" aria-labelledby="review-h">
           <h2 id="review-h">Decide</h2>
           ${reviewForms(d.workflowId, csrf)}

@@ -1,6 +1,6 @@
 import { randomBytes, scrypt, type ScryptOptions } from 'node:crypto';
-import { ConfigError } from '../../src/config.js';
-import { secretsEqual } from '../../src/contract/secrets-equal.js';
+import { ConfigError } from '../config.js';
+import { secretsEqual } from '../contract/secrets-equal.js';
 
 /**
  * Operators of the console and their password hashes, from CONSOLE_OPERATORS: `name:scrypt:N:r:p:salt:hash` entries

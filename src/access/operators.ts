@@ -1,0 +1,121 @@
+import type { Store } from '../store/database.js';
+import { operatorEntry, parseOperators, verifyOperator } from './operator-passwords.js';
+
+export const OPERATOR_ROLES = ['admin', 'operator', 'viewer'] as const;
+/** `admin`: everything, operators included; `operator`: answers runs, decides reviews, acts on batches; `viewer`: reads, patient data masked. */
+export type OperatorRole = (typeof OPERATOR_ROLES)[number];
+
+/** A signed-in person of the console as every page sees them. */
+export interface ConsoleOperator {
+  name: string;
+  role: OperatorRole;
+  /** The tenants they see; null: every tenant. */
+  tenants: string[] | null;
+}
+
+export interface ListedOperator extends ConsoleOperator {
+  createdAt: string;
+  createdBy: string;
+  disabledAt?: string;
+}
+
+export class OperatorError extends Error {
+  override name = 'OperatorError';
+}
+
+/** Whether an object of `tenant` (undefined: started without one) is the operator's to see. */
+export const operatorSees = (operator: ConsoleOperator, tenant: string | undefined): boolean =>
+  operator.tenants === null || (tenant !== undefined && operator.tenants.includes(tenant));
+
+/**
+ * The console's operators kept in the project's database (DESIGN §13), beside the ones of CONSOLE_OPERATORS (each an
+ * administrator of every tenant). Looked up on every request, so a changed role or a disabled operator takes effect
+ * at once, in every console process.
+ */
+export class OperatorDirectory {
+  constructor(private readonly store: Store) {}
+
+  async create(spec: { name: string; role: OperatorRole; tenants: string[] | null; password: string; by: string }) {
+    if (!/^[A-Za-z0-9._@-]{1,64}$/.test(spec.name)) {
+      throw new OperatorError('name: letters, digits and . _ @ - only, at most 64');
+    }
+    const exists = await this.store.db
+      .selectFrom('operators')
+      .select('name')
+      .where('name', '=', spec.name)
+      .executeTakeFirst();
+    if (exists) throw new OperatorError(`operator ${spec.name} exists already`);
+    await this.store.db
+      .insertInto('operators')
+      .values({
+        name: spec.name,
+        role: spec.role,
+        tenants: spec.tenants,
+        password: await operatorEntry(spec.name, spec.password),
+        created_by: spec.by,
+        disabled_at: null,
+      })
+      .execute();
+  }
+
+  async list(): Promise<ListedOperator[]> {
+    const rows = await this.store.db.selectFrom('operators').selectAll().orderBy('name').execute();
+    return rows.map((r) => ({
+      name: r.name,
+      role: r.role,
+      tenants: r.tenants,
+      createdAt: new Date(r.created_at).toISOString(),
+      createdBy: r.created_by,
+      ...(r.disabled_at ? { disabledAt: new Date(r.disabled_at).toISOString() } : {}),
+    }));
+  }
+
+  /** A new role, tenants or password; what is not given stays. */
+  async update(name: string, change: { role?: OperatorRole; tenants?: string[] | null; password?: string }) {
+    const { numUpdatedRows } = await this.store.db
+      .updateTable('operators')
+      .set({
+        ...(change.role ? { role: change.role } : {}),
+        ...(change.tenants !== undefined ? { tenants: change.tenants } : {}),
+        ...(change.password !== undefined ? { password: await operatorEntry(name, change.password) } : {}),
+      })
+      .where('name', '=', name)
+      .where('disabled_at', 'is', null)
+      .executeTakeFirst();
+    if (numUpdatedRows === 0n) throw new OperatorError(`no active operator ${name}`);
+  }
+
+  async disable(name: string): Promise<void> {
+    const { numUpdatedRows } = await this.store.db
+      .updateTable('operators')
+      .set({ disabled_at: new Date() })
+      .where('name', '=', name)
+      .where('disabled_at', 'is', null)
+      .executeTakeFirst();
+    if (numUpdatedRows === 0n) throw new OperatorError(`no active operator ${name}`);
+  }
+
+  /** The active operator of that name, or undefined. */
+  async find(name: string): Promise<ConsoleOperator | undefined> {
+    const row = await this.store.db
+      .selectFrom('operators')
+      .select(['name', 'role', 'tenants'])
+      .where('name', '=', name)
+      .where('disabled_at', 'is', null)
+      .executeTakeFirst();
+    return row && { name: row.name, role: row.role, tenants: row.tenants };
+  }
+
+  /** The operator when `password` is theirs; undefined otherwise, in about the same time whether the name exists. */
+  async verify(name: string, password: string): Promise<ConsoleOperator | undefined> {
+    const row = await this.store.db
+      .selectFrom('operators')
+      .selectAll()
+      .where('name', '=', name)
+      .where('disabled_at', 'is', null)
+      .executeTakeFirst();
+    const entries = row ? parseOperators(row.password) : new Map();
+    const verified = await verifyOperator(entries, name, password);
+    return verified && row ? { name: row.name, role: row.role, tenants: row.tenants } : undefined;
+  }
+}

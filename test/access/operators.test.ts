@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import { OperatorDirectory, operatorSees } from '../../src/access/operators.js';
+import type { Store } from '../../src/store/database.js';
+import { testStore } from '../setup/database.js';
+
+describe("the console's operators (DESIGN §13)", function () {
+  this.timeout(30_000);
+  let store: Store;
+  let directory: OperatorDirectory;
+  before(async () => {
+    store = await testStore();
+    directory = new OperatorDirectory(store);
+  });
+  after(() => store?.close());
+
+  it('keeps a role, tenants and only a hash of the password; a wrong password or a disabled operator is refused', async () => {
+    await directory.create({
+      name: 'ana',
+      role: 'viewer',
+      tenants: ['clinic-1'],
+      password: 'a long passphrase',
+      by: 'cli:test',
+    });
+    assert.deepEqual(await directory.verify('ana', 'a long passphrase'), {
+      name: 'ana',
+      role: 'viewer',
+      tenants: ['clinic-1'],
+    });
+    assert.equal(await directory.verify('ana', 'a long passphrasE'), undefined);
+    assert.equal(await directory.verify('nobody', 'a long passphrase'), undefined);
+    const rows = await store.db.selectFrom('operators').selectAll().execute();
+    assert.doesNotMatch(JSON.stringify(rows), /a long passphrase/);
+    assert.doesNotMatch(JSON.stringify(await directory.list()), /scrypt|passphrase/, 'a listing shows no password');
+    await directory.update('ana', { role: 'operator', tenants: null });
+    assert.deepEqual(await directory.find('ana'), { name: 'ana', role: 'operator', tenants: null });
+    await directory.disable('ana');
+    assert.equal(await directory.find('ana'), undefined);
+    assert.equal(await directory.verify('ana', 'a long passphrase'), undefined);
+    await assert.rejects(
+      directory.create({ name: 'ana', role: 'admin', tenants: null, password: 'x'.repeat(12), by: 't' }),
+      /exists already/,
+    );
+    await assert.rejects(
+      directory.create({ name: 'a b', role: 'admin', tenants: null, password: 'x'.repeat(12), by: 't' }),
+      /name:/,
+    );
+  });
+
+  it('an operator of some tenants sees only objects of those; one of every tenant sees all, untenanted ones too', () => {
+    const scoped = { name: 'bo', role: 'operator' as const, tenants: ['clinic-1'] };
+    const all = { name: 'cy', role: 'admin' as const, tenants: null };
+    assert.deepEqual(
+      [operatorSees(scoped, 'clinic-1'), operatorSees(scoped, 'clinic-2'), operatorSees(scoped, undefined)],
+      [true, false, false],
+    );
+    assert.deepEqual([operatorSees(all, 'clinic-2'), operatorSees(all, undefined)], [true, true]);
+  });
+});
