@@ -17,6 +17,12 @@ describe('eligibility clients and audit', function () {
   let env: Record<string, string>;
   const cli = (...args: string[]) => runCli(args, env);
   const cliWithInput = (input: string, ...args: string[]) => runCli(args, env, input);
+  /** The trail's entries a filter of `audit list` finds, as `--jsonl` exports them. */
+  const trail = async (...filter: string[]) =>
+    (await cli('audit', 'list', ...filter, '--jsonl')).stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { actor: string; action: string });
 
   before(async () => {
     h = await startWorkflowHarness();
@@ -54,11 +60,7 @@ describe('eligibility clients and audit', function () {
     const bad = await cli('clients', 'create', '--name', 'x', '--tenant', 'clinic-9', '--scopes', 'verifications:rite');
     assert.equal(bad.code, 1);
     assert.match(bad.stderr, /--scopes: unknown scope verifications:rite/);
-    const trail = await cli('audit', 'list', '--actor', 'cli:ana', '--jsonl');
-    const actions = trail.stdout
-      .trim()
-      .split('\n')
-      .map((line) => (JSON.parse(line) as { action: string }).action);
+    const actions = (await trail('--actor', 'cli:ana')).map((e) => e.action);
     assert.deepEqual(actions.slice(-2), [`client.create:${id}`, `client.revoke:${id}`]);
   });
 
@@ -69,10 +71,7 @@ describe('eligibility clients and audit', function () {
     });
     const shown = await cli('--as', 'bo', 'status', workflowId);
     assert.equal(shown.code, 0, shown.stderr);
-    const entries = (await cli('audit', 'list', '--workflow', workflowId, '--jsonl')).stdout
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as { actor: string; action: string });
+    const entries = await trail('--workflow', workflowId);
     assert.deepEqual(
       entries.map((e) => [e.actor, e.action]),
       [['cli:bo', 'verification.read']],
@@ -134,10 +133,7 @@ describe('eligibility clients and audit', function () {
     ).find((o) => o.name === name);
     assert.deepEqual([listed?.role, listed?.tenants], ['viewer', ['clinic-1', 'clinic-2']]);
     assert.equal((await cli('--as', 'ana', 'operators', 'disable', name)).code, 0);
-    const actions = (await cli('audit', 'list', '--actor', 'cli:ana', '--jsonl')).stdout
-      .trim()
-      .split('\n')
-      .map((line) => (JSON.parse(line) as { action: string }).action);
+    const actions = (await trail('--actor', 'cli:ana')).map((e) => e.action);
     assert.deepEqual(actions.slice(-3), [
       `operator.create:${name}`,
       `operator.set:${name}`,
