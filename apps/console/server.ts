@@ -19,6 +19,7 @@ import { awaitingInputPages } from './pages/awaiting-input.js';
 import { batchPages } from './pages/batches.js';
 import { needsReviewPages } from './pages/needs-review.js';
 import { verificationPages } from './pages/verification.js';
+import type { Store } from '../../src/store/database.js';
 import { registerSession } from './session.js';
 import { html } from './views/html.js';
 import { page } from './views/layout.js';
@@ -41,6 +42,8 @@ export interface ConsoleOptions {
    * Without it only CONSOLE_OPERATORS sign in (each an administrator of every tenant).
    */
   directory?: OperatorDirectory;
+  /** The project's database, where sessions are kept for every console process; without it, in this one's memory. */
+  sessions?: Store;
 }
 
 const READYZ_TIMEOUT_MS = Number(variables.READYZ_TIMEOUT_MS.default);
@@ -116,7 +119,7 @@ export function createConsole(options: ConsoleOptions): FastifyInstance {
     referrerPolicy: { policy: 'no-referrer' },
   });
   void app.register(fastifyFormbody);
-  registerSession(app, { ...config.console, sessionSecret });
+  registerSession(app, { ...config.console, sessionSecret }, options.sessions);
   registerCsrf(app);
   void app.register(fastifyStatic, { root: ASSETS, prefix: '/assets/', index: false, cacheControl: false });
   app.addHook('onRequest', guard(sources));

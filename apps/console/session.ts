@@ -3,7 +3,8 @@ import fastifySession from '@fastify/session';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ConsoleOperator } from '../../src/access/operators.js';
 import type { ConsoleConfig } from '../../src/config.js';
-import { boundedSessionStore } from './session-store.js';
+import type { Store } from '../../src/store/database.js';
+import { boundedSessionStore, databaseSessionStore } from './session-store.js';
 
 declare module 'fastify' {
   interface Session {
@@ -40,16 +41,22 @@ export const operatorOf = (request: FastifyRequest): ConsoleOperator => {
 /**
  * The session cookie: HttpOnly (no script reads it), SameSite=Lax (no other site's form or fetch carries it), Secure
  * whenever the request came over https (directly or, with CONSOLE_TRUST_PROXY, through a TLS proxy), and expiring
- * after CONSOLE_SESSION_HOURS without use. Sessions live in this process's memory (bounded: `session-store.ts`): a
- * restart signs everyone out, and one console process serves them all (run one replica, or put a shared store here).
+ * after CONSOLE_SESSION_HOURS without use. With the project's database (`shared`) sessions live there, shared by every
+ * console process; without it, in this process's memory (bounded: `session-store.ts`), and a restart signs everyone
+ * out.
  */
-export function registerSession(app: FastifyInstance, config: ConsoleConfig & { sessionSecret: string }): void {
+export function registerSession(
+  app: FastifyInstance,
+  config: ConsoleConfig & { sessionSecret: string },
+  shared?: Store,
+): void {
+  const idleMs = config.sessionHours * 3600_000;
   void app.register(fastifyCookie);
   void app.register(fastifySession, {
     secret: config.sessionSecret,
     cookieName: SESSION_COOKIE,
     saveUninitialized: false,
-    store: boundedSessionStore(config.sessionHours * 3600_000),
+    store: shared ? databaseSessionStore(shared, idleMs) : boundedSessionStore(idleMs),
     rolling: true,
     cookie: {
       httpOnly: true,

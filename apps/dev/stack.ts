@@ -244,6 +244,7 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
       logger,
       audit: trail,
       directory: new OperatorDirectory(store),
+      sessions: store,
     });
     const consoleUrl = await listen(consoleApp, config.console.host, config.console.port, 'operator console');
     stops.push(() => consoleApp.close());

@@ -52,8 +52,16 @@ export interface OperatorsTable {
   disabled_at: Date | null;
 }
 
+export interface ConsoleSessionsTable {
+  id: string;
+  /** The session as @fastify/session keeps it: the operator's name, the CSRF secret, a notice; never patient data. */
+  data: ColumnType<unknown, string, string>;
+  expires_at: Date;
+}
+
 export interface Tables {
   intake_clients: IntakeClientsTable;
   audit_entries: AuditEntriesTable;
   operators: OperatorsTable;
+  console_sessions: ConsoleSessionsTable;
 }

@@ -6,6 +6,7 @@ import { loadConfig } from '../../src/config.js';
 import { operatorEntry } from '../../src/access/operator-passwords.js';
 import type { OperatorDirectory } from '../../src/access/operators.js';
 import type { AuditTrail } from '../../src/audit/audit-trail.js';
+import type { Store } from '../../src/store/database.js';
 import { createConsole } from '../../apps/console/server.js';
 import { createLogger } from '../../src/logging.js';
 
@@ -22,12 +23,22 @@ export interface TestConsole {
 
 export async function startTestConsole(
   client: Client,
-  options: { listen?: boolean; env?: Record<string, string>; audit?: AuditTrail; directory?: OperatorDirectory } = {},
+  options: {
+    listen?: boolean;
+    env?: Record<string, string>;
+    audit?: AuditTrail;
+    directory?: OperatorDirectory;
+    sessions?: Store;
+    /** This console's operator (another console's, to share its sessions); default a new one. */
+    operator?: { name: string; password: string };
+    /** The session key (another console's, to share its cookies); default a new one. */
+    sessionSecret?: string;
+  } = {},
 ): Promise<TestConsole> {
-  const operator = { name: 'alice', password: randomBytes(12).toString('base64url') };
+  const operator = options.operator ?? { name: 'alice', password: randomBytes(12).toString('base64url') };
   const config = loadConfig({
     CONSOLE_OPERATORS: await operatorEntry(operator.name, operator.password),
-    CONSOLE_SESSION_SECRET: randomBytes(32).toString('hex'),
+    CONSOLE_SESSION_SECRET: options.sessionSecret ?? randomBytes(32).toString('hex'),
     LOG_LEVEL: 'debug',
     ...options.env,
   });
@@ -45,6 +56,7 @@ export async function startTestConsole(
     timeoutMs: 10_000,
     audit: options.audit,
     ...(options.directory ? { directory: options.directory } : {}),
+    ...(options.sessions ? { sessions: options.sessions } : {}),
   });
   const url = options.listen ? (await app.listen({ host: '127.0.0.1', port: 0 })).replace(/\/$/, '') : '';
   if (!options.listen) await app.ready();

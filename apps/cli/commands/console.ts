@@ -39,7 +39,8 @@ Example:
           host: config.console.host,
           port: config.console.port,
           signal,
-          create: (client, logger) => createConsole({ config, client, logger, audit, directory }),
+          create: (client, logger) =>
+            createConsole({ config, client, logger, audit, directory, ...(store ? { sessions: store } : {}) }),
         });
       });
     });
