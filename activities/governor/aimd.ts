@@ -1,5 +1,6 @@
 import {
   reportedRps,
+  roundRps,
   SLOW_START_REASON,
   type GovernorSettings,
   type GovernorState,
@@ -53,11 +54,9 @@ const MIN_SHARE_CALLS = 10;
  */
 const HELD_PROVES_MS = 4000;
 
-const round = (rps: number) => Math.round(rps * 100) / 100;
-
 export function initialGovernorState(maxRps: number | null, settings: GovernorSettings): GovernorState {
   return {
-    rps: round(maxRps ?? settings.initialRps),
+    rps: roundRps(maxRps ?? settings.initialRps),
     holdUntilMs: 0,
     lastRaiseMs: 0,
     workers: {},
@@ -108,7 +107,7 @@ export function governorObserve(
   const maxRps = report.maxRps;
   let next: GovernorState = { ...state, workers, totals, maxRps, step: countStep(state, report, nowMs) };
   const change = (rps: number, reason: string, extra: Partial<GovernorState> = {}): GovernorState => {
-    const bounded = round(Math.max(settings.minRps, maxRps === null ? rps : Math.min(maxRps, rps)));
+    const bounded = roundRps(Math.max(settings.minRps, maxRps === null ? rps : Math.min(maxRps, rps)));
     if (bounded === next.rps) return { ...next, ...extra };
     const step = { sinceMs: nowMs, calls: 0 };
     return { ...next, ...extra, step, rps: bounded, lastChange: { atMs: nowMs, fromRps: next.rps, reason } };
@@ -121,7 +120,7 @@ export function governorObserve(
   if (report.rateLimited > 0) {
     const limitedAt = refusedAt(next, report, workers, stepDemand(next, nowMs));
     return change(limitedAt * settings.decrease, `429 from the service (${report.rateLimited} in a report)`, {
-      limitedAtRps: round(limitedAt),
+      limitedAtRps: roundRps(limitedAt),
       atLimitSinceMs: undefined,
       probes: 0,
       stayMs: stayAfterRefusal(next, limitedAt, settings),
@@ -185,7 +184,7 @@ function raisedFromNow(
   const before = state.raisedFrom ?? [];
   const reached = Math.min(state.rps, stepDemand(state, nowMs) ?? state.rps);
   return {
-    raisedFrom: [...before, round(reached)].slice(-2),
+    raisedFrom: [...before, roundRps(reached)].slice(-2),
     lastRaisedFromHeldMs: nowMs - (state.lastChange?.atMs ?? nowMs),
   };
 }

@@ -32,8 +32,8 @@ export async function seesWorkflow(deps: ConsoleDeps, request: FastifyRequest, w
 }
 
 /**
- * A workflow's page data, when it exists and is the operator's to see. For an operator scoped to tenants the workflow
- * is described first, so nothing of another tenant's (its input, its status) is read at all.
+ * A workflow's page data, when it exists and is the operator's to see: its tenant is checked as soon as it is
+ * described, so nothing of another tenant's (its input, its status) is read at all.
  */
 export async function visibleDetail(
   deps: ConsoleDeps,
@@ -41,9 +41,9 @@ export async function visibleDetail(
   workflowId: string,
 ): Promise<VerificationDetail | undefined> {
   const operator = operatorOf(request);
-  if (operator.tenants !== null && !(await seesWorkflow(deps, request, workflowId))) return undefined;
-  const detail = await withDeadline(deps, () => verificationDetail(deps.client, workflowId));
-  return detail && operatorSees(operator, detail.tenant) ? detail : undefined;
+  return withDeadline(deps, () =>
+    verificationDetail(deps.client, workflowId, { sees: (tenant) => operatorSees(operator, tenant) }),
+  );
 }
 
 /** The batch, when it exists and is the request's operator's to see. */

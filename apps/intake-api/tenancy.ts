@@ -1,6 +1,8 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { FastifyRequest } from 'fastify';
 import { maySee } from '../../src/access/principal.js';
+import { BatchNotFoundError } from '../../src/batches/actions.js';
+import { describeBatch } from '../../src/batches/describe.js';
 import { Tenant } from '../../workflows/shared/search-attributes.js';
 import { principalOf } from './access.js';
 import { withDeadline, type IntakeDeps } from './deps.js';
@@ -17,6 +19,21 @@ export async function ownWorkflow(deps: IntakeDeps, request: FastifyRequest, wor
   if (!maySee(principal, described.typedSearchAttributes.get(Tenant))) {
     throw new WorkflowNotFoundError('no such workflow', workflowId, undefined);
   }
+}
+
+/** The batch, when the caller may see it: another tenant's is answered as one that does not exist (undefined). */
+export async function ownBatch(deps: IntakeDeps, request: FastifyRequest, batchId: string) {
+  const view = await describeBatch(deps.client, batchId);
+  return view && maySee(principalOf(request), view.tenant) ? view : undefined;
+}
+
+/**
+ * Before an action on a batch: throws `BatchNotFoundError` when it is another tenant's, as when it does not exist. A
+ * caller of every tenant needs no look (the action itself finds a batch that does not exist).
+ */
+export async function requireOwnBatch(deps: IntakeDeps, request: FastifyRequest, batchId: string): Promise<void> {
+  if (principalOf(request).tenant === null) return;
+  if (!(await ownBatch(deps, request, batchId))) throw new BatchNotFoundError(batchId);
 }
 
 /**

@@ -16,15 +16,10 @@ import { createLogger } from '../../src/logging.js';
 import { openStore } from '../../src/store/database.js';
 import { table } from '../../src/text-format.js';
 import { numberArg, startBenchStack } from '../bench-stack.js';
+import { v2Intake } from '../../test/setup/fixtures.js';
 import { startThrowawayPostgres } from '../../test/setup/postgres.js';
 
-const intake = (id: string) => ({
-  id,
-  patient: { firstName: 'Ada', lastName: 'Lovelace', dateOfBirth: '12/10/1985', state: 'NY', memberId: 'M1234567' },
-  payerId: '60054',
-  placeOfServiceCode: '11',
-  specialtyCode: 'PRC',
-});
+const intake = (id: string) => v2Intake({ id });
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
 
@@ -98,7 +93,6 @@ async function run() {
         });
         child.once('exit', (code) => reject(new Error(`eligibility intake exited (${code}) before listening`)));
       });
-      const workflowId = `verification-audit-${runId}-kill-${round}`;
       const response = await fetch(`${address}/verifications`, {
         method: 'POST',
         headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
@@ -107,8 +101,8 @@ async function run() {
       child.kill('SIGKILL');
       if (response.status === 202) answered += 1;
       await new Promise((resolve) => child.once('exit', resolve));
-      const id = ((await response.json()) as { workflowId?: string }).workflowId ?? workflowId;
-      recorded += (await trail.list({ workflowId: id, action: 'verification.start' })).length;
+      const { workflowId } = (await response.json()) as { workflowId: string };
+      recorded += (await trail.list({ workflowId, action: 'verification.start' })).length;
     }
     console.log(
       `\nKilled with SIGKILL right after answering: ${recorded} entries of ${answered} answers (target: all)`,

@@ -39,13 +39,7 @@ export class OperatorDirectory {
     if (!/^[A-Za-z0-9._@-]{1,64}$/.test(spec.name)) {
       throw new OperatorError('name: letters, digits and . _ @ - only, at most 64');
     }
-    const exists = await this.store.db
-      .selectFrom('operators')
-      .select('name')
-      .where('name', '=', spec.name)
-      .executeTakeFirst();
-    if (exists) throw new OperatorError(`operator ${spec.name} exists already`);
-    await this.store.db
+    const { numInsertedOrUpdatedRows } = await this.store.db
       .insertInto('operators')
       .values({
         name: spec.name,
@@ -55,7 +49,9 @@ export class OperatorDirectory {
         created_by: spec.by,
         disabled_at: null,
       })
-      .execute();
+      .onConflict((c) => c.column('name').doNothing())
+      .executeTakeFirst();
+    if (numInsertedOrUpdatedRows === 0n) throw new OperatorError(`operator ${spec.name} exists already`);
   }
 
   async list(): Promise<ListedOperator[]> {

@@ -2,16 +2,13 @@ import assert from 'node:assert/strict';
 import type { AuditEvent } from '../../src/audit/audit-entry.js';
 import { AuditTrail } from '../../src/audit/audit-trail.js';
 import type { Store } from '../../src/store/database.js';
-import { RUN_REQUESTED_INPUT } from '../../sandbox/verifications.js';
-import { startVerification } from '../../src/temporal/start-verification.js';
-import type { verificationWorkflow } from '../../workflows/verification/index.js';
-import { runAwaitingInputSignal, statusQuery } from '../../workflows/shared/messages.js';
 import { batchIdFor, submitRequests } from '../batches/helpers.js';
-import { FAST, v1Intake, v2Intake } from '../setup/fixtures.js';
+import { v1Intake, v2Intake } from '../setup/fixtures.js';
 import { testStore } from '../setup/database.js';
 import { testTemporal } from '../setup/temporal.js';
-import { eventually, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
+import { startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
 import { csrfFrom, sessionCookie, signIn, startTestConsole, type TestConsole } from './console-app.js';
+import { verificationAwaitingInput, verificationNeedingReview } from './waiting-verifications.js';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const HTML = { accept: 'text/html' };
@@ -54,32 +51,6 @@ describe('operator console audit trail', function () {
     return res.statusCode;
   }
 
-  /** A v2 verification whose run awaits input, as the webhook receiver would have announced it. */
-  async function verificationAwaitingInput() {
-    const { workflowId } = await startVerification(client(), v2Intake({ specialtyCode: 'ABA' }), {
-      taskQueue: h.taskQueue,
-      timing: FAST,
-    });
-    const wf = client().workflow.getHandle<typeof verificationWorkflow>(workflowId);
-    const verificationId = await eventually(async () => (await wf.query(statusQuery)).verificationId);
-    const [run] = await eventually(async () => {
-      const runs = await h.sandbox.runs(verificationId);
-      return runs.length > 0 ? runs : undefined;
-    });
-    await wf.signal(runAwaitingInputSignal, { flowRunId: run!.flowRunId, requested: RUN_REQUESTED_INPUT });
-    await eventually(async () => ((await wf.query(statusQuery)).pendingRuns.length > 0 ? true : undefined));
-    return { wf, workflowId, flowRunId: run!.flowRunId };
-  }
-
-  /** A v1 creation whose response was lost: it waits for a person's decision. */
-  async function verificationNeedingReview() {
-    await h.sandbox.setFaults({ dropResponses: 1 });
-    const { workflowId } = await startVerification(client(), v1Intake(), { taskQueue: h.taskQueue, timing: FAST });
-    const wf = client().workflow.getHandle<typeof verificationWorkflow>(workflowId);
-    await eventually(async () => ((await wf.query(statusQuery)).stage === 'needs-review' ? true : undefined));
-    return { wf, workflowId };
-  }
-
   it('records every sign-in, patient page, results download and change, with field names and no patient value', async () => {
     // Sign-ins: a wrong password, a password typed in the name box, then the right one.
     assert.equal(await trySignIn(console.operator.name, 'wrong-password-123'), 401);
@@ -87,7 +58,7 @@ describe('operator console audit trail', function () {
     const cookie = await signIn(console);
 
     // A v2 patient: the run's page, the verification page, a refused answer, an accepted one.
-    const v2 = await verificationAwaitingInput();
+    const v2 = await verificationAwaitingInput(h);
     const runPage = await get(`/runs/${v2.workflowId}`, cookie);
     assert.equal(runPage.statusCode, 200);
     assert.match(runPage.body, /Ada Lovelace/, 'the page shows the patient');
@@ -105,7 +76,7 @@ describe('operator console audit trail', function () {
     assert.equal((await v2.wf.result()).outcome, 'completed');
 
     // A v1 patient: the verification page, then a review decision.
-    const v1 = await verificationNeedingReview();
+    const v1 = await verificationNeedingReview(h);
     const v1Page = await get(`/verifications/${v1.workflowId}`, cookie);
     assert.equal(v1Page.statusCode, 200);
     const decided = await post(`/verifications/${v1.workflowId}/review`, cookie, {
@@ -208,7 +179,7 @@ describe('operator console audit trail', function () {
     } as unknown as AuditTrail;
     const other = await startTestConsole(client(), { audit: failing });
     try {
-      const { wf, workflowId } = await verificationAwaitingInput();
+      const { wf, workflowId } = await verificationAwaitingInput(h);
       const cookie = await signIn(other);
       const res = await other.app.inject({ method: 'GET', url: `/runs/${workflowId}`, headers: { ...HTML, cookie } });
       assert.equal(res.statusCode, 500);

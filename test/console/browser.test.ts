@@ -1,16 +1,16 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { RUN_REQUESTED_INPUT } from '../../sandbox/verifications.js';
 import { startVerification } from '../../src/temporal/start-verification.js';
 import type { verificationWorkflow } from '../../workflows/verification/index.js';
-import { runAwaitingInputSignal, statusQuery } from '../../workflows/shared/messages.js';
+import { statusQuery } from '../../workflows/shared/messages.js';
 import { batchIdFor, submitRequests } from '../batches/helpers.js';
 import { FAST, v1Intake, v2Intake } from '../setup/fixtures.js';
 import { testTemporal } from '../setup/temporal.js';
 import { eventually, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
 import { axeViolations, launchChromium } from './browser.js';
 import { startTestConsole, type TestConsole } from './console-app.js';
+import { verificationAwaitingInput } from './waiting-verifications.js';
 
 // The console in Chromium against the real stack: the run's dev server, a worker and the sandbox.
 describe('operator console in a browser', function () {
@@ -55,23 +55,6 @@ describe('operator console in a browser', function () {
     );
   }
 
-  /** A verification whose run awaits input, as the webhook receiver would have announced it. */
-  async function verificationAwaitingInput() {
-    const { workflowId } = await startVerification(client(), v2Intake({ specialtyCode: 'ABA' }), {
-      taskQueue: h.taskQueue,
-      timing: FAST,
-    });
-    const wf = client().workflow.getHandle<typeof verificationWorkflow>(workflowId);
-    const verificationId = await eventually(async () => (await wf.query(statusQuery)).verificationId);
-    const [run] = await eventually(async () => {
-      const runs = await h.sandbox.runs(verificationId);
-      return runs.length > 0 ? runs : undefined;
-    });
-    // What the receiver passes on from the sandbox's event: what the run asks for.
-    await wf.signal(runAwaitingInputSignal, { flowRunId: run!.flowRunId, requested: RUN_REQUESTED_INPUT });
-    return { wf, workflowId, flowRunId: run!.flowRunId };
-  }
-
   it('shows a signed-out visitor nothing but the sign-in form', async () => {
     for (const path of ['/awaiting-input', '/batches', '/needs-review', '/verifications/verification-x']) {
       await page.goto(`${console.url}${path}`);
@@ -83,7 +66,7 @@ describe('operator console in a browser', function () {
   });
 
   it('answers a run: invalid input is refused inline naming the field, valid input completes the verification', async () => {
-    const { wf, workflowId, flowRunId } = await verificationAwaitingInput();
+    const { wf, workflowId, flowRunId } = await verificationAwaitingInput(h, { untilPending: false });
     await signIn();
     // Visibility shows the new stage a moment after the workflow set it.
     const row = page.locator('tr', { has: page.getByRole('link', { name: workflowId, exact: true }) });

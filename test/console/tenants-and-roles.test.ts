@@ -11,18 +11,20 @@ import { describeBatch } from '../../src/batches/describe.js';
 import { validateSubmission } from '../../src/batches/prepare.js';
 import { submitBatch } from '../../src/batches/submit.js';
 import type { Store } from '../../src/store/database.js';
-import { startVerification } from '../../src/temporal/start-verification.js';
-import { RUN_REQUESTED_INPUT } from '../../sandbox/verifications.js';
 import { batchWorkflowId } from '../../workflows/shared/batch-ids.js';
-import { runAwaitingInputSignal, statusQuery } from '../../workflows/shared/messages.js';
+import { statusQuery } from '../../workflows/shared/messages.js';
 import type { verificationWorkflow } from '../../workflows/verification/index.js';
 import { batchIdFor, FAST_BATCH, waitForBatch } from '../batches/helpers.js';
 import { testStore } from '../setup/database.js';
-import { FAST, v1Intake, v2Intake } from '../setup/fixtures.js';
+import { FAST, v2Intake } from '../setup/fixtures.js';
 import { DISCOVERY_PATIENT, pendingDiscovery } from '../setup/sandbox.js';
 import { testTemporal } from '../setup/temporal.js';
 import { eventually, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
 import { csrfFrom, signIn, signInAs, startTestConsole, type TestConsole } from './console-app.js';
+import {
+  verificationAwaitingInput as awaitingInput,
+  verificationNeedingReview as needingReview,
+} from './waiting-verifications.js';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const HTML = { accept: 'text/html' };
@@ -76,37 +78,18 @@ describe('operator console roles and tenants', function () {
     await directory.create({ ...who, role, tenants, by: 'test' });
   }
 
-  /** A v2 verification of `tenant` whose run awaits input, as the webhook receiver would have announced it. */
+  /** A verification of `tenant` whose run awaits input, terminated when the suite ends. */
   async function verificationAwaitingInput(tenant: string | undefined) {
-    const { workflowId } = await startVerification(client(), v2Intake({ specialtyCode: 'ABA' }), {
-      taskQueue: h.taskQueue,
-      timing: FAST,
-      ...(tenant ? { tenant } : {}),
-    });
-    const wf = client().workflow.getHandle<typeof verificationWorkflow>(workflowId);
-    cleanup.push(() => wf.terminate('test over'));
-    const verificationId = await eventually(async () => (await wf.query(statusQuery)).verificationId);
-    const [run] = await eventually(async () => {
-      const runs = await h.sandbox.runs(verificationId);
-      return runs.length > 0 ? runs : undefined;
-    });
-    await wf.signal(runAwaitingInputSignal, { flowRunId: run!.flowRunId, requested: RUN_REQUESTED_INPUT });
-    await eventually(async () => ((await wf.query(statusQuery)).pendingRuns.length > 0 ? true : undefined));
-    return { wf, workflowId, flowRunId: run!.flowRunId };
+    const waiting = await awaitingInput(h, tenant ? { tenant } : {});
+    cleanup.push(() => waiting.wf.terminate('test over'));
+    return waiting;
   }
 
-  /** A v1 creation of `tenant` whose response was lost: it waits for a person's decision. */
+  /** A v1 creation of `tenant` whose response was lost, terminated when the suite ends. */
   async function verificationNeedingReview(tenant: string) {
-    await h.sandbox.setFaults({ dropResponses: 1 });
-    const { workflowId } = await startVerification(client(), v1Intake(), {
-      taskQueue: h.taskQueue,
-      timing: FAST,
-      tenant,
-    });
-    const wf = client().workflow.getHandle<typeof verificationWorkflow>(workflowId);
-    cleanup.push(() => wf.terminate('test over'));
-    await eventually(async () => ((await wf.query(statusQuery)).stage === 'needs-review' ? true : undefined));
-    return { wf, workflowId };
+    const waiting = await needingReview(h, { tenant });
+    cleanup.push(() => waiting.wf.terminate('test over'));
+    return waiting;
   }
 
   /** A batch of `tenant`, as the intake API submits one for a client of that tenant. */

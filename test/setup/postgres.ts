@@ -1,6 +1,8 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
@@ -135,9 +137,6 @@ export interface ThrowawayPostgres {
 }
 
 export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
-  const { spawn } = await import('node:child_process');
-  const os = await import('node:os');
-  const net = await import('node:net');
   const runDir = await fs.mkdtemp(path.join(os.tmpdir(), 'eligibility-postgres-'));
   // A port the system has free now (PostgreSQL cannot be asked for "any").
   const port = await new Promise<number>((resolve, reject) => {

@@ -1,6 +1,5 @@
-import { reportedRps, type GovernorState, type GovernorStatus } from '../shared/governor-types.js';
+import { reportedRps, roundRps, type GovernorState, type GovernorStatus } from '../shared/governor-types.js';
 
-const round = (rps: number) => Math.round(rps * 100) / 100;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** The `status` query's answer; before the first decision (`state` undefined), the ceiling it started with. */
@@ -19,7 +18,7 @@ export function governorStatus(
     ...(appliedRps === undefined ? {} : { appliedRps }),
     maxRps: known,
     ...(state?.limitedAtRps === undefined ? {} : { limitedAtRps: state.limitedAtRps }),
-    demandRps: round(reportedRps(state?.workers ?? {})),
+    demandRps: roundRps(reportedRps(state?.workers ?? {})),
     workers: Object.keys(state?.workers ?? {}).length,
     ...(state && state.holdUntilMs > nowMs ? { holdUntil: iso(state.holdUntilMs) } : {}),
     ...(state?.lastChange

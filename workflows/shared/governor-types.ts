@@ -105,6 +105,9 @@ export interface RateDecision {
   settings?: Partial<GovernorSettings>;
 }
 
+/** A rate as the governor keeps and shows it: to the hundredth of a call a second. */
+export const roundRps = (rps: number): number => Math.round(rps * 100) / 100;
+
 /** Calls a second across the workers, each by its latest report. */
 export function reportedRps(workers: GovernorState['workers']): number {
   return Object.values(workers).reduce((sum, w) => sum + w.rps, 0);

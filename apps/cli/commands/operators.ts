@@ -25,6 +25,12 @@ async function tenantsOf(options: TenantOptions, required: boolean): Promise<str
   return options.tenants;
 }
 
+/** `--tenants a,b` or `--all-tenants`: the tenants an operator sees (read by `tenantsOf`). */
+const withTenantOptions = (command: Command): Command =>
+  command
+    .option('--tenants <list>', 'comma-separated tenants they see', commaList)
+    .option('--all-tenants', 'they see every tenant');
+
 export function registerOperators(program: Command, ctx: CliContext): void {
   const operators = program
     .command('operators')
@@ -43,31 +49,28 @@ Examples:
     );
   const role = oneOf<OperatorRole>(OPERATOR_ROLES);
 
-  operators
+  const create = operators
     .command('create')
     .description('add an operator; the password comes on stdin')
     .argument('<name>', 'the name they sign in with')
-    .requiredOption('--role <role>', OPERATOR_ROLES.join(' | '), role)
-    .option('--tenants <list>', 'comma-separated tenants they see', commaList)
-    .option('--all-tenants', 'they see every tenant')
-    .action(async (name: string, options: TenantOptions & { role: OperatorRole }) => {
-      const tenants = (await tenantsOf(options, true))!;
-      const password = await readPassword();
-      await change(ctx, name, 'operator.create', (directory) =>
-        directory.create({ name, role: options.role, tenants, password, by: ctx.identity() }),
-      );
-      console.log(`operator ${name} (${options.role}, ${tenants?.join(', ') ?? 'every tenant'}) can sign in`);
-    });
+    .requiredOption('--role <role>', OPERATOR_ROLES.join(' | '), role);
+  withTenantOptions(create).action(async (name: string, options: TenantOptions & { role: OperatorRole }) => {
+    const tenants = (await tenantsOf(options, true))!;
+    const password = await readPassword();
+    await change(ctx, name, 'operator.create', (directory) =>
+      directory.create({ name, role: options.role, tenants, password, by: ctx.identity() }),
+    );
+    console.log(`operator ${name} (${options.role}, ${tenants?.join(', ') ?? 'every tenant'}) can sign in`);
+  });
 
-  operators
+  const set = operators
     .command('set')
     .description("change an operator's role or tenants, or (--password) their password from stdin")
     .argument('<name>', 'the operator')
     .option('--role <role>', OPERATOR_ROLES.join(' | '), role)
-    .option('--tenants <list>', 'comma-separated tenants they see', commaList)
-    .option('--all-tenants', 'they see every tenant')
-    .option('--password', 'read a new password from stdin')
-    .action(async (name: string, options: TenantOptions & { role?: OperatorRole; password?: boolean }) => {
+    .option('--password', 'read a new password from stdin');
+  withTenantOptions(set).action(
+    async (name: string, options: TenantOptions & { role?: OperatorRole; password?: boolean }) => {
       const tenants = await tenantsOf(options, false);
       const password = options.password ? await readPassword() : undefined;
       if (!options.role && tenants === undefined && password === undefined) {
@@ -81,7 +84,8 @@ Examples:
         }),
       );
       console.log(`operator ${name} changed; it applies from their next request`);
-    });
+    },
+  );
 
   operators
     .command('disable')

@@ -93,7 +93,11 @@ async function statusOf(client: Client, workflowId: string) {
 }
 
 /** Everything the console shows of one workflow; undefined when there is no such workflow. */
-export async function verificationDetail(client: Client, workflowId: string): Promise<VerificationDetail | undefined> {
+export async function verificationDetail(
+  client: Client,
+  workflowId: string,
+  options: { sees?: (tenant: string | undefined) => boolean } = {},
+): Promise<VerificationDetail | undefined> {
   let described;
   try {
     described = await client.workflow.getHandle(workflowId).describe();
@@ -102,6 +106,8 @@ export async function verificationDetail(client: Client, workflowId: string): Pr
     throw err;
   }
   const a = described.typedSearchAttributes;
+  // One not the reader's to see is as one that does not exist: nothing of it (input, status) is read.
+  if (options.sees && !options.sees(a.get(Tenant))) return undefined;
   const isVerification = described.type === WorkflowType.verification;
   const isRun = described.type === WorkflowType.runInput;
   const [status, input, entries] = await Promise.all([

@@ -7,7 +7,7 @@ import { FailureType } from '../../../workflows/shared/failure-types.js';
 import { BatchIdParams, ResubmitBody } from '../../../src/batches/schemas.js';
 import { audit } from '../access.js';
 import { withDeadline, type IntakeDeps } from '../deps.js';
-import { ownBatch } from './batches-read.js';
+import { requireOwnBatch } from '../tenancy.js';
 import { replyWithError } from '../errors.js';
 import { IDEMPOTENCY_HEADER } from '../schemas.js';
 import { invalidRequestBody } from '../schemas.js';
@@ -51,7 +51,7 @@ export function actOnBatchRoutes(app: FastifyInstance, deps: IntakeDeps): void {
     const idempotencyKey = typeof key === 'string' && key.length > 0 && key.length <= 200 ? key : undefined;
     const { batchId } = params.data;
     try {
-      if (!(await withDeadline(deps, () => ownBatch(deps, request, batchId)))) throw new BatchNotFoundError(batchId);
+      await withDeadline(deps, () => requireOwnBatch(deps, request, batchId));
       const answer = await withDeadline(deps, () =>
         resubmitBatch(deps.client, batchId, body.data.outcomes, idempotencyKey ? { idempotencyKey } : {}),
       );
@@ -72,7 +72,7 @@ export function actOnBatchRoutes(app: FastifyInstance, deps: IntakeDeps): void {
     if (!params.success) return reply.code(400).send(invalidRequestBody(firstInvalidParam(params.error)));
     const { batchId } = params.data;
     try {
-      if (!(await withDeadline(deps, () => ownBatch(deps, request, batchId)))) throw new BatchNotFoundError(batchId);
+      await withDeadline(deps, () => requireOwnBatch(deps, request, batchId));
       const memo = await withDeadline(deps, () => cancelBatch(deps.client, batchId));
       request.log.info({ batchId }, 'batch cancel');
       await audit(deps.access, request, { action: 'batch.cancel', batchId, outcome: 'ok' });

@@ -1,5 +1,5 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { describeBatch, listBatches, type BatchView } from '../../../src/batches/describe.js';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { listBatches, type BatchView } from '../../../src/batches/describe.js';
 import { progressGroups } from '../../../src/batches/groups.js';
 import { listBatchItems } from '../../../src/batches/items.js';
 import {
@@ -17,8 +17,8 @@ import {
   BatchResultsQuery,
   type BatchStatus,
 } from '../../../src/batches/schemas.js';
-import { maySee } from '../../../src/access/principal.js';
 import { audit, principalOf } from '../access.js';
+import { ownBatch } from '../tenancy.js';
 import { withDeadline, type IntakeDeps } from '../deps.js';
 import { replyWithError } from '../errors.js';
 import { invalidRequestBody } from '../schemas.js';
@@ -33,12 +33,6 @@ export function batchStatus(view: BatchView): BatchStatus {
 
 const notFound = (reply: FastifyReply, batchId: string) =>
   reply.code(404).send({ error: 'not_found', message: `no batch ${batchId}` });
-
-/** The batch, when the caller may see it: another tenant's is answered as one that does not exist. */
-export async function ownBatch(deps: IntakeDeps, request: FastifyRequest, batchId: string) {
-  const view = await describeBatch(deps.client, batchId);
-  return view && maySee(principalOf(request), view.tenant) ? view : undefined;
-}
 
 /**
  * `GET /batches`, `GET /batches/:batchId`, `…/items`, `…/results`. Status and lists read the batch's memo and
