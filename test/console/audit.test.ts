@@ -7,10 +7,17 @@ import { v1Intake, v2Intake } from '../setup/fixtures.js';
 import { testStore } from '../setup/database.js';
 import { testTemporal } from '../setup/temporal.js';
 import { startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
-import { csrfFrom, sessionCookie, signIn, startTestConsole, type TestConsole } from './console-app.js';
+import {
+  csrfFrom,
+  sessionCookie,
+  signIn,
+  startTestConsole,
+  getPage,
+  postForm,
+  type TestConsole,
+} from './console-app.js';
 import { verificationAwaitingInput, verificationNeedingReview } from './waiting-verifications.js';
 
-const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const HTML = { accept: 'text/html' };
 
 // The console's audit trail (DESIGN §13) against the real stack: the run's dev server, a worker, the sandbox and a
@@ -34,14 +41,8 @@ describe('operator console audit trail', function () {
     await store?.close();
   });
 
-  const get = (url: string, cookie: string) => console.app.inject({ method: 'GET', url, headers: { ...HTML, cookie } });
-  const post = (url: string, cookie: string, form: Record<string, string>) =>
-    console.app.inject({
-      method: 'POST',
-      url,
-      headers: { ...FORM, cookie },
-      payload: new URLSearchParams(form).toString(),
-    });
+  const get = (url: string, cookie: string) => getPage(console, url, cookie);
+  const post = (url: string, cookie: string, form: Record<string, string>) => postForm(console, url, cookie, form);
 
   /** Posts the sign-in form with `name` and `password`; answers the status. */
   async function trySignIn(name: string, password: string) {

@@ -100,3 +100,16 @@ export async function signInAs(console: TestConsole, operator: { name: string; p
   if (answer.statusCode !== 303) throw new Error(`sign-in answered ${answer.statusCode}`);
   return sessionCookie(answer.headers['set-cookie']);
 }
+
+/** A page as a signed-in browser asks for it. */
+export const getPage = (console: TestConsole, url: string, cookie: string) =>
+  console.app.inject({ method: 'GET', url, headers: { accept: 'text/html', cookie } });
+
+/** A form posted as a signed-in browser posts it. */
+export const postForm = (console: TestConsole, url: string, cookie: string, form: Record<string, string>) =>
+  console.app.inject({
+    method: 'POST',
+    url,
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+    payload: new URLSearchParams(form).toString(),
+  });

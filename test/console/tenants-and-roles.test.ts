@@ -20,13 +20,12 @@ import { FAST, v2Intake } from '../setup/fixtures.js';
 import { DISCOVERY_PATIENT, pendingDiscovery } from '../setup/sandbox.js';
 import { testTemporal } from '../setup/temporal.js';
 import { eventually, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
-import { csrfFrom, signIn, signInAs, startTestConsole, type TestConsole } from './console-app.js';
+import { csrfFrom, signIn, signInAs, startTestConsole, getPage, postForm, type TestConsole } from './console-app.js';
 import {
   verificationAwaitingInput as awaitingInput,
   verificationNeedingReview as needingReview,
 } from './waiting-verifications.js';
 
-const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const HTML = { accept: 'text/html' };
 const A = 'clinic-a';
 const B = 'clinic-b';
@@ -63,14 +62,8 @@ describe('operator console roles and tenants', function () {
   let aBatch: string;
   let bBatch: string;
 
-  const get = (url: string, cookie: string) => console.app.inject({ method: 'GET', url, headers: { ...HTML, cookie } });
-  const post = (url: string, cookie: string, form: Record<string, string>) =>
-    console.app.inject({
-      method: 'POST',
-      url,
-      headers: { ...FORM, cookie },
-      payload: new URLSearchParams(form).toString(),
-    });
+  const get = (url: string, cookie: string) => getPage(console, url, cookie);
+  const post = (url: string, cookie: string, form: Record<string, string>) => postForm(console, url, cookie, form);
   /** A CSRF token of the session, from a page without patient data. */
   const csrfOf = async (cookie: string) => csrfFrom((await get('/verifications', cookie)).body);
 
