@@ -25,7 +25,7 @@ const headerName = z.string().regex(/^[A-Za-z0-9-]+$/, 'expected an HTTP header 
 const fieldName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected a JSON field name');
 
 /**
- * Secrets this project checks (webhook signing secret, intake API key, codec server token): long enough that guessing
+ * Secrets this project checks (webhook signing secret, intake API key, the secret of codec passes): long enough that guessing
  * is hopeless. 32 characters is what `openssl rand -hex 16` prints; the dev stack makes longer ones itself.
  */
 export const MIN_SECRET_LENGTH = 32;
@@ -501,10 +501,10 @@ export const variables = {
     default: '8888',
     description: 'Port of the codec server for Temporal UI and CLI',
   }),
-  CODEC_SERVER_TOKEN: v({
+  CODEC_TOKEN_SECRET: v({
     schema: secret.optional(),
     description:
-      'Token the codec server requires (`Authorization: Bearer …` or the endpoint path `/t/<token>`), at least 32 characters; `eligibility dev` makes one per run',
+      'Signs the short-lived passes people show the codec server (the console and `eligibility codec-pass` mint them), at least 32 characters; the codec server and the console need the same one; `eligibility dev` makes one per run',
     secret: true,
   }),
   CODEC_UI_ORIGINS: v({
@@ -578,6 +578,14 @@ export const requiredInDeployment = {
   ],
   receiver: ['TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'WEBHOOK_HOST', 'WEBHOOK_SIGNING_SECRET', 'CODEC_KEYS'],
   intake: ['TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'INTAKE_HOST', 'INTAKE_API_KEY', 'DATABASE_URL', 'CODEC_KEYS'],
-  'codec-server': ['TEMPORAL_NAMESPACE', 'CODEC_SERVER_HOST', 'CODEC_KEYS', 'CODEC_SERVER_TOKEN', 'CODEC_UI_ORIGINS'],
+  'codec-server': [
+    'TEMPORAL_ADDRESS',
+    'TEMPORAL_NAMESPACE',
+    'CODEC_SERVER_HOST',
+    'CODEC_KEYS',
+    'CODEC_TOKEN_SECRET',
+    'CODEC_UI_ORIGINS',
+    'DATABASE_URL',
+  ],
   sandbox: ['SANDBOX_HOST', 'SANDBOX_CLIENT_ID', 'SANDBOX_CLIENT_SECRET'],
 } as const satisfies Record<string, readonly (keyof Variables)[]>;

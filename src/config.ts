@@ -158,7 +158,7 @@ function toConfig(e: Env, connection: TemporalConnectionSettings) {
       server: {
         host: e.CODEC_SERVER_HOST,
         port: e.CODEC_SERVER_PORT,
-        token: e.CODEC_SERVER_TOKEN,
+        tokenSecret: e.CODEC_TOKEN_SECRET,
         origins: e.CODEC_UI_ORIGINS.split(',')
           .map((o) => o.trim())
           .filter(Boolean),

@@ -2,15 +2,22 @@ import cors from '@fastify/cors';
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { secretsEqual } from '../../src/contract/secrets-equal.js';
+import type { CodecPerson } from '../../src/access/codec-tokens.js';
+import type { AuditEvent } from '../../src/audit/audit-entry.js';
 import { healthRoutes } from '../../src/health/routes.js';
 import type { Logger } from '../../src/logging.js';
 import { countHttpRequests } from '../../src/metrics/http-metrics.js';
+import { disclosedFields, mayDecode, ownersOf, type Owners } from './disclosure.js';
+import { presentedPass } from './people.js';
+import type { TenantOf } from './tenants.js';
 
 export interface CodecServerOptions {
   codec: PayloadCodec;
-  /** Required on every call: `Authorization: Bearer <token>`, or the endpoint path `/t/<token>` for Temporal UI. */
-  token: string;
+  /** The person a pass names now, or undefined (DESIGN §13: the codec server decodes for a person, never a service). */
+  findPerson(pass: string): Promise<CodecPerson | undefined>;
+  tenantOf: TenantOf;
+  /** Where each decode is recorded, before the payloads go out. */
+  audit(event: AuditEvent): Promise<void>;
   /** Browser origins allowed (Temporal UI's); any other Origin is refused. */
   origins: readonly string[];
   /** The namespace whose payloads this server decodes; a request naming another in X-Namespace is refused. */
@@ -47,14 +54,17 @@ class OriginNotAllowedError extends Error {
 
 /**
  * The codec server Temporal UI and `temporal --codec-endpoint` call to show decrypted payloads to a person: only to a
- * caller with the token, from an allowed origin, for this namespace. It never logs payloads.
+ * signed-in person with a pass, from an allowed origin, for this namespace, and only the workflows of their tenants.
+ * Every decode is an audit entry per workflow (who, which workflow, the names of the fields shown), refused ones too.
+ * It never logs payloads.
  */
 export function createCodecServer(options: CodecServerOptions): FastifyInstance {
-  const app = Fastify({ logger: false, bodyLimit: 8 * 1024 * 1024 });
+  // A pass in the path (`/p/<pass>/decode`) is a JWT, longer than Fastify's 100-character default for a parameter.
+  const app = Fastify({ logger: false, bodyLimit: 8 * 1024 * 1024, routerOptions: { maxParamLength: 2048 } });
 
   void app.register(cors, {
     // A request without Origin is not a browser's (the CLI, curl): no CORS headers. Temporal UI's origins are
-    // reflected; any other origin is refused before the token is even looked at.
+    // reflected; any other origin is refused before the pass is even looked at.
     origin: (origin, done) => {
       if (origin === undefined) return done(null, false);
       if (options.origins.includes(origin)) return done(null, true);
@@ -66,39 +76,82 @@ export function createCodecServer(options: CodecServerOptions): FastifyInstance 
     // Temporal UI's preflight is answered whatever request headers it names.
     strictPreflight: false,
   });
-  app.setErrorHandler((error, _request, reply) =>
-    error instanceof OriginNotAllowedError ? reply.code(403).send({ error: 'origin not allowed' }) : reply.send(error),
-  );
+  app.setErrorHandler((error, _request, reply) => {
+    if (error instanceof OriginNotAllowedError) return reply.code(403).send({ error: 'origin not allowed' });
+    // Its name only: a message may quote what it failed on.
+    options.logger.error({ error: (error as Error).name }, 'codec server failed a request');
+    return reply.send(error);
+  });
+
+  /** One entry per workflow the request holds payloads of (one without a workflow when none is named). */
+  const record = (request: FastifyRequest, actor: string, owners: Owners | undefined, rest: Partial<AuditEvent>) => {
+    const workflows = owners?.workflows.length ? owners.workflows : [{ workflowId: undefined, tenant: null }];
+    return Promise.all(
+      workflows.map((w) =>
+        options.audit({
+          actor,
+          action: 'codec.decode',
+          outcome: 'ok',
+          source: request.ip,
+          tenant: w.tenant,
+          ...(w.workflowId ? { workflowId: w.workflowId } : {}),
+          ...rest,
+        }),
+      ),
+    );
+  };
 
   const handle = (operation: 'encode' | 'decode') => async (request: FastifyRequest, reply: FastifyReply) => {
-    const pathToken = (request.params as { token?: string }).token;
-    const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
-    if (!secretsEqual(pathToken ?? bearer, options.token)) return reply.code(401).send({ error: 'token required' });
+    const pass = presentedPass(request);
+    const person = pass === undefined ? undefined : await options.findPerson(pass);
+    if (!person) {
+      if (operation === 'decode') await record(request, 'operator:?', undefined, { outcome: 'denied' });
+      return reply.code(401).send({ error: 'sign in: a pass from the console is required' });
+    }
     const namespace = request.headers['x-namespace'];
     if (typeof namespace === 'string' && namespace !== options.namespace) {
       return reply.code(403).send({ error: `namespace ${namespace} is not served here` });
     }
     const body = JsonPayloads.safeParse(request.body);
     if (!body.success) return reply.code(400).send({ error: 'expected {payloads: [{metadata, data}]}' });
+    const actor = `operator:${person.name}`;
+    const payloads = fromJson(body.data);
+    if (operation === 'encode') {
+      // Encoding shows nothing: it is Temporal UI sending a person's input. A viewer sends nothing.
+      if (person.role === 'viewer') return reply.code(403).send({ error: 'not permitted' });
+      const encoded = await runCodec(reply, operation, () => options.codec.encode(payloads));
+      return encoded && reply.send(toJson(encoded));
+    }
+    const owners = await ownersOf(payloads, options.tenantOf);
+    if (!mayDecode(person, owners)) {
+      await record(request, actor, owners, { outcome: 'denied' });
+      return reply.code(403).send({ error: 'not permitted' });
+    }
+    const decoded = await runCodec(reply, operation, () => options.codec.decode(payloads));
+    if (!decoded) return reply;
+    await record(request, actor, owners, { fields: disclosedFields(decoded) });
+    return reply.send(toJson(decoded));
+  };
+
+  /** Payloads the codec cannot read (a key not configured, a changed ciphertext) are the caller's 400; no payload logged. */
+  const runCodec = async (reply: FastifyReply, operation: string, run: () => Promise<Payload[]>) => {
     try {
-      const payloads = fromJson(body.data);
-      const result =
-        operation === 'encode' ? await options.codec.encode(payloads) : await options.codec.decode(payloads);
-      return reply.send(toJson(result));
+      return await run();
     } catch (err) {
       options.logger.warn({ operation, error: (err as Error).name }, 'codec server could not process payloads');
-      return reply.code(400).send({ error: (err as Error).message });
+      await reply.code(400).send({ error: (err as Error).message });
+      return undefined;
     }
   };
 
-  for (const prefix of ['', '/t/:token']) {
+  for (const prefix of ['', '/p/:pass']) {
     app.post(`${prefix}/encode`, handle('encode'));
     app.post(`${prefix}/decode`, handle('decode'));
   }
   app.get('/health', () => ({ ok: true }));
   countHttpRequests(app, 'codec-server');
-  // It decrypts with its keys alone and never calls Temporal: once listening with its keys loaded, it is ready. Tying
-  // it to the Temporal server would stop Temporal UI from showing payloads whenever a probe failed, for no gain.
+  // Once listening with its keys loaded, it is ready. Tying it to the Temporal server (it only describes workflows for
+  // their tenant) would stop Temporal UI from showing payloads whenever a probe failed, for no gain.
   healthRoutes(app, { ready: () => Promise.resolve(true) });
   return app;
 }

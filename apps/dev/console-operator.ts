@@ -1,9 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../../src/config.js';
-import { operatorEntry } from '../../src/access/operator-passwords.js';
+import { operatorEntry, parseOperators } from '../../src/access/operator-passwords.js';
 
 /** The operator `eligibility dev` makes when CONSOLE_OPERATORS is unset; its password is new every run. */
 export const DEV_OPERATOR = 'dev';
+
+/** Who signs in to the dev stack's console: the first of CONSOLE_OPERATORS when set, else `dev`. */
+export const devOperatorName = (config: Config): string =>
+  config.console.operators ? [...parseOperators(config.console.operators).keys()][0]! : DEV_OPERATOR;
 
 export interface DevConsole {
   config: Config;

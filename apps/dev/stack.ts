@@ -12,10 +12,10 @@ import { createIntakeApi } from '../intake-api/api.js';
 import { devIntakeKey } from './intake-key.js';
 import { createLogger } from '../../src/logging.js';
 import { createConsole } from '../console/server.js';
-import { devConsole } from './console-operator.js';
+import { devConsole, devOperatorName } from './console-operator.js';
 import { createSandbox } from '../../sandbox/server.js';
 import { findTemporalCli } from './temporal-cli.js';
-import { connectClient } from '../../src/temporal/client.js';
+import { connectClient, lazyClient } from '../../src/temporal/client.js';
 import { assertPortFree, startDevServer } from './temporal-dev-server.js';
 import { createWebhookReceiver, WEBHOOK_PATH } from '../receiver/index.js';
 import { runWorker } from '../../workers/run-worker.js';
@@ -23,7 +23,8 @@ import { moveEarlierBuildsHere } from './earlier-builds.js';
 import { IntakeClients } from '../../src/access/intake-clients.js';
 import { OperatorDirectory } from '../../src/access/operators.js';
 import { AuditTrail } from '../../src/audit/audit-trail.js';
-import { openStore } from '../../src/store/database.js';
+import { openStore, type Store } from '../../src/store/database.js';
+import { mintCodecToken } from '../../src/access/codec-tokens.js';
 import { startEmbeddedDatabase } from '../../src/store/embedded.js';
 
 export interface DevStackOptions {
@@ -79,9 +80,11 @@ function withDevSecret(config: Config): Config {
 
 /**
  * Encryption for the local stack: the key file is made on the first run (CODEC_KEYS, when set, wins), and the codec
- * server gets a token made for this run unless one is configured. With ENCRYPTION_DISABLED=true it says so loudly.
+ * server checks passes signed with a secret made for this run unless one is set. The stack's own console operator gets
+ * a pass for as long as the run lasts, in the endpoint Temporal UI is started with: on this one machine, the person at
+ * Temporal UI is the one who ran `npm start`. With ENCRYPTION_DISABLED=true it says so loudly.
  */
-async function startDevCodec(config: Config, log: (line: string) => void) {
+async function startDevCodec(config: Config, store: Store, log: (line: string) => void) {
   if (config.codec.disabled) {
     log('');
     log('!!! ENCRYPTION IS OFF (ENCRYPTION_DISABLED=true): patient data is stored and shown in plaintext by Temporal.');
@@ -91,22 +94,44 @@ async function startDevCodec(config: Config, log: (line: string) => void) {
   if (!config.codec.keys && (await ensureKeyFile(config.codec.keyFile))) {
     log(`Made a local payload encryption key in ${config.codec.keyFile}`);
   }
-  const token = config.codec.server.token ?? randomBytes(24).toString('hex');
+  const tokenSecret = config.codec.server.tokenSecret ?? randomBytes(32).toString('hex');
   const uiOrigins = [`http://127.0.0.1:${config.dev.uiPort}`, `http://localhost:${config.dev.uiPort}`];
   const withCodec: Config = {
     ...config,
     codec: {
       ...config.codec,
-      server: { ...config.codec.server, token, origins: [...new Set([...config.codec.server.origins, ...uiOrigins])] },
+      server: {
+        ...config.codec.server,
+        tokenSecret,
+        origins: [...new Set([...config.codec.server.origins, ...uiOrigins])],
+      },
     },
   };
   if (config.codec.server.port !== 0) {
     await assertPortFree(config.codec.server.port, config.codec.server.host, 'codec server');
   }
-  const server = await startCodecServer(withCodec, token);
+  // Temporal is not up yet: the codec server connects when it first describes a workflow.
+  const temporal = await lazyClient(config.temporal, { dataConverter: {} });
+  const server = await startCodecServer(withCodec, { store, client: temporal.client }, tokenSecret);
+  const pass = await mintCodecToken(
+    tokenSecret,
+    { name: devOperatorName(config), role: 'admin', tenants: null, source: 'config' },
+    DEV_PASS_SECONDS,
+  );
   log(`Codec server on ${server.url} (payloads are encrypted; Temporal UI decrypts through it)`);
-  return { config: withCodec, server };
+  return {
+    config: withCodec,
+    uiEndpoint: `${server.url}/p/${pass}`,
+    url: server.url,
+    close: async () => {
+      await server.close();
+      await temporal.close();
+    },
+  };
 }
+
+/** Longer than any run of the stack: the secret that signs it is made per run, so the pass ends with the run. */
+const DEV_PASS_SECONDS = 30 * 24 * 3600;
 
 async function listen(app: FastifyInstance, host: string, port: number, what: string): Promise<string> {
   if (port !== 0) await assertPortFree(port, host, what);
@@ -142,8 +167,18 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
     await mkdir(path.dirname(logFile), { recursive: true });
     const logger = createLogger(config, 'eligibility', pino.destination({ dest: logFile, append: true, sync: true }));
     log(`Logs of the servers: ${path.relative(process.cwd(), logFile) || logFile}`);
-    const codec = await startDevCodec(config, log);
-    if (codec) stops.push(() => codec.server.close());
+    // Intake clients, operators and the audit trail: an embedded PostgreSQL in DEV_DATA_DIR unless DATABASE_URL names one.
+    if (!config.database.url) {
+      const embedded = await startEmbeddedDatabase(path.resolve(config.dev.dataDir, 'database'), config.database.port);
+      stops.push(() => embedded.stop());
+      config = { ...config, database: { ...config.database, url: embedded.url } };
+    }
+    const databaseUrl = config.database.url!;
+    const store = await openStore(databaseUrl);
+    stops.push(() => store.close());
+
+    const codec = await startDevCodec(config, store, log);
+    if (codec) stops.push(() => codec.close());
     config = codec?.config ?? config;
     let uiUrl: string | undefined;
     if (options.startTemporal) {
@@ -157,22 +192,12 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
         namespace: config.temporal.namespace,
         dbFile: path.resolve(config.dev.dataDir, 'temporal.sqlite'),
         // Temporal UI asks the codec server to decrypt what it shows; the database keeps only ciphertext.
-        extraArgs: codec ? ['--ui-codec-endpoint', codec.server.uiEndpoint] : [],
+        extraArgs: codec ? ['--ui-codec-endpoint', codec.uiEndpoint] : [],
       });
       stops.push(() => server.stop());
       uiUrl = server.uiUrl;
       log(`Temporal dev server on ${server.address}${uiUrl ? `, Temporal UI at ${uiUrl}` : ''}`);
     }
-
-    // Intake clients and the audit trail: an embedded PostgreSQL in DEV_DATA_DIR unless DATABASE_URL names one.
-    if (!config.database.url) {
-      const embedded = await startEmbeddedDatabase(path.resolve(config.dev.dataDir, 'database'), config.database.port);
-      stops.push(() => embedded.stop());
-      config = { ...config, database: { ...config.database, url: embedded.url } };
-    }
-    const databaseUrl = config.database.url!;
-    const store = await openStore(databaseUrl);
-    stops.push(() => store.close());
 
     const sandbox = await createSandbox(config.sandbox);
     if (config.sandbox.port !== 0) await assertPortFree(config.sandbox.port, config.sandbox.host, 'sandbox');
@@ -253,7 +278,7 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
       config,
       client: temporal.client,
       uiUrl,
-      codecServerUrl: codec?.server.url,
+      codecServerUrl: codec?.url,
       sandboxUrl,
       webhookUrl: `${webhookBase}${WEBHOOK_PATH}`,
       intakeUrl,

@@ -73,6 +73,26 @@ export async function connectClient(
   } catch (err) {
     throw new TemporalUnreachableError(config.address, err);
   }
+  return withClient(connection, config, options);
+}
+
+/**
+ * A client that connects on its first call: for a process that must serve before Temporal is up (the codec server the
+ * dev server's UI is started with), and that needs Temporal only for some of its answers.
+ */
+export async function lazyClient(
+  config: ConnectionSettings & Pick<TemporalConfig, 'namespace'>,
+  options: ConnectClientOptions,
+): Promise<TemporalClient> {
+  const connection = Connection.lazy({ ...(await temporalConnectionOptions(config)), ...OUTAGE_BEHAVIOUR });
+  return withClient(connection, config, options);
+}
+
+function withClient(
+  connection: Connection,
+  config: Pick<TemporalConfig, 'namespace'>,
+  options: ConnectClientOptions,
+): TemporalClient {
   const client = new Client({
     connection,
     namespace: config.namespace,

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { runRole } from '../cli/run-role.js';
 import { testCodecEnv } from '../setup/codec.js';
+import { testDatabaseUrl } from '../setup/database.js';
 import { testTemporal } from '../setup/temporal.js';
 import { buildProductionCopy } from './production-copy.js';
 
@@ -21,7 +22,8 @@ function roleEnv(): Record<string, string> {
     INTAKE_PORT: '0',
     INTAKE_API_KEY: SECRET,
     CODEC_SERVER_PORT: '0',
-    CODEC_SERVER_TOKEN: SECRET,
+    CODEC_TOKEN_SECRET: SECRET,
+    DATABASE_URL: testDatabaseUrl(),
   };
 }
 
@@ -62,7 +64,7 @@ describe('compiled production build (npm run build, npm ci --omit=dev)', functio
     }
   });
 
-  // Each connects to the test run's Temporal server, but the codec server, which never talks to Temporal.
+  // Each connects to the test run's Temporal server (the codec server only when it first describes a workflow).
   for (const [role, ready] of [
     ['worker', /Worker polling task queue/],
     ['receiver', /Webhook receiver listening on/],

@@ -9,6 +9,10 @@ import { parse } from 'csv-parse/sync';
 import { createDataConverter } from '../../src/codec/data-converter.js';
 import { loadConfig } from '../../src/config.js';
 import { freePort } from '../../apps/dev/temporal-dev-server.js';
+import { AuditTrail } from '../../src/audit/audit-trail.js';
+import { openStore } from '../../src/store/database.js';
+import { launchChromium } from '../console/browser.js';
+import { eventually } from '../setup/workflow-harness.js';
 import { CLI_ARGV } from './run-cli.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -47,6 +51,34 @@ async function consolePage(base: string, password: string, page: string): Promis
   const response = await fetch(`${base}${page}`, { headers: { cookie: session } });
   assert.equal(response.status, 200, page);
   return response.text();
+}
+
+/**
+ * Opens a verification in Temporal UI, in a real browser: the UI decrypts its payloads through the codec server, as
+ * the stack's console operator (its pass is in the endpoint the UI was started with), and the trail records it.
+ */
+async function decodesInTemporalUi(out: string): Promise<void> {
+  const ui = /Temporal UI: (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
+  const databaseUrl = /DATABASE_URL=(\S+)/.exec(out)?.[1];
+  assert.ok(ui && databaseUrl, `Temporal UI and DATABASE_URL are printed:\n${out}`);
+  const workflowId = 'verification-example-001';
+  const browser = await launchChromium();
+  const store = await openStore(databaseUrl);
+  try {
+    const page = await browser.newPage();
+    await page.goto(`${ui}/namespaces/default/workflows/${workflowId}`);
+    const decodes = await eventually(async () => {
+      const entries = await new AuditTrail(store).list({ workflowId, action: 'codec.decode' });
+      return entries.length > 0 ? entries : undefined;
+    }, 30_000);
+    assert.deepEqual(
+      [...new Set(decodes.map((e) => `${e.actor} ${e.tenant ?? '-'} ${e.outcome}`))],
+      ['operator:dev - ok'],
+    );
+  } finally {
+    await browser.close();
+    await store.close();
+  }
 }
 
 // `eligibility dev` brings up its own Temporal dev server (that is what `npm start` does and what is tested here),
@@ -101,6 +133,7 @@ describe('eligibility dev (npm start)', function () {
       assert.ok(signIn, `the console's address and this run's dev password are printed:\n${out}`);
       const answerPage = await consolePage(signIn[1]!, signIn[2]!, '/runs/verification-example-009');
       assert.match(answerPage, /Send the input/, 'the console offers the pending run of verification-example-009');
+      await decodesInTemporalUi(out);
 
       // Patient data stays private: none of the example's PHI in the logs, nor in any workflow's search attributes.
       const phi = await examplePhi();

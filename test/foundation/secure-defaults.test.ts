@@ -25,7 +25,7 @@ function configProblem(env: Record<string, string>): string[] {
 
 describe('secure defaults', () => {
   it('refuses secrets shorter than 32 characters, naming the variable and never the value', () => {
-    for (const variable of ['WEBHOOK_SIGNING_SECRET', 'INTAKE_API_KEY', 'CODEC_SERVER_TOKEN']) {
+    for (const variable of ['WEBHOOK_SIGNING_SECRET', 'INTAKE_API_KEY', 'CODEC_TOKEN_SECRET']) {
       assert.deepEqual(configProblem({ [variable]: 'x' }), [variable]);
       assert.deepEqual(configProblem({ [variable]: 's'.repeat(31) }), [variable]);
       assert.deepEqual(configProblem({ [variable]: 's'.repeat(32) }), []);

@@ -44,7 +44,9 @@ describe('/healthz, /readyz and /metrics of the intake API, webhook receiver and
     receiver = createWebhookReceiver({ ...common, readyTimeoutMs: 500 });
     codec = createCodecServer({
       codec: new EncryptionCodec(testCodecKeys()),
-      token: 'a-codec-token-of-at-least-32-characters',
+      findPerson: () => Promise.resolve(undefined),
+      tenantOf: () => Promise.resolve(null),
+      audit: () => Promise.resolve(),
       origins: [],
       namespace: 'default',
       logger: createLogger(config),

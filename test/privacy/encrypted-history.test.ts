@@ -5,7 +5,12 @@ import type { Payload } from '@temporalio/common';
 import { createActivities } from '../../activities/index.js';
 import { EligibilityClient } from '../../src/client/index.js';
 import { encryptedDataConverter } from '../../src/codec/data-converter.js';
-import { ENCRYPTED_ENCODING, EncryptionCodec, KEY_ID_METADATA } from '../../src/codec/encryption-codec.js';
+import {
+  ENCRYPTED_ENCODING,
+  EncryptionCodec,
+  KEY_ID_METADATA,
+  payloadWorkflowId,
+} from '../../src/codec/encryption-codec.js';
 import { generateKey } from '../../src/codec/keys.js';
 import { loadConfig } from '../../src/config.js';
 import { startVerification } from '../../src/temporal/start-verification.js';
@@ -153,6 +158,8 @@ describe('patient data in Temporal', function () {
       for (const p of payloads) {
         assert.equal(Buffer.from(p.metadata?.encoding ?? new Uint8Array()).toString(), ENCRYPTED_ENCODING);
       }
+      // Each names its workflow, which the codec server checks the tenant of before it decodes for a person.
+      assert.deepEqual([...new Set(payloads.map(payloadWorkflowId))], [wf.workflowId]);
       // Headers carry the OpenTelemetry trace context (workers/workflow-bundle.ts), and nothing else.
       for (const [name, value] of headersOf(history)) {
         assert.equal(name, '_tracer-data');
