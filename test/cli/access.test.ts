@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import pg from 'pg';
+import { verifyCodecToken } from '../../src/access/codec-tokens.js';
 import { startVerification } from '../../src/temporal/start-verification.js';
 import { testDatabaseUrl } from '../setup/database.js';
 import { FAST, v2Intake } from '../setup/fixtures.js';
@@ -139,5 +140,40 @@ describe('eligibility clients and audit', function () {
       `operator.set:${name}`,
       `operator.disable:${name}`,
     ]);
+  });
+
+  it("mints an operator's codec pass the codec server accepts, none for a viewer; each pass in the trail", async () => {
+    const secret = 'a-pass-secret-of-at-least-32-characters';
+    const name = `coder-${Date.now()}`;
+    const made = await cliWithInput(
+      'a long passphrase',
+      'operators',
+      'create',
+      name,
+      '--role',
+      'operator',
+      '--all-tenants',
+    );
+    assert.equal(made.code, 0, made.stderr);
+    const withSecret = { ...env, CODEC_TOKEN_SECRET: secret };
+    const minted = await runCli(['--as', 'ana', 'codec-pass', name, '--hours', '1'], withSecret);
+    assert.equal(minted.code, 0, minted.stderr);
+    const pass = /--codec-auth "Bearer (\S+)"/.exec(minted.stdout)?.[1];
+    assert.ok(pass, minted.stdout);
+    assert.match(minted.stdout, new RegExp(`Temporal UI codec endpoint: http://127\\.0\\.0\\.1:8888/p/${pass}`));
+    assert.deepEqual(await verifyCodecToken(secret, pass), {
+      name,
+      role: 'operator',
+      tenants: null,
+      source: 'directory',
+    });
+    assert.deepEqual((await trail('--actor', 'cli:ana')).at(-1)?.action, `codec.pass:${name}`);
+
+    assert.equal((await cli('operators', 'set', name, '--role', 'viewer')).code, 0);
+    const refused = await runCli(['codec-pass', name], withSecret);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /viewers decode nothing/);
+    const noSecret = await cli('codec-pass', name);
+    assert.match(noSecret.stderr, /CODEC_TOKEN_SECRET is not set/);
   });
 });
