@@ -48,6 +48,12 @@ function jsonObjectOf<S extends z.ZodType>(schema: S) {
     .pipe(schema);
 }
 
+/** Hosts an http (not https) OpenID Connect issuer may have: a provider on this machine (tests, a local trial). */
+const LOOPBACK_HOST = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/;
+
+/** Where the OpenID Connect provider sends the browser back to (apps/console/oidc.ts serves it). */
+export const OIDC_CALLBACK_PATH = '/sign-in/oidc/callback';
+
 function v<S extends z.ZodType>(spec: VariableSpec<S>): VariableSpec<S> {
   return spec;
 }
@@ -451,6 +457,62 @@ export const variables = {
     default: 'false',
     description:
       'The console sits behind a TLS-terminating proxy: trust its X-Forwarded-* headers, so the session cookie is marked Secure on https',
+  }),
+  OIDC_ISSUER: v({
+    schema: z
+      .url({ protocol: /^https?$/ })
+      .refine(
+        (url) => url.startsWith('https:') || LOOPBACK_HOST.test(new URL(url).hostname),
+        'expected an https URL (http only for a provider on this machine: localhost, 127.0.0.1, [::1])',
+      )
+      .optional(),
+    description:
+      "The organisation's OpenID Connect provider, by its issuer URL: https (http only for one on this machine, a local trial); its `/.well-known/openid-configuration` is read at the first sign-in. Set, the console's sign-in page offers it beside the password form (`OIDC_*` below)",
+  }),
+  OIDC_CLIENT_ID: v({
+    schema: z.string().min(1).optional(),
+    description: 'The client id the OpenID Connect provider gave the console; required with OIDC_ISSUER',
+  }),
+  OIDC_CLIENT_SECRET: v({
+    schema: z.string().min(1).optional(),
+    description:
+      "The console's client secret at the OpenID Connect provider; unset = a public client, proven by PKCE alone",
+    secret: true,
+  }),
+  OIDC_REDIRECT_URL: v({
+    schema: z
+      .url({ protocol: /^https?$/ })
+      .refine(
+        (url) => new URL(url).pathname.endsWith(OIDC_CALLBACK_PATH),
+        `expected a URL ending in ${OIDC_CALLBACK_PATH}`,
+      )
+      .optional(),
+    description: `The console's callback as registered at the OpenID Connect provider (unset = the address the browser reached the console at + \`${OIDC_CALLBACK_PATH}\`)`,
+  }),
+  OIDC_ROLE_CLAIM: v({
+    schema: z.string().min(1),
+    default: 'eligibility_role',
+    description: "The ID token or userinfo claim holding the person's console role: `admin`, `operator` or `viewer`",
+  }),
+  OIDC_TENANTS_CLAIM: v({
+    schema: z.string().min(1),
+    default: 'eligibility_tenants',
+    description:
+      'The ID token or userinfo claim holding the tenants the person sees: a list of tenant ids (or one text of them separated by commas), or `*` for every tenant',
+  }),
+  OIDC_SCOPES: v({
+    schema: z
+      .string()
+      .regex(/^[\x21\x23-\x5B\x5D-\x7E]+( [\x21\x23-\x5B\x5D-\x7E]+)*$/, 'expected scopes separated by single spaces')
+      .refine((scopes) => scopes.split(' ').includes('openid'), 'expected `openid` among them'),
+    default: 'openid profile email',
+    description:
+      'Scopes the console asks the OpenID Connect provider for, separated by spaces (`openid` among them; add the one that releases the role and tenants claims if the provider needs one)',
+  }),
+  OIDC_DISPLAY_NAME: v({
+    schema: z.string().min(1).max(60),
+    default: 'your organisation',
+    description: "The organisation's name on the console's sign-in button (`Sign in with Clinic Group`)",
   }),
   DATABASE_URL: v({
     schema: z

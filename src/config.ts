@@ -149,6 +149,18 @@ function toConfig(e: Env, connection: TemporalConnectionSettings) {
       sessionSecret: e.CONSOLE_SESSION_SECRET,
       sessionHours: e.CONSOLE_SESSION_HOURS,
       trustProxy: e.CONSOLE_TRUST_PROXY,
+      // Sign-in through the organisation's OpenID Connect provider, on when the issuer is set (apps/console/oidc.ts);
+      // requireConsoleSecrets checks that the issuer and the client id come together.
+      oidc: {
+        issuer: e.OIDC_ISSUER,
+        clientId: e.OIDC_CLIENT_ID,
+        clientSecret: e.OIDC_CLIENT_SECRET,
+        redirectUrl: e.OIDC_REDIRECT_URL,
+        roleClaim: e.OIDC_ROLE_CLAIM,
+        tenantsClaim: e.OIDC_TENANTS_CLAIM,
+        scopes: e.OIDC_SCOPES,
+        displayName: e.OIDC_DISPLAY_NAME,
+      },
     },
     codec: {
       keys: e.CODEC_KEYS,
@@ -199,6 +211,7 @@ export type IntakeConfig = Config['intake'];
 export type WorkerConfig = Config['worker'];
 export type ObservabilityConfig = Config['observability'];
 export type ConsoleConfig = Config['console'];
+export type OidcConfig = ConsoleConfig['oidc'];
 export type DatabaseConfig = Config['database'];
 
 /** The configuration table of docs/operating/configuration.md, generated from `variables`. */

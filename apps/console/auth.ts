@@ -6,7 +6,9 @@ import { audit } from './audit.js';
 import { csrfToken, requireCsrf } from './csrf.js';
 import { verifyOperator, type OperatorEntry } from '../../src/access/operator-passwords.js';
 import { setOperator, type OperatorSource } from './session.js';
-import { signInView } from './views/sign-in.js';
+import { OIDC_CALLBACK_PATH } from '../../src/config-variables.js';
+import { OIDC_START_PATH } from './oidc-client.js';
+import { signInView, type SignInOptions } from './views/sign-in.js';
 
 /**
  * Where the console's operators come from (DESIGN §13): the operator directory in the database (each with a role and
@@ -21,25 +23,32 @@ export interface OperatorSources {
  * Paths a visitor may open without signing in: the sign-in form, the page's own style and script, the icon, and the
  * probes and scrape every role serves (counts and states only, nothing of any patient).
  */
-const PUBLIC_PATHS = ['/sign-in', '/assets/', '/favicon.ico', ...HEALTH_PATHS];
+const PUBLIC_PATHS = ['/sign-in', OIDC_START_PATH, OIDC_CALLBACK_PATH, '/assets/', '/favicon.ico', ...HEALTH_PATHS];
 
 const isPublic = (url: string) => PUBLIC_PATHS.some((p) => url === p || url.startsWith(p) || url.startsWith(`${p}?`));
 
 /** Where to go after signing in: a path of this console only (never another site, never `//host`). */
-function safeNext(next: unknown): string {
+export function safeNext(next: unknown): string {
   return typeof next === 'string' && /^\/(?!\/)[A-Za-z0-9/_.:@?=&%-]*$/.test(next) ? next : '/awaiting-input';
 }
 
 /**
  * The operator a session's name stands for now: an active operator of the directory (their role and tenants), else a
  * CONSOLE_OPERATORS name (an administrator of every tenant); undefined when neither knows them any more. A session
- * signed in through the directory never falls back to CONSOLE_OPERATORS: disabling its operator ends it.
+ * signed in through the directory never falls back to CONSOLE_OPERATORS: disabling its operator ends it. A session
+ * signed in through the OpenID Connect provider is its directory entry when there is one (disabling it ends the
+ * session), else what the provider's claims gave at sign-in.
  */
 export async function resolveOperator(
   sources: OperatorSources,
-  name: string,
-  from: OperatorSource | undefined,
+  session: { name: string; from: OperatorSource | undefined; claimed?: Pick<ConsoleOperator, 'role' | 'tenants'> },
 ): Promise<ConsoleOperator | undefined> {
+  const { name, from, claimed } = session;
+  if (from === 'oidc') {
+    const entry = await sources.directory?.entry(name);
+    if (entry) return entry.disabled ? undefined : { name, role: entry.role, tenants: entry.tenants };
+    return claimed && { name, ...claimed };
+  }
   const listed = await sources.directory?.find(name);
   if (listed) return listed;
   if (from !== 'directory' && sources.operators.has(name)) return { name, role: 'admin', tenants: null };
@@ -56,7 +65,8 @@ export function guard(sources: OperatorSources) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
     const name = request.session.operator;
     if (name !== undefined) {
-      const operator = await resolveOperator(sources, name, request.session.operatorFrom);
+      const { operatorFrom: from, claimed } = request.session;
+      const operator = await resolveOperator(sources, { name, from, ...(claimed ? { claimed } : {}) });
       if (operator) {
         setOperator(request, operator);
         return undefined;
@@ -94,10 +104,22 @@ async function verify(
   return named === undefined ? undefined : { name: named, from: 'operators' };
 }
 
-export function authRoutes(app: FastifyInstance, sources: OperatorSources, trail?: AuditTrail): void {
+/**
+ * The sign-in routes: the password form (the directory and CONSOLE_OPERATORS) and sign-out. `oidc` names the
+ * organisation's OpenID Connect provider on the form when it is configured (its routes are `oidc.ts`'s).
+ */
+export function authRoutes(
+  app: FastifyInstance,
+  sources: OperatorSources,
+  trail?: AuditTrail,
+  oidc?: SignInOptions['oidc'],
+): void {
+  const form = (reply: FastifyReply, options: Omit<SignInOptions, 'csrf' | 'oidc'>) =>
+    signInView({ ...options, csrf: csrfToken(reply), ...(oidc ? { oidc } : {}) });
+
   app.get<{ Querystring: { next?: string } }>('/sign-in', async (request, reply) => {
     if (request.session.operator) return reply.redirect(safeNext(request.query.next), 303);
-    return reply.type('text/html').send(signInView({ csrf: csrfToken(reply), next: safeNext(request.query.next) }));
+    return reply.type('text/html').send(form(reply, { next: safeNext(request.query.next) }));
   });
 
   app.post<{ Body: { name?: string; password?: string; next?: string } }>(
@@ -117,7 +139,7 @@ export function authRoutes(app: FastifyInstance, sources: OperatorSources, trail
         return reply
           .code(401)
           .type('text/html')
-          .send(signInView({ csrf: csrfToken(reply), next: safeNext(next), failed: true, name: String(name) }));
+          .send(form(reply, { next: safeNext(next), failed: 'password', name: String(name) }));
       }
       const operator = signedIn.name;
       // A new session id at sign-in: an id planted before it (session fixation) is worth nothing after.

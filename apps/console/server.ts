@@ -13,6 +13,8 @@ import { countHttpRequests } from '../../src/metrics/http-metrics.js';
 import type { Logger } from '../../src/logging.js';
 import { authRoutes, guard } from './auth.js';
 import { registerCsrf } from './csrf.js';
+import { OidcClient } from './oidc-client.js';
+import { oidcRoutes } from './oidc.js';
 import { OperatorClients } from './operator-client.js';
 import { parseOperators, type OperatorEntry } from '../../src/access/operator-passwords.js';
 import { awaitingInputPages } from './pages/awaiting-input.js';
@@ -49,35 +51,41 @@ export interface ConsoleOptions {
 const READYZ_TIMEOUT_MS = Number(variables.READYZ_TIMEOUT_MS.default);
 
 /**
- * The console refuses to start without a session key, and without operators: CONSOLE_OPERATORS, or the operator
- * directory of the database (`options.directory`: DATABASE_URL is set). There is no default for either.
+ * The console refuses to start without a session key, and without operators: CONSOLE_OPERATORS, the operator
+ * directory of the database (`options.directory`: DATABASE_URL is set), or the organisation's OpenID Connect provider
+ * (OIDC_ISSUER, which needs OIDC_CLIENT_ID). There is no default for any of them.
  */
 export function requireConsoleSecrets(config: Config['console'], options: { directory?: boolean } = {}) {
-  const operatorsMissing = !config.operators && !options.directory;
-  const problems = [
-    ...(operatorsMissing
-      ? [
-          {
-            variable: 'CONSOLE_OPERATORS',
-            message:
-              'required without DATABASE_URL (`eligibility console-operator <name>` makes an entry; with a database, ' +
-              'operators may live in its directory instead)',
-          },
-        ]
-      : []),
-    ...(config.sessionSecret
-      ? []
-      : [
-          {
-            variable: 'CONSOLE_SESSION_SECRET',
-            message: 'required (at least 32 characters, e.g. `openssl rand -hex 32`)',
-          },
-        ]),
-  ];
-  if (operatorsMissing || !config.sessionSecret) throw new ConfigError(problems);
+  const { issuer, clientId } = config.oidc;
+  const problems: { variable: string; message: string }[] = [];
+  if (issuer && !clientId) {
+    problems.push({
+      variable: 'OIDC_CLIENT_ID',
+      message: 'required with OIDC_ISSUER (the client id the provider gave)',
+    });
+  }
+  if (clientId && !issuer) {
+    problems.push({ variable: 'OIDC_ISSUER', message: 'required with OIDC_CLIENT_ID (sign-in through it is off)' });
+  }
+  if (!config.operators && !options.directory && !issuer) {
+    problems.push({
+      variable: 'CONSOLE_OPERATORS',
+      message:
+        'required without DATABASE_URL or OIDC_ISSUER (`eligibility console-operator <name>` makes an entry; with a ' +
+        'database, operators may live in its directory instead; with OIDC_ISSUER, they sign in through the provider)',
+    });
+  }
+  if (!config.sessionSecret) {
+    problems.push({
+      variable: 'CONSOLE_SESSION_SECRET',
+      message: 'required (at least 32 characters, e.g. `openssl rand -hex 32`)',
+    });
+  }
+  if (problems.length > 0 || !config.sessionSecret) throw new ConfigError(problems);
   return {
     operators: config.operators ? parseOperators(config.operators) : new Map<string, OperatorEntry>(),
     sessionSecret: config.sessionSecret,
+    oidc: issuer && clientId ? { ...config.oidc, issuer, clientId } : undefined,
   };
 }
 
@@ -91,13 +99,13 @@ function errorPage(title: string, message: string): string {
 
 /**
  * The operator console (DESIGN §11): server-rendered pages for people who answer runs, decide reviews and follow
- * batches. Sign-in with the operator directory or CONSOLE_OPERATORS, roles and tenants (`access.ts`), a session
- * cookie, a CSRF token in every form, a content security policy that allows this origin's own script and style only.
- * Returns the app; the caller listens.
+ * batches. Sign-in with the operator directory, CONSOLE_OPERATORS or the organisation's OpenID Connect provider
+ * (`oidc.ts`), roles and tenants (`access.ts`), a session cookie, a CSRF token in every form, a content security
+ * policy that allows this origin's own script and style only. Returns the app; the caller listens.
  */
 export function createConsole(options: ConsoleOptions): FastifyInstance {
   const { config, client, logger } = options;
-  const { operators, sessionSecret } = requireConsoleSecrets(config.console, { directory: !!options.directory });
+  const { operators, sessionSecret, oidc } = requireConsoleSecrets(config.console, { directory: !!options.directory });
   const sources = { operators, ...(options.directory ? { directory: options.directory } : {}) };
   const loggerInstance: FastifyBaseLogger = logger.child({ component: 'console' });
   const app = Fastify({ loggerInstance, trustProxy: config.console.trustProxy, bodyLimit: 256 * 1024 });
@@ -169,7 +177,8 @@ export function createConsole(options: ConsoleOptions): FastifyInstance {
     routes.get('/', (_request, reply) => reply.redirect('/awaiting-input', 303));
     // Browsers ask for it on every page; no icon, and no 401 in their console for it.
     routes.get('/favicon.ico', (_request, reply) => reply.code(204).send());
-    authRoutes(routes, sources, options.audit);
+    authRoutes(routes, sources, options.audit, oidc && { displayName: oidc.displayName });
+    if (oidc) oidcRoutes(routes, sources, new OidcClient(oidc), options.audit);
     awaitingInputPages(routes, deps);
     needsReviewPages(routes, deps);
     batchPages(routes, deps);

@@ -4,20 +4,28 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ConsoleOperator } from '../../src/access/operators.js';
 import type { ConsoleConfig } from '../../src/config.js';
 import type { Store } from '../../src/store/database.js';
+import type { OidcPending } from './oidc-client.js';
 import { boundedSessionStore, databaseSessionStore } from './session-store.js';
 
 declare module 'fastify' {
   interface Session {
     /** The signed-in operator's name; absent before sign-in. */
     operator?: string;
-    /** Where the name was checked at sign-in: the operator directory (database) or CONSOLE_OPERATORS. */
+    /**
+     * Where the name was checked at sign-in: the operator directory (database), CONSOLE_OPERATORS, or the
+     * organisation's OpenID Connect provider.
+     */
     operatorFrom?: OperatorSource;
+    /** The role and tenants the provider's claims gave an `oidc` sign-in that no directory entry maps. */
+    claimed?: Pick<ConsoleOperator, 'role' | 'tenants'>;
+    /** An OpenID Connect sign-in under way (`oidc.ts`): what its callback must match, and where to go after. */
+    oidcPending?: OidcPending;
     /** A one-time notice for the next page (an answer accepted, a decision taken); identifiers only, never PHI. */
     notice?: string;
   }
 }
 
-export type OperatorSource = 'directory' | 'operators';
+export type OperatorSource = 'directory' | 'operators' | 'oidc';
 
 export const SESSION_COOKIE = 'console_session';
 

@@ -23,6 +23,17 @@ export class OperatorError extends Error {
   override name = 'OperatorError';
 }
 
+/**
+ * Names of people who sign in through the organisation's OpenID Connect provider: `oidc:` and their email or subject.
+ * The colon keeps them apart from password operators (no CONSOLE_OPERATORS or password name holds one); an entry of
+ * the directory under such a name has no password and sets the person's role and tenants (`operators create oidc:…`).
+ */
+export const OIDC_NAME_PREFIX = 'oidc:';
+const OIDC_NAME = /^oidc:\S{1,254}$/u;
+const PASSWORD_NAME = /^[A-Za-z0-9._@-]{1,64}$/;
+
+export const isOidcName = (name: string): boolean => OIDC_NAME.test(name);
+
 /** Whether an object of `tenant` (undefined: started without one) is the operator's to see. */
 export const operatorSees = (operator: ConsoleOperator, tenant: string | undefined): boolean =>
   operator.tenants === null || (tenant !== undefined && operator.tenants.includes(tenant));
@@ -35,9 +46,14 @@ export const operatorSees = (operator: ConsoleOperator, tenant: string | undefin
 export class OperatorDirectory {
   constructor(private readonly store: Store) {}
 
-  async create(spec: { name: string; role: OperatorRole; tenants: string[] | null; password: string; by: string }) {
-    if (!/^[A-Za-z0-9._@-]{1,64}$/.test(spec.name)) {
-      throw new OperatorError('name: letters, digits and . _ @ - only, at most 64');
+  /** An operator; one of an `oidc:` name has no password (`password` undefined): they sign in through the provider. */
+  async create(spec: { name: string; role: OperatorRole; tenants: string[] | null; password?: string; by: string }) {
+    const oidc = isOidcName(spec.name);
+    if (!oidc && !PASSWORD_NAME.test(spec.name)) {
+      throw new OperatorError('name: letters, digits and . _ @ - only, at most 64 (or oidc: and an email or subject)');
+    }
+    if (oidc !== (spec.password === undefined)) {
+      throw new OperatorError(oidc ? 'password: none for an oidc: name' : 'password: required');
     }
     const { numInsertedOrUpdatedRows } = await this.store.db
       .insertInto('operators')
@@ -45,7 +61,8 @@ export class OperatorDirectory {
         name: spec.name,
         role: spec.role,
         tenants: spec.tenants,
-        password: await operatorEntry(spec.name, spec.password),
+        // The column holds no password for an oidc: name: nothing it could hold would ever verify (see verify).
+        password: spec.password === undefined ? '' : await operatorEntry(spec.name, spec.password),
         created_by: spec.by,
         disabled_at: null,
       })
@@ -68,6 +85,7 @@ export class OperatorDirectory {
 
   /** A new role, tenants or password; what is not given stays. */
   async update(name: string, change: { role?: OperatorRole; tenants?: string[] | null; password?: string }) {
+    if (change.password !== undefined && isOidcName(name)) throw new OperatorError('password: none for an oidc: name');
     const { numUpdatedRows } = await this.store.db
       .updateTable('operators')
       .set({
@@ -102,6 +120,19 @@ export class OperatorDirectory {
     return row && { name: row.name, role: row.role, tenants: row.tenants };
   }
 
+  /**
+   * The operator of that name, active or disabled: what an OpenID Connect sign-in maps its person by (a disabled one
+   * is refused, not left to the provider's claims).
+   */
+  async entry(name: string): Promise<(ConsoleOperator & { disabled: boolean }) | undefined> {
+    const row = await this.store.db
+      .selectFrom('operators')
+      .select(['name', 'role', 'tenants', 'disabled_at'])
+      .where('name', '=', name)
+      .executeTakeFirst();
+    return row && { name: row.name, role: row.role, tenants: row.tenants, disabled: row.disabled_at !== null };
+  }
+
   /** The operator when `password` is theirs; undefined otherwise, in about the same time whether the name exists. */
   async verify(name: string, password: string): Promise<ConsoleOperator | undefined> {
     const row = await this.store.db
@@ -110,7 +141,8 @@ export class OperatorDirectory {
       .where('name', '=', name)
       .where('disabled_at', 'is', null)
       .executeTakeFirst();
-    const entries = row ? parseOperators(row.password) : new Map();
+    // An oidc: name has no password: it is checked against nobody's, and refused like a wrong one.
+    const entries = row && !isOidcName(row.name) ? parseOperators(row.password) : new Map();
     const verified = await verifyOperator(entries, name, password);
     return verified && row ? { name: row.name, role: row.role, tenants: row.tenants } : undefined;
   }

@@ -46,6 +46,28 @@ describe("the console's operators (DESIGN §13)", function () {
     );
   });
 
+  it('keeps an oidc: name without a password: it maps a person of the provider, and no password signs in as it', async () => {
+    const name = 'oidc:ben@clinic.example';
+    await directory.create({ name, role: 'viewer', tenants: ['clinic-1'], by: 'cli:test' });
+    assert.deepEqual(await directory.entry(name), { name, role: 'viewer', tenants: ['clinic-1'], disabled: false });
+    assert.equal(await directory.verify(name, ''), undefined);
+    await assert.rejects(directory.update(name, { password: 'x'.repeat(12) }), /password: none for an oidc: name/);
+    await assert.rejects(
+      directory.create({
+        name: 'oidc:cy@clinic.example',
+        role: 'admin',
+        tenants: null,
+        password: 'x'.repeat(12),
+        by: 't',
+      }),
+      /password: none/,
+    );
+    await assert.rejects(directory.create({ name: 'cy', role: 'admin', tenants: null, by: 't' }), /password: required/);
+    await directory.disable(name);
+    assert.equal((await directory.entry(name))?.disabled, true, 'a disabled entry is still found, as disabled');
+    assert.equal(await directory.entry('oidc:nobody@clinic.example'), undefined);
+  });
+
   it('an operator of some tenants sees only objects of those; one of every tenant sees all, untenanted ones too', () => {
     const scoped = { name: 'bo', role: 'operator' as const, tenants: ['clinic-1'] };
     const all = { name: 'cy', role: 'admin' as const, tenants: null };

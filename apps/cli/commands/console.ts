@@ -13,6 +13,7 @@ Listens on CONSOLE_HOST:CONSOLE_PORT (default 127.0.0.1:4050). Operators sign in
 CONSOLE_OPERATORS (scrypt hashes; \`eligibility console-operator\` makes an entry); CONSOLE_SESSION_SECRET keys the
 session cookie. Neither has a default. Behind a TLS proxy set CONSOLE_TRUST_PROXY=true (the cookie is then Secure).
 With DATABASE_URL, sign-ins, every page that shows a patient, results downloads and every change go to the audit trail.
+With OIDC_ISSUER and OIDC_CLIENT_ID, operators may also sign in through the organisation's OpenID Connect provider.
 
 Example:
   $ CONSOLE_OPERATORS="$(printf %s "$PASSWORD" | eligibility console-operator alice)" \\
@@ -25,7 +26,7 @@ Example:
       const { createConsole, requireConsoleSecrets } = await import('../../console/server.js');
       const config = ctx.config();
       // Refused before connecting: missing operators or session key are named at once (with a database, its
-      // operator directory may hold the operators instead of CONSOLE_OPERATORS).
+      // operator directory may hold the operators instead of CONSOLE_OPERATORS; OIDC_ISSUER's provider may too).
       requireConsoleSecrets(config.console, { directory: Boolean(config.database.url) });
       // With a database, what operators see of patients and what they change goes to the audit trail.
       const { AuditTrail } = await import('../../../src/audit/audit-trail.js');

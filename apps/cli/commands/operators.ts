@@ -3,7 +3,7 @@ import { CliError, withStore, type CliContext } from '../context.js';
 import { commaList, oneOf } from '../option-parsers.js';
 import { readPassword } from '../read-password.js';
 import { table } from '../../../src/text-format.js';
-import { OPERATOR_ROLES, type OperatorRole } from '../../../src/access/operators.js';
+import { OIDC_NAME_PREFIX, OPERATOR_ROLES, type OperatorRole } from '../../../src/access/operators.js';
 
 interface TenantOptions {
   tenants?: string[];
@@ -40,10 +40,13 @@ export function registerOperators(program: Command, ctx: CliContext): void {
       `
 Roles: admin (everything), operator (answers runs, decides reviews, acts on batches), viewer (reads, patient data
 masked). Passwords are piped on stdin, never given as arguments; only their scrypt hash is kept. CONSOLE_OPERATORS
-still works beside them: each of its entries is an admin of every tenant. Every change is in the audit trail.
+still works beside them: each of its entries is an admin of every tenant. A name oidc:<email or subject> is a person
+who signs in through the organisation's OpenID Connect provider (OIDC_ISSUER): no password; the entry's role, tenants
+and state win over the provider's claims. Every change is in the audit trail.
 
 Examples:
   $ printf %s 'a long passphrase' | eligibility operators create ana --role operator --tenants clinic-1,clinic-2
+  $ eligibility operators create oidc:ben@clinic.example --role viewer --tenants clinic-1
   $ eligibility operators set ana --role viewer
   $ eligibility operators disable ana`,
     );
@@ -51,16 +54,19 @@ Examples:
 
   const create = operators
     .command('create')
-    .description('add an operator; the password comes on stdin')
+    .description('add an operator; the password comes on stdin (none for an oidc: name)')
     .argument('<name>', 'the name they sign in with')
     .requiredOption('--role <role>', OPERATOR_ROLES.join(' | '), role);
   withTenantOptions(create).action(async (name: string, options: TenantOptions & { role: OperatorRole }) => {
     const tenants = (await tenantsOf(options, true))!;
-    const password = await readPassword();
+    // A person of the organisation's OpenID Connect provider proves who they are there: no password to read.
+    const oidc = name.startsWith(OIDC_NAME_PREFIX);
+    const password = oidc ? undefined : await readPassword();
     await change(ctx, name, 'operator.create', (directory) =>
-      directory.create({ name, role: options.role, tenants, password, by: ctx.identity() }),
+      directory.create({ name, role: options.role, tenants, ...(password ? { password } : {}), by: ctx.identity() }),
     );
-    console.log(`operator ${name} (${options.role}, ${tenants?.join(', ') ?? 'every tenant'}) can sign in`);
+    const how = oidc ? ' through the OpenID Connect provider' : '';
+    console.log(`operator ${name} (${options.role}, ${tenants?.join(', ') ?? 'every tenant'}) can sign in${how}`);
   });
 
   const set = operators

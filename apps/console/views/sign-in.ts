@@ -1,13 +1,48 @@
 import { html } from './html.js';
 import { hiddenCsrf, page } from './layout.js';
 
-export function signInView(options: { csrf: string; next: string; failed?: boolean; name?: string }): string {
+export interface SignInOptions {
+  csrf: string;
+  next: string;
+  /** What failed: the password form, a sign-in through the provider, or reaching the provider at all. */
+  failed?: 'password' | 'oidc' | 'oidc-unreachable';
+  name?: string;
+  /** The organisation's OpenID Connect provider, when configured: a button beside the password form. */
+  oidc?: { displayName: string };
+}
+
+function failure(options: SignInOptions): string {
+  const provider = options.oidc?.displayName ?? 'your organisation';
+  switch (options.failed) {
+    case 'password':
+      return 'The name or the password is wrong.';
+    case 'oidc':
+      return `Signing in with ${provider} did not let you in to the console. If it happens again, ask an administrator for a console role and tenants.`;
+    case 'oidc-unreachable':
+      return `${provider} cannot be reached for sign-in just now. Try again in a moment.`;
+    default:
+      return '';
+  }
+}
+
+export function signInView(options: SignInOptions): string {
+  const passwordFailed = options.failed === 'password';
+  const error = options.failed ? html`<p class="error" role="alert" id="sign-in-error">${failure(options)}</p>` : '';
+  // A link, not a form: the provider is another origin, and the page's form-action policy allows this one only.
+  const provider = options.oidc
+    ? html`<p>
+          <a class="button" href="/sign-in/oidc?next=${encodeURIComponent(options.next)}"
+            >Sign in with ${options.oidc.displayName}</a
+          >
+        </p>
+        <p>Or with an operator name and password:</p>`
+    : '';
   return page(
     { title: 'Sign in' },
     html`<form method="post" action="/sign-in" class="card narrow">
       ${hiddenCsrf(options.csrf)}
       <input type="hidden" name="next" value="${options.next}" />
-      ${options.failed ? html`<p class="error" role="alert" id="sign-in-error">The name or the password is wrong.</p>` : ''}
+      ${error} ${provider}
       <p>
         <label for="name">Operator name</label>
         <input
@@ -16,8 +51,8 @@ export function signInView(options: { csrf: string; next: string; failed?: boole
           autocomplete="username"
           required
           value="${options.name ?? ''}"
-          ${options.failed ? html`aria-describedby="sign-in-error"` : ''}
-          autofocus
+          ${passwordFailed ? html`aria-describedby="sign-in-error"` : ''}
+          ${options.oidc ? '' : html`autofocus`}
         />
       </p>
       <p>
