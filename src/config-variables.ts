@@ -569,6 +569,11 @@ export const variables = {
       'Signs the short-lived passes people show the codec server (the console and `eligibility codec-pass` mint them), at least 32 characters; the codec server and the console need the same one; `eligibility dev` makes one per run',
     secret: true,
   }),
+  CODEC_SERVER_URL: v({
+    schema: z.string().url().optional(),
+    description:
+      "The codec server's address as people's browsers reach it: the console's Temporal UI page puts each person's pass on it (default http://127.0.0.1:<CODEC_SERVER_PORT>)",
+  }),
   CODEC_UI_ORIGINS: v({
     schema: z.string().min(1),
     default: 'http://localhost:8233,http://127.0.0.1:8233',

@@ -171,6 +171,7 @@ function toConfig(e: Env, connection: TemporalConnectionSettings) {
         host: e.CODEC_SERVER_HOST,
         port: e.CODEC_SERVER_PORT,
         tokenSecret: e.CODEC_TOKEN_SECRET,
+        publicUrl: (e.CODEC_SERVER_URL ?? `http://127.0.0.1:${e.CODEC_SERVER_PORT}`).replace(/\/+$/, ''),
         origins: e.CODEC_UI_ORIGINS.split(',')
           .map((o) => o.trim())
           .filter(Boolean),

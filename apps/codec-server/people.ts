@@ -12,16 +12,20 @@ export function presentedPass(request: FastifyRequest): string | undefined {
 }
 
 /**
- * Who a pass names now (DESIGN §13): an operator the directory lists is taken from the directory (a changed role or
- * tenants, or a disabled operator, count at once); a pass minted from the directory for someone it no longer lists is
- * void; anyone else (CONSOLE_OPERATORS, the identity provider) is as the pass says until it expires.
+ * Who a pass names now (DESIGN §13): a person the directory has an entry for is as the directory says (a changed role
+ * or tenants count at once, a disabled entry refuses them, whatever the pass says); a pass minted from the directory
+ * for someone it no longer has is void; anyone else (CONSOLE_OPERATORS, the identity provider's claims) is as the pass
+ * says until it expires.
  */
 export function personFinder(secret: string, directory: OperatorDirectory | undefined) {
   return async (pass: string): Promise<CodecPerson | undefined> => {
     const person = await verifyCodecToken(secret, pass);
     if (!person) return undefined;
-    const listed = await directory?.find(person.name);
-    if (listed) return { ...listed, source: 'directory' };
+    const entry = await directory?.entry(person.name);
+    if (entry) {
+      const { disabled, ...listed } = entry;
+      return disabled ? undefined : { ...listed, source: 'directory' };
+    }
     return person.source === 'directory' ? undefined : person;
   };
 }

@@ -20,6 +20,7 @@ import { parseOperators, type OperatorEntry } from '../../src/access/operator-pa
 import { awaitingInputPages } from './pages/awaiting-input.js';
 import { batchPages } from './pages/batches.js';
 import { needsReviewPages } from './pages/needs-review.js';
+import { temporalUiPages } from './pages/temporal-ui.js';
 import { verificationPages } from './pages/verification.js';
 import type { Store } from '../../src/store/database.js';
 import { registerSession } from './session.js';
@@ -29,7 +30,7 @@ import { page } from './views/layout.js';
 const ASSETS = fileURLToPath(new URL('./assets/', import.meta.url));
 
 export interface ConsoleOptions {
-  config: Pick<Config, 'console' | 'temporal'>;
+  config: Pick<Config, 'console' | 'temporal' | 'codec'>;
   /** The process's one Temporal client (its converter decrypts payloads); no request opens a connection of its own. */
   client: Client;
   logger: Logger;
@@ -183,6 +184,9 @@ export function createConsole(options: ConsoleOptions): FastifyInstance {
     needsReviewPages(routes, deps);
     batchPages(routes, deps);
     verificationPages(routes, deps);
+    const { tokenSecret, publicUrl } = config.codec.server;
+    const passes = tokenSecret && { secret: tokenSecret, codecUrl: publicUrl, hours: config.console.sessionHours };
+    temporalUiPages(routes, deps, passes || undefined, options.directory);
     done();
   });
   return app;

@@ -120,7 +120,11 @@ async function startDevCodec(config: Config, store: Store, log: (line: string) =
   );
   log(`Codec server on ${server.url} (payloads are encrypted; Temporal UI decrypts through it)`);
   return {
-    config: withCodec,
+    // The console's Temporal UI page gives people an endpoint on the address the server is bound to.
+    config: {
+      ...withCodec,
+      codec: { ...withCodec.codec, server: { ...withCodec.codec.server, publicUrl: server.url } },
+    },
     uiEndpoint: `${server.url}/p/${pass}`,
     url: server.url,
     close: async () => {

@@ -56,7 +56,13 @@ describe('operator console in a browser', function () {
   }
 
   it('shows a signed-out visitor nothing but the sign-in form', async () => {
-    for (const path of ['/awaiting-input', '/batches', '/needs-review', '/verifications/verification-x']) {
+    for (const path of [
+      '/awaiting-input',
+      '/batches',
+      '/needs-review',
+      '/verifications/verification-x',
+      '/temporal-ui',
+    ]) {
       await page.goto(`${console.url}${path}`);
       assert.match(page.url(), /\/sign-in\?next=/, path);
       assert.equal(await page.locator('nav').count(), 0, `${path}: no navigation before sign-in`);

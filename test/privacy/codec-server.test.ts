@@ -197,6 +197,8 @@ describe('codec server: decodes for a person, their tenants only, and records ev
       await passFor('ana', {}, 'another-secret-of-at-least-32-characters'),
       await passFor('ana', {}, SECRET, -60),
       gone,
+      // Whatever the pass says of them: a disabled entry refuses a person of the identity provider too.
+      await passFor('gone', { source: 'oidc' }),
       // A pass minted from the directory for a name it does not list.
       await passFor('nobody'),
     ]) {

@@ -7,6 +7,7 @@ export const SECTIONS = [
   { path: '/needs-review', label: 'Needs review' },
   { path: '/batches', label: 'Batches' },
   { path: '/verifications', label: 'Verification' },
+  { path: '/temporal-ui', label: 'Temporal UI' },
 ] as const;
 export type SectionPath = (typeof SECTIONS)[number]['path'];
 
