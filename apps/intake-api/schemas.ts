@@ -50,13 +50,6 @@ export const VerificationIntakeRequest = z
     description: 'A verification request; payerId (or discoveryId) is required, v1 also needs memberId or discoveryId',
   });
 
-export const StartedResponse = z
-  .object({
-    workflowId: z.string(),
-    duplicate: z.literal(true).optional().describe('Present when the caller id was seen before: nothing new started'),
-  })
-  .meta({ id: 'StartedResponse' });
-
 export const ErrorResponse = z
   .object({
     error: z
@@ -119,6 +112,16 @@ export const VerificationStatusResponse = describes<VerificationStatus>()(
     lastError: LastError.optional(),
   }),
 ).meta({ id: 'VerificationStatus' });
+
+export const StartedResponse = z
+  .object({
+    workflowId: z.string(),
+    duplicate: z.literal(true).optional().describe('Present when the caller id was seen before: nothing new started'),
+    status: VerificationStatusResponse.optional().describe(
+      'Present when `Prefer: wait` was asked and the verification settled within it (created, awaiting input, needs review, or an outcome)',
+    ),
+  })
+  .meta({ id: 'StartedResponse' });
 
 export const WorkflowIdParams = z.object({
   workflowId: z.string().min(1).max(1000).describe('e.g. `verification-<caller id>`'),

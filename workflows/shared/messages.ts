@@ -31,3 +31,9 @@ export const resolveReviewUpdate = defineUpdate<ReviewAnswer, [ReviewDecision]>(
 export const reviewDecisionSignal = defineSignal<[ReviewDecision]>('reviewDecision');
 
 export const statusQuery = defineQuery<VerificationStatus>('status');
+
+/**
+ * The front desk's wait (`Prefer: wait`, `eligibility start --wait`): completes with the status once the verification
+ * is settled (`isSettled`). One update instead of polling the status query, each poll of which a worker answers.
+ */
+export const awaitSettledUpdate = defineUpdate<VerificationStatus>('awaitSettled');

@@ -80,6 +80,12 @@ export type ResubmittableOutcome =
 /** Running stages on their way: a batch whose items are all past them has settled. */
 export const ON_THEIR_WAY = RUNNING_STAGES.filter((s) => facts(s).onItsWay === true);
 
+/**
+ * Past the stages on their way: created, awaiting input, needing review, or an outcome. The front desk's answer
+ * (`Prefer: wait`) waits for this; the verification may still change, but a person has something to act on.
+ */
+export const isSettled = (stage: Stage): boolean => !(ON_THEIR_WAY as readonly Stage[]).includes(stage);
+
 export const isRunningStage = (value: unknown): value is RunningStage =>
   (RUNNING_STAGES as readonly unknown[]).includes(value);
 export const isOutcome = (value: unknown): value is Outcome => (OUTCOMES as readonly unknown[]).includes(value);

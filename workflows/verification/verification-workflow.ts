@@ -1,4 +1,12 @@
-import { ApplicationFailure, proxyActivities, setHandler, uuid4, workflowInfo } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  condition,
+  proxyActivities,
+  setHandler,
+  uuid4,
+  workflowInfo,
+} from '@temporalio/workflow';
+import { HandlerUnfinishedPolicy } from '@temporalio/common';
 import type { VerificationActivities } from './activities.js';
 import type {
   Discovery,
@@ -13,7 +21,7 @@ import { FailureType } from '../shared/failure-types.js';
 import { describeFailure, invalidRequest, isActivityFailureOfType, toCallerFailure } from './failures.js';
 import { intakeMemberId, waitsForDiscovery } from '../shared/intake.js';
 import { guardIntake } from './intake-guard.js';
-import { cancelSignal, statusQuery } from '../shared/messages.js';
+import { awaitSettledUpdate, cancelSignal, statusQuery } from '../shared/messages.js';
 import { Progress } from './progress.js';
 import { firstCallPriority } from '../shared/priority.js';
 import { CreationReview } from './review.js';
@@ -24,7 +32,7 @@ import { StageTracker } from './stage.js';
 import { activitySummary } from './summaries.js';
 import { resolveTiming } from '../shared/timing.js';
 import type { LastError, VerificationResult, VerificationStatus, VerificationWorkflowInput } from '../shared/types.js';
-import type { Outcome } from '../shared/stages.js';
+import { isSettled, type Outcome } from '../shared/stages.js';
 import { humanDuration } from '../shared/ui-text.js';
 import { createV1AtMostOnce } from './v1-creation.js';
 
@@ -85,6 +93,15 @@ export async function verificationWorkflow(input: VerificationWorkflowInput): Pr
     };
   }
   setHandler(statusQuery, status);
+  // Abandoned when the workflow closes first: closing is settling, and the caller then reads the closed status.
+  setHandler(
+    awaitSettledUpdate,
+    async () => {
+      await condition(() => isSettled(stage.stage));
+      return status();
+    },
+    { unfinishedPolicy: HandlerUnfinishedPolicy.ABANDON },
+  );
   progress.at({ doing: 'checking the request' });
 
   const finish = (outcome: Outcome): VerificationResult => {

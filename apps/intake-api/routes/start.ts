@@ -1,5 +1,9 @@
 import { splitTenant, startVerification } from '../../../src/temporal/start-verification.js';
-import { audit } from '../access.js';
+import { mayDo } from '../../../src/access/principal.js';
+import { statusFields } from '../../../src/audit/patient-fields.js';
+import { awaitSettled } from '../../../src/temporal/await-settled.js';
+import { audit, principalOf } from '../access.js';
+import { preferredWait } from '../prefer-wait.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
 import { patientFields } from '../../../src/audit/patient-fields.js';
 import { tenantToStart } from '../tenancy.js';
@@ -9,7 +13,9 @@ import { ErrorResponse, StartedResponse, VerificationIntakeRequest } from '../sc
 
 /**
  * `POST /verifications`: validates with the contract and starts the verification. A caller id seen before, running
- * or closed, starts nothing: the answer names the existing workflow (200, `duplicate: true`) instead of 202.
+ * or closed, starts nothing: the answer names the existing workflow (200, `duplicate: true`) instead of 202. With
+ * `Prefer: wait=<seconds>` (the front desk), the answer waits up to that long for the verification to settle and is
+ * then 200 with its status; a request retried with the same id waits on the same verification.
  */
 export function startRoute(app: IntakeApp, deps: IntakeDeps): void {
   app.post(
@@ -20,9 +26,12 @@ export function startRoute(app: IntakeApp, deps: IntakeDeps): void {
         summary: 'Start the verification of one patient',
         body: VerificationIntakeRequest,
         response: {
-          202: answer('Started; the workflow id names it from now on', StartedResponse),
+          202: answer(
+            'Started (or, with `duplicate`, seen before); with `Prefer: wait`, not settled within the wait. The workflow id names it from now on',
+            StartedResponse,
+          ),
           200: answer(
-            'This caller id was seen before: nothing started, the existing workflow is named',
+            'With `Prefer: wait`: settled within the wait, `status` holds its status. Without it: this caller id was seen before, nothing started, the existing workflow is named',
             StartedResponse,
           ),
           400: answer(
@@ -66,10 +75,24 @@ export function startRoute(app: IntakeApp, deps: IntakeDeps): void {
           fields: patientFields(intake),
           outcome: started ? 'ok' : 'duplicate',
         });
-        return reply
-          .code(started ? 202 : 200)
-          .header('location', `/verifications/${encodeURIComponent(workflowId)}`)
-          .send(started ? { workflowId } : { workflowId, duplicate: true });
+        const answered = started ? { workflowId } : { workflowId, duplicate: true as const };
+        reply.header('location', `/verifications/${encodeURIComponent(workflowId)}`);
+        // The status is a read: a client without `verifications:read` is answered as if it had not asked to wait.
+        const wait = mayDo(principalOf(request), 'verifications:read')
+          ? preferredWait(request.headers.prefer)
+          : undefined;
+        if (wait === undefined) return reply.code(started ? 202 : 200).send(answered);
+        reply.header('preference-applied', `wait=${wait}`);
+        const status = await awaitSettled(deps.client, workflowId, wait * 1000);
+        if (!status) return reply.code(202).send(answered);
+        await audit(deps.access, request, {
+          action: 'verification.read',
+          workflowId,
+          tenant: tenant ?? null,
+          fields: statusFields(status),
+          outcome: 'ok',
+        });
+        return reply.code(200).send({ ...answered, status });
       } catch (err) {
         return replyWithError(request, reply, err);
       }

@@ -1,0 +1,30 @@
+import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import { awaitSettledUpdate, statusQuery } from '../../workflows/shared/messages.js';
+import { isSettled } from '../../workflows/shared/stages.js';
+import type { VerificationStatus } from '../../workflows/shared/types.js';
+import { GrpcStatus, grpcCode } from './errors.js';
+
+/** The longest a front-desk answer may wait (`Prefer: wait`); more is asked of a poll, not of one request. */
+export const MAX_WAIT_SECONDS = 30;
+
+/**
+ * The verification's status once it settles (created, awaiting input, needing review, or an outcome), or undefined
+ * when it has not within `waitMs`. One update waits in the workflow; the wait gives up on the client side only, so the
+ * verification is never touched by a caller who stopped waiting. A workflow that closed already, or that runs a build
+ * without the update, is asked its status once.
+ */
+export async function awaitSettled(
+  client: Client,
+  workflowId: string,
+  waitMs: number,
+): Promise<VerificationStatus | undefined> {
+  const handle = client.workflow.getHandle(workflowId);
+  try {
+    return await client.withDeadline(Date.now() + waitMs, () => handle.executeUpdate(awaitSettledUpdate));
+  } catch (err) {
+    if (grpcCode(err) === GrpcStatus.DEADLINE_EXCEEDED) return undefined;
+    if (!(err instanceof WorkflowUpdateFailedError || err instanceof WorkflowNotFoundError)) throw err;
+  }
+  const status = await handle.query(statusQuery);
+  return isSettled(status.stage) ? status : undefined;
+}
