@@ -1,11 +1,4 @@
-import {
-  ApplicationFailure,
-  condition,
-  proxyActivities,
-  setHandler,
-  uuid4,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { ApplicationFailure, condition, proxyActivities, setHandler, uuid4, workflowInfo } from '@temporalio/workflow';
 import { HandlerUnfinishedPolicy } from '@temporalio/common';
 import type { VerificationActivities } from './activities.js';
 import type {
