@@ -24,6 +24,7 @@ import { IntakeClients } from '../../src/access/intake-clients.js';
 import { OperatorDirectory } from '../../src/access/operators.js';
 import { AuditTrail } from '../../src/audit/audit-trail.js';
 import { openStore } from '../../src/store/database.js';
+import { eventServices, secretBox } from '../../src/events/services.js';
 import { startEmbeddedDatabase } from '../../src/store/embedded.js';
 
 export interface DevStackOptions {
@@ -232,6 +233,7 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
       logger,
       timing: { graceSeconds: config.dev.graceSeconds },
       access: { clients: new IntakeClients(store), audit: trail },
+      events: eventServices(store, await secretBox(config), temporal.client, config),
     });
     const intakeUrl = await listen(intake, config.intake.host, config.intake.port, 'intake API');
     stops.push(() => intake.close());
