@@ -533,6 +533,18 @@ export const variables = {
     default: '2192',
     description: 'How long audit entries are kept (`eligibility audit purge` removes older ones); default six years',
   }),
+  EVENTS_TASK_QUEUE: v({
+    schema: z.string().min(1),
+    default: 'eligibility-events',
+    description:
+      'Task queue of outbound event deliveries, apart from the service calls: a dead endpoint slows nothing else',
+  }),
+  EVENTS_RETRY_WINDOW_HOURS: v({
+    schema: positiveInt,
+    default: '72',
+    description:
+      'How long a failing event delivery is retried (growing intervals) before its endpoint is disabled as failing',
+  }),
   CODEC_KEYS: v({
     schema: z.string().min(1).optional(),
     description:

@@ -17,6 +17,7 @@ import { temporalConnectionOptions } from '../src/temporal/connection-options.js
 import { readQueueRateLimit } from '../src/temporal/task-queue-rate.js';
 import { setUpTracing } from '../src/tracing/tracing.js';
 import { createWorker } from './create-worker.js';
+import { openEventsWorker } from './events-worker.js';
 import { buildIdOf } from './deployment-version.js';
 import { GovernorReporter } from './governor-reporter.js';
 import { untilDrained } from './drain-watch.js';
@@ -107,7 +108,12 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
       tracing,
       deployment,
     });
-    if (options.signal?.aborted) return;
+    // Outbound events' deliveries, on their own task queue beside this one (DESIGN §14).
+    const events = await openEventsWorker(config, connection, dataConverter);
+    if (options.signal?.aborted) {
+      await events?.close();
+      return;
+    }
     const http =
       options.coreMetricsUrl === undefined
         ? undefined
@@ -123,6 +129,7 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
     // stopping.
     const stop = () => {
       if (worker.getState() === 'RUNNING') worker.shutdown();
+      if (events?.worker.getState() === 'RUNNING') events.worker.shutdown();
     };
     options.signal?.addEventListener('abort', stop, { once: true });
     // The task queue's traffic governor hears this worker's call outcomes (and is started by the first report).
@@ -146,7 +153,10 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
       }
       const version = deployment ? ` as version ${deployment.buildId} of deployment ${deployment.name}` : '';
       log(`Worker polling task queue ${config.temporal.taskQueue} on ${config.temporal.address}${version}`);
-      const running = worker.run();
+      const eventsRunning = events?.worker.run();
+      const running = worker.run().finally(() => {
+        if (events?.worker.getState() === 'RUNNING') events.worker.shutdown();
+      });
       const rollout = config.worker.deployment?.rollout ?? 'manual';
       if (deployment && rollout !== 'manual') {
         try {
@@ -175,7 +185,9 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
         );
       }
       await running.finally(() => watching.abort());
+      await eventsRunning;
     } finally {
+      await events?.close();
       options.signal?.removeEventListener('abort', stop);
       await reporter?.stop().catch(() => undefined);
       // Stopped once the worker has drained: /readyz answers 503 meanwhile.

@@ -4,6 +4,7 @@ import { registerBatch } from './commands/batch.js';
 import { registerBatches } from './commands/batches.js';
 import { registerCancel } from './commands/cancel.js';
 import { registerClients } from './commands/clients.js';
+import { registerEndpoints } from './commands/endpoints.js';
 import { registerCodec } from './commands/codec.js';
 import { registerConsole } from './commands/console.js';
 import { registerDev } from './commands/dev.js';
@@ -45,6 +46,7 @@ see the README). Run \`eligibility <command> --help\` for a command's options an
   registerList(program, ctx);
   registerDeploy(program, ctx);
   registerClients(program, ctx);
+  registerEndpoints(program, ctx);
   registerAudit(program, ctx);
   registerOperators(program, ctx);
   registerGovernor(program, ctx);

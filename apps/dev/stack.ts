@@ -25,6 +25,7 @@ import { OperatorDirectory } from '../../src/access/operators.js';
 import { AuditTrail } from '../../src/audit/audit-trail.js';
 import { openStore, type Store } from '../../src/store/database.js';
 import { mintCodecToken } from '../../src/access/codec-tokens.js';
+import { eventServices, secretBox } from '../../src/events/services.js';
 import { startEmbeddedDatabase } from '../../src/store/embedded.js';
 
 export interface DevStackOptions {
@@ -261,6 +262,7 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
       logger,
       timing: { graceSeconds: config.dev.graceSeconds },
       access: { clients: new IntakeClients(store), audit: trail },
+      events: eventServices(store, await secretBox(config), temporal.client, config),
     });
     const intakeUrl = await listen(intake, config.intake.host, config.intake.port, 'intake API');
     stops.push(() => intake.close());

@@ -21,6 +21,8 @@ import type { IntakeApp, IntakeDeps } from './deps.js';
 import { intakeOpenApiOptions, OPENAPI_PATH } from './openapi.js';
 import { batchRoutes } from './routes/batches.js';
 import { cancelRoute } from './routes/cancel.js';
+import { eventEndpointActionRoutes } from './routes/event-endpoint-actions.js';
+import { eventEndpointRoutes } from './routes/event-endpoints.js';
 import { listRoute } from './routes/list.js';
 import { openApiRoute } from './routes/openapi.js';
 import { reviewRoute } from './routes/review.js';
@@ -44,6 +46,8 @@ export interface IntakeApiOptions {
   readyTimeoutMs?: number;
   /** Intake clients and the audit trail (DESIGN §13), from DATABASE_URL; without clients, INTAKE_API_KEY is required. */
   access?: Omit<IntakeAccess, 'apiKey'>;
+  /** Event endpoints, their log and the dispatchers (DESIGN §14), from DATABASE_URL; without them their routes 503. */
+  events?: IntakeDeps['events'];
 }
 
 /**
@@ -76,6 +80,7 @@ export function createIntakeApi(options: IntakeApiOptions): FastifyInstance {
     tenantWeights: config.tenants.weights,
     ...(options.timing ? { timing: options.timing } : {}),
     ...(options.batchTiming ? { batchTiming: options.batchTiming } : {}),
+    ...(options.events ? { events: options.events } : {}),
   };
   // Typed as Fastify's base logger so the app keeps Fastify's default instance type.
   const loggerInstance: FastifyBaseLogger = logger.child({ component: 'intake-api' });
@@ -119,6 +124,8 @@ export function createIntakeApi(options: IntakeApiOptions): FastifyInstance {
     reviewRoute(routes, deps);
     cancelRoute(routes, deps);
     batchRoutes(routes, deps);
+    eventEndpointRoutes(routes, deps);
+    eventEndpointActionRoutes(routes, deps);
     done();
   });
   return app;

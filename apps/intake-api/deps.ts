@@ -6,6 +6,16 @@ import type { BatchTiming } from '../../workflows/shared/batch-timing.js';
 import type { TenantWeights } from '../../workflows/shared/priority.js';
 import type { Timing } from '../../workflows/shared/timing.js';
 import type { IntakeAccess } from './access.js';
+import type { EventDispatchers } from '../../src/events/dispatchers.js';
+import type { EventEndpoints } from '../../src/events/endpoints.js';
+import type { EventLog } from '../../src/events/event-log.js';
+
+/** Event endpoints, their log and the tenants' dispatchers (DESIGN §14): with the database only. */
+export interface IntakeEvents {
+  endpoints: EventEndpoints;
+  log: EventLog;
+  dispatchers: EventDispatchers;
+}
 
 /** The intake API's Fastify instance: route schemas are zod schemas, and handlers' types follow from them. */
 export type IntakeApp = FastifyInstance<
@@ -30,6 +40,8 @@ export interface IntakeDeps {
   tenantWeights?: TenantWeights;
   /** Who callers are and the audit trail of what they did. */
   access: IntakeAccess;
+  /** Event endpoints; without them (no database) their routes answer 503 `events_unavailable`. */
+  events?: IntakeEvents;
 }
 
 /** Runs Temporal calls under the request's deadline, so an unreachable server answers 503 instead of hanging. */

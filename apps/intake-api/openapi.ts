@@ -3,6 +3,7 @@ import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-pro
 import type { z } from 'zod';
 import { API_KEY_HEADER } from './api-key.js';
 import { ErrorResponse } from './schemas.js';
+import { eventWebhooks } from './event-schemas.js';
 
 export const OPENAPI_PATH = '/docs/openapi.json';
 
@@ -54,6 +55,8 @@ export function intakeOpenApiOptions(): FastifyDynamicSwaggerOptions {
       },
       components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: API_KEY_HEADER } } },
       security: [{ apiKey: [] }],
+      // The outbound events (DESIGN §14), from the one catalogue.
+      webhooks: eventWebhooks(),
     },
     transform: jsonSchemaTransform,
     transformObject: (document) => withRetryAfter(jsonSchemaTransformObject(document)),

@@ -59,9 +59,62 @@ export interface ConsoleSessionsTable {
   expires_at: Date;
 }
 
+export type EndpointStatus = 'active' | 'disabled';
+
+export interface EventEndpointsTable {
+  /** `ep_<hex>`. */
+  id: string;
+  tenant: string;
+  url: string;
+  /** The event types it receives (src/events catalogue). */
+  events: string[];
+  description: string | null;
+  status: EndpointStatus;
+  /** Why it stopped: `gone` (it answered 410), `failing` (every attempt failed for the whole window), `disabled`. */
+  disabled_reason: string | null;
+  disabled_at: Date | null;
+  /** The signing secret (`whsec_…`), sealed with the codec keys (src/events/secret-box.ts); never in a log. */
+  secret: string;
+  /** During a rotation: the secret it replaced, sealed, which keeps signing beside it until it expires. */
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
+  created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface EventsTable {
+  /** `evt_<hex>`: the deliveries' `webhook-id`. */
+  id: string;
+  tenant: string;
+  type: string;
+  /** The thin event as delivered: identifiers and outcomes, never patient values. */
+  payload: ColumnType<unknown, string, never>;
+  created_at: Date;
+}
+
+export type DeliveryStatus = 'delivered' | 'failed' | 'gone' | 'undelivered';
+
+export interface EventDeliveriesTable {
+  id: ColumnType<string, never, never>;
+  event_id: string;
+  endpoint_id: string;
+  /** 1, 2, 3… per delivery; 0 for an event that was never tried (its endpoint stopped first). */
+  attempt: number;
+  status: DeliveryStatus;
+  status_code: number | null;
+  /** A failure that had no HTTP answer: `timeout`, `network`, or the answer's class (`http_5xx`…). */
+  error_type: string | null;
+  latency_ms: number | null;
+  attempted_at: Date;
+  next_retry_at: Date | null;
+}
+
 export interface Tables {
   intake_clients: IntakeClientsTable;
   audit_entries: AuditEntriesTable;
   operators: OperatorsTable;
   console_sessions: ConsoleSessionsTable;
+  event_endpoints: EventEndpointsTable;
+  events: EventsTable;
+  event_deliveries: EventDeliveriesTable;
 }

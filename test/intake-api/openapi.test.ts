@@ -4,6 +4,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { loadConfig } from '../../src/config.js';
 import { createIntakeApi } from '../../apps/intake-api/api.js';
 import { createLogger } from '../../src/logging.js';
+import { EVENT_TYPES } from '../../workflows/shared/event-catalogue.js';
 
 describe('intake API OpenAPI document', () => {
   it('is served without an API key and is a valid OpenAPI 3.1 document', async () => {
@@ -36,6 +37,11 @@ describe('intake API OpenAPI document', () => {
         '/batches/{batchId}/resubmit',
         '/batches/{batchId}/results',
         '/docs/openapi.json',
+        '/event-endpoints',
+        '/event-endpoints/{endpointId}',
+        '/event-endpoints/{endpointId}/deliveries',
+        '/event-endpoints/{endpointId}/redeliver',
+        '/event-endpoints/{endpointId}/rotate-secret',
         '/verifications',
         '/verifications/{workflowId}',
         '/verifications/{workflowId}/cancel',
@@ -45,6 +51,8 @@ describe('intake API OpenAPI document', () => {
       const schemas = (document as { components: { schemas: Record<string, { anyOf?: unknown[] }> } }).components
         .schemas;
       assert.equal(schemas.VerificationIntakeRequest?.anyOf?.length, 2, 'v2 and v1 requests, from the contract');
+      const webhooks = (document as { webhooks?: Record<string, unknown> }).webhooks ?? {};
+      assert.deepEqual(Object.keys(webhooks), [...EVENT_TYPES], 'every event of the catalogue, in its order');
     } finally {
       await api.close();
       await connection.close();

@@ -23,6 +23,8 @@ export interface IntakeApiHarnessOptions {
   logs?: DestinationStream;
   /** Intake clients and the audit trail; default: TEST_INTAKE_KEY alone, no trail. */
   access?: IntakeApiOptions['access'];
+  /** Event endpoints (DESIGN §14), made with the harness's task queue (where dispatchers run). */
+  events?: (taskQueue: string) => IntakeApiOptions['events'];
 }
 
 export async function startIntakeApiHarness(options: IntakeApiHarnessOptions = {}): Promise<IntakeApiHarness> {
@@ -40,6 +42,7 @@ export async function startIntakeApiHarness(options: IntakeApiHarnessOptions = {
     timing: FAST,
     ...(options.batchTiming ? { batchTiming: options.batchTiming } : {}),
     ...(options.access ? { access: options.access } : {}),
+    ...(options.events ? { events: options.events(harness.taskQueue) } : {}),
   });
   return {
     harness,

@@ -1,6 +1,7 @@
 import { ApplicationFailure } from '@temporalio/workflow';
 import { FailureType } from '../shared/failure-types.js';
 import {
+  type BatchAnnounced,
   type BatchCarried,
   type BatchCounts,
   type BatchMemo,
@@ -48,6 +49,7 @@ export class BatchBook {
   visible: VisibleItemCounts | undefined;
   pollSeconds: number;
   updatedAt: string;
+  announced: BatchAnnounced;
   /** Set by the message handlers: the main loop looks again at once instead of waiting out its interval. */
   wake = false;
 
@@ -74,6 +76,7 @@ export class BatchBook {
     this.visible = c?.visible;
     this.pollSeconds = c?.pollSeconds ?? pollSeconds;
     this.updatedAt = c?.updatedAt ?? input.createdAt;
+    this.announced = c?.announced ?? {};
   }
 
   get pages(): number {
@@ -254,6 +257,7 @@ export class BatchBook {
       ...(this.lastResubmission ? { lastResubmission: this.lastResubmission } : {}),
       cancelRequested: this.cancelRequested,
       cancelSwept: this.cancelSwept,
+      announced: this.announced,
       ...(this.visible ? { visible: this.visible } : {}),
       pollSeconds: this.pollSeconds,
       updatedAt: this.updatedAt,

@@ -31,6 +31,8 @@ import {
 } from '../shared/batch-types.js';
 import { ms } from '../shared/timing.js';
 import { newVersionIsCurrent, ON_CURRENT_VERSION } from '../shared/versioning.js';
+import { EventEmitter } from '../shared/event-emitter.js';
+import { announceBatch } from './batch-events.js';
 
 const { countBatchItems, resubmitBatchItems, cancelBatchItems } =
   proxyLocalActivities<BatchActivities>(batchActivityOptions);
@@ -50,6 +52,7 @@ const nowIso = () => new Date().toISOString();
 export async function batchWorkflow(input: BatchWorkflowInput): Promise<BatchResult> {
   const timing = resolveBatchTiming(input.timing);
   const state = new BatchBook(input, timing.pollInitialSeconds);
+  const events = new EventEmitter(input.tenant);
   let closesAt: string | undefined;
   let published = '';
   const publish = () => {
@@ -95,6 +98,7 @@ export async function batchWorkflow(input: BatchWorkflowInput): Promise<BatchRes
     const before = published;
     closesAt = undefined;
     publish();
+    announceBatch(input.batchId, state, events);
     // Items on their way change soon, so they are looked at often (a long interval leaves followers a picture minutes
     // old); settled ones wait for people or grace periods, and are looked at rarely.
     const busy = BATCH_STATE_TABLE[state.phase()].busy;
@@ -113,6 +117,8 @@ export async function batchWorkflow(input: BatchWorkflowInput): Promise<BatchRes
     const info = workflowInfo();
     if (info.continueAsNewSuggested || info.historyLength >= timing.continueAfterEvents || newVersionIsCurrent()) {
       await condition(allHandlersFinished);
+      // A signal the server has not sent yet is dropped once its sender's run has closed.
+      await events.delivered();
       // The memo and search attributes go on explicitly: followers read the memo of whichever run is current.
       await makeContinueAsNewFunc<typeof batchWorkflow>({
         ...ON_CURRENT_VERSION,
@@ -125,6 +131,8 @@ export async function batchWorkflow(input: BatchWorkflowInput): Promise<BatchRes
   }
   await condition(allHandlersFinished);
   publish();
+  announceBatch(input.batchId, state, events);
+  await events.delivered();
   return { phase: state.cancelRequested ? 'cancelled' : 'finished', counts: state.counts(), round: state.round };
 }
 

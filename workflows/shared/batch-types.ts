@@ -180,6 +180,14 @@ export interface BatchCarried {
   visible?: VisibleItemCounts;
   pollSeconds: number;
   updatedAt: string;
+  /** The rounds whose `batch.settled` and `batch.finished` events were emitted (DESIGN §14). */
+  announced?: BatchAnnounced;
+}
+
+/** The last resubmission round each batch event was emitted for: a round that settles again tells it again. */
+export interface BatchAnnounced {
+  settled?: number;
+  finished?: number;
 }
 
 export interface BatchWorkflowInput {

@@ -10,5 +10,6 @@ export const WorkflowType = {
   batch: 'batchWorkflow',
   batchPage: 'batchPageWorkflow',
   governor: 'governorWorkflow',
+  eventDispatcher: 'eventDispatcherWorkflow',
 } as const;
 export type WorkflowTypeName = (typeof WorkflowType)[keyof typeof WorkflowType];

@@ -28,6 +28,8 @@ import type { LastError, VerificationResult, VerificationStatus, VerificationWor
 import { isSettled, type Outcome } from '../shared/stages.js';
 import { humanDuration } from '../shared/ui-text.js';
 import { createV1AtMostOnce } from './v1-creation.js';
+import { EventEmitter } from '../shared/event-emitter.js';
+import { StageEvents } from './stage-events.js';
 
 const { lookupPayer, createVerificationV2 } = proxyActivities<VerificationActivities>(verificationCallOptions);
 
@@ -37,12 +39,25 @@ const { lookupPayer, createVerificationV2 } = proxyActivities<VerificationActivi
  * v1 at most once), take input for runs that ask for it.
  */
 export async function verificationWorkflow(input: VerificationWorkflowInput): Promise<VerificationResult> {
+  const events = new EventEmitter(input.tenant);
+  try {
+    return await verify(input, new StageEvents(events));
+  } finally {
+    // Its events reach the tenant's dispatcher before it closes (a round trip to the server, never to an endpoint).
+    await events.delivered();
+  }
+}
+
+async function verify(input: VerificationWorkflowInput, events: StageEvents): Promise<VerificationResult> {
   const timing = resolveTiming(input.timing);
   // Typed as validated, but a start that bypassed the edges may hold anything: only the guard's result is trusted.
   const raw = input.request as { id?: unknown; version?: unknown } | undefined;
   // Temporal UI's current details: the status below, what the workflow does now and until when.
   const progress = new Progress((step) => verificationDetails(status(), step));
-  const stage = new StageTracker('validating', () => progress.show());
+  const stage = new StageTracker('validating', () => {
+    progress.show();
+    events.entered(status());
+  });
   let cancelled = false;
   let verificationId: string | undefined;
   let discovery: Discovery | undefined;

@@ -27,8 +27,10 @@ Example:
       if (!config.database.url) requireIntakeApiKey(config.intake);
       const { IntakeClients } = await import('../../../src/access/intake-clients.js');
       const { AuditTrail } = await import('../../../src/audit/audit-trail.js');
+      const { eventServices, secretBox } = await import('../../../src/events/services.js');
       await withOptionalStore(ctx, async (store) => {
         const access = store && { clients: new IntakeClients(store), audit: new AuditTrail(store) };
+        const box = store && (await secretBox(config));
         await serveHttp(config, {
           what: 'Intake API',
           role: 'intake',
@@ -43,6 +45,7 @@ Example:
               logger,
               readyTimeoutMs: config.observability.readyTimeoutMs,
               ...(access ? { access } : {}),
+              ...(store && box ? { events: eventServices(store, box, client, config) } : {}),
             }),
         });
       });

@@ -1,0 +1,199 @@
+import type { Command } from 'commander';
+import { CliError, withClient, withStore, type CliContext } from '../context.js';
+import { commaList } from '../option-parsers.js';
+import { table } from '../../../src/text-format.js';
+import type { EventServices } from '../../../src/events/services.js';
+
+/** Runs `fn` with the event services (database and Temporal); `change` names an audited change of `tenant`'s. */
+async function withEvents<T>(ctx: CliContext, fn: (events: EventServices) => Promise<T>): Promise<T> {
+  const { eventServices, secretBox } = await import('../../../src/events/services.js');
+  return withStore(ctx, (store, config) =>
+    withClient(ctx, async (client) => fn(eventServices(store, await secretBox(config), client, config))),
+  );
+}
+
+async function audited(ctx: CliContext, events: EventServices, action: string, tenant: string): Promise<void> {
+  const { recordAccess } = await import('../audit-record.js');
+  await recordAccess(ctx, { action, tenant, outcome: 'ok' });
+  await events.dispatchers.refresh(tenant);
+}
+
+async function checkTypes(types: string[]): Promise<void> {
+  const { isEventType, EVENT_TYPES } = await import('../../../workflows/shared/event-catalogue.js');
+  const unknown = types.filter((t) => !isEventType(t));
+  if (unknown.length > 0 || types.length === 0) {
+    throw new CliError(`--events: unknown ${unknown.join(', ') || '(none given)'}; one of ${EVENT_TYPES.join(', ')}`);
+  }
+}
+
+function checkUrl(url: string): void {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new CliError('--url: not a URL');
+  }
+  if (!['http:', 'https:'].includes(parsed.protocol)) throw new CliError('--url: http or https only');
+  if (parsed.username || parsed.password) throw new CliError('--url: no user or password in it');
+}
+
+export function registerEndpoints(program: Command, ctx: CliContext): void {
+  const endpoints = program
+    .command('endpoints')
+    .description("tenants' event endpoints (DESIGN §14): signed, retried deliveries of the event catalogue")
+    .addHelpText(
+      'after',
+      `
+A secret is shown once, when the endpoint is made or its secret rotated. Every change is in the audit trail and is
+told to the tenant's dispatcher at once. Needs DATABASE_URL and Temporal. docs/integrating/events.md has the catalogue.
+
+Examples:
+  $ eligibility endpoints create --tenant clinic-42 --url https://pms.example/hooks --events verification.completed,verification.failed
+  $ eligibility endpoints list --tenant clinic-42
+  $ eligibility endpoints rotate ep_0123abcd --grace-hours 24
+  $ eligibility endpoints deliveries ep_0123abcd
+  $ eligibility endpoints redeliver ep_0123abcd --failed-since 2026-11-20T00:00:00Z`,
+    );
+
+  endpoints
+    .command('create')
+    .description('subscribe an endpoint and print its secret, once')
+    .requiredOption('--tenant <tenant>', 'whose events it receives')
+    .requiredOption('--url <url>', 'where events are POSTed (http or https)')
+    .requiredOption('--events <list>', 'comma-separated event types', commaList)
+    .option('--description <text>')
+    .action(async (o: { tenant: string; url: string; events: string[]; description?: string }) => {
+      checkUrl(o.url);
+      await checkTypes(o.events);
+      await withEvents(ctx, async (events) => {
+        const made = await events.endpoints.create({ ...o });
+        await audited(ctx, events, `event-endpoint.create:${made.endpoint.id}`, o.tenant);
+        console.log(`endpoint ${made.endpoint.id} made. Its signing secret (shown only now):\n${made.secret}`);
+      });
+    });
+
+  endpoints
+    .command('list')
+    .description('endpoints, their events and status (a disabled one says why)')
+    .option('--tenant <tenant>', 'one tenant only')
+    .option('--json', 'print them as JSON')
+    .action(async (o: { tenant?: string; json?: boolean }) => {
+      await withStore(ctx, async (store, config) => {
+        const { EventEndpoints } = await import('../../../src/events/endpoints.js');
+        const { secretBox } = await import('../../../src/events/services.js');
+        const all = await new EventEndpoints(store, await secretBox(config)).list(o.tenant ?? null);
+        if (o.json) return console.log(JSON.stringify(all, null, 2));
+        const state = (e: (typeof all)[number]) =>
+          e.status === 'active' ? 'active' : `disabled (${e.disabledReason})`;
+        console.log(
+          table(
+            ['id', 'tenant', 'url', 'events', 'state'],
+            all.map((e) => [e.id, e.tenant, e.url, e.events.join(','), state(e)]),
+          ),
+        );
+      });
+    });
+
+  endpoints
+    .command('update <id>')
+    .description("change an endpoint's URL, events or description; --enable starts a disabled one again")
+    .option('--url <url>')
+    .option('--events <list>', 'comma-separated event types', commaList)
+    .option('--description <text>')
+    .option('--enable', 'deliver to it again')
+    .action(async (id: string, o: { url?: string; events?: string[]; description?: string; enable?: boolean }) => {
+      if (o.url) checkUrl(o.url);
+      if (o.events) await checkTypes(o.events);
+      await change(id, 'update', { ...o, ...(o.enable ? { disabled: false } : {}) });
+    });
+
+  endpoints
+    .command('disable <id>')
+    .description('stop deliveries to an endpoint (update --enable starts them again)')
+    .action((id: string) => change(id, 'update', { disabled: true }));
+
+  endpoints
+    .command('delete <id>')
+    .description('delete an endpoint and its deliveries log')
+    .action(async (id: string) => {
+      await withEvents(ctx, async (events) => {
+        const deleted = await events.endpoints.delete(id, null);
+        if (!deleted) throw new CliError(`no event endpoint ${id}`);
+        await audited(ctx, events, `event-endpoint.delete:${id}`, deleted.tenant);
+        console.log(`endpoint ${id} deleted`);
+      });
+    });
+
+  endpoints
+    .command('rotate <id>')
+    .description('a new secret, printed once; the old one keeps signing beside it for the grace period')
+    .option('--grace-hours <hours>', 'how long the old secret still signs', '24')
+    .action(async (id: string, o: { graceHours: string }) => {
+      const hours = Number(o.graceHours);
+      if (!Number.isFinite(hours) || hours < 0 || hours > 168) throw new CliError('--grace-hours: 0 to 168');
+      await withEvents(ctx, async (events) => {
+        const rotated = await events.endpoints.rotate(id, null, Math.round(hours * 3600));
+        if (!rotated) throw new CliError(`no event endpoint ${id}`);
+        await audited(ctx, events, `event-endpoint.rotate:${id}`, rotated.endpoint.tenant);
+        console.log(`endpoint ${id}: its new signing secret (shown only now):\n${rotated.secret}`);
+      });
+    });
+
+  endpoints
+    .command('deliveries <id>')
+    .description('its delivery attempts, newest first: status, latency, the next retry')
+    .option('--limit <n>', 'how many', '50')
+    .option('--json', 'print them as JSON')
+    .action(async (id: string, o: { limit: string; json?: boolean }) => {
+      await withStore(ctx, async (store) => {
+        const { EventLog } = await import('../../../src/events/event-log.js');
+        const rows = await new EventLog(store).deliveries(id, { limit: Number(o.limit) || 50 });
+        if (o.json) return console.log(JSON.stringify(rows, null, 2));
+        console.log(
+          table(
+            ['at', 'event', 'type', 'attempt', 'status', 'code', 'ms', 'next retry'],
+            rows.map((d) => [
+              d.attemptedAt,
+              d.eventId,
+              d.eventType,
+              String(d.attempt),
+              d.status,
+              String(d.statusCode ?? d.errorType ?? ''),
+              String(d.latencyMs ?? ''),
+              d.nextRetryAt ?? '',
+            ]),
+          ),
+        );
+      });
+    });
+
+  endpoints
+    .command('redeliver <id>')
+    .description('deliver one kept event again (same webhook-id), or every one not acknowledged since a time')
+    .option('--event <eventId>')
+    .option('--failed-since <iso>')
+    .action(async (id: string, o: { event?: string; failedSince?: string }) => {
+      if (!o.event === !o.failedSince) throw new CliError('give --event or --failed-since');
+      await withEvents(ctx, async (events) => {
+        const endpoint = await events.endpoints.get(id, null);
+        if (!endpoint) throw new CliError(`no event endpoint ${id}`);
+        if (endpoint.status !== 'active') throw new CliError(`endpoint ${id} is disabled: update --enable first`);
+        const chosen = o.event
+          ? [await events.log.event(o.event, endpoint.tenant)].filter((e) => e !== undefined)
+          : await events.log.failedSince(id, new Date(o.failedSince!), 1000);
+        await audited(ctx, events, `event-endpoint.redeliver:${id}`, endpoint.tenant);
+        await events.dispatchers.redeliver(endpoint.tenant, id, chosen);
+        console.log(`${chosen.length} event(s) queued for ${id}`);
+      });
+    });
+
+  async function change(id: string, what: string, patch: Parameters<EventServices['endpoints']['update']>[2]) {
+    await withEvents(ctx, async (events) => {
+      const { enable: _e, ...rest } = patch as typeof patch & { enable?: boolean };
+      const updated = await events.endpoints.update(id, null, rest);
+      if (!updated) throw new CliError(`no event endpoint ${id}`);
+      await audited(ctx, events, `event-endpoint.${what}:${id}`, updated.tenant);
+      console.log(`endpoint ${id}: ${updated.status}`);
+    });
+  }
+}

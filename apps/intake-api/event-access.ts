@@ -1,0 +1,36 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { EndpointView } from '../../src/events/endpoints.js';
+import { DEFAULT_EVENT_TENANT } from '../../workflows/shared/event-types.js';
+import { principalOf } from './access.js';
+import type { IntakeDeps, IntakeEvents } from './deps.js';
+import { tenantToStart } from './tenancy.js';
+
+/** The event routes' dependencies, or a 503 answer when this intake has no database. */
+export async function eventsOr503(deps: IntakeDeps, reply: FastifyReply): Promise<IntakeEvents | undefined> {
+  if (deps.events) return deps.events;
+  await reply
+    .code(503)
+    .send({ error: 'events_unavailable', message: 'event endpoints need the database (DATABASE_URL)' });
+  return undefined;
+}
+
+/** The tenant whose endpoints the caller sees: its own, or every tenant (null) for an all-tenant caller. */
+export const seenTenant = (request: FastifyRequest): string | null => principalOf(request).tenant;
+
+/** The tenant a new endpoint belongs to: the credential's, or the one an all-tenant caller names (else `default`). */
+export function tenantToCreate(request: FastifyRequest, named: string | undefined) {
+  const owner = tenantToStart(request, named);
+  return 'refused' in owner ? owner : { tenant: owner.tenant ?? DEFAULT_EVENT_TENANT };
+}
+
+export const notFound = (reply: FastifyReply) =>
+  reply.code(404).send({ error: 'not_found', message: 'no such event endpoint' });
+
+/** The endpoint when the caller may see it (another tenant's is answered as one that does not exist). */
+export async function ownEndpoint(
+  events: IntakeEvents,
+  request: FastifyRequest,
+  endpointId: string,
+): Promise<EndpointView | undefined> {
+  return events.endpoints.get(endpointId, seenTenant(request));
+}

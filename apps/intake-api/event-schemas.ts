@@ -1,0 +1,189 @@
+import { z } from 'zod';
+import { TenantSchema } from '../../src/temporal/tenant.js';
+import type { EndpointView } from '../../src/events/endpoints.js';
+import type { DeliveryView } from '../../src/events/event-log.js';
+import { describes } from '../../src/contract/describes.js';
+import { EVENT_CATALOGUE, EVENT_TYPES, FAILED_REASONS } from '../../workflows/shared/event-catalogue.js';
+import { ITEM_OUTCOMES, RUNNING_STAGES, STAGES } from '../../workflows/shared/stages.js';
+
+/*
+ * The event endpoints' bodies and answers (DESIGN §14), and the events themselves as the OpenAPI document's `webhooks`
+ * show them. Every event type comes from the one catalogue (workflows/shared/event-catalogue.ts).
+ */
+
+export const EventType = z.enum(EVENT_TYPES).meta({ id: 'EventType' });
+
+/**
+ * An endpoint's address: https, or http (a receiver inside the provider's own network, or a developer's machine: the
+ * signature, not the transport, is what proves an event is ours). No credentials in it: they would be stored and shown.
+ */
+export const EndpointUrl = z
+  .url({ protocol: /^https?$/ })
+  .max(2048)
+  .refine((u) => !new URL(u).username && !new URL(u).password, 'an endpoint URL carries no user or password')
+  .describe('Where events are POSTed: http or https, no credentials');
+
+const Events = z
+  .array(EventType)
+  .min(1)
+  .refine((e) => new Set(e).size === e.length, 'each event type once')
+  .describe('The event types it receives');
+
+export const EndpointCreateRequest = z
+  .strictObject({
+    url: EndpointUrl,
+    events: Events,
+    description: z.string().max(500).optional(),
+    tenant: TenantSchema.optional().describe('An all-tenant caller names the tenant; others may name only their own'),
+  })
+  .meta({ id: 'EndpointCreateRequest' });
+
+export const EndpointUpdateRequest = z
+  .strictObject({
+    url: EndpointUrl.optional(),
+    events: Events.optional(),
+    description: z.string().max(500).nullable().optional(),
+    disabled: z
+      .boolean()
+      .optional()
+      .describe('true stops deliveries; false starts them again (after a 410 or a failing window too)'),
+  })
+  .meta({ id: 'EndpointUpdateRequest' });
+
+export const Endpoint = describes<EndpointView>()(
+  z.object({
+    id: z.string().describe('`ep_<hex>`'),
+    tenant: z.string(),
+    url: z.string(),
+    events: z.array(z.string()),
+    description: z.string().optional(),
+    status: z.enum(['active', 'disabled']),
+    disabledReason: z
+      .string()
+      .optional()
+      .describe('`gone` (it answered 410), `failing` (every delivery failed for the whole retry window), `disabled`'),
+    disabledAt: z.string().optional(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    previousSecretExpiresAt: z.string().optional().describe('During a rotation: until when the old secret also signs'),
+  }),
+).meta({ id: 'EventEndpoint' });
+
+export const EndpointWithSecret = z
+  .object({
+    endpoint: Endpoint,
+    secret: z.string().describe('`whsec_…`: shown this once; verify deliveries with it (Standard Webhooks)'),
+  })
+  .meta({ id: 'EventEndpointWithSecret' });
+
+export const EndpointList = z.object({ endpoints: z.array(Endpoint) }).meta({ id: 'EventEndpointList' });
+
+export const EndpointParams = z.object({ endpointId: z.string().regex(/^ep_[0-9a-f]{1,64}$/, 'an endpoint id') });
+
+export const RotateRequest = z
+  .strictObject({
+    graceSeconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(7 * 24 * 3600)
+      .optional()
+      .describe('How long the old secret keeps signing beside the new one; default 86400 (24 h)'),
+  })
+  .meta({ id: 'RotateSecretRequest' });
+
+export const Delivery = describes<DeliveryView>()(
+  z.object({
+    eventId: z.string(),
+    eventType: z.string(),
+    attempt: z.number().describe('1, 2, 3… (0: never tried, its endpoint stopped first)'),
+    status: z.enum(['delivered', 'failed', 'gone', 'undelivered']),
+    statusCode: z.number().optional(),
+    errorType: z.string().optional().describe('`timeout`, `network`, or `http_<status>`'),
+    latencyMs: z.number().optional(),
+    attemptedAt: z.string(),
+    nextRetryAt: z.string().optional(),
+  }),
+).meta({ id: 'EventDelivery' });
+
+export const DeliveriesQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+  before: z.iso.datetime().optional().describe('Page on: attempts before this time (the last one shown)'),
+});
+
+export const DeliveryList = z
+  .object({ deliveries: z.array(Delivery), next: z.string().optional().describe('`before` for the next page') })
+  .meta({ id: 'EventDeliveryList' });
+
+export const RedeliverRequest = z
+  .union([
+    z.strictObject({ eventId: z.string().regex(/^evt_[0-9a-f]{1,64}$/) }),
+    z.strictObject({
+      failedSince: z.iso.datetime().describe('Every event since then this endpoint never acknowledged'),
+    }),
+  ])
+  .meta({ id: 'RedeliverRequest' });
+
+export const RedeliverResponse = z.object({ queued: z.number() }).meta({ id: 'RedeliverResponse' });
+
+const VerificationData = z.object({
+  workflowId: z.string(),
+  stage: z.enum(STAGES),
+  verificationId: z.string().optional(),
+  discoveryId: z.string().optional(),
+  payerId: z.string().optional(),
+  batchId: z.string().optional(),
+  reason: z.enum(FAILED_REASONS).optional(),
+  error: z.object({ type: z.string(), param: z.string().optional() }).optional(),
+  flowRunIds: z.array(z.string()).optional(),
+});
+
+const BatchData = z.object({
+  batchId: z.string(),
+  phase: z.enum(['settled', 'finished', 'cancelled']),
+  round: z.number(),
+  counts: z.object({
+    items: z.number(),
+    invalid: z.number(),
+    duplicate: z.number(),
+    notStarted: z.number(),
+    skipped: z.number(),
+    queued: z.number(),
+    running: z.object(Object.fromEntries(RUNNING_STAGES.map((s) => [s, z.number()]))),
+    outcomes: z.object(Object.fromEntries(ITEM_OUTCOMES.map((o) => [o, z.number()]))),
+  }),
+});
+
+/** One event's body, as signed and POSTed. */
+function eventBody(type: (typeof EVENT_TYPES)[number]) {
+  const about = EVENT_CATALOGUE[type].about;
+  return z.object({
+    id: z.string().describe('`evt_<hex>`, also the `webhook-id` header: the same on every attempt and redelivery'),
+    type: z.literal(type),
+    timestamp: z.string().describe('When it happened (ISO 8601)'),
+    tenant: z.string(),
+    data: about === 'batch' ? BatchData : VerificationData,
+    links: z.object({ self: z.string().describe('The intake API path to fetch the details with your own key') }),
+  });
+}
+
+/** The OpenAPI `webhooks` section: one entry per event of the catalogue. */
+export function eventWebhooks(): Record<string, object> {
+  return Object.fromEntries(
+    EVENT_TYPES.map((type) => [
+      type,
+      {
+        post: {
+          summary: EVENT_CATALOGUE[type].description,
+          description:
+            'Standard Webhooks: headers `webhook-id`, `webhook-timestamp`, `webhook-signature` (`v1,<base64 HMAC-SHA256>`, ' +
+            'space-separated during a rotation). Verify with `new Webhook(secret).verify(body, headers)`.',
+          requestBody: { content: { 'application/json': { schema: z.toJSONSchema(eventBody(type)) } } },
+          responses: {
+            '200': { description: 'Any 2xx acknowledges; 410 disables the endpoint; anything else is retried' },
+          },
+        },
+      },
+    ]),
+  );
+}

@@ -1,0 +1,133 @@
+import { audit } from '../access.js';
+import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
+import { replyWithError } from '../errors.js';
+import { eventsOr503, notFound, ownEndpoint, seenTenant } from '../event-access.js';
+import {
+  DeliveriesQuery,
+  DeliveryList,
+  EndpointParams,
+  EndpointWithSecret,
+  RedeliverRequest,
+  RedeliverResponse,
+  RotateRequest,
+} from '../event-schemas.js';
+import { answer, commonAnswers } from '../openapi.js';
+import { ErrorResponse } from '../schemas.js';
+
+const scope = 'events:manage' as const;
+/** A rotation's default grace: the old secret keeps signing for a day, time for every receiver to take the new one. */
+const DEFAULT_GRACE_SECONDS = 24 * 3600;
+/** Events queued by one `failedSince` redelivery at most (a signal's payload stays well within Temporal's limit). */
+export const REDELIVER_LIMIT = 1000;
+
+/**
+ * `POST /event-endpoints/:endpointId/rotate-secret`, `GET …/deliveries`, `POST …/redeliver` (DESIGN §14).
+ */
+export function eventEndpointActionRoutes(app: IntakeApp, deps: IntakeDeps): void {
+  app.post(
+    '/event-endpoints/:endpointId/rotate-secret',
+    {
+      schema: {
+        operationId: 'rotateEventEndpointSecret',
+        summary: 'A new signing secret, answered once; the old one keeps signing beside it for the grace period',
+        params: EndpointParams,
+        body: RotateRequest.optional(),
+        response: {
+          200: answer('The endpoint and its new secret', EndpointWithSecret),
+          404: answer('No such endpoint', ErrorResponse),
+          ...commonAnswers,
+        },
+      },
+      config: { scope },
+    },
+    async (request, reply) => {
+      const events = await eventsOr503(deps, reply);
+      if (!events) return reply;
+      const grace = request.body?.graceSeconds ?? DEFAULT_GRACE_SECONDS;
+      const rotated = await events.endpoints.rotate(request.params.endpointId, seenTenant(request), grace);
+      if (!rotated) return notFound(reply);
+      await audit(deps.access, request, {
+        action: `event-endpoint.rotate:${rotated.endpoint.id}`,
+        tenant: rotated.endpoint.tenant,
+        outcome: 'ok',
+      });
+      return reply.send(rotated);
+    },
+  );
+
+  app.get(
+    '/event-endpoints/:endpointId/deliveries',
+    {
+      schema: {
+        operationId: 'listEventDeliveries',
+        summary: "An endpoint's delivery attempts, newest first: status codes, latency, the next retry",
+        params: EndpointParams,
+        querystring: DeliveriesQuery,
+        response: {
+          200: answer('A page of attempts', DeliveryList),
+          404: answer('No such endpoint', ErrorResponse),
+          ...commonAnswers,
+        },
+      },
+      config: { scope },
+    },
+    async (request, reply) => {
+      const events = await eventsOr503(deps, reply);
+      if (!events) return reply;
+      const endpoint = await ownEndpoint(events, request, request.params.endpointId);
+      if (!endpoint) return notFound(reply);
+      const { limit, before } = request.query;
+      const deliveries = await events.log.deliveries(endpoint.id, { limit, ...(before ? { before } : {}) });
+      const last = deliveries.at(-1);
+      return reply.send({ deliveries, ...(deliveries.length === limit && last ? { next: last.attemptedAt } : {}) });
+    },
+  );
+
+  app.post(
+    '/event-endpoints/:endpointId/redeliver',
+    {
+      schema: {
+        operationId: 'redeliverEvents',
+        summary: `Deliver one kept event again (same webhook-id), or every one not acknowledged since a time (at most ${REDELIVER_LIMIT})`,
+        params: EndpointParams,
+        body: RedeliverRequest,
+        response: {
+          202: answer('Queued for delivery', RedeliverResponse),
+          404: answer('No such endpoint or event', ErrorResponse),
+          409: answer('The endpoint is disabled: enable it first (PATCH `disabled: false`)', ErrorResponse),
+          ...commonAnswers,
+        },
+      },
+      config: { scope },
+    },
+    async (request, reply) => {
+      const events = await eventsOr503(deps, reply);
+      if (!events) return reply;
+      const endpoint = await ownEndpoint(events, request, request.params.endpointId);
+      if (!endpoint) return notFound(reply);
+      if (endpoint.status !== 'active') {
+        return reply.code(409).send({ error: 'endpoint_disabled', message: 'enable the endpoint before redelivering' });
+      }
+      const body = request.body;
+      let chosen;
+      if ('eventId' in body) {
+        const event = await events.log.event(body.eventId, endpoint.tenant);
+        if (!event) return reply.code(404).send({ error: 'not_found', message: 'no such event' });
+        chosen = [event];
+      } else {
+        chosen = await events.log.failedSince(endpoint.id, new Date(body.failedSince), REDELIVER_LIMIT);
+      }
+      try {
+        await withDeadline(deps, () => events.dispatchers.redeliver(endpoint.tenant, endpoint.id, chosen));
+      } catch (err) {
+        return replyWithError(request, reply, err);
+      }
+      await audit(deps.access, request, {
+        action: `event-endpoint.redeliver:${endpoint.id}`,
+        tenant: endpoint.tenant,
+        outcome: 'ok',
+      });
+      return reply.code(202).send({ queued: chosen.length });
+    },
+  );
+}

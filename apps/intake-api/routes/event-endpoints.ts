@@ -1,0 +1,173 @@
+import { audit } from '../access.js';
+import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
+import { replyWithError } from '../errors.js';
+import { eventsOr503, notFound, seenTenant, tenantToCreate } from '../event-access.js';
+import {
+  Endpoint,
+  EndpointCreateRequest,
+  EndpointList,
+  EndpointParams,
+  EndpointUpdateRequest,
+  EndpointWithSecret,
+} from '../event-schemas.js';
+import { answer, commonAnswers } from '../openapi.js';
+import { ErrorResponse } from '../schemas.js';
+
+const scope = 'events:manage' as const;
+const unavailable = { 503: answer('Temporal or the database is unavailable', ErrorResponse) };
+
+/**
+ * `POST|GET /event-endpoints`, `GET|PATCH|DELETE /event-endpoints/:endpointId` (DESIGN §14): a tenant's endpoints,
+ * each change audited and told to the tenant's dispatcher before the answer. Another tenant's endpoint is a 404.
+ */
+export function eventEndpointRoutes(app: IntakeApp, deps: IntakeDeps): void {
+  const tell = (tenant: string) => withDeadline(deps, () => deps.events!.dispatchers.refresh(tenant));
+
+  app.post(
+    '/event-endpoints',
+    {
+      schema: {
+        operationId: 'createEventEndpoint',
+        summary: 'Subscribe an endpoint to events; its signing secret is answered this once',
+        body: EndpointCreateRequest,
+        response: { 201: answer('The endpoint and its secret', EndpointWithSecret), ...commonAnswers, ...unavailable },
+      },
+      config: { scope },
+    },
+    async (request, reply) => {
+      const events = await eventsOr503(deps, reply);
+      if (!events) return reply;
+      const { tenant: named, ...spec } = request.body;
+      const owner = tenantToCreate(request, named);
+      if ('refused' in owner) {
+        return reply.code(403).send({ error: 'forbidden', param: 'tenant', message: owner.refused });
+      }
+      const created = await events.endpoints.create({ ...spec, tenant: owner.tenant });
+      try {
+        await tell(owner.tenant);
+      } catch (err) {
+        // Its dispatcher never heard of it: it is not kept, and its secret is never shown.
+        await events.endpoints.delete(created.endpoint.id, owner.tenant);
+        return replyWithError(request, reply, err);
+      }
+      await audit(deps.access, request, {
+        action: `event-endpoint.create:${created.endpoint.id}`,
+        tenant: owner.tenant,
+        outcome: 'ok',
+      });
+      request.log.info({ endpointId: created.endpoint.id }, 'event endpoint created');
+      return reply.code(201).send(created);
+    },
+  );
+
+  app.get(
+    '/event-endpoints',
+    {
+      schema: {
+        operationId: 'listEventEndpoints',
+        summary: "The caller's tenant's endpoints, with their status and why a disabled one stopped",
+        response: { 200: answer('The endpoints', EndpointList), ...commonAnswers, ...unavailable },
+      },
+      config: { scope },
+    },
+    async (request, reply) => {
+      const events = await eventsOr503(deps, reply);
+      if (!events) return reply;
+      return reply.send({ endpoints: await events.endpoints.list(seenTenant(request)) });
+    },
+  );
+
+  app.get(
+    '/event-endpoints/:endpointId',
+    {
+      schema: {
+        operationId: 'getEventEndpoint',
+        summary: 'One endpoint',
+        params: EndpointParams,
+        response: {
+          200: answer('The endpoint', Endpoint),
+          404: answer('No such endpoint', ErrorResponse),
+          ...commonAnswers,
+        },
+      },
+      config: { scope },
+    },
+    async (request, reply) => {
+      const events = await eventsOr503(deps, reply);
+      if (!events) return reply;
+      const found = await events.endpoints.get(request.params.endpointId, seenTenant(request));
+      return found ? reply.send(found) : notFound(reply);
+    },
+  );
+
+  app.patch(
+    '/event-endpoints/:endpointId',
+    {
+      schema: {
+        operationId: 'updateEventEndpoint',
+        summary: 'Change an endpoint: its URL, events, description, or disable / enable it',
+        params: EndpointParams,
+        body: EndpointUpdateRequest,
+        response: {
+          200: answer('The endpoint as changed', Endpoint),
+          404: answer('No such endpoint', ErrorResponse),
+          ...commonAnswers,
+          ...unavailable,
+        },
+      },
+      config: { scope },
+    },
+    async (request, reply) => {
+      const events = await eventsOr503(deps, reply);
+      if (!events) return reply;
+      const updated = await events.endpoints.update(request.params.endpointId, seenTenant(request), request.body);
+      if (!updated) return notFound(reply);
+      await audit(deps.access, request, {
+        action: `event-endpoint.update:${updated.id}`,
+        tenant: updated.tenant,
+        outcome: 'ok',
+      });
+      try {
+        await tell(updated.tenant);
+      } catch (err) {
+        return replyWithError(request, reply, err);
+      }
+      return reply.send(updated);
+    },
+  );
+
+  app.delete(
+    '/event-endpoints/:endpointId',
+    {
+      schema: {
+        operationId: 'deleteEventEndpoint',
+        summary: 'Delete an endpoint and its deliveries log',
+        params: EndpointParams,
+        response: {
+          200: answer('The endpoint deleted', Endpoint),
+          404: answer('No such endpoint', ErrorResponse),
+          ...commonAnswers,
+          ...unavailable,
+        },
+      },
+      config: { scope },
+    },
+    async (request, reply) => {
+      const events = await eventsOr503(deps, reply);
+      if (!events) return reply;
+      const deleted = await events.endpoints.delete(request.params.endpointId, seenTenant(request));
+      if (!deleted) return notFound(reply);
+      await audit(deps.access, request, {
+        action: `event-endpoint.delete:${deleted.id}`,
+        tenant: deleted.tenant,
+        outcome: 'ok',
+      });
+      try {
+        await tell(deleted.tenant);
+      } catch (err) {
+        return replyWithError(request, reply, err);
+      }
+      return reply.send(deleted);
+    },
+  );
+}

@@ -1,0 +1,68 @@
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import type { EventsConfig } from '../config.js';
+import type { eventDispatcherWorkflow } from '../../workflows/events/index.js';
+import type { OutboundEvent } from '../../workflows/shared/event-catalogue.js';
+import { endpointsSignal, redeliverSignal } from '../../workflows/shared/event-messages.js';
+import { DEFAULT_DELIVERY_POLICY, eventDispatcherId, type DeliveryPolicy } from '../../workflows/shared/event-types.js';
+import { Tenant } from '../../workflows/shared/search-attributes.js';
+import { WorkflowType } from '../../workflows/shared/workflow-types.js';
+import type { EventEndpoints } from './endpoints.js';
+
+/** The delivery policy of the configuration (EVENTS_TASK_QUEUE, EVENTS_RETRY_WINDOW_HOURS); tests override parts. */
+export function deliveryPolicy(config: EventsConfig, overrides: Partial<DeliveryPolicy> = {}): DeliveryPolicy {
+  return {
+    ...DEFAULT_DELIVERY_POLICY,
+    taskQueue: config.taskQueue,
+    windowSeconds: config.retryWindowHours * 3600,
+    ...overrides,
+  };
+}
+
+/**
+ * The client side of tenants' event dispatchers (DESIGN §14): after every change to a tenant's endpoints, its
+ * dispatcher gets the active list by signal-with-start (one billed action; the first endpoint starts it), and
+ * redeliveries go to it as a signal.
+ */
+export class EventDispatchers {
+  constructor(
+    private readonly client: Client,
+    /** The workflows' task queue (TEMPORAL_TASK_QUEUE): the dispatcher is a workflow like the others. */
+    private readonly taskQueue: string,
+    private readonly policy: DeliveryPolicy,
+    private readonly endpoints: EventEndpoints,
+  ) {}
+
+  /** Tells the tenant's dispatcher its active endpoints now, starting it when there is one and it is not running. */
+  async refresh(tenant: string): Promise<void> {
+    const update = { asOf: Date.now(), endpoints: await this.endpoints.active(tenant) };
+    const workflowId = eventDispatcherId(tenant);
+    if (update.endpoints.length === 0) {
+      // Nothing to deliver to: a running dispatcher hears it and ends once idle; none is started for it.
+      await this.client.workflow
+        .getHandle(workflowId)
+        .signal(endpointsSignal, update)
+        .catch((err: unknown) => {
+          if (!(err instanceof WorkflowNotFoundError)) throw err;
+        });
+      return;
+    }
+    await this.client.workflow.signalWithStart<typeof eventDispatcherWorkflow, [typeof update]>(
+      WorkflowType.eventDispatcher,
+      {
+        workflowId,
+        taskQueue: this.taskQueue,
+        args: [{ tenant, policy: this.policy }],
+        signal: endpointsSignal,
+        signalArgs: [update],
+        typedSearchAttributes: [{ key: Tenant, value: tenant }],
+      },
+    );
+  }
+
+  /** Queues stored events for one endpoint again; the dispatcher is started first when it is not running. */
+  async redeliver(tenant: string, endpointId: string, events: OutboundEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    await this.refresh(tenant);
+    await this.client.workflow.getHandle(eventDispatcherId(tenant)).signal(redeliverSignal, { endpointId, events });
+  }
+}

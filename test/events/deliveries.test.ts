@@ -1,0 +1,258 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { v2Intake } from '../setup/fixtures.js';
+import { eventually } from '../setup/workflow-harness.js';
+import { startEventsStack, type EventsStack } from './event-setup.js';
+import { TestReceiver, verify, type Received } from './receivers.js';
+
+interface Created {
+  endpoint: { id: string; status: string; disabledReason?: string };
+  secret: string;
+}
+
+/**
+ * Outbound events end to end (DESIGN §14): the intake API, a real Temporal dev server's dispatcher and verification
+ * workflows, the events worker on its own queue, PostgreSQL, and real HTTP receivers; every delivery verified with
+ * `standardwebhooks` as an integrator would.
+ */
+describe('outbound events: signed, ordered, retried deliveries', function () {
+  this.timeout(90_000);
+  let stack: EventsStack;
+  const receivers: TestReceiver[] = [];
+
+  before(async () => {
+    stack = await startEventsStack();
+  });
+  after(async () => {
+    for (const r of receivers) await r.stop();
+    await stack?.stop();
+  });
+
+  async function receiver(): Promise<{ receiver: TestReceiver; url: string }> {
+    const r = new TestReceiver();
+    receivers.push(r);
+    return { receiver: r, url: await r.start() };
+  }
+  async function subscribe(key: string, url: string, events = ['verification.created', 'verification.completed']) {
+    const made = await stack.as(key, { method: 'POST', url: '/event-endpoints', payload: { url, events } });
+    assert.equal(made.statusCode, 201, made.body);
+    return made.json<Created>();
+  }
+  async function start(key: string): Promise<string> {
+    const started = await stack.as(key, { method: 'POST', url: '/verifications', payload: v2Intake() });
+    assert.equal(started.statusCode, 202, started.body);
+    return started.json<{ workflowId: string }>().workflowId;
+  }
+  const types = (list: Received[]) => list.map((r) => r.event.type);
+  const arrived = (r: TestReceiver, id: string, n: number, timeoutMs = 20_000) =>
+    eventually(
+      () => Promise.resolve(r.about(id).length >= n ? r.about(id) : undefined),
+      timeoutMs,
+      `${n} events of ${id}`,
+    );
+
+  it("delivers a verification's events in order, signed so that standardwebhooks verifies them, with no patient value", async () => {
+    const { receiver: r, url } = await receiver();
+    const { secret } = await subscribe(stack.keys.a!, url);
+    assert.match(secret, /^whsec_/);
+    const workflowId = await start(stack.keys.a!);
+    const got = await arrived(r, workflowId, 2);
+    assert.deepEqual(types(got), ['verification.created', 'verification.completed']);
+    for (const delivery of got) {
+      assert.ok(verify(delivery, secret));
+      assert.equal(delivery.headers['webhook-id'], delivery.event.id);
+      assert.match(delivery.event.id, /^evt_[0-9a-f]{32}$/);
+      assert.equal((delivery.event as unknown as { tenant: string }).tenant, stack.tenants.a);
+      assert.equal(
+        (delivery.event as unknown as { links: { self: string } }).links.self,
+        `/verifications/${workflowId}`,
+      );
+      for (const patientValue of ['Ada', 'Lovelace', '12/10/1985', 'M1234567', '1985']) {
+        assert.ok(!delivery.body.includes(patientValue), `${patientValue} in ${delivery.body}`);
+      }
+    }
+    assert.equal(got[1]!.event.data.stage, 'completed');
+    assert.ok(got[0]!.event.data.verificationId);
+  });
+
+  it('redelivers after a 500 with the same webhook-id, and the deliveries log shows both attempts', async () => {
+    const { receiver: r, url } = await receiver();
+    r.behaviour = (_received, n) => (n === 1 ? 500 : 200);
+    const { endpoint, secret } = await subscribe(stack.keys.a!, url, ['verification.completed']);
+    const workflowId = await start(stack.keys.a!);
+    const got = await arrived(r, workflowId, 2);
+    assert.equal(got[0]!.headers['webhook-id'], got[1]!.headers['webhook-id']);
+    verify(got[1]!, secret);
+    const log = await stack.as(stack.keys.a!, { method: 'GET', url: `/event-endpoints/${endpoint.id}/deliveries` });
+    assert.equal(log.statusCode, 200);
+    const attempts = log.json<{ deliveries: { attempt: number; status: string; statusCode?: number }[] }>().deliveries;
+    assert.deepEqual(
+      attempts.map((a) => [a.attempt, a.status, a.statusCode]),
+      [
+        [2, 'delivered', 200],
+        [1, 'failed', 500],
+      ],
+    );
+  });
+
+  it('disables an endpoint that answers 410 Gone, and shows why', async () => {
+    const { receiver: r, url } = await receiver();
+    r.behaviour = () => 410;
+    const { endpoint } = await subscribe(stack.keys.a!, url, ['verification.created']);
+    const workflowId = await start(stack.keys.a!);
+    await arrived(r, workflowId, 1);
+    const shown = await eventually(async () => {
+      const got = await stack.as(stack.keys.a!, { method: 'GET', url: `/event-endpoints/${endpoint.id}` });
+      const body = got.json<Created['endpoint']>();
+      return body.status === 'disabled' ? body : undefined;
+    });
+    assert.equal(shown.disabledReason, 'gone');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.equal(r.about(workflowId).length, 1, '410 is not retried');
+  });
+
+  it("a timing-out endpoint delays no other endpoint's deliveries, and is disabled once its window is over", async () => {
+    const stuck = await receiver();
+    stuck.receiver.behaviour = () => 'hang';
+    const healthy = await receiver();
+    const dead = await subscribe(stack.keys.c!, stuck.url);
+    await subscribe(stack.keys.c!, healthy.url);
+    const workflowId = await start(stack.keys.c!);
+    const got = await arrived(healthy.receiver, workflowId, 2, 10_000);
+    assert.deepEqual(types(got), ['verification.created', 'verification.completed']);
+    // Meanwhile the stuck one has had its first event only (in order: the second waits for the first).
+    assert.deepEqual(new Set(types(stuck.receiver.about(workflowId))), new Set(['verification.created']));
+    const disabled = await eventually(
+      async () => {
+        const shown = await stack.as(stack.keys.c!, { method: 'GET', url: `/event-endpoints/${dead.endpoint.id}` });
+        const body = shown.json<Created['endpoint']>();
+        return body.status === 'disabled' ? body : undefined;
+      },
+      30_000,
+      'the stuck endpoint disabled',
+    );
+    assert.equal(disabled.disabledReason, 'failing');
+  });
+
+  it('signs with both secrets during a rotation; each verifies alone', async () => {
+    const { receiver: r, url } = await receiver();
+    const { endpoint, secret: old } = await subscribe(stack.keys.a!, url, ['verification.completed']);
+    const rotated = await stack.as(stack.keys.a!, {
+      method: 'POST',
+      url: `/event-endpoints/${endpoint.id}/rotate-secret`,
+      payload: { graceSeconds: 3600 },
+    });
+    assert.equal(rotated.statusCode, 200);
+    const { secret: fresh, endpoint: after } = rotated.json<
+      Created & { endpoint: { previousSecretExpiresAt: string } }
+    >();
+    assert.notEqual(fresh, old);
+    assert.ok(after.previousSecretExpiresAt);
+    const workflowId = await start(stack.keys.a!);
+    const [delivery] = await arrived(r, workflowId, 1);
+    assert.equal(delivery!.headers['webhook-signature']!.split(' ').length, 2);
+    assert.ok(verify(delivery!, fresh));
+    assert.ok(verify(delivery!, old));
+    const entries = await stack.audit.list({ limit: 100 });
+    assert.ok(entries.some((e) => e.action === `event-endpoint.rotate:${endpoint.id}`));
+  });
+
+  it("keeps tenants apart: B cannot see or change A's endpoint, and B's events never reach A's", async () => {
+    const { receiver: r, url } = await receiver();
+    const { endpoint } = await subscribe(stack.keys.a!, url);
+    for (const [method, path, payload] of [
+      ['GET', `/event-endpoints/${endpoint.id}`, undefined],
+      ['PATCH', `/event-endpoints/${endpoint.id}`, { disabled: true }],
+      ['DELETE', `/event-endpoints/${endpoint.id}`, undefined],
+      ['POST', `/event-endpoints/${endpoint.id}/rotate-secret`, {}],
+      ['GET', `/event-endpoints/${endpoint.id}/deliveries`, undefined],
+      ['POST', `/event-endpoints/${endpoint.id}/redeliver`, { failedSince: new Date(0).toISOString() }],
+    ] as const) {
+      const answer = await stack.as(stack.keys.b!, { method, url: path, ...(payload ? { payload } : {}) });
+      assert.equal(answer.statusCode, 404, `${method} ${path}`);
+    }
+    const listed = await stack.as(stack.keys.b!, { method: 'GET', url: '/event-endpoints' });
+    assert.ok(!listed.body.includes(endpoint.id));
+    const other = await receiver();
+    await subscribe(stack.keys.b!, other.url);
+    const workflowId = await start(stack.keys.b!);
+    await arrived(other.receiver, workflowId, 2);
+    assert.equal(r.about(workflowId).length, 0);
+  });
+
+  it('redelivers one event by id, and every unacknowledged one since a time', async () => {
+    const { receiver: r, url } = await receiver();
+    r.behaviour = () => 410;
+    const { endpoint, secret } = await subscribe(stack.keys.a!, url);
+    const since = new Date(Date.now() - 1000).toISOString();
+    const workflowId = await start(stack.keys.a!);
+    await arrived(r, workflowId, 1);
+    await eventually(async () => {
+      const got = await stack.as(stack.keys.a!, { method: 'GET', url: `/event-endpoints/${endpoint.id}` });
+      return got.json<Created['endpoint']>().status === 'disabled' ? true : undefined;
+    });
+    r.behaviour = () => 200;
+    const enabled = await stack.as(stack.keys.a!, {
+      method: 'PATCH',
+      url: `/event-endpoints/${endpoint.id}`,
+      payload: { disabled: false },
+    });
+    assert.equal(enabled.json<Created['endpoint']>().status, 'active');
+    const firstId = r.about(workflowId)[0]!.event.id;
+    // Events while it was disabled were never meant for it; the one it refused is the one not acknowledged.
+    const all = await stack.as(stack.keys.a!, {
+      method: 'POST',
+      url: `/event-endpoints/${endpoint.id}/redeliver`,
+      payload: { failedSince: since },
+    });
+    assert.equal(all.statusCode, 202);
+    assert.deepEqual(all.json(), { queued: 1 });
+    const again = await arrived(r, workflowId, 2);
+    assert.equal(again[1]!.event.id, firstId);
+    verify(again[1]!, secret);
+    const one = await stack.as(stack.keys.a!, {
+      method: 'POST',
+      url: `/event-endpoints/${endpoint.id}/redeliver`,
+      payload: { eventId: firstId },
+    });
+    assert.equal(one.statusCode, 202);
+    assert.deepEqual(one.json(), { queued: 1 });
+    const third = await arrived(r, workflowId, 3);
+    assert.equal(third[2]!.headers['webhook-id'], firstId);
+    const none = await stack.as(stack.keys.a!, {
+      method: 'POST',
+      url: `/event-endpoints/${endpoint.id}/redeliver`,
+      payload: { failedSince: since },
+    });
+    assert.deepEqual(none.json(), { queued: 0 });
+  });
+
+  it("delivers a batch's batch.settled and batch.finished with its counts", async () => {
+    const { receiver: r, url } = await receiver();
+    await subscribe(stack.keys.a!, url, ['batch.settled', 'batch.finished']);
+    const batchId = `events-${randomUUID().slice(0, 8)}`;
+    const submitted = await stack.as(stack.keys.a!, {
+      method: 'POST',
+      url: '/batches',
+      payload: { batchId, items: [v2Intake(), v2Intake()] },
+    });
+    assert.equal(submitted.statusCode, 202, submitted.body);
+    const got = await arrived(r, batchId, 2, 40_000);
+    assert.deepEqual(types(got), ['batch.settled', 'batch.finished']);
+    const counts = got[1]!.event.data.counts as { items: number; outcomes: Record<string, number> };
+    assert.equal(counts.items, 2);
+    assert.equal(counts.outcomes.completed, 2);
+  });
+
+  it('answers 400 for a URL that is not http(s) or an unknown event type', async () => {
+    for (const payload of [
+      { url: 'ftp://example.com/x', events: ['verification.created'] },
+      { url: 'https://user:pw@example.com/x', events: ['verification.created'] },
+      { url: 'https://example.com/x', events: ['verification.unknown'] },
+      { url: 'https://example.com/x', events: [] },
+    ]) {
+      const answer = await stack.as(stack.keys.a!, { method: 'POST', url: '/event-endpoints', payload });
+      assert.equal(answer.statusCode, 400, JSON.stringify(payload));
+    }
+  });
+});

@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import type { Worker } from '@temporalio/worker';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { createEventActivities } from '../../activities/events/index.js';
+import { IntakeClients } from '../../src/access/intake-clients.js';
+import { AuditTrail } from '../../src/audit/audit-trail.js';
+import { loadConfig } from '../../src/config.js';
+import { EventEndpoints } from '../../src/events/endpoints.js';
+import { EventLog } from '../../src/events/event-log.js';
+import { SecretBox } from '../../src/events/secret-box.js';
+import { eventServices } from '../../src/events/services.js';
+import { createLogger } from '../../src/logging.js';
+import type { Store } from '../../src/store/database.js';
+import { createEventsWorker } from '../../workers/events-worker.js';
+import type { DeliveryPolicy } from '../../workflows/shared/event-types.js';
+import { FAST_BATCH } from '../batches/helpers.js';
+import { testCodecKeys, testDataConverter } from '../setup/codec.js';
+import { testStore } from '../setup/database.js';
+import { startIntakeApiHarness } from '../setup/intake-api-harness.js';
+import { testTemporal } from '../setup/temporal.js';
+
+/** Short enough for a test: attempts of 1.5 s, retried from 0.2 s, a window of 6 s. */
+export const TEST_POLICY = {
+  attemptTimeoutSeconds: 2,
+  initialIntervalSeconds: 0.2,
+  backoffCoefficient: 2,
+  maximumIntervalSeconds: 1,
+  windowSeconds: 6,
+  concurrency: 2,
+  drainSeconds: 1,
+} satisfies Partial<DeliveryPolicy>;
+
+export interface EventsStack {
+  store: Store;
+  api: FastifyInstance;
+  audit: AuditTrail;
+  keys: Record<string, string>;
+  tenants: Record<string, string>;
+  as(key: string, options: InjectOptions): Promise<LightMyRequestResponse>;
+  stop(): Promise<void>;
+}
+
+/** The intake API with event endpoints, a real events worker on its own queue, and two tenants' clients. */
+export async function startEventsStack(): Promise<EventsStack> {
+  const store = await testStore();
+  const box = new SecretBox(testCodecKeys());
+  const clients = new IntakeClients(store);
+  const audit = new AuditTrail(store);
+  const eventsQueue = `events-${randomUUID()}`;
+  const config = loadConfig({ LOG_LEVEL: 'silent' });
+  const policy = { ...TEST_POLICY, taskQueue: eventsQueue };
+  const { nativeConnection, server, client } = testTemporal();
+  const worker: Worker = await createEventsWorker({
+    connection: nativeConnection,
+    namespace: server.namespace,
+    taskQueue: eventsQueue,
+    dataConverter: testDataConverter(),
+    activities: createEventActivities({
+      endpoints: new EventEndpoints(store, box),
+      log: new EventLog(store),
+      logger: createLogger(config, 'events'),
+      requestTimeoutMs: 1500,
+    }),
+  });
+  const running = worker.run();
+  const { api, stop } = await startIntakeApiHarness({
+    access: { clients, audit },
+    batchTiming: { ...FAST_BATCH, keepOpenSeconds: 30 },
+    events: (taskQueue) =>
+      eventServices(store, box, client, { ...config, temporal: { ...config.temporal, taskQueue } }, policy),
+  });
+  const suffix = randomUUID().slice(0, 8);
+  const tenants = { a: `clinic-a-${suffix}`, b: `clinic-b-${suffix}`, c: `clinic-c-${suffix}` };
+  const scopes = [
+    'verifications:write',
+    'verifications:read',
+    'batches:write',
+    'batches:read',
+    'events:manage',
+  ] as const;
+  const keys: Record<string, string> = {};
+  for (const [name, tenant] of Object.entries(tenants)) {
+    keys[name] = (await clients.create({ name, tenant, scopes: [...scopes], by: 'test' })).key;
+  }
+  return {
+    store,
+    api,
+    audit,
+    keys,
+    tenants,
+    as: (key, options) =>
+      api.inject({ ...options, headers: { 'x-api-key': key, ...(options.headers as Record<string, string>) } }),
+    async stop() {
+      await stop();
+      worker.shutdown();
+      await running;
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,15 @@
+import type { OutboundEvent } from '../shared/event-catalogue.js';
+import type { DeliveryResult } from '../shared/event-types.js';
+
+/** Why the dispatcher stops delivering to an endpoint. */
+export type DisableReason = 'gone' | 'failing';
+
+/** The activities a tenant's event dispatcher calls (implemented in activities/events/), on the events task queue. */
+export interface EventActivities {
+  /** Signs and POSTs one event to one endpoint, recording the attempt; throws to be retried. */
+  deliverEvent(input: { endpointId: string; event: OutboundEvent }): Promise<DeliveryResult>;
+  /** Disables the endpoint (status, reason, log line, metric) and keeps what it will not get, for redelivery. */
+  disableEndpoint(input: { endpointId: string; reason: DisableReason; undelivered: OutboundEvent[] }): Promise<void>;
+  /** Keeps events an endpoint will not get now (it was disabled or deleted), for redelivery. */
+  recordUndelivered(input: { endpointId: string; events: OutboundEvent[] }): Promise<void>;
+}

@@ -1,0 +1,152 @@
+import {
+  ActivityFailure,
+  allHandlersFinished,
+  ApplicationFailure,
+  CancellationScope,
+  condition,
+  isCancellation,
+  makeContinueAsNewFunc,
+  proxyActivities,
+  setHandler,
+  workflowInfo,
+  type ActivityOptions,
+} from '@temporalio/workflow';
+import type { DisableReason, EventActivities } from './activities.js';
+import { EndpointQueues, type QueuedDelivery } from './endpoint-queues.js';
+import type { OutboundEvent } from '../shared/event-catalogue.js';
+import { dispatcherStatusQuery, endpointsSignal, eventSignal, redeliverSignal } from '../shared/event-messages.js';
+import { DeliveryFailure, type DeliveryPolicy, type DispatcherInput } from '../shared/event-types.js';
+import { newVersionIsCurrent, ON_CURRENT_VERSION } from '../shared/versioning.js';
+
+interface Chore {
+  endpointId: string;
+  events: OutboundEvent[];
+  reason?: DisableReason;
+}
+
+/**
+ * A tenant's event dispatcher (DESIGN §14): verifications and batches signal it their events, the intake API its
+ * active endpoints; it queues each event for every endpoint that takes it and delivers each with one activity on the
+ * events task queue, whose retry policy (growing intervals for the window) is Temporal's, so a failing endpoint costs
+ * no timer and holds up nothing but its own queue. It waits with no timer, and continues as new, carrying its queues,
+ * before its history grows long or when the deployment's current version changes; with no endpoint and nothing to
+ * deliver it ends (the next endpoint's signal-with-start begins it again).
+ */
+export async function eventDispatcherWorkflow(input: DispatcherInput): Promise<void> {
+  const { policy } = input;
+  const book = new EndpointQueues(policy.concurrency, policy.maxQueuedPerEndpoint, input.carried);
+  const chores: Chore[] = [];
+  const scopes = new Map<number, CancellationScope>();
+  const keep = (endpointId: string, events: OutboundEvent[], reason?: DisableReason) => {
+    if (events.length > 0 || reason) chores.push({ endpointId, events, ...(reason ? { reason } : {}) });
+  };
+  setHandler(eventSignal, (event) => {
+    for (const endpointId of book.accept(event)) keep(endpointId, [event]);
+  });
+  setHandler(endpointsSignal, (update) => {
+    for (const [endpointId, events] of book.update(update)) keep(endpointId, events);
+  });
+  setHandler(redeliverSignal, ({ endpointId, events }) => book.redeliver(endpointId, events));
+  setHandler(dispatcherStatusQuery, () => book.status(input.tenant));
+
+  const bookkeeping = proxyActivities<EventActivities>({
+    taskQueue: policy.taskQueue,
+    startToCloseTimeout: '30 seconds',
+    // The database unreachable: retried until it is back; deliveries go on meanwhile.
+    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+  });
+  let choring = false;
+  const doChores = async () => {
+    choring = true;
+    try {
+      for (let chore = chores.shift(); chore; chore = chores.shift()) {
+        if (chore.reason)
+          await bookkeeping.disableEndpoint({ ...chore, undelivered: chore.events, reason: chore.reason });
+        else await bookkeeping.recordUndelivered(chore);
+      }
+    } finally {
+      choring = false;
+    }
+  };
+
+  const start = (entry: QueuedDelivery) => {
+    entry.firstAttemptAt ??= Date.now();
+    const { deliverEvent } = proxyActivities<EventActivities>(
+      deliveryOptions(policy, entry.firstAttemptAt, Date.now()),
+    );
+    const scope = new CancellationScope();
+    scopes.set(entry.seq, scope);
+    scope
+      .run(() => deliverEvent({ endpointId: entry.endpointId, event: entry.event }))
+      .then(
+        () => book.finished(entry),
+        (err: unknown) => {
+          // Cancelled only to continue as new: the delivery is carried as it stands.
+          if (isCancellation(err)) return;
+          book.finished(entry);
+          const gone =
+            err instanceof ActivityFailure &&
+            err.cause instanceof ApplicationFailure &&
+            err.cause.type === DeliveryFailure.Gone;
+          keep(entry.endpointId, [entry.event, ...book.remove(entry.endpointId)], gone ? 'gone' : 'failing');
+        },
+      )
+      .finally(() => scopes.delete(entry.seq));
+  };
+
+  const dueToContinue = () => {
+    const info = workflowInfo();
+    return info.historyLength >= policy.continueAfterEvents || info.continueAsNewSuggested || newVersionIsCurrent();
+  };
+
+  for (;;) {
+    if (chores.length > 0 && !choring) void doChores();
+    for (const entry of book.startable()) start(entry);
+    if (book.isEmpty() && chores.length === 0 && !choring) {
+      await condition(allHandlersFinished);
+      // A signal that came with the last task (an endpoint created meanwhile) keeps it going.
+      if (book.isEmpty()) return;
+      continue;
+    }
+    if (dueToContinue()) break;
+    await condition(() => (chores.length > 0 && !choring) || book.hasStartable() || book.isEmpty() || dueToContinue());
+  }
+
+  // Deliveries under way a moment to finish (one timer per run); the rest are cancelled and carried.
+  await condition(() => book.underWayCount() === 0, `${policy.drainSeconds} seconds`);
+  while (chores.length > 0 || choring) {
+    if (!choring) void doChores();
+    await condition(() => !choring);
+  }
+  const carried = book.carry();
+  for (const scope of scopes.values()) scope.cancel();
+  await condition(allHandlersFinished);
+  await makeContinueAsNewFunc<typeof eventDispatcherWorkflow>(ON_CURRENT_VERSION)({ ...input, carried });
+}
+
+/**
+ * One delivery's options: each attempt `attemptTimeoutSeconds`, retried with growing intervals until the window from
+ * its first attempt ends. A delivery carried across continue-as-new resumes at the interval it had reached.
+ */
+export function deliveryOptions(policy: DeliveryPolicy, firstAttemptAt: number, now: number): ActivityOptions {
+  const elapsed = Math.max(0, now - firstAttemptAt);
+  const max = policy.maximumIntervalSeconds * 1000;
+  let interval = policy.initialIntervalSeconds * 1000;
+  for (let t = 0; t + interval <= elapsed && interval < max;) {
+    t += interval;
+    interval = Math.min(max, interval * policy.backoffCoefficient);
+  }
+  const attempt = policy.attemptTimeoutSeconds * 1000;
+  return {
+    taskQueue: policy.taskQueue,
+    startToCloseTimeout: attempt,
+    scheduleToCloseTimeout: Math.max(attempt, policy.windowSeconds * 1000 - elapsed),
+    retry: {
+      initialInterval: interval,
+      backoffCoefficient: policy.backoffCoefficient,
+      maximumInterval: max,
+      nonRetryableErrorTypes: [DeliveryFailure.Gone],
+    },
+    summary: 'deliver an event',
+  };
+}

@@ -1,0 +1,168 @@
+import { orderKey, type OutboundEvent } from '../shared/event-catalogue.js';
+import type {
+  DispatchEndpoint,
+  DispatcherInput,
+  DispatcherStatus,
+  EndpointsUpdate,
+  PendingDelivery,
+} from '../shared/event-types.js';
+
+interface Entry extends PendingDelivery {
+  /** Arrival order, so that carried and started deliveries keep their place. */
+  seq: number;
+  key: string;
+}
+
+/**
+ * A dispatcher's bookkeeping, apart from the workflow's wiring: the tenant's active endpoints, per endpoint a queue in
+ * arrival order, and what is under way. An endpoint takes at most `concurrency` deliveries at once, and never two of
+ * one verification (or batch): the second waits for the first, so each receiver sees a verification's events in order.
+ */
+export class EndpointQueues {
+  private endpoints = new Map<string, Set<string>>();
+  private asOf: number;
+  private readonly queued = new Map<string, Entry[]>();
+  private readonly underWay = new Map<string, Map<number, Entry>>();
+  private seq = 0;
+
+  constructor(
+    private readonly concurrency: number,
+    private readonly maxQueued: number,
+    carried?: DispatcherInput['carried'],
+  ) {
+    this.asOf = carried?.asOf ?? 0;
+    for (const e of carried?.endpoints ?? []) this.endpoints.set(e.id, new Set(e.events));
+    for (const p of carried?.pending ?? []) this.enqueue(p);
+  }
+
+  /**
+   * An event from a verification or batch: queued for every endpoint that takes its type. Returns the endpoints whose
+   * queue is full (one that has failed for a long while): the event is kept for them as undelivered instead, so the
+   * dispatcher's state, carried across continue-as-new, stays within Temporal's payload limit.
+   */
+  accept(event: OutboundEvent): string[] {
+    const full: string[] = [];
+    for (const [id, types] of this.endpoints) {
+      if (!types.has(event.type)) continue;
+      if ((this.queued.get(id)?.length ?? 0) >= this.maxQueued) full.push(id);
+      else this.enqueue({ endpointId: id, event });
+    }
+    return full;
+  }
+
+  /** Stored events to deliver again to one active endpoint (a redelivery keeps the event's id). */
+  redeliver(endpointId: string, events: OutboundEvent[]): void {
+    if (!this.endpoints.has(endpointId)) return;
+    for (const event of events) this.enqueue({ endpointId, event });
+  }
+
+  /**
+   * The tenant's active endpoints now; an older list than the one held is ignored. Returns what endpoints no longer
+   * active had queued, for the dispatcher to keep as undelivered.
+   */
+  update(update: EndpointsUpdate): Map<string, OutboundEvent[]> {
+    if (update.asOf < this.asOf) return new Map();
+    this.asOf = update.asOf;
+    this.endpoints = new Map(update.endpoints.map((e) => [e.id, new Set(e.events)]));
+    const dropped = new Map<string, OutboundEvent[]>();
+    for (const id of [...this.queued.keys()]) {
+      if (!this.endpoints.has(id)) dropped.set(id, this.drop(id));
+    }
+    return dropped;
+  }
+
+  /** Stops delivering to an endpoint (disabled by a failure): returns what it had queued. */
+  remove(endpointId: string): OutboundEvent[] {
+    this.endpoints.delete(endpointId);
+    return this.drop(endpointId);
+  }
+
+  /** The deliveries that may start now; each is counted as under way until `finished`. */
+  startable(): Entry[] {
+    const started: Entry[] = [];
+    for (const [id, queue] of this.queued) {
+      const busy = this.underWay.get(id) ?? new Map<number, Entry>();
+      const held = new Set([...busy.values()].map((e) => e.key));
+      for (let i = 0; i < queue.length && busy.size < this.concurrency;) {
+        const entry = queue[i]!;
+        if (held.has(entry.key)) {
+          i++;
+          continue;
+        }
+        held.add(entry.key);
+        queue.splice(i, 1);
+        busy.set(entry.seq, entry);
+        started.push(entry);
+      }
+      this.underWay.set(id, busy);
+    }
+    return started;
+  }
+
+  hasStartable(): boolean {
+    for (const [id, queue] of this.queued) {
+      const busy = this.underWay.get(id);
+      if (queue.length === 0 || (busy?.size ?? 0) >= this.concurrency) continue;
+      const held = new Set([...(busy?.values() ?? [])].map((e) => e.key));
+      if (queue.some((e) => !held.has(e.key))) return true;
+    }
+    return false;
+  }
+
+  finished(entry: Entry): void {
+    this.underWay.get(entry.endpointId)?.delete(entry.seq);
+  }
+
+  underWayCount(): number {
+    return [...this.underWay.values()].reduce((n, m) => n + m.size, 0);
+  }
+
+  isEmpty(): boolean {
+    return this.endpoints.size === 0 && this.underWayCount() === 0 && [...this.queued.values()].every((q) => !q.length);
+  }
+
+  /** What the next run takes over: the endpoints, then every delivery (under way first: they came first). */
+  carry(): NonNullable<DispatcherInput['carried']> {
+    const all = [...this.underWay.values()].flatMap((m) => [...m.values()]);
+    all.push(...[...this.queued.values()].flat());
+    all.sort((a, b) => a.seq - b.seq);
+    const endpoints: DispatchEndpoint[] = [...this.endpoints].map(([id, types]) => ({ id, events: [...types] }));
+    return {
+      asOf: this.asOf,
+      endpoints,
+      pending: all.map(({ endpointId, event, firstAttemptAt }) => ({
+        endpointId,
+        event,
+        ...(firstAttemptAt !== undefined ? { firstAttemptAt } : {}),
+      })),
+    };
+  }
+
+  status(tenant: string): DispatcherStatus {
+    const ids = new Set([...this.endpoints.keys(), ...this.queued.keys()]);
+    return {
+      tenant,
+      endpoints: [...ids].map((id) => ({
+        id,
+        queued: this.queued.get(id)?.length ?? 0,
+        underWay: this.underWay.get(id)?.size ?? 0,
+      })),
+    };
+  }
+
+  private enqueue(p: PendingDelivery): void {
+    const queue = this.queued.get(p.endpointId) ?? [];
+    // A redelivery of an event still queued for that endpoint adds nothing.
+    if (queue.some((e) => e.event.id === p.event.id)) return;
+    queue.push({ ...p, seq: ++this.seq, key: orderKey(p.event) });
+    this.queued.set(p.endpointId, queue);
+  }
+
+  private drop(endpointId: string): OutboundEvent[] {
+    const events = (this.queued.get(endpointId) ?? []).map((e) => e.event);
+    this.queued.delete(endpointId);
+    return events;
+  }
+}
+
+export type QueuedDelivery = ReturnType<EndpointQueues['startable']>[number];

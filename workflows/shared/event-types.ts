@@ -1,0 +1,88 @@
+import type { OutboundEvent } from './event-catalogue.js';
+
+/** The tenant's dispatcher: one per tenant, never PHI in its id. Tenantless installs use `default`. */
+export const eventDispatcherId = (tenant: string) => `events-${tenant}`;
+/** The tenant of a verification or batch started without one (INTAKE_API_KEY, an all-tenant client). */
+export const DEFAULT_EVENT_TENANT = 'default';
+
+/** An active endpoint as the dispatcher knows it: which events it takes. Its URL and secrets stay in the database. */
+export interface DispatchEndpoint {
+  id: string;
+  events: string[];
+}
+
+export interface EndpointsUpdate {
+  /** Epoch ms of the read: an older list than the one the dispatcher holds is ignored. */
+  asOf: number;
+  endpoints: DispatchEndpoint[];
+}
+
+export interface Redelivery {
+  endpointId: string;
+  events: OutboundEvent[];
+}
+
+/**
+ * How deliveries are tried (issue 34): each attempt at most `attemptTimeoutSeconds`, retried with growing intervals
+ * (Temporal's retry policy on the delivery activity) until `windowSeconds` after the first; at most `concurrency`
+ * deliveries under way per endpoint. Given as the dispatcher's input, so tests shorten it.
+ */
+export interface DeliveryPolicy {
+  taskQueue: string;
+  attemptTimeoutSeconds: number;
+  initialIntervalSeconds: number;
+  backoffCoefficient: number;
+  maximumIntervalSeconds: number;
+  windowSeconds: number;
+  concurrency: number;
+  /** Deliveries queued per endpoint at most; beyond it events are kept as undelivered, for `redeliver failedSince`. */
+  maxQueuedPerEndpoint: number;
+  /** Continue as new after this many history events (the server suggests it at 4,096 anyway). */
+  continueAfterEvents: number;
+  /** Before continuing as new, how long deliveries under way may finish; the rest are carried and tried again. */
+  drainSeconds: number;
+}
+
+export const DEFAULT_DELIVERY_POLICY: Omit<DeliveryPolicy, 'taskQueue'> = {
+  attemptTimeoutSeconds: 10,
+  initialIntervalSeconds: 10,
+  backoffCoefficient: 2,
+  maximumIntervalSeconds: 2 * 3600,
+  windowSeconds: 3 * 24 * 3600,
+  concurrency: 4,
+  maxQueuedPerEndpoint: 2000,
+  continueAfterEvents: 2000,
+  drainSeconds: 5,
+};
+
+/** A delivery waiting or under way: `firstAttemptAt` (epoch ms) keeps the retry window across continue-as-new. */
+export interface PendingDelivery {
+  endpointId: string;
+  event: OutboundEvent;
+  firstAttemptAt?: number;
+}
+
+export interface DispatcherInput {
+  tenant: string;
+  policy: DeliveryPolicy;
+  carried?: { asOf: number; endpoints: DispatchEndpoint[]; pending: PendingDelivery[] };
+}
+
+export interface DispatcherStatus {
+  tenant: string;
+  endpoints: { id: string; queued: number; underWay: number }[];
+}
+
+/** The delivery activity's answer: delivered (2xx), or not tried (the endpoint is gone or disabled). */
+export interface DeliveryResult {
+  delivered: boolean;
+  statusCode?: number;
+}
+
+/** Failure types of the delivery activity. */
+export const DeliveryFailure = {
+  /** 410 Gone: the receiver says the endpoint no longer exists; not retried, the endpoint is disabled. */
+  Gone: 'EndpointGone',
+  /** Any other answer than 2xx, a timeout, a network error: retried. */
+  Failed: 'DeliveryFailed',
+} as const;
