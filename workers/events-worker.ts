@@ -6,7 +6,7 @@ import type { Config } from '../src/config.js';
 import { EventEndpoints } from '../src/events/endpoints.js';
 import { EventLog } from '../src/events/event-log.js';
 import { SecretBox } from '../src/events/secret-box.js';
-import { createLogger } from '../src/logging.js';
+import { createLogger, type Logger } from '../src/logging.js';
 import { openStore } from '../src/store/database.js';
 import type { EventActivities } from '../workflows/events/index.js';
 
@@ -37,6 +37,24 @@ export function createEventsWorker(opts: EventsWorkerOptions): Promise<Worker> {
   });
 }
 
+const PURGE_INTERVAL_MS = 3600_000;
+
+/**
+ * Events are kept for replay for EVENT_RETENTION_DAYS, then deleted: at once, and every hour while the worker runs
+ * (idempotent, so several workers doing it costs nothing but a statement). A failed purge is logged and tried again.
+ */
+function purgeEvery(intervalMs: number, log: EventLog, logger: Logger): () => void {
+  const purge = () =>
+    log.purge().then(
+      (deleted) => deleted > 0 && logger.info({ deleted }, 'events past their retention deleted'),
+      (err: unknown) => logger.warn({ error: (err as Error).name }, 'events purge failed; tried again within the hour'),
+    );
+  void purge();
+  const timer = setInterval(() => void purge(), intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
 /**
  * The events worker of a process with the database (DATABASE_URL): its store and the codec keys that open endpoint
  * secrets. Undefined without a database: then no endpoint can exist, and nothing is delivered.
@@ -48,8 +66,10 @@ export async function openEventsWorker(
 ): Promise<{ worker: Worker; close: () => Promise<void> } | undefined> {
   if (!config.database.url) return undefined;
   const store = await openStore(config.database.url);
+  const logger = createLogger(config, 'events');
   try {
     const keys = config.codec.disabled ? undefined : await loadCodecKeys(config.codec);
+    const log = new EventLog(store);
     const worker = await createEventsWorker({
       connection,
       namespace: config.temporal.namespace,
@@ -57,11 +77,18 @@ export async function openEventsWorker(
       dataConverter,
       activities: createEventActivities({
         endpoints: new EventEndpoints(store, new SecretBox(keys)),
-        log: new EventLog(store),
-        logger: createLogger(config, 'events'),
+        log,
+        logger,
       }),
     });
-    return { worker, close: () => store.close() };
+    const stopPurging = purgeEvery(PURGE_INTERVAL_MS, log, logger);
+    return {
+      worker,
+      close: async () => {
+        stopPurging();
+        await store.close();
+      },
+    };
   } catch (err) {
     await store.close();
     throw err;
