@@ -186,6 +186,22 @@ describe('eligibility command against Temporal and the sandbox', function () {
     assert.match(invalid.stderr, /^eligibility: invalid request: patient\.lastName: /);
   });
 
+  it('start --wait: prints the status once the verification settles, also for a retried start', async () => {
+    const startArgs = [
+      ...['start', '--id', `${tag}-w1`, '--payer-id', '87726', '--first-name', 'Wanda', '--last-name', 'Waiter'],
+      ...['--dob', '11/30/2001', '--state', 'CA', '--place-of-service', '11', '--specialty', 'OCT', '--wait', '10'],
+    ];
+    const [first, again] = await Promise.all([cli(...startArgs), cli(...startArgs)]);
+    for (const run of [first, again]) {
+      assert.equal(run.code, 0, run.stderr);
+      assert.match(run.stdout, /^stage\s+(created|completed)$/m);
+      assert.match(run.stdout, /^verificationId\s+[0-9a-f-]{36}$/m);
+      assert.ok(!run.stdout.includes('Wanda'), 'no patient data');
+    }
+    const startedLine = new RegExp(`^verification-${tag}-w1 started$`, 'm');
+    assert.equal([first, again].filter((r) => startedLine.test(r.stdout)).length, 1, 'started once');
+  });
+
   it('list --stage and supply-input: finds a run awaiting input, prints a rejection by param, sends input', async () => {
     const workflowId = `verification-${tag}-aba`;
     const started = await cli(

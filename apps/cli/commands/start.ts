@@ -4,6 +4,11 @@ import { flatToRequest, type FlatColumn, type FlatRequest } from '../../../src/i
 import { SANDBOX_DISCOVERY, resolveSandboxDiscovery } from '../../../src/intake-files/sandbox-discovery.js';
 import { validateIntake } from '../../../src/contract/index.js';
 import { TenantSchema } from '../../../src/temporal/tenant.js';
+import { statusFields } from '../../../src/audit/patient-fields.js';
+import { MAX_WAIT_SECONDS } from '../../../src/temporal/await-settled.js';
+import { fields } from '../../../src/text-format.js';
+import { recordAccess } from '../audit-record.js';
+import { statusRows } from './status.js';
 import { CliError, positiveInt, withClient, type CliContext } from '../context.js';
 import { parsedWith } from '../option-parsers.js';
 
@@ -71,10 +76,17 @@ export function registerStart(program: Command, ctx: CliContext): void {
       'how long a verification without pending runs stays open (default 24 h)',
       positiveInt,
     )
+    .option(
+      '--wait <seconds>',
+      `wait up to this long (at most ${MAX_WAIT_SECONDS}) for it to settle and print its status, as the front desk does`,
+      positiveInt,
+    )
     .addHelpText(
       'after',
       `
-Prints the workflow id, and whether it started or was a duplicate of an earlier request with the same --id.
+Prints the workflow id, and whether it started or was a duplicate of an earlier request with the same --id. With
+--wait, then its status once it is created, awaits input, needs review or has ended (exit 0), or says it has not
+settled yet (exit 0: it goes on; \`eligibility status\` follows it).
 
 Examples:
   $ eligibility start --id p-100 --payer-id 60054 --first-name Test --last-name Person \\
@@ -107,6 +119,22 @@ Examples:
             ? `${workflowId} started`
             : `${workflowId} duplicate: a verification with this id exists already; nothing new was started`,
         );
+        const wait = options.wait as number | undefined;
+        if (wait === undefined) return;
+        const { awaitSettled } = await import('../../../src/temporal/await-settled.js');
+        const status = await awaitSettled(client, workflowId, Math.min(wait, MAX_WAIT_SECONDS) * 1000);
+        if (!status) {
+          console.log(`${workflowId} not settled within ${wait} s; it goes on (eligibility status ${workflowId})`);
+          return;
+        }
+        await recordAccess(ctx, {
+          action: 'verification.read',
+          workflowId,
+          ...(tenant !== undefined ? { tenant } : {}),
+          fields: statusFields(status),
+          outcome: 'ok',
+        });
+        console.log(fields(statusRows(workflowId, status)));
       });
     });
 }

@@ -12,6 +12,12 @@ const QUERY_TIMEOUT_MS = 10_000;
 
 function readable(workflowId: string, d: WorkflowExecutionDescription, s: VerificationStatus | undefined): string {
   const execution = `${d.status.name} (${d.type}, task queue ${d.taskQueue}, started ${d.startTime.toISOString()})`;
+  const [id, ...rest] = statusRows(workflowId, s);
+  return fields([id!, ['execution', execution], ['closed', d.closeTime?.toISOString()], ...rest]);
+}
+
+/** A verification's status as the CLI prints it, row by row (`status`, and `start --wait`). */
+export function statusRows(workflowId: string, s: VerificationStatus | undefined): [string, string | undefined][] {
   const discovery = s?.discovery ? discoveryText(s.discovery) : undefined;
   const runs = s?.runs.length
     ? s.runs.map((r) => `${r.flowRunId} ${r.state}${r.serviceStatus ? ` (${r.serviceStatus})` : ''}`).join('; ')
@@ -19,10 +25,8 @@ function readable(workflowId: string, d: WorkflowExecutionDescription, s: Verifi
   const lastError = s?.lastError
     ? `${s.lastError.type}${s.lastError.param ? ` (param ${s.lastError.param})` : ''}: ${s.lastError.message}`
     : undefined;
-  return fields([
+  return [
     ['workflowId', workflowId],
-    ['execution', execution],
-    ['closed', d.closeTime?.toISOString()],
     ['stage', s?.stage ?? '(this workflow has no status query)'],
     ['version', s?.version],
     ['callerId', s?.callerId],
@@ -40,7 +44,7 @@ function readable(workflowId: string, d: WorkflowExecutionDescription, s: Verifi
         : undefined,
     ],
     ['last error', lastError],
-  ]);
+  ];
 }
 
 export function registerStatus(program: Command, ctx: CliContext): void {
