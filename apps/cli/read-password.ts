@@ -1,3 +1,4 @@
+import { passwordProblem } from '../../src/access/operator-passwords.js';
 import { CliError } from './context.js';
 
 /** A password piped on stdin (never an argument, which other users of the machine can see), 12 characters at least. */
@@ -6,6 +7,7 @@ export async function readPassword(): Promise<string> {
   let text = '';
   for await (const chunk of process.stdin) text += String(chunk);
   const password = text.replace(/\r?\n$/, '');
-  if (password.length < 12) throw new CliError('the password must be at least 12 characters');
+  const problem = passwordProblem(password);
+  if (problem) throw new CliError(problem);
   return password;
 }

@@ -18,17 +18,24 @@ import { html } from './views/html.js';
 /** Whether the operator may act (answer runs, decide reviews, resubmit or cancel batches): not a viewer. */
 export const mayAct = (operator: ConsoleOperator): boolean => operator.role !== 'viewer';
 
-/** Whether `workflowId` exists and is the request's operator's to see. */
-export async function seesWorkflow(deps: ConsoleDeps, request: FastifyRequest, workflowId: string): Promise<boolean> {
+/**
+ * The workflow's tenant (null: started without one) when `workflowId` exists and is the request's operator's to see;
+ * undefined otherwise. The tenant goes into the audit entry of whatever the operator then does to it.
+ */
+export async function seesWorkflow(
+  deps: ConsoleDeps,
+  request: FastifyRequest,
+  workflowId: string,
+): Promise<{ tenant: string | null } | undefined> {
   let tenant: string | undefined;
   try {
     const described = await withDeadline(deps, () => deps.client.workflow.getHandle(workflowId).describe());
     tenant = described.typedSearchAttributes.get(Tenant);
   } catch (err) {
-    if (err instanceof WorkflowNotFoundError) return false;
+    if (err instanceof WorkflowNotFoundError) return undefined;
     throw err;
   }
-  return operatorSees(operatorOf(request), tenant);
+  return operatorSees(operatorOf(request), tenant) ? { tenant: tenant ?? null } : undefined;
 }
 
 /**

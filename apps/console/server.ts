@@ -4,6 +4,9 @@ import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import type { Client } from '@temporalio/client';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import { ClientAdmin } from '../../src/access/client-admin.js';
+import type { IntakeClients } from '../../src/access/intake-clients.js';
+import { OperatorAdmin } from '../../src/access/operator-admin.js';
 import type { OperatorDirectory } from '../../src/access/operators.js';
 import type { AuditTrail } from '../../src/audit/audit-trail.js';
 import { ConfigError, variables, type Config } from '../../src/config.js';
@@ -11,12 +14,16 @@ import { temporalReachable } from '../../src/health/readiness.js';
 import { healthRoutes } from '../../src/health/routes.js';
 import { countHttpRequests } from '../../src/metrics/http-metrics.js';
 import type { Logger } from '../../src/logging.js';
+import { adminOnly, type AdminDeps } from './admin.js';
 import { authRoutes, guard } from './auth.js';
 import { registerCsrf } from './csrf.js';
 import { OidcClient } from './oidc-client.js';
 import { oidcRoutes } from './oidc.js';
 import { OperatorClients } from './operator-client.js';
 import { parseOperators, type OperatorEntry } from '../../src/access/operator-passwords.js';
+import { adminAuditPages } from './pages/admin-audit.js';
+import { adminClientPages } from './pages/admin-clients.js';
+import { adminOperatorPages } from './pages/admin-operators.js';
 import { awaitingInputPages } from './pages/awaiting-input.js';
 import { batchPages } from './pages/batches.js';
 import { needsReviewPages } from './pages/needs-review.js';
@@ -47,6 +54,8 @@ export interface ConsoleOptions {
   directory?: OperatorDirectory;
   /** The project's database, where sessions are kept for every console process; without it, in this one's memory. */
   sessions?: Store;
+  /** Intake clients (DATABASE_URL), which administrators manage on `/admin/clients` (with the audit trail). */
+  clients?: IntakeClients;
 }
 
 const READYZ_TIMEOUT_MS = Number(variables.READYZ_TIMEOUT_MS.default);
@@ -174,6 +183,13 @@ export function createConsole(options: ConsoleOptions): FastifyInstance {
     namespace: config.temporal.namespace,
     audit: options.audit,
   };
+  const trail = options.audit;
+  // Changes to credentials and operators are recorded before they are reported: without the trail, none is offered.
+  const adminDeps: AdminDeps = {
+    ...(trail ? { audit: trail } : {}),
+    ...(trail && options.clients ? { clients: new ClientAdmin(options.clients, trail) } : {}),
+    ...(trail && options.directory ? { operators: new OperatorAdmin(options.directory, trail) } : {}),
+  };
   void app.register((routes, _options, done) => {
     routes.get('/', (_request, reply) => reply.redirect('/awaiting-input', 303));
     // Browsers ask for it on every page; no icon, and no 401 in their console for it.
@@ -187,6 +203,14 @@ export function createConsole(options: ConsoleOptions): FastifyInstance {
     const { tokenSecret, publicUrl } = config.codec.server;
     const passes = tokenSecret && { secret: tokenSecret, codecUrl: publicUrl, hours: config.console.sessionHours };
     temporalUiPages(routes, deps, passes || undefined, options.directory);
+    // The administrators' pages: one plugin, so that its hook answers everyone else with the plain 404.
+    void routes.register((admin, _adminOptions, adminDone) => {
+      admin.addHook('onRequest', adminOnly);
+      adminClientPages(admin, adminDeps);
+      adminOperatorPages(admin, adminDeps);
+      adminAuditPages(admin, adminDeps);
+      adminDone();
+    });
     done();
   });
   return app;

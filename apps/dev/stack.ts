@@ -255,13 +255,14 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
     config = { ...config, intake: { ...config.intake, apiKey: intakeKey.key } };
     // One trail for the intake API and the console: both append to the same chain.
     const trail = new AuditTrail(store);
+    const clients = new IntakeClients(store);
     const intake = createIntakeApi({
       config,
       client: temporal.client,
       taskQueue: config.temporal.taskQueue,
       logger,
       timing: { graceSeconds: config.dev.graceSeconds },
-      access: { clients: new IntakeClients(store), audit: trail },
+      access: { clients, audit: trail },
       events: eventServices(store, await secretBox(config), temporal.client, config),
     });
     const intakeUrl = await listen(intake, config.intake.host, config.intake.port, 'intake API');
@@ -276,6 +277,7 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
       audit: trail,
       directory: new OperatorDirectory(store),
       sessions: store,
+      clients,
     });
     const consoleUrl = await listen(consoleApp, config.console.host, config.console.port, 'operator console');
     stops.push(() => consoleApp.close());

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { parseKey } from '../../src/access/api-keys.js';
 import type { IntakeClients } from '../../src/access/intake-clients.js';
 import { mayDo, type Principal } from '../../src/access/principal.js';
 import { SCOPES, type Scope } from '../../src/access/scopes.js';
@@ -49,6 +50,7 @@ export function authenticate(access: IntakeAccess, open: readonly string[]) {
           ? await access.clients?.authenticate(key)
           : undefined;
     if (!principal) {
+      if (key !== undefined) await recordRefusal(access, request, key);
       await reply.code(401).send({ error: 'unauthorized', message: `missing or wrong ${API_KEY_HEADER}` });
       return;
     }
@@ -58,6 +60,22 @@ export function authenticate(access: IntakeAccess, open: readonly string[]) {
       await reply.code(403).send({ error: 'forbidden', message: `this client lacks the scope ${scope}` });
     }
   };
+}
+
+/**
+ * A refused key is an `intake.sign-in` entry, `denied`, before the 401: as the client its public id names when it is
+ * shaped like one of ours (`client:<id>`, never its secret), `client:?` otherwise (it may be anything pasted in the
+ * header). A request with no key at all presented no credential and is not recorded.
+ */
+async function recordRefusal(access: IntakeAccess, request: FastifyRequest, key: string): Promise<void> {
+  if (!access.audit) return;
+  const id = parseKey(key)?.id;
+  await access.audit.append({
+    actor: id ? `client:${id}` : 'client:?',
+    action: 'intake.sign-in',
+    source: request.ip,
+    outcome: 'denied',
+  });
 }
 
 export function principalOf(request: FastifyRequest): Principal {

@@ -25,6 +25,13 @@ function derive(password: string, salt: Buffer, params: OperatorEntry['params'],
   );
 }
 
+/** Passwords of people are typed, not generated: 12 characters at least (the CLI and the console's pages alike). */
+export const MIN_PASSWORD_LENGTH = 12;
+
+/** What is wrong with a new password, or undefined; never quoting it. */
+export const passwordProblem = (password: string): string | undefined =>
+  password.length < MIN_PASSWORD_LENGTH ? `the password must be at least ${MIN_PASSWORD_LENGTH} characters` : undefined;
+
 const invalid = (message: string) => new ConfigError([{ variable: 'CONSOLE_OPERATORS', message }]);
 
 /** Parses CONSOLE_OPERATORS; the message names the entry by its position, never its content. */

@@ -7,9 +7,17 @@ export interface AuditFilter {
   actor?: string;
   workflowId?: string;
   batchId?: string;
+  /** One action; `client.revoke` also finds `client.revoke:<id>` (changes name their object after a colon). */
   action?: string;
+  tenant?: string;
+  /** Only entries of these tenants (an administrator of some tenants); undefined: any, and none. */
+  tenants?: readonly string[];
   since?: Date;
   until?: Date;
+  /** Entries numbered below this one (the next page, newest first) or above it (oldest first). */
+  beforeSeq?: number;
+  afterSeq?: number;
+  newestFirst?: boolean;
   limit?: number;
 }
 
@@ -50,14 +58,35 @@ export class AuditTrail {
     if (filter.actor) query = query.where('actor', '=', filter.actor);
     if (filter.workflowId) query = query.where('workflow_id', '=', filter.workflowId);
     if (filter.batchId) query = query.where('batch_id', '=', filter.batchId);
-    if (filter.action) query = query.where('action', '=', filter.action);
+    const action = filter.action;
+    if (action) {
+      const prefix = `${action.replace(/[\\%_]/g, (c) => `\\${c}`)}:%`;
+      query = query.where((eb) => eb.or([eb('action', '=', action), eb('action', 'like', prefix)]));
+    }
+    if (filter.tenant) query = query.where('tenant', '=', filter.tenant);
+    if (filter.tenants) {
+      const tenants = [...filter.tenants];
+      query = tenants.length > 0 ? query.where('tenant', 'in', tenants) : query.where(sql<boolean>`false`);
+    }
     if (filter.since) query = query.where('at', '>=', filter.since);
     if (filter.until) query = query.where('at', '<', filter.until);
+    if (filter.beforeSeq !== undefined) query = query.where('seq', '<', String(filter.beforeSeq));
+    if (filter.afterSeq !== undefined) query = query.where('seq', '>', String(filter.afterSeq));
     const rows = await query
-      .orderBy('seq', 'asc')
+      .orderBy('seq', filter.newestFirst ? 'desc' : 'asc')
       .limit(filter.limit ?? 1000)
       .execute();
     return rows.map(toEntry);
+  }
+
+  /** Every entry the filter finds, oldest first, read a thousand at a time (an export of any size). */
+  async *each(filter: Omit<AuditFilter, 'newestFirst' | 'limit'> = {}): AsyncGenerator<AuditEntry> {
+    for (let after = filter.afterSeq ?? 0; ;) {
+      const page = await this.list({ ...filter, afterSeq: after, limit: 1000 });
+      yield* page;
+      if (page.length < 1000) return;
+      after = page[page.length - 1]!.seq;
+    }
   }
 
   /**

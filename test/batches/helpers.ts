@@ -24,13 +24,22 @@ export async function submitRequests(
   taskQueue: string,
   batchId: string,
   requests: readonly unknown[],
-  options: { pageSize?: number; timing?: Partial<BatchTiming>; itemTiming?: typeof FAST } = {},
+  options: { pageSize?: number; timing?: Partial<BatchTiming>; itemTiming?: typeof FAST; tenant?: string } = {},
 ): Promise<SubmittedBatch> {
   const rows: SubmittedRow[] = requests.map((request, i) => ({ row: i + 1, request }));
   const { valid, invalid } = validateSubmission(rows, { sandbox: false });
   return submitBatch(
     client,
-    { batchId, valid, invalid, options: { retryWindowSeconds: 3600, timing: options.itemTiming ?? FAST } },
+    {
+      batchId,
+      valid,
+      invalid,
+      options: {
+        retryWindowSeconds: 3600,
+        timing: options.itemTiming ?? FAST,
+        ...(options.tenant ? { tenant: options.tenant } : {}),
+      },
+    },
     { taskQueue, timing: options.timing ?? FAST_BATCH, pageSize: options.pageSize ?? 200 },
   );
 }

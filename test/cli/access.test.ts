@@ -23,7 +23,7 @@ describe('eligibility clients and audit', function () {
     (await cli('audit', 'list', ...filter, '--jsonl')).stdout
       .trim()
       .split('\n')
-      .map((line) => JSON.parse(line) as { actor: string; action: string });
+      .map((line) => JSON.parse(line) as { actor: string; action: string; tenant: string | null });
 
   before(async () => {
     h = await startWorkflowHarness();
@@ -61,8 +61,14 @@ describe('eligibility clients and audit', function () {
     const bad = await cli('clients', 'create', '--name', 'x', '--tenant', 'clinic-9', '--scopes', 'verifications:rite');
     assert.equal(bad.code, 1);
     assert.match(bad.stderr, /--scopes: unknown scope verifications:rite/);
-    const actions = (await trail('--actor', 'cli:ana')).map((e) => e.action);
-    assert.deepEqual(actions.slice(-2), [`client.create:${id}`, `client.revoke:${id}`]);
+    const entries = (await trail('--actor', 'cli:ana')).slice(-2);
+    assert.deepEqual(
+      entries.map((e) => [e.action, e.tenant]),
+      [
+        [`client.create:${id}`, 'clinic-9'],
+        [`client.revoke:${id}`, 'clinic-9'],
+      ],
+    );
   });
 
   it('records a status the CLI shows, as the person it acts for; audit verify finds an edited entry', async () => {
@@ -134,12 +140,15 @@ describe('eligibility clients and audit', function () {
     ).find((o) => o.name === name);
     assert.deepEqual([listed?.role, listed?.tenants], ['viewer', ['clinic-1', 'clinic-2']]);
     assert.equal((await cli('--as', 'ana', 'operators', 'disable', name)).code, 0);
-    const actions = (await trail('--actor', 'cli:ana')).map((e) => e.action);
-    assert.deepEqual(actions.slice(-3), [
-      `operator.create:${name}`,
-      `operator.set:${name}`,
-      `operator.disable:${name}`,
-    ]);
+    // One entry per tenant of the operator, so that each tenant's administrators find it.
+    const entries = (await trail('--actor', 'cli:ana')).filter((e) => e.action.endsWith(`:${name}`));
+    assert.deepEqual(
+      entries.map((e) => [e.action, e.tenant]),
+      ['create', 'set', 'disable'].flatMap((act) => [
+        [`operator.${act}:${name}`, 'clinic-1'],
+        [`operator.${act}:${name}`, 'clinic-2'],
+      ]),
+    );
   });
 
   it("mints an operator's codec pass the codec server accepts, none for a viewer; each pass in the trail", async () => {

@@ -19,6 +19,7 @@ import {
 import { verificationAwaitingInput, verificationNeedingReview } from './waiting-verifications.js';
 
 const HTML = { accept: 'text/html' };
+const TENANT = 'clinic-audit';
 
 // The console's audit trail (DESIGN §13) against the real stack: the run's dev server, a worker, the sandbox and a
 // database of its own. Every disclosure of patient data and every change is an entry, naming fields, never values.
@@ -52,14 +53,14 @@ describe('operator console audit trail', function () {
     return res.statusCode;
   }
 
-  it('records every sign-in, patient page, results download and change, with field names and no patient value', async () => {
+  it('records every sign-in, patient page, results download and change, with the tenant, field names and no patient value', async () => {
     // Sign-ins: a wrong password, a password typed in the name box, then the right one.
     assert.equal(await trySignIn(console.operator.name, 'wrong-password-123'), 401);
     assert.equal(await trySignIn(console.operator.password, console.operator.password), 401);
     const cookie = await signIn(console);
 
     // A v2 patient: the run's page, the verification page, a refused answer, an accepted one.
-    const v2 = await verificationAwaitingInput(h);
+    const v2 = await verificationAwaitingInput(h, { tenant: TENANT });
     const runPage = await get(`/runs/${v2.workflowId}`, cookie);
     assert.equal(runPage.statusCode, 200);
     assert.match(runPage.body, /Ada Lovelace/, 'the page shows the patient');
@@ -77,7 +78,7 @@ describe('operator console audit trail', function () {
     assert.equal((await v2.wf.result()).outcome, 'completed');
 
     // A v1 patient: the verification page, then a review decision.
-    const v1 = await verificationNeedingReview(h);
+    const v1 = await verificationNeedingReview(h, { tenant: TENANT });
     const v1Page = await get(`/verifications/${v1.workflowId}`, cookie);
     assert.equal(v1Page.statusCode, 200);
     const decided = await post(`/verifications/${v1.workflowId}/review`, cookie, {
@@ -89,7 +90,7 @@ describe('operator console audit trail', function () {
 
     // A batch: cancelled while it is surely open, then its results downloaded.
     const batchId = batchIdFor('console-audit');
-    await submitRequests(client(), h.taskQueue, batchId, [v2Intake(), v2Intake()]);
+    await submitRequests(client(), h.taskQueue, batchId, [v2Intake(), v2Intake()], { tenant: TENANT });
     const batchPage = await get(`/batches/${batchId}`, cookie);
     const cancelled = await post(`/batches/${batchId}/cancel`, cookie, {
       _csrf: csrfFrom(batchPage.body),
@@ -112,6 +113,7 @@ describe('operator console audit trail', function () {
       actor: alice,
       action: 'verification.read',
       workflowId,
+      tenant: TENANT,
       outcome: 'ok',
     });
     assert.deepEqual(
@@ -120,6 +122,7 @@ describe('operator console audit trail', function () {
         action: e.action,
         ...(e.workflowId ? { workflowId: e.workflowId } : {}),
         ...(e.batchId ? { batchId: e.batchId } : {}),
+        ...(e.tenant ? { tenant: e.tenant } : {}),
         outcome: e.outcome,
       })),
       [
@@ -128,13 +131,13 @@ describe('operator console audit trail', function () {
         { actor: alice, action: 'operator.sign-in', outcome: 'ok' },
         read(v2.workflowId),
         read(v2.workflowId),
-        { actor: alice, action: 'run.answer', workflowId: v2.workflowId, outcome: 'refused' },
+        { actor: alice, action: 'run.answer', workflowId: v2.workflowId, tenant: TENANT, outcome: 'refused' },
         read(v2.workflowId),
-        { actor: alice, action: 'run.answer', workflowId: v2.workflowId, outcome: 'ok' },
+        { actor: alice, action: 'run.answer', workflowId: v2.workflowId, tenant: TENANT, outcome: 'ok' },
         read(v1.workflowId),
-        { actor: alice, action: 'review.abandon', workflowId: v1.workflowId, outcome: 'ok' },
-        { actor: alice, action: 'batch.cancel', batchId, outcome: 'ok' },
-        { actor: alice, action: 'batch.results', batchId, outcome: 'ok' },
+        { actor: alice, action: 'review.abandon', workflowId: v1.workflowId, tenant: TENANT, outcome: 'ok' },
+        { actor: alice, action: 'batch.cancel', batchId, tenant: TENANT, outcome: 'ok' },
+        { actor: alice, action: 'batch.results', batchId, tenant: TENANT, outcome: 'ok' },
         { actor: alice, action: 'operator.sign-out', outcome: 'ok' },
       ],
     );

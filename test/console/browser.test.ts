@@ -1,10 +1,15 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { IntakeClients } from '../../src/access/intake-clients.js';
+import { OperatorDirectory } from '../../src/access/operators.js';
+import { AuditTrail } from '../../src/audit/audit-trail.js';
+import type { Store } from '../../src/store/database.js';
 import { startVerification } from '../../src/temporal/start-verification.js';
 import type { verificationWorkflow } from '../../workflows/verification/index.js';
 import { statusQuery } from '../../workflows/shared/messages.js';
 import { batchIdFor, submitRequests } from '../batches/helpers.js';
+import { testStore } from '../setup/database.js';
 import { FAST, v1Intake, v2Intake } from '../setup/fixtures.js';
 import { testTemporal } from '../setup/temporal.js';
 import { eventually, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
@@ -17,20 +22,28 @@ describe('operator console in a browser', function () {
   this.timeout(60_000);
   let h: WorkflowHarness;
   let console: TestConsole;
+  let store: Store;
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
   const client = () => testTemporal().client;
 
   before(async () => {
-    h = await startWorkflowHarness();
-    console = await startTestConsole(client(), { listen: true });
+    [h, store] = await Promise.all([startWorkflowHarness(), testStore()]);
+    // With a database of its own, so that the administrators' pages have something to manage.
+    console = await startTestConsole(client(), {
+      listen: true,
+      audit: new AuditTrail(store),
+      directory: new OperatorDirectory(store),
+      clients: new IntakeClients(store),
+    });
     browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();
     await console?.close();
     await h?.stop();
+    await store?.close();
   });
   beforeEach(async () => {
     context = await browser.newContext({ acceptDownloads: true });
@@ -170,5 +183,41 @@ describe('operator console in a browser', function () {
       .waitFor();
     assert.equal((await wf.result()).outcome, 'abandoned');
     assert.match(await page.locator('.timeline').innerText(), /update resolveReview accepted by console:alice/);
+  });
+
+  it('makes an intake client and an operator on the administrators’ pages, each page accessible', async () => {
+    await signIn();
+    await page.getByRole('link', { name: 'Intake clients' }).click();
+    await page.waitForURL(/\/admin\/clients$/);
+    await assertAccessible('the intake clients page');
+    await page.getByLabel('Name').fill('Clinic A PMS');
+    await page.getByLabel('Tenant', { exact: true }).fill('clinic-a');
+    await page.getByLabel('verifications:read').check();
+    await page.getByRole('button', { name: 'Make the client' }).click();
+    await page.getByText(/shown only this once/).waitFor();
+    await assertAccessible('the page showing a new key');
+    await page.getByRole('link', { name: 'Back to the intake clients' }).click();
+    await page.getByRole('link', { name: 'Revoke Clinic A PMS' }).click();
+    await assertAccessible('the revocation confirmation');
+
+    await page.getByRole('link', { name: 'Operators' }).click();
+    await assertAccessible('the operators page');
+    await page.getByLabel('Name').fill('nia');
+    await page.getByLabel('Tenants', { exact: true }).fill('clinic-a');
+    await page.getByLabel('Password', { exact: true }).fill('a long passphrase');
+    await page.getByLabel('Password, again').fill('a long passphrase');
+    await page.getByRole('button', { name: 'Add the operator' }).click();
+    await page
+      .getByRole('status')
+      .getByText(/nia \(operator, clinic-a\) can sign in/)
+      .waitFor();
+    await page.getByRole('link', { name: 'Change nia' }).click();
+    await assertAccessible("an operator's page");
+
+    await page.getByRole('link', { name: 'Audit trail' }).click();
+    await assertAccessible('the audit trail page');
+    await page.getByRole('button', { name: 'Verify the chain' }).click();
+    await page.getByText(/The chain holds/).waitFor();
+    await assertAccessible('the verification of the chain');
   });
 });

@@ -4,6 +4,7 @@ import type { Client } from '@temporalio/client';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../src/config.js';
 import { operatorEntry } from '../../src/access/operator-passwords.js';
+import type { IntakeClients } from '../../src/access/intake-clients.js';
 import type { OperatorDirectory } from '../../src/access/operators.js';
 import type { AuditTrail } from '../../src/audit/audit-trail.js';
 import type { Store } from '../../src/store/database.js';
@@ -29,6 +30,7 @@ export async function startTestConsole(
     audit?: AuditTrail;
     directory?: OperatorDirectory;
     sessions?: Store;
+    clients?: IntakeClients;
     /** This console's operator (another console's, to share its sessions); default a new one. */
     operator?: { name: string; password: string };
     /** The session key (another console's, to share its cookies); default a new one. */
@@ -57,6 +59,7 @@ export async function startTestConsole(
     audit: options.audit,
     ...(options.directory ? { directory: options.directory } : {}),
     ...(options.sessions ? { sessions: options.sessions } : {}),
+    ...(options.clients ? { clients: options.clients } : {}),
   });
   const url = options.listen ? (await app.listen({ host: '127.0.0.1', port: 0 })).replace(/\/$/, '') : '';
   if (!options.listen) await app.ready();

@@ -145,6 +145,39 @@ describe('intake API: tenants, scopes and the audit trail', function () {
     assert.ok(Date.now() - revokedAt < 1000);
   });
 
+  it('records each refused key as a denied intake.sign-in: by its public id when shaped like a key, never its secret', async () => {
+    const clients = new IntakeClients(store);
+    const revoked = await clients.create({
+      name: 'gone',
+      tenant: 'clinic-a',
+      scopes: ['verifications:read'],
+      by: 'test',
+    });
+    await clients.revoke(revoked.id);
+    const secretOf = (key: string) => key.split('_').slice(2).join('_');
+    const unknownId = 'abcdef012345';
+    const wrongSecret = `eik_${ids.a}_${secretOf(keys.b)}`;
+    const presented: [string, string][] = [
+      [`eik_${unknownId}_${secretOf(keys.a)}`, `client:${unknownId}`],
+      [revoked.key, `client:${revoked.id}`],
+      [wrongSecret, `client:${ids.a}`],
+      ['not-a-key-at-all', 'client:?'],
+    ];
+    const before = (await audit.list({ action: 'intake.sign-in', limit: 10_000 })).length;
+    for (const [key] of presented) {
+      assert.equal((await as(key, { method: 'GET', url: '/verifications' })).statusCode, 401, key);
+    }
+    // No key at all presents no credential: refused, not recorded.
+    assert.equal((await api.inject({ method: 'GET', url: '/verifications' })).statusCode, 401);
+    const entries = (await audit.list({ action: 'intake.sign-in', limit: 10_000 })).slice(before);
+    assert.deepEqual(
+      entries.map((e) => [e.actor, e.outcome, e.source, e.tenant]),
+      presented.map(([, actor]) => [actor, 'denied', '127.0.0.1', null]),
+    );
+    const text = JSON.stringify(entries);
+    for (const [key] of presented.slice(0, 3)) assert.ok(!text.includes(secretOf(key)), 'no secret in the trail');
+  });
+
   it('records every read and change of a patient, with the client, the workflow and the field names, never values', async () => {
     const started = await as(keys.a, { method: 'POST', url: '/verifications', payload: v2Intake() });
     const { workflowId } = started.json<{ workflowId: string }>();

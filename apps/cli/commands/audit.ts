@@ -42,7 +42,7 @@ Examples:
     .option('--actor <actor>', 'who (`client:<id> (<name>)`, `operator:<name>`, `cli:<name>`, `api-key`)')
     .option('--workflow <workflowId>', 'about one workflow')
     .option('--batch <batchId>', 'about one batch')
-    .option('--action <action>', 'one action (`verification.read`, `run.answer`, …)')
+    .option('--action <action>', 'one action (`verification.read`, `run.answer`, `client.revoke`, …)')
     .option('--since <time>', 'at or after (ISO 8601)', when)
     .option('--until <time>', 'before (ISO 8601)', when)
     .option('--limit <n>', 'at most this many', positiveInt, 1000)
@@ -60,7 +60,12 @@ Examples:
           ...(options.until ? { until: options.until } : {}),
           limit: options.limit,
         });
-        await trail.append({ actor: ctx.identity(), action: 'audit.read', outcome: 'ok' });
+        // Reading the trail is itself recorded; an export as such (the console's pages name them alike).
+        await trail.append({
+          actor: ctx.identity(),
+          action: options.jsonl ? 'audit.export' : 'audit.read',
+          outcome: 'ok',
+        });
         if (options.jsonl) {
           for (const entry of entries) console.log(JSON.stringify(entry));
           return;

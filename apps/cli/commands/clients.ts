@@ -1,4 +1,4 @@
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
 import { CliError, withStore, type CliContext } from '../context.js';
 import { commaList } from '../option-parsers.js';
 import { table } from '../../../src/text-format.js';
@@ -28,36 +28,10 @@ Examples:
     .option('--all-tenants', 'act for every tenant (an administrator)')
     .requiredOption('--scopes <list>', 'comma-separated scopes', commaList)
     .action(async (options: { name: string; tenant?: string; allTenants?: boolean; scopes: string[] }) => {
-      const { isScope } = await import('../../../src/access/scopes.js');
-      const { TenantSchema } = await import('../../../src/temporal/tenant.js');
-      if (options.tenant === undefined && !options.allTenants) {
-        throw new CliError('--tenant: name the tenant it acts for, or give --all-tenants');
-      }
-      if (options.tenant !== undefined && options.allTenants) throw new CliError('--tenant: not with --all-tenants');
-      if (options.tenant !== undefined && !TenantSchema.safeParse(options.tenant).success) {
-        throw new CliError('--tenant: expected a tenant identifier (letters, digits, . _ : @ -)');
-      }
-      const unknown = options.scopes.filter((s) => !isScope(s));
-      if (unknown.length > 0 || options.scopes.length === 0) {
-        throw new InvalidArgumentError(`--scopes: unknown scope ${unknown.join(', ') || '(none given)'}`);
-      }
-      await withStore(ctx, async (store) => {
-        const { IntakeClients } = await import('../../../src/access/intake-clients.js');
-        const { AuditTrail } = await import('../../../src/audit/audit-trail.js');
-        const made = await new IntakeClients(store).create({
-          name: options.name,
-          tenant: options.tenant ?? null,
-          scopes: options.scopes.filter(isScope),
-          by: ctx.identity(),
-        });
-        await new AuditTrail(store).append({
-          actor: ctx.identity(),
-          tenant: options.tenant ?? null,
-          action: `client.create:${made.id}`,
-          outcome: 'ok',
-        });
-        console.log(`client ${made.id} made. Its key (shown only now; send it in x-api-key):\n${made.key}`);
-      });
+      const made = await asAdministrator(ctx, (admin) =>
+        admin.create({ actor: ctx.identity(), tenants: null }, options),
+      );
+      console.log(`client ${made.id} made. Its key (shown only now; send it in x-api-key):\n${made.key}`);
     });
 
   clients
@@ -94,24 +68,33 @@ Examples:
       .description(description)
       .argument('<id>', "the client's id (`clients list`)")
       .action(async (id: string) => {
-        await withStore(ctx, async (store) => {
-          const { IntakeClients, IntakeClientError } = await import('../../../src/access/intake-clients.js');
-          const { AuditTrail } = await import('../../../src/audit/audit-trail.js');
-          const intakeClients = new IntakeClients(store);
-          let said: string;
-          try {
-            said =
-              name === 'rotate'
-                ? `client ${id} rotated. Its new key (shown only now):\n${(await intakeClients.rotate(id)).key}`
-                : (await intakeClients.revoke(id), `client ${id} revoked`);
-          } catch (err) {
-            if (err instanceof IntakeClientError) throw new CliError(err.message);
-            throw err;
-          }
-          // Recorded before it is said.
-          await new AuditTrail(store).append({ actor: ctx.identity(), action: `client.${name}:${id}`, outcome: 'ok' });
-          console.log(said);
-        });
+        const person = { actor: ctx.identity(), tenants: null };
+        // Recorded before it is said.
+        const said = await asAdministrator(ctx, async (admin) =>
+          name === 'rotate'
+            ? `client ${id} rotated. Its new key (shown only now):\n${(await admin.rotate(person, id)).key}`
+            : (await admin.revoke(person, id), `client ${id} revoked`),
+        );
+        console.log(said);
       });
   }
+}
+
+/** Runs `fn` with the rules and the trail of src/access/client-admin.ts; its refusals name the option to correct. */
+async function asAdministrator<T>(
+  ctx: CliContext,
+  fn: (admin: import('../../../src/access/client-admin.js').ClientAdmin) => Promise<T>,
+): Promise<T> {
+  return withStore(ctx, async (store) => {
+    const { ClientAdmin } = await import('../../../src/access/client-admin.js');
+    const { IntakeClients } = await import('../../../src/access/intake-clients.js');
+    const { AdminError } = await import('../../../src/access/administrator.js');
+    const { AuditTrail } = await import('../../../src/audit/audit-trail.js');
+    try {
+      return await fn(new ClientAdmin(new IntakeClients(store), new AuditTrail(store)));
+    } catch (err) {
+      if (!(err instanceof AdminError)) throw err;
+      throw new CliError(err.field === 'id' ? err.reason : `--${err.field}: ${err.reason}`);
+    }
+  });
 }

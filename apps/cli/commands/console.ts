@@ -31,9 +31,11 @@ Example:
       // With a database, what operators see of patients and what they change goes to the audit trail.
       const { AuditTrail } = await import('../../../src/audit/audit-trail.js');
       const { OperatorDirectory } = await import('../../../src/access/operators.js');
+      const { IntakeClients } = await import('../../../src/access/intake-clients.js');
       await withOptionalStore(ctx, async (store) => {
         const audit = store && new AuditTrail(store);
         const directory = store && new OperatorDirectory(store);
+        const clients = store && new IntakeClients(store);
         await serveHttp(config, {
           what: 'Operator console',
           role: 'console',
@@ -41,7 +43,15 @@ Example:
           port: config.console.port,
           signal,
           create: (client, logger) =>
-            createConsole({ config, client, logger, audit, directory, ...(store ? { sessions: store } : {}) }),
+            createConsole({
+              config,
+              client,
+              logger,
+              audit,
+              directory,
+              ...(store ? { sessions: store } : {}),
+              ...(clients ? { clients } : {}),
+            }),
         });
       });
     });

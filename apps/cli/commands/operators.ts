@@ -1,4 +1,4 @@
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
 import { CliError, withStore, type CliContext } from '../context.js';
 import { commaList, oneOf } from '../option-parsers.js';
 import { readPassword } from '../read-password.js';
@@ -10,19 +10,18 @@ interface TenantOptions {
   allTenants?: boolean;
 }
 
-/** The tenants an operator sees, from --tenants or --all-tenants (null: all), each a tenant identifier. */
+/** The tenants an operator sees, from --tenants or --all-tenants (null: all), by the rules of src/access. */
 async function tenantsOf(options: TenantOptions, required: boolean): Promise<string[] | null | undefined> {
-  if (options.tenants && options.allTenants) throw new CliError('--tenants: not with --all-tenants');
-  if (options.allTenants) return null;
-  if (!options.tenants) {
-    if (required) throw new CliError('--tenants: name the tenants the operator sees, or give --all-tenants');
-    return undefined;
+  const { AdminError, tenantChoice } = await import('../../../src/access/administrator.js');
+  try {
+    return tenantChoice(
+      { ...(options.tenants ? { tenants: options.tenants } : {}), ...(options.allTenants ? { all: true } : {}) },
+      { field: 'tenants', required },
+    );
+  } catch (err) {
+    if (err instanceof AdminError) throw new CliError(`--tenants: ${err.reason}`);
+    throw err;
   }
-  const { TenantSchema } = await import('../../../src/temporal/tenant.js');
-  if (options.tenants.length === 0 || options.tenants.some((t) => !TenantSchema.safeParse(t).success)) {
-    throw new InvalidArgumentError('--tenants: expected tenant identifiers (letters, digits, . _ : @ -)');
-  }
-  return options.tenants;
 }
 
 /** `--tenants a,b` or `--all-tenants`: the tenants an operator sees (read by `tenantsOf`). */
@@ -62,8 +61,8 @@ Examples:
     // A person of the organisation's OpenID Connect provider proves who they are there: no password to read.
     const oidc = name.startsWith(OIDC_NAME_PREFIX);
     const password = oidc ? undefined : await readPassword();
-    await change(ctx, name, 'operator.create', (directory) =>
-      directory.create({ name, role: options.role, tenants, ...(password ? { password } : {}), by: ctx.identity() }),
+    await change(ctx, (admin, person) =>
+      admin.create(person, { name, role: options.role, tenants, ...(password ? { password } : {}) }),
     );
     const how = oidc ? ' through the OpenID Connect provider' : '';
     console.log(`operator ${name} (${options.role}, ${tenants?.join(', ') ?? 'every tenant'}) can sign in${how}`);
@@ -82,8 +81,8 @@ Examples:
       if (!options.role && tenants === undefined && password === undefined) {
         throw new CliError('nothing to change: give --role, --tenants, --all-tenants or --password');
       }
-      await change(ctx, name, 'operator.set', (directory) =>
-        directory.update(name, {
+      await change(ctx, (admin, person) =>
+        admin.update(person, name, {
           ...(options.role ? { role: options.role } : {}),
           ...(tenants !== undefined ? { tenants } : {}),
           ...(password !== undefined ? { password } : {}),
@@ -98,7 +97,7 @@ Examples:
     .description('stop an operator: their session ends at their next request')
     .argument('<name>', 'the operator')
     .action(async (name: string) => {
-      await change(ctx, name, 'operator.disable', (directory) => directory.disable(name));
+      await change(ctx, (admin, person) => admin.disable(person, name));
       console.log(`operator ${name} disabled`);
     });
 
@@ -127,22 +126,30 @@ Examples:
     });
 }
 
-/** A change to the directory, recorded in the audit trail before the command says it is done. */
+/**
+ * A change to the directory by the rules of src/access/operator-admin.ts, which records it in the audit trail before
+ * the command says it is done. The person at the CLI administers every tenant.
+ */
 async function change(
   ctx: CliContext,
-  name: string,
-  action: string,
-  fn: (directory: import('../../../src/access/operators.js').OperatorDirectory) => Promise<void>,
+  fn: (
+    admin: import('../../../src/access/operator-admin.js').OperatorAdmin,
+    person: import('../../../src/access/administrator.js').Administrator,
+  ) => Promise<void>,
 ): Promise<void> {
   await withStore(ctx, async (store) => {
-    const { OperatorDirectory, OperatorError } = await import('../../../src/access/operators.js');
+    const { OperatorDirectory } = await import('../../../src/access/operators.js');
+    const { OperatorAdmin } = await import('../../../src/access/operator-admin.js');
+    const { AdminError } = await import('../../../src/access/administrator.js');
     const { AuditTrail } = await import('../../../src/audit/audit-trail.js');
     try {
-      await fn(new OperatorDirectory(store));
+      await fn(new OperatorAdmin(new OperatorDirectory(store), new AuditTrail(store)), {
+        actor: ctx.identity(),
+        tenants: null,
+      });
     } catch (err) {
-      if (err instanceof OperatorError) throw new CliError(err.message);
-      throw err;
+      if (!(err instanceof AdminError)) throw err;
+      throw new CliError(err.field === 'name' ? err.reason : `--${err.field}: ${err.reason}`);
     }
-    await new AuditTrail(store).append({ actor: ctx.identity(), action: `${action}:${name}`, outcome: 'ok' });
   });
 }

@@ -93,9 +93,8 @@ export function awaitingInputPages(app: FastifyInstance, deps: ConsoleDeps): voi
       });
       if (refused) return reply;
       // Another tenant's workflow is answered as one that does not exist, and gets nothing.
-      if (!(await seesWorkflow(deps, request, workflowId))) {
-        return notFoundPage(request, reply, `There is no workflow ${workflowId}.`);
-      }
+      const seen = await seesWorkflow(deps, request, workflowId);
+      if (!seen) return notFoundPage(request, reply, `There is no workflow ${workflowId}.`);
       const text = typeof request.body?.input === 'string' ? request.body.input : '';
       const parsed = parseInput(text);
       if ('reason' in parsed) {
@@ -113,6 +112,7 @@ export function awaitingInputPages(app: FastifyInstance, deps: ConsoleDeps): voi
         audit(deps.audit, request, {
           action: 'run.answer',
           workflowId,
+          tenant: seen.tenant,
           fields: Object.keys(parsed.input).map((key) => `input.${key}`),
           outcome,
         });

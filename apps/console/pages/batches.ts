@@ -93,8 +93,8 @@ export function batchPages(app: FastifyInstance, deps: ConsoleDeps): void {
         });
         if (refused) return reply;
         // Another tenant's batch is answered as one that does not exist, and gets nothing.
-        if (!(await visibleBatch(deps, request, batchId)))
-          return notFoundPage(request, reply, 'There is no such batch.');
+        const view = await visibleBatch(deps, request, batchId);
+        if (!view) return notFoundPage(request, reply, 'There is no such batch.');
         const operator = operatorOf(request).name;
         const client = deps.operators.for(operator);
         // Undefined while nothing was sent (a cancel not confirmed): that is no change, and gets no entry.
@@ -126,7 +126,9 @@ export function batchPages(app: FastifyInstance, deps: ConsoleDeps): void {
             outcome = 'refused';
           } else throw err;
         }
-        if (outcome) await audit(deps.audit, request, { action: `batch.${act}`, batchId, outcome });
+        if (outcome) {
+          await audit(deps.audit, request, { action: `batch.${act}`, batchId, tenant: view.tenant ?? null, outcome });
+        }
         return reply.redirect(`/batches/${encodeURIComponent(batchId)}`, 303);
       },
     );

@@ -88,9 +88,8 @@ export function needsReviewPages(app: FastifyInstance, deps: ConsoleDeps): void 
       });
       if (refused) return reply;
       // Another tenant's workflow is answered as one that does not exist, and gets nothing.
-      if (!(await seesWorkflow(deps, request, workflowId))) {
-        return notFoundPage(request, reply, `There is no workflow ${workflowId}.`);
-      }
+      const seen = await seesWorkflow(deps, request, workflowId);
+      if (!seen) return notFoundPage(request, reply, `There is no workflow ${workflowId}.`);
       const operator = operatorOf(request).name;
       if ('param' in decision) {
         request.session.notice = `Not sent (field ${decision.param}): ${decision.reason}.`;
@@ -116,7 +115,12 @@ export function needsReviewPages(app: FastifyInstance, deps: ConsoleDeps): void 
           request.session.notice = `${closedMessage(closed)}: it takes no more decisions.`;
         }
       }
-      await audit(deps.audit, request, { action: `review.${decision.action}`, workflowId, outcome });
+      await audit(deps.audit, request, {
+        action: `review.${decision.action}`,
+        workflowId,
+        tenant: seen.tenant,
+        outcome,
+      });
       return reply.redirect(back, 303);
     },
   );

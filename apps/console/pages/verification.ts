@@ -31,7 +31,7 @@ export function verificationPages(app: FastifyInstance, deps: ConsoleDeps): void
     }
     const candidates = WORKFLOW_ID.test(q) ? [q, verificationWorkflowId(q)] : [verificationWorkflowId(q), q];
     for (const workflowId of candidates) {
-      const found = await seesWorkflow(deps, request, workflowId).catch(() => false);
+      const found = await seesWorkflow(deps, request, workflowId).catch(() => undefined);
       if (found) return reply.redirect(`/verifications/${encodeURIComponent(workflowId)}`, 303);
     }
     return sendPage(

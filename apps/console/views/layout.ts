@@ -9,7 +9,13 @@ export const SECTIONS = [
   { path: '/verifications', label: 'Verification' },
   { path: '/temporal-ui', label: 'Temporal UI' },
 ] as const;
-export type SectionPath = (typeof SECTIONS)[number]['path'];
+/** The administrators' sections, in the navigation of the `admin` role only. */
+export const ADMIN_SECTIONS = [
+  { path: '/admin/clients', label: 'Intake clients' },
+  { path: '/admin/operators', label: 'Operators' },
+  { path: '/admin/audit', label: 'Audit trail' },
+] as const;
+export type SectionPath = (typeof SECTIONS | typeof ADMIN_SECTIONS)[number]['path'];
 
 export interface PageFrame {
   title: string;
@@ -29,7 +35,8 @@ export const hiddenCsrf = (token: string) => html`<input type="hidden" name="${C
 function header(frame: PageFrame): Html {
   if (!frame.operator || !frame.csrf)
     return html`<header class="top"><span class="brand">Eligibility console</span></header>`;
-  const links = SECTIONS.map(
+  const sections = frame.role === 'admin' ? [...SECTIONS, ...ADMIN_SECTIONS] : SECTIONS;
+  const links = sections.map(
     (s) =>
       html`<li><a href="${s.path}" ${s.path === frame.section ? html` aria-current="page"` : ''}>${s.label}</a></li>`,
   );
