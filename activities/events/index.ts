@@ -3,7 +3,7 @@ import type { EventEndpoints } from '../../src/events/endpoints.js';
 import type { EventLog } from '../../src/events/event-log.js';
 import { signedHeaders } from '../../src/events/signing.js';
 import type { Logger } from '../../src/logging.js';
-import { recordEndpointDisabled, recordEventDelivery } from '../../src/metrics/event-metrics.js';
+import { recordEndpointDisabled, recordEventDelivery } from '../../src/metrics/project-metrics.js';
 import type { EventActivities } from '../../workflows/events/index.js';
 import type { OutboundEvent } from '../../workflows/shared/event-catalogue.js';
 import { DeliveryFailure, type DeliveryResult } from '../../workflows/shared/event-types.js';
