@@ -5,6 +5,7 @@ import type { SandboxDiscoveryRequest } from '../../src/contract/index.js';
 import { SEED_PATIENTS } from '../../sandbox/seed.js';
 import { startVerification } from '../../src/temporal/start-verification.js';
 import {
+  awaitSettledUpdate,
   cancelSignal,
   discoveryUpdatedSignal,
   runAwaitingInputSignal,
@@ -70,6 +71,17 @@ describe('verificationWorkflow', function () {
     assert.equal(stats.verificationsCreated, 1);
     assert.equal((await wf.query(statusQuery)).stage, 'completed');
     await recordHistory('v2-happy-path', wf);
+  });
+
+  it('answers the awaitSettled update once the verification is created, with its status', async () => {
+    const wf = await start(v2Intake());
+    const status = await wf.executeUpdate(awaitSettledUpdate);
+    assert.equal(status.stage, 'created');
+    assert.match(status.verificationId ?? '', /^[0-9a-f-]{36}$/);
+    assert.equal((await wf.result()).outcome, 'completed');
+    // Asked again once closed: a closed workflow takes no update, so callers read its status (src/temporal/await-settled.ts).
+    await assert.rejects(wf.executeUpdate(awaitSettledUpdate));
+    await recordHistory('awaited-settled', wf);
   });
 
   it('creates a v1 verification when the request says so', async () => {
