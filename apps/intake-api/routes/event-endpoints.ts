@@ -1,3 +1,5 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { EndpointView } from '../../../src/events/endpoints.js';
 import { audit } from '../access.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
 import { replyWithError } from '../errors.js';
@@ -22,6 +24,21 @@ const unavailable = { 503: answer('Temporal or the database is unavailable', Err
  */
 export function eventEndpointRoutes(app: IntakeApp, deps: IntakeDeps): void {
   const tell = (tenant: string) => withDeadline(deps, () => deps.events!.dispatchers.refresh(tenant));
+  /** A change made: audited, then told to the dispatcher; false when Temporal could not be told (answered already). */
+  const changed = async (request: FastifyRequest, reply: FastifyReply, endpoint: EndpointView, verb: string) => {
+    await audit(deps.access, request, {
+      action: `event-endpoint.${verb}:${endpoint.id}`,
+      tenant: endpoint.tenant,
+      outcome: 'ok',
+    });
+    try {
+      await tell(endpoint.tenant);
+      return true;
+    } catch (err) {
+      await replyWithError(request, reply, err);
+      return false;
+    }
+  };
 
   app.post(
     '/event-endpoints',
@@ -122,17 +139,7 @@ export function eventEndpointRoutes(app: IntakeApp, deps: IntakeDeps): void {
       if (!events) return reply;
       const updated = await events.endpoints.update(request.params.endpointId, seenTenant(request), request.body);
       if (!updated) return notFound(reply);
-      await audit(deps.access, request, {
-        action: `event-endpoint.update:${updated.id}`,
-        tenant: updated.tenant,
-        outcome: 'ok',
-      });
-      try {
-        await tell(updated.tenant);
-      } catch (err) {
-        return replyWithError(request, reply, err);
-      }
-      return reply.send(updated);
+      return (await changed(request, reply, updated, 'update')) ? reply.send(updated) : reply;
     },
   );
 
@@ -157,17 +164,7 @@ export function eventEndpointRoutes(app: IntakeApp, deps: IntakeDeps): void {
       if (!events) return reply;
       const deleted = await events.endpoints.delete(request.params.endpointId, seenTenant(request));
       if (!deleted) return notFound(reply);
-      await audit(deps.access, request, {
-        action: `event-endpoint.delete:${deleted.id}`,
-        tenant: deleted.tenant,
-        outcome: 'ok',
-      });
-      try {
-        await tell(deleted.tenant);
-      } catch (err) {
-        return replyWithError(request, reply, err);
-      }
-      return reply.send(deleted);
+      return (await changed(request, reply, deleted, 'delete')) ? reply.send(deleted) : reply;
     },
   );
 }
