@@ -36,6 +36,7 @@ describe('operator console in a browser', function () {
       audit: new AuditTrail(store),
       directory: new OperatorDirectory(store),
       clients: new IntakeClients(store),
+      env: { CODEC_TOKEN_SECRET: 'a-pass-secret-of-at-least-32-characters' },
     });
     browser = await launchChromium();
   });
@@ -219,5 +220,16 @@ describe('operator console in a browser', function () {
     await page.getByRole('button', { name: 'Verify the chain' }).click();
     await page.getByText(/The chain holds/).waitFor();
     await assertAccessible('the verification of the chain');
+  });
+
+  it('makes a pass to the codec server on the Temporal UI page, each page accessible', async () => {
+    await signIn();
+    await page.getByRole('link', { name: 'Temporal UI' }).click();
+    await page.waitForURL(/\/temporal-ui$/);
+    await assertAccessible('the Temporal UI page');
+    await page.getByRole('button', { name: 'Make my pass' }).click();
+    const endpoint = await page.getByLabel('Codec server endpoint').inputValue();
+    assert.match(endpoint, /^http:\/\/127\.0\.0\.1:8888\/p\/[\w-]+\.[\w-]+\.[\w-]+$/);
+    await assertAccessible('the page showing a pass');
   });
 });
