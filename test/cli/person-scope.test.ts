@@ -4,6 +4,7 @@ import { startVerification } from '../../src/temporal/start-verification.js';
 import { batchIdFor, submitRequests, waitForBatch } from '../batches/helpers.js';
 import { testDatabaseUrl } from '../setup/database.js';
 import { FAST, v2Intake } from '../setup/fixtures.js';
+import { DISCOVERY_PATIENT } from '../setup/sandbox.js';
 import { testTemporal } from '../setup/temporal.js';
 import { eventually, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
 import { runCli, type CliRun } from './run-cli.js';
@@ -41,9 +42,9 @@ describe('eligibility --as an operator: tenants and role', function () {
     return workflowId;
   }
 
-  async function batchOf(tenant: string) {
+  async function batchOf(tenant: string, request: unknown = v2Intake()) {
     const batchId = batchIdFor(`cli-${tenant}`);
-    await submitRequests(testTemporal().client, h.taskQueue, batchId, [v2Intake()], { tenant });
+    await submitRequests(testTemporal().client, h.taskQueue, batchId, [request], { tenant });
     return batchId;
   }
 
@@ -168,6 +169,28 @@ describe('eligibility --as an operator: tenants and role', function () {
     );
     // The viewer reads their tenant's verification.
     assert.equal((await cli('--as', viewerB, 'status', b)).code, 0);
+  });
+
+  it("masks the member ids of a viewer's batch results, not an administrator's; both in the trail", async () => {
+    const discovery = await h.sandbox.createDiscovery({ ...DISCOVERY_PATIENT, delayMs: 0 });
+    const batchId = await batchOf(B, v2Intake({ payerId: undefined, discoveryId: discovery.discoveryId }));
+    await waitForBatch(testTemporal().client, batchId);
+    const full = await cli('batches', 'results', batchId);
+    assert.equal(full.code, 0, full.stderr);
+    const memberId = /\bW\d{9}\b/.exec(full.stdout)?.[0];
+    assert.ok(memberId, full.stdout);
+    const masked = await cli('--as', viewerB, 'batches', 'results', batchId, '--format', 'jsonl');
+    assert.equal(masked.code, 0, masked.stderr);
+    assert.ok(!masked.stdout.includes(memberId), masked.stdout);
+    assert.ok(masked.stdout.includes(`••••${memberId.slice(-4)}`), masked.stdout);
+    const entries = await trail('--batch', batchId);
+    assert.deepEqual(
+      entries.map((e) => [e.actor.startsWith(`cli:${viewerB}`), e.action, e.tenant]),
+      [
+        [false, 'batch.results', B],
+        [true, 'batch.results', B],
+      ],
+    );
   });
 
   it('a disabled operator is refused; a name the directory does not list, or none, acts on every tenant as before', async () => {
