@@ -26,6 +26,8 @@ export interface CliContext {
    * global `--as <name>`, else the user logged in to this machine.
    */
   identity(): string;
+  /** The name `--as` gave, if any: whom apps/cli/person.ts looks up in the operator directory. */
+  named(): string | undefined;
 }
 
 export function createContext(person: () => string | undefined = () => undefined): CliContext {
@@ -33,6 +35,7 @@ export function createContext(person: () => string | undefined = () => undefined
   return {
     config: () => (config ??= loadConfig()),
     identity: () => `cli:${person() ?? os.userInfo().username}`,
+    named: person,
   };
 }
 

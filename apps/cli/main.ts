@@ -28,7 +28,11 @@ function buildProgram(ctx: CliContext): Command {
   const program = new Command('eligibility')
     .description('Start, inspect and feed verifications of benefits running on Temporal.')
     .option('--verbose', 'print the stack trace of an error')
-    .option('--as <name>', 'the person you act for, recorded in workflow history (default: your login name)')
+    .option(
+      '--as <name>',
+      'the person you act for, recorded in workflow history and the audit trail (default: your login name); an ' +
+        'operator of the directory (DATABASE_URL) limits the commands to their tenants and role',
+    )
     // Errors are reported by run() below as one line; subcommands inherit these settings when created after them.
     .exitOverride()
     .configureOutput({ outputError: () => undefined })
@@ -37,7 +41,13 @@ function buildProgram(ctx: CliContext): Command {
       'after',
       `
 Configuration comes from environment variables (TEMPORAL_ADDRESS, TEMPORAL_TASK_QUEUE, ELIGIBILITY_BASE_URL, …;
-see the README). Run \`eligibility <command> --help\` for a command's options and examples.`,
+see the README). Run \`eligibility <command> --help\` for a command's options and examples.
+
+--as <name> naming an active operator of the directory (\`eligibility operators\`, DATABASE_URL) acts within that
+operator's tenants and role: another tenant's verification or batch is reported as one that does not exist, lists
+hold their tenants' only, a viewer reads only and sees member ids masked; a disabled operator is refused. Any other
+name (or none) acts on every tenant, as an administrator: the CLI holds the deployment's Temporal and codec
+credentials, so --as is not a sign-in but the person an administrator's tool acts for.`,
     );
   registerStart(program, ctx);
   registerBatch(program, ctx);

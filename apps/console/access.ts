@@ -1,6 +1,6 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { operatorSees, type ConsoleOperator } from '../../src/access/operators.js';
+import { mayAct, operatorSees } from '../../src/access/operators.js';
 import { describeBatch, type BatchView } from '../../src/batches/describe.js';
 import { Tenant } from '../../workflows/shared/search-attributes.js';
 import { audit } from './audit.js';
@@ -15,8 +15,8 @@ import { html } from './views/html.js';
  * anything of it is read or done. A viewer reads only.
  */
 
-/** Whether the operator may act (answer runs, decide reviews, resubmit or cancel batches): not a viewer. */
-export const mayAct = (operator: ConsoleOperator): boolean => operator.role !== 'viewer';
+/** Whether the operator may act: src/access/operators.ts's rule, the CLI's too. */
+export { mayAct };
 
 /**
  * The workflow's tenant (null: started without one) when `workflowId` exists and is the request's operator's to see;

@@ -38,6 +38,9 @@ export const isOidcName = (name: string): boolean => OIDC_NAME.test(name);
 export const operatorSees = (operator: ConsoleOperator, tenant: string | undefined): boolean =>
   operator.tenants === null || (tenant !== undefined && operator.tenants.includes(tenant));
 
+/** Whether the person may act (answer runs, decide reviews, cancel, resubmit or cancel batches): not a viewer. */
+export const mayAct = (operator: Pick<ConsoleOperator, 'role'>): boolean => operator.role !== 'viewer';
+
 /**
  * The console's operators kept in the project's database (DESIGN §13), beside the ones of CONSOLE_OPERATORS (each an
  * administrator of every tenant). Looked up on every request, so a changed role or a disabled operator takes effect

@@ -4,7 +4,7 @@ import { BATCH_MEMO_KEY, type BatchMemo, type BatchState } from '../../workflows
 import { visibilityPage } from './visibility-page.js';
 import { Tenant } from '../../workflows/shared/search-attributes.js';
 import { WorkflowType } from '../../workflows/shared/workflow-types.js';
-import { and, is, ofType } from '../temporal/visibility-query.js';
+import { and, isTenant, noTenant, ofType, type TenantFilter } from '../temporal/visibility-query.js';
 
 /** What followers see of a batch: its memo (counts, phase, times) and its workflow's status; no query, no item read. */
 export interface BatchView extends BatchMemo {
@@ -52,13 +52,17 @@ export async function describeBatch(client: Client, batchId: string): Promise<Ba
   }
 }
 
-/** Batches, newest first, optionally of one tenant; a page at a time. */
+/**
+ * Batches, newest first, optionally of one tenant or of any of several (none of an empty list); a page at a time.
+ * Without a filter, every batch, those without a tenant too.
+ */
 export async function listBatches(
   client: Client,
-  options: { tenant?: string; pageSize: number; pageToken?: string },
+  options: { tenant?: TenantFilter; pageSize: number; pageToken?: string },
 ): Promise<{ batches: BatchView[]; nextPageToken?: string }> {
+  if (noTenant(options.tenant)) return { batches: [] };
   const batches = ofType(WorkflowType.batch);
-  const query = options.tenant ? and(batches, is(Tenant, options.tenant)) : batches;
+  const query = options.tenant ? and(batches, isTenant(Tenant, options.tenant)) : batches;
   const page = await visibilityPage(client, query, options.pageSize, options.pageToken);
   return {
     batches: page.infos.flatMap((info) => batchView(info) ?? []),

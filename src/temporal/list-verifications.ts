@@ -8,7 +8,7 @@ import {
 } from '../../workflows/shared/search-attributes.js';
 import type { Stage } from '../../workflows/shared/stages.js';
 import { WorkflowType } from '../../workflows/shared/workflow-types.js';
-import { and, is, ofType } from './visibility-query.js';
+import { and, is, isTenant, noTenant, ofType, type TenantFilter } from './visibility-query.js';
 
 /** One verification as visibility shows it: search attributes only, never patient data. */
 export interface VerificationSummary {
@@ -23,11 +23,14 @@ export interface VerificationSummary {
   startTime: string;
 }
 
-/** The visibility query of verifications, optionally at one stage and of one tenant: the same text works in Temporal UI. */
-export function verificationsQuery(stage?: Stage, tenant?: string): string {
+/**
+ * The visibility query of verifications, optionally at one stage and of one tenant (or of any of several): the same
+ * text works in Temporal UI.
+ */
+export function verificationsQuery(stage?: Stage, tenant?: TenantFilter): string {
   const conditions = [ofType(WorkflowType.verification)];
   if (stage) conditions.push(is(VerificationStage, stage));
-  if (tenant !== undefined) conditions.push(is(Tenant, tenant));
+  if (tenant !== undefined) conditions.push(isTenant(Tenant, tenant));
   return and(...conditions);
 }
 
@@ -37,9 +40,10 @@ export function verificationsQuery(stage?: Stage, tenant?: string): string {
  */
 export async function listVerifications(
   client: Client,
-  options: { stage?: Stage; tenant?: string; limit: number },
+  options: { stage?: Stage; tenant?: TenantFilter; limit: number },
 ): Promise<VerificationSummary[]> {
   const found: VerificationSummary[] = [];
+  if (noTenant(options.tenant)) return found;
   const query = verificationsQuery(options.stage, options.tenant);
   for await (const info of client.workflow.list({ query, pageSize: Math.min(options.limit, 100) })) {
     const attributes = info.typedSearchAttributes;

@@ -19,6 +19,14 @@ const list = (values: readonly string[]) => `(${values.map(quote).join(', ')})`;
 export const is = (key: KeywordKey, value: string): Condition => condition(`${key.name} = ${quote(value)}`);
 export const isOneOf = (key: KeywordKey, values: readonly string[]): Condition =>
   condition(`${key.name} IN ${list(values)}`);
+/**
+ * A tenant filter: one tenant, or any of several (a person of several tenants). An empty list matches nothing, and
+ * `IN ()` is no query: callers answer an empty list themselves, without asking visibility.
+ */
+export type TenantFilter = string | readonly string[];
+export const isTenant = (key: KeywordKey, tenant: TenantFilter): Condition =>
+  typeof tenant === 'string' ? is(key, tenant) : isOneOf(key, tenant);
+export const noTenant = (tenant: TenantFilter | undefined): boolean => Array.isArray(tenant) && tenant.length === 0;
 export const ofType = (type: WorkflowTypeName): Condition => condition(`WorkflowType = ${quote(type)}`);
 export const withStatus = (status: ExecutionStatus): Condition => condition(`ExecutionStatus = ${quote(status)}`);
 export const withStatusIn = (statuses: readonly ExecutionStatus[]): Condition =>

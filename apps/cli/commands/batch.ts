@@ -82,6 +82,8 @@ Examples:
       if (options.allOrNothing && invalid.length > 0) {
         throw new CliError(`${plural(invalid.length, 'row')} invalid (--all-or-nothing): nothing was submitted`, 2);
       }
+      const { tenantToStart, visibleBatch } = await import('../person.js');
+      const tenant = await tenantToStart(ctx, options.tenant, { action: 'batch.submit', what: 'submit a batch' });
       await withClient(ctx, async (client, config) => {
         const { followBatch } = await import('../batch-follow.js');
         const { followHints, outcomeTable } = await import('../../../src/batches/batch-view.js');
@@ -90,7 +92,7 @@ Examples:
           ...(options.batchId ? { batchId: options.batchId } : {}),
           ...(options.sandboxUrl ? { sandboxUrl: options.sandboxUrl } : {}),
           options: {
-            ...(options.tenant ? { tenant: options.tenant } : {}),
+            ...(tenant ? { tenant } : {}),
             retryWindowSeconds: options.retryWindow ?? DEFAULT_RETRY_WINDOW_SECONDS,
             ...(options.graceSeconds ? { timing: { graceSeconds: options.graceSeconds } } : {}),
           },
@@ -103,6 +105,8 @@ Examples:
         );
         console.log(['Follow it:', ...followHints(submitted.batchId)].join('\n'));
         if (options.wait) {
+          // A batch submitted before is followed only by one who may see it.
+          if (submitted.duplicate) await visibleBatch(ctx, client, submitted.batchId);
           const view = await followBatch(client, submitted.batchId, { tty: process.stdout.isTTY === true });
           console.log(`\nBatch ${view.batchId}: ${view.state}\n${outcomeTable(view.counts)}`);
         }

@@ -40,16 +40,24 @@ Example:
   $ eligibility batches results 3f9c0a1b2c3d4e5f6a7b --out results.csv`,
     )
     .action(async (batchId: string, options: { out?: string; format?: 'csv' | 'jsonl' }) => {
-      const { describeBatch } = await import('../../../src/batches/describe.js');
       const { batchResults, resultPatientFields } = await import('../../../src/batches/results.js');
       const { resultsCsv, resultsJsonl } = await import('../../../src/batches/results-format.js');
+      const { resultsFor } = await import('../../../src/access/masking.js');
+      const { personOf, visibleBatch } = await import('../person.js');
       const format = options.format ?? (options.out?.endsWith('.jsonl') ? 'jsonl' : 'csv');
       await withClient(ctx, async (client) => {
-        const view = await describeBatch(client, batchId);
-        if (!view) throw new CliError(`no batch ${batchId}`);
-        const rows = await batchResults(client, batchId, view.pages);
+        const view = await visibleBatch(ctx, client, batchId);
+        // A viewer's results hold member ids masked, as the console's download does.
+        const rows = resultsFor(await personOf(ctx), await batchResults(client, batchId, view.pages));
         const text = format === 'csv' ? resultsCsv(rows) : resultsJsonl(rows);
-        await recordAccess(ctx, { action: 'batch.results', batchId, fields: resultPatientFields(rows), outcome: 'ok' });
+        const fields = resultPatientFields(rows);
+        await recordAccess(ctx, {
+          action: 'batch.results',
+          tenant: view.tenant ?? null,
+          batchId,
+          fields,
+          outcome: 'ok',
+        });
         if (!options.out) return void process.stdout.write(text);
         await fs.writeFile(options.out, text, { mode: 0o600 });
         console.log(`${plural(rows.length, 'row')} written to ${options.out} (batch ${view.state})`);
@@ -75,7 +83,10 @@ Examples:
     .action(async (batchId: string, options: { outcomes: ResubmittableOutcome[]; idempotencyKey?: string }) => {
       const { resubmitBatch } = await import('../../../src/batches/actions.js');
       const { describeBatch } = await import('../../../src/batches/describe.js');
+      const { requireMayAct, visibleBatch } = await import('../person.js');
+      await requireMayAct(ctx, { action: 'batch.resubmit', what: 'resubmit a batch', batchId });
       await withClient(ctx, async (client) => {
+        const { tenant = null } = await visibleBatch(ctx, client, batchId);
         const answer = await resubmitBatch(
           client,
           batchId,
@@ -84,7 +95,8 @@ Examples:
         ).catch(async (err: unknown) => {
           throw await refusal(err, batchId, () => describeBatch(client, batchId));
         });
-        await recordAccess(ctx, { action: 'batch.resubmit', batchId, outcome: answer.accepted ? 'ok' : 'repeat' });
+        const outcome = answer.accepted ? 'ok' : 'repeat';
+        await recordAccess(ctx, { action: 'batch.resubmit', tenant, batchId, outcome });
         console.log(
           answer.accepted
             ? `round ${answer.round}: the batch starts its ${options.outcomes.join(', ')} items again`
@@ -100,11 +112,14 @@ Examples:
     .action(async (batchId: string) => {
       const { cancelBatch } = await import('../../../src/batches/actions.js');
       const { describeBatch } = await import('../../../src/batches/describe.js');
+      const { requireMayAct, visibleBatch } = await import('../person.js');
+      await requireMayAct(ctx, { action: 'batch.cancel', what: 'cancel a batch', batchId });
       await withClient(ctx, async (client) => {
+        const { tenant = null } = await visibleBatch(ctx, client, batchId);
         const memo = await cancelBatch(client, batchId).catch(async (err: unknown) => {
           throw await refusal(err, batchId, () => describeBatch(client, batchId));
         });
-        await recordAccess(ctx, { action: 'batch.cancel', batchId, outcome: 'ok' });
+        await recordAccess(ctx, { action: 'batch.cancel', tenant, batchId, outcome: 'ok' });
         console.log(`batch ${batchId} ${memo.phase}`);
       });
     });

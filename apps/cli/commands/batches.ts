@@ -26,15 +26,21 @@ POST /batches.`,
   batches
     .command('list')
     .description('batches, newest first')
-    .option('--tenant <id>', 'only this tenant’s batches', parsedWith(TenantSchema))
+    .option(
+      '--tenant <id>',
+      'only this tenant’s batches (with --as an operator: one of theirs)',
+      parsedWith(TenantSchema),
+    )
     .option('--limit <n>', 'at most this many', positiveInt, 20)
     .action(async (options: { tenant?: string; limit: number }) => {
       const { listBatches } = await import('../../../src/batches/describe.js');
       const { groupLine } = await import('../../../src/batches/batch-view.js');
+      const { personOf, tenantsToList } = await import('../person.js');
+      const tenant = tenantsToList(await personOf(ctx), options.tenant);
       await withClient(ctx, async (client) => {
         const { batches: found } = await listBatches(client, {
           pageSize: options.limit,
-          ...(options.tenant ? { tenant: options.tenant } : {}),
+          ...(tenant !== undefined ? { tenant } : {}),
         });
         if (found.length === 0) return console.log('no batches');
         console.log(
@@ -53,14 +59,15 @@ POST /batches.`,
     .option('--wait', 'follow it with a progress bar until nothing is on its way')
     .option('--json', 'print it as JSON')
     .action(async (batchId: string, options: { wait?: boolean; json?: boolean }) => {
-      const { describeBatch } = await import('../../../src/batches/describe.js');
       const { followBatch } = await import('../batch-follow.js');
       const { batchFields, outcomeTable } = await import('../../../src/batches/batch-view.js');
+      const { visibleBatch } = await import('../person.js');
       await withClient(ctx, async (client) => {
+        // Another tenant's batch, for an operator of some tenants (--as), is one that does not exist.
+        const described = await visibleBatch(ctx, client, batchId);
         const view = options.wait
           ? await followBatch(client, batchId, { tty: process.stdout.isTTY === true && !options.json })
-          : await describeBatch(client, batchId);
-        if (!view) throw new CliError(`no batch ${batchId}`);
+          : described;
         if (options.json) return console.log(JSON.stringify(view, null, 2));
         console.log(`${batchFields(view)}\n\n${outcomeTable(view.counts)}`);
       });
@@ -87,11 +94,10 @@ POST /batches.`,
         },
       ) => {
         if (options.stage && options.outcome) throw new CliError('give --stage or --outcome, not both', 2);
-        const { describeBatch } = await import('../../../src/batches/describe.js');
         const { listBatchItems } = await import('../../../src/batches/items.js');
+        const { visibleBatch } = await import('../person.js');
         await withClient(ctx, async (client) => {
-          const view = await describeBatch(client, batchId);
-          if (!view) throw new CliError(`no batch ${batchId}`);
+          const view = await visibleBatch(ctx, client, batchId);
           const page = await listBatchItems(client, batchId, {
             pageSize: options.limit,
             rounds: view.round,

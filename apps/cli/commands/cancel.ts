@@ -19,13 +19,16 @@ Example:
     )
     .action(async (workflowId: string) => {
       const { cancelSignal } = await import('../../../workflows/shared/messages.js');
+      const { requireMayAct, visibleWorkflow } = await import('../person.js');
+      await requireMayAct(ctx, { action: 'verification.cancel', what: 'cancel a verification', workflowId });
       await withClient(ctx, async (client) => {
+        const { tenant } = await visibleWorkflow(ctx, client, workflowId);
         try {
           await client.workflow.getHandle(workflowId).signal(cancelSignal, { reason: 'eligibility cancel' });
         } catch (err) {
           return rethrowExplainingClosed(client, workflowId, err, 'there is nothing to cancel');
         }
-        await recordAccess(ctx, { action: 'verification.cancel', workflowId, outcome: 'ok' });
+        await recordAccess(ctx, { action: 'verification.cancel', tenant, workflowId, outcome: 'ok' });
         console.log(`${workflowId}: cancel sent; it ends as cancelled (see \`eligibility status ${workflowId}\`)`);
       });
     });

@@ -20,6 +20,7 @@ export function registerList(program: Command, ctx: CliContext): void {
       'after',
       `
 Uses the search attributes VerificationStage, PayerId and VerificationId (visibility can lag a moment behind).
+With --as an operator of some tenants, only their tenants' verifications (the Tenant search attribute).
 The same query works in Temporal UI: WorkflowType = 'verificationWorkflow' AND VerificationStage = 'awaiting-input'.
 
 Examples:
@@ -28,9 +29,12 @@ Examples:
     )
     .action(async (options: { stage?: Stage; limit: number }) => {
       const { listVerifications } = await import('../../../src/temporal/list-verifications.js');
+      const { personOf, tenantsToList } = await import('../person.js');
+      const tenant = tenantsToList(await personOf(ctx));
       await withClient(ctx, async (client) => {
         const found = await listVerifications(client, {
           ...(options.stage ? { stage: options.stage } : {}),
+          ...(tenant !== undefined ? { tenant } : {}),
           limit: options.limit,
         });
         const rows = found.map((v) => [v.workflowId, v.stage ?? '', v.payerId ?? '', v.verificationId ?? '', v.status]);

@@ -71,11 +71,14 @@ Examples:
     )
     .action(async (workflowId: string, options: ReviewOptions) => {
       const decision = decisionOf(options);
+      const { requireMayAct, visibleWorkflow } = await import('../person.js');
+      await requireMayAct(ctx, { action: `review.${decision.action}`, what: 'decide a review', workflowId });
       if (decision.action === 'retry') await confirmRetry(options.yes);
       const { ApplicationFailure, WorkflowUpdateFailedError } = await import('@temporalio/client');
       const { resolveReviewUpdate } = await import('../../../workflows/shared/messages.js');
       const { failureDetails } = await import('../../../workflows/shared/failure-details.js');
       await withClient(ctx, async (client) => {
+        const { tenant } = await visibleWorkflow(ctx, client, workflowId);
         try {
           await client.workflow.getHandle(workflowId).executeUpdate(resolveReviewUpdate, { args: [decision] });
         } catch (err) {
@@ -86,7 +89,7 @@ Examples:
           }
           return rethrowExplainingClosed(client, workflowId, err, 'it takes no more decisions');
         }
-        await recordAccess(ctx, { action: `review.${decision.action}`, workflowId, outcome: 'ok' });
+        await recordAccess(ctx, { action: `review.${decision.action}`, tenant, workflowId, outcome: 'ok' });
         console.log(DONE[decision.action](workflowId));
       });
     });

@@ -99,10 +99,14 @@ Examples:
         await import('../../../src/temporal/start-verification.js');
       // A --file holds the intake API's body, which may name the tenant beside the request.
       const { request, tenant: fileTenant } = splitTenant(await requestFrom(options));
-      const tenant = (options.tenant as string | undefined) ?? fileTenant;
       // Checked before connecting: a bad request needs no server to be reported.
       const validation = validateIntake(request);
       if (!validation.ok) throw new IntakeValidationError(validation.param, validation.message);
+      const { tenantToStart, visibleWorkflow } = await import('../person.js');
+      const tenant = await tenantToStart(ctx, (options.tenant as string | undefined) ?? fileTenant, {
+        action: 'verification.start',
+        what: 'start a verification',
+      });
       await withClient(ctx, async (client, config) => {
         const sandboxUrl = options.sandboxUrl as string | undefined;
         const resolved = await resolveSandboxDiscovery(validation.intake, sandboxUrl);
@@ -121,6 +125,8 @@ Examples:
         );
         const wait = options.wait as number | undefined;
         if (wait === undefined) return;
+        // A duplicate's status is shown only to one who may see it.
+        if (!started) await visibleWorkflow(ctx, client, workflowId);
         const { awaitSettled } = await import('../../../src/temporal/await-settled.js');
         const status = await awaitSettled(client, workflowId, Math.min(wait, MAX_WAIT_SECONDS) * 1000);
         if (!status) {

@@ -67,9 +67,11 @@ Examples:
       const { statusQuery } = await import('../../../workflows/shared/messages.js');
       const { rootCause } = await import('../errors.js');
       const { temporalFailureReason } = await import('../../../src/temporal/errors.js');
+      const { visibleWorkflow } = await import('../person.js');
       await withClient(ctx, async (client, config) => {
         const handle = client.workflow.getHandle(workflowId);
-        const description = await handle.describe();
+        // Another tenant's workflow, for an operator of some tenants (--as), is one that does not exist.
+        const { description, tenant } = await visibleWorkflow(ctx, client, workflowId);
         let status: VerificationStatus | undefined;
         try {
           status = await client.withDeadline(Date.now() + QUERY_TIMEOUT_MS, () => handle.query(statusQuery));
@@ -86,7 +88,7 @@ Examples:
           }
         }
         const fields = status ? statusFields(status) : [];
-        await recordAccess(ctx, { action: 'verification.read', workflowId, fields, outcome: 'ok' });
+        await recordAccess(ctx, { action: 'verification.read', tenant, workflowId, fields, outcome: 'ok' });
         if (options.json) {
           const execution = {
             workflowId,

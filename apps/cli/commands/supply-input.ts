@@ -48,14 +48,17 @@ Example:
       const { WorkflowUpdateFailedError } = await import('@temporalio/client');
       const { describeRejection } = await import('../../../src/temporal/rejection.js');
       const { supplyRunInputUpdate } = await import('../../../workflows/shared/messages.js');
+      const { requireMayAct, visibleWorkflow } = await import('../person.js');
+      await requireMayAct(ctx, { action: 'run.answer', what: 'answer a run', workflowId });
       await withClient(ctx, async (client) => {
+        const { tenant } = await visibleWorkflow(ctx, client, workflowId);
         const handle = client.workflow.getHandle(workflowId);
         try {
           const answer = await client.withDeadline(Date.now() + UPDATE_TIMEOUT_MS, () =>
             handle.executeUpdate(supplyRunInputUpdate, { args: [{ flowRunId, input }] }),
           );
           const fields = Object.keys(input).map((name) => `input.${name}`);
-          await recordAccess(ctx, { action: 'run.answer', workflowId, fields, outcome: 'ok' });
+          await recordAccess(ctx, { action: 'run.answer', tenant, workflowId, fields, outcome: 'ok' });
           console.log(JSON.stringify(answer));
         } catch (err) {
           if (err instanceof WorkflowUpdateFailedError) {

@@ -9,7 +9,7 @@ import { operatorOf } from '../session.js';
 import { resultPatientFields } from '../../../src/batches/results.js';
 import { mayAct, refuseReadOnly, visibleBatch } from '../access.js';
 import { audit } from '../audit.js';
-import { resultsFor } from '../masking.js';
+import { resultsFor } from '../../../src/access/masking.js';
 import { batchesOf } from '../reads/batches.js';
 import { requireCsrf } from '../csrf.js';
 import { sendPage, withDeadline, type ConsoleDeps } from '../deps.js';

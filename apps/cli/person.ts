@@ -1,0 +1,130 @@
+import os from 'node:os';
+import type { Client, WorkflowExecutionDescription } from '@temporalio/client';
+import { mayAct, operatorSees, type ConsoleOperator } from '../../src/access/operators.js';
+import type { BatchView } from '../../src/batches/describe.js';
+import type { TenantFilter } from '../../src/temporal/visibility-query.js';
+import { recordAccess } from './audit-record.js';
+import { CliError, withStore, type CliContext } from './context.js';
+
+/**
+ * Whom the CLI acts for, and so what it may see and do (DESIGN §13): the one place its commands ask.
+ *
+ * `--as <name>` naming an active operator of the directory (DATABASE_URL) makes the CLI act within that operator's
+ * tenants and role, as the console does for them: another tenant's workflow or batch is reported exactly as one that
+ * does not exist, lists hold their tenants' only, a viewer reads only and sees member ids masked. A disabled operator
+ * is refused. Anyone else (an `--as` the directory does not list, or none: the login name) is an administrator of
+ * every tenant, as the CLI has always been: it holds the deployment's Temporal and codec credentials, so `--as` is not
+ * a sign-in but the person an administrator's tool acts for.
+ */
+export interface Person extends ConsoleOperator {
+  /** Whether the operator directory set the role and tenants (false: an administrator of every tenant). */
+  fromDirectory: boolean;
+}
+
+const people = new WeakMap<CliContext, Promise<Person>>();
+
+async function lookUp(ctx: CliContext): Promise<Person> {
+  const name = ctx.named();
+  const administrator: Person = {
+    name: name ?? os.userInfo().username,
+    role: 'admin',
+    tenants: null,
+    fromDirectory: false,
+  };
+  if (name === undefined || !ctx.config().database.url) return administrator;
+  const { OperatorDirectory } = await import('../../src/access/operators.js');
+  const entry = await withStore(ctx, (store) => new OperatorDirectory(store).entry(name));
+  if (!entry) return administrator;
+  if (entry.disabled) throw new CliError(`no active operator ${name}`);
+  return { name: entry.name, role: entry.role, tenants: entry.tenants, fromDirectory: true };
+}
+
+/** The person the command acts for, looked up once per command. */
+export function personOf(ctx: CliContext): Promise<Person> {
+  let person = people.get(ctx);
+  if (!person) {
+    person = lookUp(ctx);
+    people.set(ctx, person);
+  }
+  return person;
+}
+
+/**
+ * The visibility filter of the person's lists: undefined for every tenant (those without one too), else their
+ * tenants. `named` (a `--tenant` option) narrows it; one that is not theirs leaves nothing, as an empty tenant would.
+ */
+export function tenantsToList(person: Person, named?: string): TenantFilter | undefined {
+  if (person.tenants === null) return named;
+  if (named === undefined) return person.tenants;
+  return person.tenants.includes(named) ? named : [];
+}
+
+/**
+ * A workflow the person names, described, with its tenant (null: started without one) for the audit entry of what is
+ * then shown or done. One that is not theirs is thrown as one that does not exist (`no workflow <id>`, exit 1), before
+ * anything else of it is read or done.
+ */
+export async function visibleWorkflow(
+  ctx: CliContext,
+  client: Client,
+  workflowId: string,
+): Promise<{ description: WorkflowExecutionDescription; tenant: string | null }> {
+  const { WorkflowNotFoundError } = await import('@temporalio/client');
+  const { Tenant } = await import('../../workflows/shared/search-attributes.js');
+  const person = await personOf(ctx);
+  const description = await client.workflow.getHandle(workflowId).describe();
+  const tenant = description.typedSearchAttributes.get(Tenant);
+  if (!operatorSees(person, tenant)) throw new WorkflowNotFoundError('no such workflow', workflowId, undefined);
+  return { description, tenant: tenant ?? null };
+}
+
+/** A batch the person names: one that does not exist or is not theirs is `no batch <id>` alike (exit 1). */
+export async function visibleBatch(ctx: CliContext, client: Client, batchId: string): Promise<BatchView> {
+  const { describeBatch } = await import('../../src/batches/describe.js');
+  const person = await personOf(ctx);
+  const view = await describeBatch(client, batchId);
+  if (!view || !operatorSees(person, view.tenant)) throw new CliError(`no batch ${batchId}`);
+  return view;
+}
+
+/**
+ * Before an action (an answer, a review decision, a cancel, a resubmission): a viewer is refused, naming their role,
+ * with a `denied` entry in the audit trail; nothing is sent to Temporal. Checked before the object is looked at, so
+ * the refusal is the same whether it exists.
+ */
+export async function requireMayAct(
+  ctx: CliContext,
+  refused: { action: string; what: string; workflowId?: string; batchId?: string },
+): Promise<void> {
+  const person = await personOf(ctx);
+  if (mayAct(person)) return;
+  const { action, what, workflowId, batchId } = refused;
+  await recordAccess(ctx, {
+    action,
+    ...(workflowId ? { workflowId } : {}),
+    ...(batchId ? { batchId } : {}),
+    outcome: 'denied',
+  });
+  throw new CliError(`your role (${person.role}, as ${person.name}) cannot ${what}; nothing was done`);
+}
+
+/**
+ * The tenant of what the person starts (`start`, `batch`): the `--tenant` given, which for an operator of some
+ * tenants must be one of theirs (the only one when they have one and give none). A viewer starts nothing.
+ */
+export async function tenantToStart(
+  ctx: CliContext,
+  named: string | undefined,
+  refused: { action: string; what: string },
+): Promise<string | undefined> {
+  await requireMayAct(ctx, refused);
+  const person = await personOf(ctx);
+  if (person.tenants === null) return named;
+  if (named !== undefined) {
+    if (person.tenants.includes(named)) return named;
+    throw new CliError(`--tenant ${named} is not one of the tenants ${person.name} acts for`);
+  }
+  const [only, ...others] = person.tenants;
+  if (only !== undefined && others.length === 0) return only;
+  throw new CliError(`--tenant: give one of the tenants ${person.name} acts for (${person.tenants.join(', ')})`);
+}
