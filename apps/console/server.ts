@@ -9,6 +9,7 @@ import type { IntakeClients } from '../../src/access/intake-clients.js';
 import { OperatorAdmin } from '../../src/access/operator-admin.js';
 import type { OperatorDirectory } from '../../src/access/operators.js';
 import type { AuditTrail } from '../../src/audit/audit-trail.js';
+import type { EventServices } from '../../src/events/services.js';
 import { ConfigError, variables, type Config } from '../../src/config.js';
 import { temporalReachable } from '../../src/health/readiness.js';
 import { healthRoutes } from '../../src/health/routes.js';
@@ -26,6 +27,8 @@ import { adminClientPages } from './pages/admin-clients.js';
 import { adminOperatorPages } from './pages/admin-operators.js';
 import { awaitingInputPages } from './pages/awaiting-input.js';
 import { batchPages } from './pages/batches.js';
+import { eventEndpointActionPages } from './pages/event-endpoint-actions.js';
+import { eventEndpointPages } from './pages/event-endpoints.js';
 import { needsReviewPages } from './pages/needs-review.js';
 import { temporalUiPages } from './pages/temporal-ui.js';
 import { verificationPages } from './pages/verification.js';
@@ -56,6 +59,11 @@ export interface ConsoleOptions {
   sessions?: Store;
   /** Intake clients (DATABASE_URL), which administrators manage on `/admin/clients` (with the audit trail). */
   clients?: IntakeClients;
+  /**
+   * Tenants' event endpoints (DATABASE_URL), shown on `/event-endpoints` and changed there by administrators; without
+   * them the page says events need the database.
+   */
+  events?: EventServices;
 }
 
 const READYZ_TIMEOUT_MS = Number(variables.READYZ_TIMEOUT_MS.default);
@@ -200,6 +208,8 @@ export function createConsole(options: ConsoleOptions): FastifyInstance {
     needsReviewPages(routes, deps);
     batchPages(routes, deps);
     verificationPages(routes, deps);
+    const endpointDeps = { ...deps, ...(options.events ? { events: options.events } : {}) };
+    eventEndpointPages(routes, endpointDeps);
     const { tokenSecret, publicUrl } = config.codec.server;
     const passes = tokenSecret && { secret: tokenSecret, codecUrl: publicUrl, hours: config.console.sessionHours };
     temporalUiPages(routes, deps, passes || undefined, options.directory);
@@ -209,6 +219,7 @@ export function createConsole(options: ConsoleOptions): FastifyInstance {
       adminClientPages(admin, adminDeps);
       adminOperatorPages(admin, adminDeps);
       adminAuditPages(admin, adminDeps);
+      eventEndpointActionPages(admin, endpointDeps);
       adminDone();
     });
     done();

@@ -256,6 +256,8 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
     // One trail for the intake API and the console: both append to the same chain.
     const trail = new AuditTrail(store);
     const clients = new IntakeClients(store);
+    // One set of event services for the intake API and the console: both change the same endpoints and dispatchers.
+    const events = eventServices(store, await secretBox(config), temporal.client, config);
     const intake = createIntakeApi({
       config,
       client: temporal.client,
@@ -263,7 +265,7 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
       logger,
       timing: { graceSeconds: config.dev.graceSeconds },
       access: { clients, audit: trail },
-      events: eventServices(store, await secretBox(config), temporal.client, config),
+      events,
     });
     const intakeUrl = await listen(intake, config.intake.host, config.intake.port, 'intake API');
     stops.push(() => intake.close());
@@ -278,6 +280,7 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
       directory: new OperatorDirectory(store),
       sessions: store,
       clients,
+      events,
     });
     const consoleUrl = await listen(consoleApp, config.console.host, config.console.port, 'operator console');
     stops.push(() => consoleApp.close());

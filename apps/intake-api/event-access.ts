@@ -1,9 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { EndpointView } from '../../src/events/endpoints.js';
-import { DEFAULT_EVENT_TENANT } from '../../workflows/shared/event-types.js';
 import { principalOf } from './access.js';
 import type { IntakeDeps, IntakeEvents } from './deps.js';
-import { tenantToStart } from './tenancy.js';
 
 /** The event routes' dependencies, or a 503 answer when this intake has no database. */
 export async function eventsOr503(deps: IntakeDeps, reply: FastifyReply): Promise<IntakeEvents | undefined> {
@@ -17,11 +15,11 @@ export async function eventsOr503(deps: IntakeDeps, reply: FastifyReply): Promis
 /** The tenant whose endpoints the caller sees: its own, or every tenant (null) for an all-tenant caller. */
 export const seenTenant = (request: FastifyRequest): string | null => principalOf(request).tenant;
 
-/** The tenant a new endpoint belongs to: the credential's, or the one an all-tenant caller names (else `default`). */
-export function tenantToCreate(request: FastifyRequest, named: string | undefined) {
-  const owner = tenantToStart(request, named);
-  return 'refused' in owner ? owner : { tenant: owner.tenant ?? DEFAULT_EVENT_TENANT };
-}
+/** The tenants the caller may create endpoints for: its own, or every tenant (null). */
+export const createsFor = (request: FastifyRequest): readonly string[] | null => {
+  const tenant = seenTenant(request);
+  return tenant === null ? null : [tenant];
+};
 
 export const notFound = (reply: FastifyReply) =>
   reply.code(404).send({ error: 'not_found', message: 'no such event endpoint' });

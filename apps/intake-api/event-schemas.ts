@@ -4,6 +4,13 @@ import type { EndpointView } from '../../src/events/endpoints.js';
 import type { DeliveryView } from '../../src/events/event-log.js';
 import { describes } from '../../src/contract/describes.js';
 import { EVENT_CATALOGUE, EVENT_TYPES, FAILED_REASONS } from '../../workflows/shared/event-catalogue.js';
+import {
+  ENDPOINT_ID,
+  EndpointDescription,
+  EndpointEvents,
+  EndpointUrl,
+  ROTATION_GRACE,
+} from '../../src/events/endpoint-rules.js';
 import { ITEM_OUTCOMES, RUNNING_STAGES, STAGES } from '../../workflows/shared/stages.js';
 
 /*
@@ -11,29 +18,11 @@ import { ITEM_OUTCOMES, RUNNING_STAGES, STAGES } from '../../workflows/shared/st
  * show them. Every event type comes from the one catalogue (workflows/shared/event-catalogue.ts).
  */
 
-export const EventType = z.enum(EVENT_TYPES).meta({ id: 'EventType' });
-
-/**
- * An endpoint's address: https, or http (a receiver inside the provider's own network, or a developer's machine: the
- * signature, not the transport, is what proves an event is ours). No credentials in it: they would be stored and shown.
- */
-export const EndpointUrl = z
-  .url({ protocol: /^https?$/ })
-  .max(2048)
-  .refine((u) => !new URL(u).username && !new URL(u).password, 'an endpoint URL carries no user or password')
-  .describe('Where events are POSTed: http or https, no credentials');
-
-const Events = z
-  .array(EventType)
-  .min(1)
-  .refine((e) => new Set(e).size === e.length, 'each event type once')
-  .describe('The event types it receives');
-
 export const EndpointCreateRequest = z
   .strictObject({
     url: EndpointUrl,
-    events: Events,
-    description: z.string().max(500).optional(),
+    events: EndpointEvents,
+    description: EndpointDescription.optional(),
     tenant: TenantSchema.optional().describe('An all-tenant caller names the tenant; others may name only their own'),
   })
   .meta({ id: 'EndpointCreateRequest' });
@@ -41,8 +30,8 @@ export const EndpointCreateRequest = z
 export const EndpointUpdateRequest = z
   .strictObject({
     url: EndpointUrl.optional(),
-    events: Events.optional(),
-    description: z.string().max(500).nullable().optional(),
+    events: EndpointEvents.optional(),
+    description: EndpointDescription.nullable().optional(),
     disabled: z
       .boolean()
       .optional()
@@ -78,7 +67,7 @@ export const EndpointWithSecret = z
 
 export const EndpointList = z.object({ endpoints: z.array(Endpoint) }).meta({ id: 'EventEndpointList' });
 
-export const EndpointParams = z.object({ endpointId: z.string().regex(/^ep_[0-9a-f]{1,64}$/, 'an endpoint id') });
+export const EndpointParams = z.object({ endpointId: z.string().regex(ENDPOINT_ID, 'an endpoint id') });
 
 export const RotateRequest = z
   .strictObject({
@@ -86,7 +75,7 @@ export const RotateRequest = z
       .number()
       .int()
       .min(0)
-      .max(7 * 24 * 3600)
+      .max(ROTATION_GRACE.maxSeconds)
       .optional()
       .describe('How long the old secret keeps signing beside the new one; default 86400 (24 h)'),
   })

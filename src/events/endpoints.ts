@@ -88,9 +88,14 @@ export class EventEndpoints {
     return { endpoint: view(row), secret };
   }
 
-  async list(tenant: string | null): Promise<EndpointView[]> {
+  /** One tenant's endpoints, several tenants' (an operator of some), or every tenant's (null). */
+  async list(tenant: string | readonly string[] | null): Promise<EndpointView[]> {
     let query = this.store.db.selectFrom('event_endpoints').selectAll().orderBy('created_at').orderBy('id');
-    if (tenant !== null) query = query.where('tenant', '=', tenant);
+    if (typeof tenant === 'string') query = query.where('tenant', '=', tenant);
+    else if (tenant !== null) {
+      if (tenant.length === 0) return [];
+      query = query.where('tenant', 'in', tenant);
+    }
     return (await query.execute()).map((r) => view(r));
   }
 

@@ -4,11 +4,16 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { IntakeClients } from '../../src/access/intake-clients.js';
 import { OperatorDirectory } from '../../src/access/operators.js';
 import { AuditTrail } from '../../src/audit/audit-trail.js';
+import { loadConfig } from '../../src/config.js';
+import { SecretBox } from '../../src/events/secret-box.js';
+import { eventServices } from '../../src/events/services.js';
 import type { Store } from '../../src/store/database.js';
 import { startVerification } from '../../src/temporal/start-verification.js';
 import type { verificationWorkflow } from '../../workflows/verification/index.js';
+import { eventDispatcherId } from '../../workflows/shared/event-types.js';
 import { statusQuery } from '../../workflows/shared/messages.js';
 import { batchIdFor, submitRequests } from '../batches/helpers.js';
+import { testCodecKeys } from '../setup/codec.js';
 import { testStore } from '../setup/database.js';
 import { FAST, v1Intake, v2Intake } from '../setup/fixtures.js';
 import { testTemporal } from '../setup/temporal.js';
@@ -27,11 +32,16 @@ describe('operator console in a browser', function () {
   let context: BrowserContext;
   let page: Page;
   const client = () => testTemporal().client;
+  /** The tenant of the endpoint added here; its dispatcher runs on a queue no worker polls, and is ended after. */
+  const eventTenant = `browser-${Date.now().toString(36)}`;
 
   before(async () => {
     [h, store] = await Promise.all([startWorkflowHarness(), testStore()]);
     // With a database of its own, so that the administrators' pages have something to manage.
+    const config = loadConfig({ LOG_LEVEL: 'silent' });
+    const temporal = { ...config.temporal, taskQueue: `browser-events-${eventTenant}` };
     console = await startTestConsole(client(), {
+      events: eventServices(store, new SecretBox(testCodecKeys()), client(), { ...config, temporal }),
       listen: true,
       audit: new AuditTrail(store),
       directory: new OperatorDirectory(store),
@@ -41,6 +51,10 @@ describe('operator console in a browser', function () {
     browser = await launchChromium();
   });
   after(async () => {
+    await client()
+      .workflow.getHandle(eventDispatcherId(eventTenant))
+      .terminate('test over')
+      .catch(() => undefined);
     await browser?.close();
     await console?.close();
     await h?.stop();
@@ -220,6 +234,24 @@ describe('operator console in a browser', function () {
     await page.getByRole('button', { name: 'Verify the chain' }).click();
     await page.getByText(/The chain holds/).waitFor();
     await assertAccessible('the verification of the chain');
+  });
+
+  it('adds an event endpoint on the event endpoints page, each page accessible', async () => {
+    await signIn();
+    await page.getByRole('link', { name: 'Event endpoints' }).click();
+    await page.waitForURL(/\/event-endpoints$/);
+    await assertAccessible('the event endpoints page');
+    await page.getByRole('link', { name: 'Add an endpoint' }).click();
+    await assertAccessible('the form adding an endpoint');
+    await page.getByLabel('URL').fill('https://pms.example/hooks');
+    await page.getByLabel(/verification\.completed/).check();
+    await page.getByLabel('Tenant', { exact: true }).fill(eventTenant);
+    await page.getByRole('button', { name: 'Add the endpoint' }).click();
+    await page.getByText(/shown only this once/).waitFor();
+    await assertAccessible('the page showing a signing secret');
+    await page.getByRole('link', { name: 'Back to the endpoint' }).click();
+    await page.getByRole('heading', { name: 'Deliveries' }).waitFor();
+    await assertAccessible("an endpoint's page");
   });
 
   it('makes a pass to the codec server on the Temporal UI page, each page accessible', async () => {

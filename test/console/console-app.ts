@@ -7,6 +7,7 @@ import { operatorEntry } from '../../src/access/operator-passwords.js';
 import type { IntakeClients } from '../../src/access/intake-clients.js';
 import type { OperatorDirectory } from '../../src/access/operators.js';
 import type { AuditTrail } from '../../src/audit/audit-trail.js';
+import type { EventServices } from '../../src/events/services.js';
 import type { Store } from '../../src/store/database.js';
 import { createConsole } from '../../apps/console/server.js';
 import { createLogger } from '../../src/logging.js';
@@ -31,6 +32,7 @@ export async function startTestConsole(
     directory?: OperatorDirectory;
     sessions?: Store;
     clients?: IntakeClients;
+    events?: EventServices;
     /** This console's operator (another console's, to share its sessions); default a new one. */
     operator?: { name: string; password: string };
     /** The session key (another console's, to share its cookies); default a new one. */
@@ -60,6 +62,7 @@ export async function startTestConsole(
     ...(options.directory ? { directory: options.directory } : {}),
     ...(options.sessions ? { sessions: options.sessions } : {}),
     ...(options.clients ? { clients: options.clients } : {}),
+    ...(options.events ? { events: options.events } : {}),
   });
   const url = options.listen ? (await app.listen({ host: '127.0.0.1', port: 0 })).replace(/\/$/, '') : '';
   if (!options.listen) await app.ready();

@@ -12,7 +12,8 @@ export function registerConsole(program: Command, ctx: CliContext): void {
 Listens on CONSOLE_HOST:CONSOLE_PORT (default 127.0.0.1:4050). Operators sign in with the names and passwords of
 CONSOLE_OPERATORS (scrypt hashes; \`eligibility console-operator\` makes an entry); CONSOLE_SESSION_SECRET keys the
 session cookie. Neither has a default. Behind a TLS proxy set CONSOLE_TRUST_PROXY=true (the cookie is then Secure).
-With DATABASE_URL, sign-ins, every page that shows a patient, results downloads and every change go to the audit trail.
+With DATABASE_URL, sign-ins, every page that shows a patient, results downloads and every change go to the audit trail,
+and tenants' event endpoints are shown (and changed by administrators) on /event-endpoints.
 With OIDC_ISSUER and OIDC_CLIENT_ID, operators may also sign in through the organisation's OpenID Connect provider.
 
 Example:
@@ -32,10 +33,13 @@ Example:
       const { AuditTrail } = await import('../../../src/audit/audit-trail.js');
       const { OperatorDirectory } = await import('../../../src/access/operators.js');
       const { IntakeClients } = await import('../../../src/access/intake-clients.js');
+      const { eventServices, secretBox } = await import('../../../src/events/services.js');
       await withOptionalStore(ctx, async (store) => {
         const audit = store && new AuditTrail(store);
         const directory = store && new OperatorDirectory(store);
         const clients = store && new IntakeClients(store);
+        // Tenants' event endpoints, as the intake API gets them: their secrets sealed with the codec keys.
+        const box = store && (await secretBox(config));
         await serveHttp(config, {
           what: 'Operator console',
           role: 'console',
@@ -51,6 +55,7 @@ Example:
               directory,
               ...(store ? { sessions: store } : {}),
               ...(clients ? { clients } : {}),
+              ...(store && box ? { events: eventServices(store, box, client, config) } : {}),
             }),
         });
       });

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { CliError, withClient, withStore, type CliContext } from '../context.js';
 import { commaList } from '../option-parsers.js';
 import { table } from '../../../src/text-format.js';
+import { EndpointRefused, endpointSpec, ROTATION_GRACE, tenantToCreate } from '../../../src/events/endpoint-rules.js';
 import type { EventServices } from '../../../src/events/services.js';
 
 /** Runs `fn` with the event services (database and Temporal); `change` names an audited change of `tenant`'s. */
@@ -18,24 +19,19 @@ async function audited(ctx: CliContext, events: EventServices, action: string, t
   await events.dispatchers.refresh(tenant);
 }
 
-async function checkTypes(types: string[]): Promise<void> {
-  const { isEventType, EVENT_TYPES } = await import('../../../workflows/shared/event-catalogue.js');
-  const unknown = types.filter((t) => !isEventType(t));
-  if (unknown.length > 0 || types.length === 0) {
-    throw new CliError(`--events: unknown ${unknown.join(', ') || '(none given)'}; one of ${EVENT_TYPES.join(', ')}`);
+/** Applies a rule the intake API and the console apply too; its refusal names the option. */
+function rule<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof EndpointRefused) throw new CliError(`--${err.field}: ${err.reason}`);
+    throw err;
   }
 }
 
-function checkUrl(url: string): void {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new CliError('--url: not a URL');
-  }
-  if (!['http:', 'https:'].includes(parsed.protocol)) throw new CliError('--url: http or https only');
-  if (parsed.username || parsed.password) throw new CliError('--url: no user or password in it');
-}
+/** The URL, events and description checked; an update may leave the URL or the events as they are (a stand-in). */
+const checked = (o: { url?: string; events?: string[]; description?: string }) =>
+  rule(() => endpointSpec({ url: 'https://example.com/', events: ['verification.created'], ...o }));
 
 export function registerEndpoints(program: Command, ctx: CliContext): void {
   const endpoints = program
@@ -63,11 +59,14 @@ Examples:
     .requiredOption('--events <list>', 'comma-separated event types', commaList)
     .option('--description <text>')
     .action(async (o: { tenant: string; url: string; events: string[]; description?: string }) => {
-      checkUrl(o.url);
-      await checkTypes(o.events);
+      const spec = checked(o);
+      const tenant = rule(() => tenantToCreate(null, o.tenant));
+      const { createEndpoint } = await import('../../../src/events/endpoint-changes.js');
       await withEvents(ctx, async (events) => {
-        const made = await events.endpoints.create({ ...o });
-        await audited(ctx, events, `event-endpoint.create:${made.endpoint.id}`, o.tenant);
+        // Deleted again when its dispatcher could not be told (the error is then this command's).
+        const made = await createEndpoint(events, { ...spec, tenant });
+        const { recordAccess } = await import('../audit-record.js');
+        await recordAccess(ctx, { action: `event-endpoint.create:${made.endpoint.id}`, tenant, outcome: 'ok' });
         console.log(`endpoint ${made.endpoint.id} made. Its signing secret (shown only now):\n${made.secret}`);
       });
     });
@@ -102,8 +101,7 @@ Examples:
     .option('--description <text>')
     .option('--enable', 'deliver to it again')
     .action(async (id: string, o: { url?: string; events?: string[]; description?: string; enable?: boolean }) => {
-      if (o.url) checkUrl(o.url);
-      if (o.events) await checkTypes(o.events);
+      checked(o);
       await change(id, 'update', { ...o, ...(o.enable ? { disabled: false } : {}) });
     });
 
@@ -130,7 +128,8 @@ Examples:
     .option('--grace-hours <hours>', 'how long the old secret still signs', '24')
     .action(async (id: string, o: { graceHours: string }) => {
       const hours = Number(o.graceHours);
-      if (!Number.isFinite(hours) || hours < 0 || hours > 168) throw new CliError('--grace-hours: 0 to 168');
+      const most = ROTATION_GRACE.maxSeconds / 3600;
+      if (!Number.isFinite(hours) || hours < 0 || hours > most) throw new CliError(`--grace-hours: 0 to ${most}`);
       await withEvents(ctx, async (events) => {
         const rotated = await events.endpoints.rotate(id, null, Math.round(hours * 3600));
         if (!rotated) throw new CliError(`no event endpoint ${id}`);
@@ -177,13 +176,17 @@ Examples:
       await withEvents(ctx, async (events) => {
         const endpoint = await events.endpoints.get(id, null);
         if (!endpoint) throw new CliError(`no event endpoint ${id}`);
-        if (endpoint.status !== 'active') throw new CliError(`endpoint ${id} is disabled: update --enable first`);
-        const chosen = o.event
-          ? [await events.log.event(o.event, endpoint.tenant)].filter((e) => e !== undefined)
-          : await events.log.failedSince(id, new Date(o.failedSince!), 1000);
-        await audited(ctx, events, `event-endpoint.redeliver:${id}`, endpoint.tenant);
-        await events.dispatchers.redeliver(endpoint.tenant, id, chosen);
-        console.log(`${chosen.length} event(s) queued for ${id}`);
+        const { redeliver } = await import('../../../src/events/endpoint-changes.js');
+        const choice = o.event ? { eventId: o.event } : { failedSince: new Date(o.failedSince!) };
+        const queued = await redeliver(events, endpoint, choice).catch((err: unknown) => {
+          if (!(err instanceof EndpointRefused)) throw err;
+          throw new CliError(
+            err.kind === 'disabled' ? `endpoint ${id} is disabled: update --enable first` : `--event: ${err.reason}`,
+          );
+        });
+        const { recordAccess } = await import('../audit-record.js');
+        await recordAccess(ctx, { action: `event-endpoint.redeliver:${id}`, tenant: endpoint.tenant, outcome: 'ok' });
+        console.log(`${queued} event(s) queued for ${id}`);
       });
     });
 

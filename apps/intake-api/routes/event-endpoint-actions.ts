@@ -1,3 +1,5 @@
+import { redeliver } from '../../../src/events/endpoint-changes.js';
+import { EndpointRefused, REDELIVER_LIMIT, ROTATION_GRACE } from '../../../src/events/endpoint-rules.js';
 import { audit } from '../access.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
 import { replyWithError } from '../errors.js';
@@ -15,10 +17,6 @@ import { answer, commonAnswers } from '../openapi.js';
 import { ErrorResponse } from '../schemas.js';
 
 const scope = 'events:manage' as const;
-/** A rotation's default grace: the old secret keeps signing for a day, time for every receiver to take the new one. */
-const DEFAULT_GRACE_SECONDS = 24 * 3600;
-/** Events queued by one `failedSince` redelivery at most (a signal's payload stays well within Temporal's limit). */
-export const REDELIVER_LIMIT = 1000;
 
 /**
  * `POST /event-endpoints/:endpointId/rotate-secret`, `GET …/deliveries`, `POST …/redeliver` (DESIGN §14).
@@ -43,7 +41,7 @@ export function eventEndpointActionRoutes(app: IntakeApp, deps: IntakeDeps): voi
     async (request, reply) => {
       const events = await eventsOr503(deps, reply);
       if (!events) return reply;
-      const grace = request.body?.graceSeconds ?? DEFAULT_GRACE_SECONDS;
+      const grace = request.body?.graceSeconds ?? ROTATION_GRACE.defaultSeconds;
       const rotated = await events.endpoints.rotate(request.params.endpointId, seenTenant(request), grace);
       if (!rotated) return notFound(reply);
       await audit(deps.access, request, {
@@ -105,21 +103,16 @@ export function eventEndpointActionRoutes(app: IntakeApp, deps: IntakeDeps): voi
       if (!events) return reply;
       const endpoint = await ownEndpoint(events, request, request.params.endpointId);
       if (!endpoint) return notFound(reply);
-      if (endpoint.status !== 'active') {
-        return reply.code(409).send({ error: 'endpoint_disabled', message: 'enable the endpoint before redelivering' });
-      }
       const body = request.body;
-      let chosen;
-      if ('eventId' in body) {
-        const event = await events.log.event(body.eventId, endpoint.tenant);
-        if (!event) return reply.code(404).send({ error: 'not_found', message: 'no such event' });
-        chosen = [event];
-      } else {
-        chosen = await events.log.failedSince(endpoint.id, new Date(body.failedSince), REDELIVER_LIMIT);
-      }
+      const choice = 'eventId' in body ? body : { failedSince: new Date(body.failedSince) };
+      let queued;
       try {
-        await withDeadline(deps, () => events.dispatchers.redeliver(endpoint.tenant, endpoint.id, chosen));
+        queued = await redeliver(events, endpoint, choice, (fn) => withDeadline(deps, fn));
       } catch (err) {
+        if (err instanceof EndpointRefused && err.kind === 'disabled') {
+          return reply.code(409).send({ error: 'endpoint_disabled', message: err.reason });
+        }
+        if (err instanceof EndpointRefused) return reply.code(404).send({ error: 'not_found', message: err.reason });
         return replyWithError(request, reply, err);
       }
       await audit(deps.access, request, {
@@ -127,7 +120,7 @@ export function eventEndpointActionRoutes(app: IntakeApp, deps: IntakeDeps): voi
         tenant: endpoint.tenant,
         outcome: 'ok',
       });
-      return reply.code(202).send({ queued: chosen.length });
+      return reply.code(202).send({ queued });
     },
   );
 }

@@ -1,9 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { createEndpoint } from '../../../src/events/endpoint-changes.js';
+import { EndpointRefused, tenantToCreate } from '../../../src/events/endpoint-rules.js';
 import type { EndpointView } from '../../../src/events/endpoints.js';
 import { audit } from '../access.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
 import { replyWithError } from '../errors.js';
-import { eventsOr503, notFound, seenTenant, tenantToCreate } from '../event-access.js';
+import { createsFor, eventsOr503, notFound, seenTenant } from '../event-access.js';
 import {
   Endpoint,
   EndpointCreateRequest,
@@ -55,21 +57,22 @@ export function eventEndpointRoutes(app: IntakeApp, deps: IntakeDeps): void {
       const events = await eventsOr503(deps, reply);
       if (!events) return reply;
       const { tenant: named, ...spec } = request.body;
-      const owner = tenantToCreate(request, named);
-      if ('refused' in owner) {
-        return reply.code(403).send({ error: 'forbidden', param: 'tenant', message: owner.refused });
-      }
-      const created = await events.endpoints.create({ ...spec, tenant: owner.tenant });
+      let tenant: string;
       try {
-        await tell(owner.tenant);
+        tenant = tenantToCreate(createsFor(request), named);
       } catch (err) {
-        // Its dispatcher never heard of it: it is not kept, and its secret is never shown.
-        await events.endpoints.delete(created.endpoint.id, owner.tenant);
+        if (!(err instanceof EndpointRefused)) throw err;
+        return reply.code(403).send({ error: 'forbidden', param: err.field, message: err.reason });
+      }
+      let created;
+      try {
+        created = await createEndpoint(events, { ...spec, tenant }, (fn) => withDeadline(deps, fn));
+      } catch (err) {
         return replyWithError(request, reply, err);
       }
       await audit(deps.access, request, {
         action: `event-endpoint.create:${created.endpoint.id}`,
-        tenant: owner.tenant,
+        tenant,
         outcome: 'ok',
       });
       request.log.info({ endpointId: created.endpoint.id }, 'event endpoint created');
