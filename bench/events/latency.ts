@@ -36,6 +36,8 @@ export interface LatencyFigures {
   /** The sample's parts: stage → signal initiated, signal → attempt began (log), attempt → arrival. */
   parts: { toSignal: Spread; toAttempt: Spread; toArrival: Spread };
   missing: number;
+  /** The first few missing events and their emitters' signals. */
+  missingNotes: string[];
   stuckAttempts: number;
   dispatcherRuns: number;
   /**
@@ -101,6 +103,43 @@ export async function latencyScenario(
   await until(() => [...wanted].every((p) => arrivedPairs().has(p)), Date.now() + 120_000, 500);
   const firsts = firstArrivals(good.receiver.received);
   const got = arrivedPairs();
+  // What became of the first few events that did not arrive: the emitter's signals, as its history tells.
+  const missingNotes: string[] = [];
+  for (const pair of [...wanted].filter((p) => !got.has(p)).slice(0, 5)) {
+    const [workflowId] = pair.split('|') as [string];
+    const events = (await stack.client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+    const kinds = events
+      .filter(
+        (e) =>
+          e.signalExternalWorkflowExecutionInitiatedEventAttributes ||
+          e.externalWorkflowExecutionSignaledEventAttributes ||
+          e.signalExternalWorkflowExecutionFailedEventAttributes,
+      )
+      .map(
+        (e) =>
+          `${Object.keys(e)
+            .find((k) => k.endsWith('Attributes'))!
+            .replace('EventAttributes', '')} at +${Math.round(eventMs(e) - t0)} ms`,
+      );
+    const [, type] = pair.split('|') as [string, string];
+    const kept = await sql<{
+      id: string;
+      endpoint_id: string | null;
+      attempt: number | null;
+      status: string | null;
+      at: Date | null;
+    }>`
+      select e.id, d.endpoint_id, d.attempt, d.status, d.attempted_at as at
+      from events e left join event_deliveries d on d.event_id = e.id
+      where e.type = ${type} and e.payload::text like ${`%"${workflowId}"%`}
+    `.execute(stack.store!.db);
+    const deliveries = kept.rows.map(
+      (r) =>
+        `${r.id} ${r.endpoint_id === good.endpointId ? 'live' : r.endpoint_id === dead.endpointId ? 'dead' : '-'} ` +
+        `#${r.attempt} ${r.status} +${r.at ? new Date(r.at).getTime() - t0 : '-'} ms`,
+    );
+    missingNotes.push(`${pair}: ${kinds.join(', ')}; log: ${deliveries.join('; ') || 'no event row'}`);
+  }
 
   // The sample's parts, from the emitter's history and the first attempt's line in the delivery log.
   const toSignal: number[] = [];
@@ -140,8 +179,11 @@ export async function latencyScenario(
   const cycle = { queued: [] as number[], running: [] as number[], turnaround: [] as number[] };
   const taskQueued: number[] = [];
   let runs = 0;
+  const runNotes: string[] = [];
   for await (const info of stack.client.workflow.list({ query: `WorkflowId = '${eventDispatcherId(tenant)}'` })) {
     runs += 1;
+    const rel = (d: Date | undefined) => (d ? `+${d.getTime() - t0} ms` : 'open');
+    runNotes.push(`dispatcher run ${rel(info.startTime)} to ${rel(info.closeTime)} (${info.status.name})`);
     const events = (await stack.client.workflow.getHandle(info.workflowId, info.runId).fetchHistory()).events ?? [];
     const byId = new Map(events.map((e) => [Number(e.eventId), e]));
     for (const e of events) {
@@ -171,6 +213,25 @@ export async function latencyScenario(
     fromSignal: spread(fromSignal),
     parts: { toSignal: spread(toSignal), toAttempt: spread(toAttempt), toArrival: spread(toArrival) },
     missing: [...wanted].filter((p) => !got.has(p)).length,
+    missingNotes:
+      missingNotes.length > 0
+        ? [
+            ...missingNotes,
+            ...runNotes,
+            ...(await Promise.all(
+              [good, dead].map(async (sink) => {
+                const shown = await callIntake(stack.intake, 'GET', `/event-endpoints/${sink.endpointId}`);
+                return `endpoint ${sink === good ? 'live' : 'dead'}: ${JSON.stringify(shown.body)}`;
+              }),
+            )),
+            ...stack.worker
+              .output()
+              .split('\n')
+              .filter((line) => /error|determinism|failed/i.test(line))
+              .slice(-8)
+              .map((line) => `worker: ${line.slice(0, 400)}`),
+          ]
+        : [],
     stuckAttempts: dead.receiver.received.length,
     dispatcherRuns: runs,
     cycle: { queued: spread(cycle.queued), running: spread(cycle.running), turnaround: spread(cycle.turnaround) },

@@ -107,6 +107,11 @@ function printLatency(f: LatencyFigures, rate: number) {
       ],
     ),
   );
+  printMissing(f.missingNotes);
+}
+
+function printMissing(notes: string[]) {
+  for (const note of notes) console.log(`  not delivered: ${note}`);
 }
 
 function printCost(f: CostFigures) {
