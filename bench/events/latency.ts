@@ -48,6 +48,8 @@ export interface LatencyFigures {
   cycle: { queued: Spread; running: Spread; turnaround: Spread };
   /** The dispatcher's workflow tasks: scheduled → started (waiting for the worker, which the verifications share). */
   dispatcherTaskQueued: Spread;
+  /** The dispatcher's workflow tasks that timed out (e.g. on the worker's sticky queue) or failed. */
+  taskTrouble: { timedOut: number; failed: number };
   /** The sample's verifications: started → their `created` event's timestamp (the worker keeping up, or not). */
   startToCreated: Spread;
   /** Deliveries a second one endpoint can take at most: concurrency ÷ the median cycle. */
@@ -179,6 +181,7 @@ export async function latencyScenario(
   const cycle = { queued: [] as number[], running: [] as number[], turnaround: [] as number[] };
   const taskQueued: number[] = [];
   let runs = 0;
+  const taskTrouble = { timedOut: 0, failed: 0 };
   const runNotes: string[] = [];
   for await (const info of stack.client.workflow.list({ query: `WorkflowId = '${eventDispatcherId(tenant)}'` })) {
     runs += 1;
@@ -186,6 +189,8 @@ export async function latencyScenario(
     runNotes.push(`dispatcher run ${rel(info.startTime)} to ${rel(info.closeTime)} (${info.status.name})`);
     const events = (await stack.client.workflow.getHandle(info.workflowId, info.runId).fetchHistory()).events ?? [];
     const byId = new Map(events.map((e) => [Number(e.eventId), e]));
+    taskTrouble.timedOut += events.filter((e) => e.workflowTaskTimedOutEventAttributes).length;
+    taskTrouble.failed += events.filter((e) => e.workflowTaskFailedEventAttributes).length;
     for (const e of events) {
       const task = e.workflowTaskStartedEventAttributes;
       const taskScheduled = task && byId.get(Number(task.scheduledEventId));
@@ -227,7 +232,7 @@ export async function latencyScenario(
             ...stack.worker
               .output()
               .split('\n')
-              .filter((line) => /error|determinism|failed/i.test(line))
+              .filter((line) => /"level":"(error|fatal)"|determinism/i.test(line))
               .slice(-8)
               .map((line) => `worker: ${line.slice(0, 400)}`),
           ]
@@ -236,6 +241,7 @@ export async function latencyScenario(
     dispatcherRuns: runs,
     cycle: { queued: spread(cycle.queued), running: spread(cycle.running), turnaround: spread(cycle.turnaround) },
     dispatcherTaskQueued: spread(taskQueued),
+    taskTrouble,
     startToCreated: spread(startToCreated),
     ceilingPerSecond: o.concurrency / (cycleMs / 1000),
     offeredPerSecond: 2 * achievedRate,

@@ -95,6 +95,7 @@ function printLatency(f: LatencyFigures, rate: number) {
         ['dispatcher runs (continue-as-new + 1)', String(f.dispatcherRuns), ''],
         ['verifications (sample): started → created', spreadText(f.startToCreated), ''],
         ["dispatcher's workflow tasks: scheduled → started", spreadText(f.dispatcherTaskQueued), ''],
+        ["  dispatcher's workflow tasks timed out / failed", `${f.taskTrouble.timedOut} / ${f.taskTrouble.failed}`, ''],
         ['a delivery: scheduled → started (events queue)', spreadText(f.cycle.queued), ''],
         ['  started → completed (activity)', spreadText(f.cycle.running), ''],
         ["  completed → dispatcher's next task done", spreadText(f.cycle.turnaround), ''],

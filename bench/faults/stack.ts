@@ -114,7 +114,8 @@ export async function startFaultStack(
     const intake = await startIntake(config.temporal.taskQueue);
     closers.add(() => intake.close());
 
-    const worker = new WorkerChild({ ...env });
+    // Its metrics and probes on a port of its own: another stack may run beside this one.
+    const worker = new WorkerChild({ ...env, WORKER_HTTP_PORT: String(await freePort()) });
     closers.add(() => worker.stop());
     const readyMs = await worker.start();
 
