@@ -6,7 +6,6 @@
 import { randomUUID } from 'node:crypto';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
-import type { temporal } from '@temporalio/proto';
 import { createActivities } from '../activities/index.js';
 import { EligibilityClient } from '../src/client/index.js';
 import { createDataConverter } from '../src/codec/data-converter.js';
@@ -20,26 +19,11 @@ import { DEFAULT_TIMING, type Timing } from '../workflows/shared/timing.js';
 import { discoveryUpdatedSignal } from '../workflows/shared/messages.js';
 import { createWorker } from '../workers/create-worker.js';
 import { bundleWorkflows } from '../workers/workflow-bundle.js';
+import { billedActions } from './billed-actions.js';
 
 const SCALE = 1 / 400;
 const scaled = (t: Timing): Timing =>
   Object.fromEntries(Object.entries(t).map(([k, v]) => [k, v * SCALE])) as unknown as Timing;
-
-type Event = temporal.api.history.v1.IHistoryEvent;
-
-/** Actions as TEMPORAL-NOTES §10 lists them: start, each activity attempt, timer, upsert, signal, update. */
-function billedActions(events: Event[]): number {
-  let actions = 0;
-  for (const e of events) {
-    if (e.workflowExecutionStartedEventAttributes) actions += 1;
-    if (e.activityTaskStartedEventAttributes) actions += e.activityTaskStartedEventAttributes.attempt ?? 1;
-    if (e.timerStartedEventAttributes) actions += 1;
-    if (e.upsertWorkflowSearchAttributesEventAttributes) actions += 1;
-    if (e.workflowExecutionSignaledEventAttributes) actions += 1;
-    if (e.workflowExecutionUpdateAcceptedEventAttributes) actions += 1;
-  }
-  return actions;
-}
 
 async function measure(name: string, handle: WorkflowHandle, extra = '') {
   await handle.result();

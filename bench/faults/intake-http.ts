@@ -58,3 +58,29 @@ export async function inLanes<T>(items: readonly T[], lanes: number, work: (item
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(lanes, items.length)) }, lane));
 }
+
+/** Any call to the intake API with its key: status, JSON body (undefined when none) and milliseconds taken. */
+export async function callIntake(
+  intake: IntakeEndpoint,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: unknown; ms: number }> {
+  const t0 = performance.now();
+  const response = await fetch(`${intake.url}${path}`, {
+    method,
+    headers: {
+      'x-api-key': intake.apiKey,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...headers,
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  return {
+    status: response.status,
+    body: text ? (JSON.parse(text) as unknown) : undefined,
+    ms: performance.now() - t0,
+  };
+}

@@ -6,6 +6,10 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { createIntakeApi } from '../../apps/intake-api/api.js';
 import { requireIntakeApiKey } from '../../apps/intake-api/api-key.js';
 import { createLogger } from '../../src/logging.js';
+import { eventServices, secretBox } from '../../src/events/services.js';
+import { openStore, type Store } from '../../src/store/database.js';
+import type { DeliveryPolicy } from '../../workflows/shared/event-types.js';
+import { startThrowawayPostgres } from '../../test/setup/postgres.js';
 import { createSandbox, type Sandbox } from '../../sandbox/server.js';
 import { findTemporalCli } from '../../apps/dev/temporal-cli.js';
 import type { TemporalClient } from '../../src/temporal/client.js';
@@ -35,12 +39,27 @@ export interface FaultStack {
   worker: WorkerChild;
   /** The intake API of the worker's task queue. */
   intake: IntakeEndpoint;
+  /** With `events`: the database of endpoints, events and deliveries, which the intake API and the worker share. */
+  store?: Store;
   /** Another intake API, on a task queue no worker polls (verifications it starts stay put, costing nothing). */
   startIntake(taskQueue: string): Promise<IntakeEndpoint & { close(): Promise<void> }>;
   close(): Promise<void>;
 }
 
-export async function startFaultStack(log: (line: string) => void): Promise<FaultStack> {
+export interface FaultStackOptions {
+  /** `ELIGIBILITY_MAX_RPS` (default 40: 400 rows last about 20 s, so the batch still runs when the worker is killed). */
+  maxRps?: number;
+  /**
+   * Outbound events (DESIGN §14): a throwaway PostgreSQL for the worker's events worker (DATABASE_URL) and the intake
+   * API's event endpoints, whose dispatchers run with `policy` over the configuration's (e.g. short retry intervals).
+   */
+  events?: { policy: Partial<DeliveryPolicy> };
+}
+
+export async function startFaultStack(
+  log: (line: string) => void,
+  options: FaultStackOptions = {},
+): Promise<FaultStack> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'eligibility-faults-'));
   const closers = new Closers();
   closers.add(() => fs.rm(dataDir, { recursive: true, force: true }));
@@ -49,14 +68,21 @@ export async function startFaultStack(log: (line: string) => void): Promise<Faul
     const cliPath = await findTemporalCli(loadConfig().temporal);
     const temporal = await RestartableTemporal.start(cliPath, dataDir);
     closers.add(() => temporal.down());
-    // Enough for 400 rows in about 20 s: the batch must still be running when the worker is killed.
     const env = stackEnv({
       temporalAddress: temporal.address,
       sandboxPort: await freePort(),
       name: 'faults',
-      maxRps: 40,
+      maxRps: options.maxRps ?? 40,
       sandboxRate: 10_000,
     });
+    let store: Store | undefined;
+    if (options.events) {
+      const postgres = await startThrowawayPostgres();
+      closers.add(() => postgres.stop());
+      env.DATABASE_URL = postgres.url;
+      store = await openStore(postgres.url);
+      closers.add(() => store!.close());
+    }
     const config = loadConfig({ ...process.env, ...env });
 
     const sandbox: Sandbox = await createSandbox(config.sandbox);
@@ -66,18 +92,30 @@ export async function startFaultStack(log: (line: string) => void): Promise<Faul
     const temporalClient = await connectStackClient(config);
     closers.add(() => temporalClient.close());
     const { client } = temporalClient;
+    const events =
+      store && options.events
+        ? eventServices(store, await secretBox(config), client, config, options.events.policy)
+        : undefined;
 
     const startIntake = async (taskQueue: string) => {
       // Silent: the suite counts every answer itself, and 10,000 refusals would bury the progress lines.
       const logger = createLogger(loadConfig({ ...process.env, ...env, LOG_LEVEL: 'silent' }));
-      const app: FastifyInstance = createIntakeApi({ config, client, taskQueue, logger, timing: SUITE_TIMING });
+      const app: FastifyInstance = createIntakeApi({
+        config,
+        client,
+        taskQueue,
+        logger,
+        timing: SUITE_TIMING,
+        ...(events ? { events } : {}),
+      });
       const url = (await app.listen({ host: '127.0.0.1', port: 0 })).replace(/\/$/, '');
       return { url, apiKey: requireIntakeApiKey(config.intake), close: () => app.close() };
     };
     const intake = await startIntake(config.temporal.taskQueue);
     closers.add(() => intake.close());
 
-    const worker = new WorkerChild({ ...env });
+    // Its metrics and probes on a port of its own: another stack may run beside this one.
+    const worker = new WorkerChild({ ...env, WORKER_HTTP_PORT: String(await freePort()) });
     closers.add(() => worker.stop());
     const readyMs = await worker.start();
 
@@ -92,6 +130,7 @@ export async function startFaultStack(log: (line: string) => void): Promise<Faul
       sandbox: new SandboxControl(sandboxUrl),
       worker,
       intake,
+      ...(store ? { store } : {}),
       startIntake,
       close,
     };

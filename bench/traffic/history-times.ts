@@ -1,14 +1,5 @@
 import type { Client } from '@temporalio/client';
-import type { temporal } from '@temporalio/proto';
-
-type Event = temporal.api.history.v1.IHistoryEvent;
-
-const eventMs = (event: Event): number => {
-  const ts = event.eventTime;
-  if (!ts) return Number.NaN;
-  const seconds = typeof ts.seconds === 'number' ? ts.seconds : Number(ts.seconds?.toString() ?? 0);
-  return seconds * 1000 + (ts.nanos ?? 0) / 1e6;
-};
+import { eventMs, type HistoryEvent as Event } from '../billed-actions.js';
 
 /** Where the time to `created` went: waiting in the task queue for workflow tasks, and for activity tasks. */
 export interface CreatedTimes {

@@ -5,6 +5,7 @@ import { loadConfig } from '../../src/config.js';
 import { createIntakeApi } from '../../apps/intake-api/api.js';
 import { createLogger } from '../../src/logging.js';
 import type { Timing } from '../../workflows/shared/timing.js';
+import { callIntake } from '../faults/intake-http.js';
 import { startBenchStack, startWorkerChild, type BenchStack, type WorkerChild } from '../bench-stack.js';
 
 const BIN = fileURLToPath(new URL('../../bin/eligibility.js', import.meta.url));
@@ -29,7 +30,12 @@ export interface LanesStack {
   worker: WorkerChild;
   intakeUrl: string;
   /** A call to the intake API with its key: status, body and the milliseconds it took. */
-  intake(method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown; ms: number }>;
+  intake(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: unknown; ms: number }>;
   sandboxStats(): Promise<SandboxStats>;
   /** The runs the sandbox opened for a verification (`GET /sandbox/runs`). */
   sandboxRuns(verificationId: string): Promise<{ flowRunId: string }[]>;
@@ -68,20 +74,8 @@ export async function startLanesStack(options: LanesStackOptions): Promise<Lanes
       stack,
       worker,
       intakeUrl,
-      async intake(method, path, body) {
-        const t0 = performance.now();
-        const response = await fetch(`${intakeUrl}${path}`, {
-          method,
-          headers: { 'x-api-key': INTAKE_KEY, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        });
-        const text = await response.text();
-        return {
-          status: response.status,
-          body: text ? (JSON.parse(text) as unknown) : undefined,
-          ms: performance.now() - t0,
-        };
-      },
+      intake: (method, path, body, headers) =>
+        callIntake({ url: intakeUrl, apiKey: INTAKE_KEY }, method, path, body, headers),
       sandboxStats: async () => SandboxStats.parse(await sandboxGet('/sandbox/stats')),
       sandboxRuns: async (verificationId) =>
         (await sandboxGet(`/sandbox/runs?verificationId=${encodeURIComponent(verificationId)}`)) as {

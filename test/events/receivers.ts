@@ -5,7 +5,7 @@ import { Webhook } from 'standardwebhooks';
 export interface Received {
   headers: Record<string, string>;
   body: string;
-  event: { id: string; type: string; data: Record<string, unknown> };
+  event: { id: string; type: string; timestamp: string; data: Record<string, unknown> };
   at: number;
 }
 
@@ -30,9 +30,15 @@ export class TestReceiver {
     });
   });
 
-  async start(): Promise<string> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+  /** Listens on `port` (0: any free one); after `stop`, the same port again brings the endpoint back up. */
+  async start(port = 0): Promise<string> {
+    await new Promise<void>((resolve) => this.server.listen(port, '127.0.0.1', resolve));
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hook`;
+  }
+
+  /** The port it listens on (while it does). */
+  get port(): number {
+    return (this.server.address() as AddressInfo).port;
   }
 
   async stop(): Promise<void> {

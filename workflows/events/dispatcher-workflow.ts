@@ -101,7 +101,7 @@ export async function eventDispatcherWorkflow(input: DispatcherInput): Promise<v
 
   for (;;) {
     if (chores.length > 0 && !choring) void doChores();
-    for (const entry of book.startable()) start(entry);
+    for (const entry of book.startable(Date.now())) start(entry);
     if (book.isEmpty() && chores.length === 0 && !choring) {
       await condition(allHandlersFinished);
       // A signal that came with the last task (an endpoint created meanwhile) keeps it going.
@@ -112,8 +112,16 @@ export async function eventDispatcherWorkflow(input: DispatcherInput): Promise<v
     await condition(() => (chores.length > 0 && !choring) || book.hasStartable() || book.isEmpty() || dueToContinue());
   }
 
-  // Deliveries under way a moment to finish (one timer per run); the rest are cancelled and carried.
-  await condition(() => book.underWayCount() === 0, `${policy.drainSeconds} seconds`);
+  // Deliveries started within the last drainSeconds get until drainSeconds after their start to finish (one timer per
+  // run, none when there are none); the rest are cancelled and carried. One started earlier and still under way is
+  // retrying at an endpoint that fails or never answers: waiting for it would hold up every endpoint's deliveries.
+  const drainMs = policy.drainSeconds * 1000;
+  const drainFrom = Date.now() - drainMs;
+  const fresh = book.startedSince(drainFrom);
+  if (fresh.length > 0) {
+    const until = Math.max(...fresh) + drainMs;
+    await condition(() => book.startedSince(drainFrom).length === 0, Math.max(1, until - Date.now()));
+  }
   while (chores.length > 0 || choring) {
     if (!choring) void doChores();
     await condition(() => !choring);

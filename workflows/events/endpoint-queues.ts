@@ -11,6 +11,8 @@ interface Entry extends PendingDelivery {
   /** Arrival order, so that carried and started deliveries keep their place. */
   seq: number;
   key: string;
+  /** When this run started its delivery (workflow time, epoch ms); not carried. */
+  startedAt?: number;
 }
 
 /**
@@ -77,8 +79,8 @@ export class EndpointQueues {
     return this.drop(endpointId);
   }
 
-  /** The deliveries that may start now; each is counted as under way until `finished`. */
-  startable(): Entry[] {
+  /** The deliveries that may start now (at `now`); each is counted as under way until `finished`. */
+  startable(now: number): Entry[] {
     const started: Entry[] = [];
     for (const [id, queue] of this.queued) {
       const busy = this.underWay.get(id) ?? new Map<number, Entry>();
@@ -91,6 +93,7 @@ export class EndpointQueues {
         }
         held.add(entry.key);
         queue.splice(i, 1);
+        entry.startedAt = now;
         busy.set(entry.seq, entry);
         started.push(entry);
       }
@@ -111,6 +114,18 @@ export class EndpointQueues {
 
   finished(entry: Entry): void {
     this.underWay.get(entry.endpointId)?.delete(entry.seq);
+  }
+
+  /**
+   * When the deliveries under way that started at `since` or later started. One under way for longer is retrying at an
+   * endpoint that fails or never answers (an answered attempt takes milliseconds): nothing a short wait would see end.
+   */
+  startedSince(since: number): number[] {
+    const starts: number[] = [];
+    for (const m of this.underWay.values()) {
+      for (const e of m.values()) if (e.startedAt !== undefined && e.startedAt >= since) starts.push(e.startedAt);
+    }
+    return starts;
   }
 
   underWayCount(): number {

@@ -1,0 +1,29 @@
+import type { temporal } from '@temporalio/proto';
+
+export type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
+
+/**
+ * Billed Temporal Cloud actions of one history, as TEMPORAL-NOTES §10 lists them: the start (continue-as-new too),
+ * every activity attempt, timer, search-attribute upsert, signal received and update accepted. A signal is counted
+ * where it is received, so a sender's `SignalExternalWorkflowExecutionInitiated` is not counted again.
+ */
+export function billedActions(events: readonly HistoryEvent[]): number {
+  let actions = 0;
+  for (const e of events) {
+    if (e.workflowExecutionStartedEventAttributes) actions += 1;
+    if (e.activityTaskStartedEventAttributes) actions += e.activityTaskStartedEventAttributes.attempt ?? 1;
+    if (e.timerStartedEventAttributes) actions += 1;
+    if (e.upsertWorkflowSearchAttributesEventAttributes) actions += 1;
+    if (e.workflowExecutionSignaledEventAttributes) actions += 1;
+    if (e.workflowExecutionUpdateAcceptedEventAttributes) actions += 1;
+  }
+  return actions;
+}
+
+/** An event's time (server clock), in epoch milliseconds. */
+export function eventMs(event: HistoryEvent): number {
+  const ts = event.eventTime;
+  if (!ts) return Number.NaN;
+  const seconds = typeof ts.seconds === 'number' ? ts.seconds : Number(ts.seconds?.toString() ?? 0);
+  return seconds * 1000 + (ts.nanos ?? 0) / 1e6;
+}

@@ -1,0 +1,124 @@
+import { randomBytes } from 'node:crypto';
+import { eventDispatcherId } from '../../workflows/shared/event-types.js';
+import { billedActions, type HistoryEvent } from '../billed-actions.js';
+import { forEachLimited } from '../bench-stack.js';
+import { callIntake } from '../faults/intake-http.js';
+import { requestFor } from '../faults/rows.js';
+import type { FaultStack } from '../faults/stack.js';
+import { firstArrivals, subscribe, until } from './receiving.js';
+
+export interface CostOptions {
+  /** Verifications per round; rounds go off, on, on, off. */
+  count: number;
+}
+
+export interface CostFigures {
+  rounds: { events: 'on' | 'off'; perSecond: number; seconds: number }[];
+  onPerSecond: number;
+  offPerSecond: number;
+  delivered: number;
+  actions: number;
+  parts: {
+    runs: number;
+    signals: number;
+    attempts: number;
+    timers: number;
+    other: number;
+  };
+  /** Signals the emitters sent (SignalExternalWorkflowExecutionInitiated) for the tenant with and without endpoint. */
+  emitterSignals: { on: number; off: number; offFailed: number; sampled: number };
+}
+
+/** Starts `count` verifications of `tenant` (16 requests at once) and waits for every one to close. */
+async function round(stack: FaultStack, tenant: string, prefix: string, count: number) {
+  const ids: string[] = [];
+  const t0 = Date.now();
+  await forEachLimited(count, 16, async (i) => {
+    const answer = await callIntake(stack.intake, 'POST', '/verifications', {
+      ...requestFor('v2', `${prefix}-${i}`),
+      tenant,
+    });
+    if (answer.status !== 202) throw new Error(`POST /verifications: ${answer.status} ${JSON.stringify(answer.body)}`);
+    ids.push((answer.body as { workflowId: string }).workflowId);
+  });
+  await forEachLimited(ids.length, 64, (i) =>
+    stack.client.workflow
+      .getHandle(ids[i]!)
+      .result()
+      .then(() => undefined),
+  );
+  const seconds = (Date.now() - t0) / 1000;
+  return { ids, seconds, perSecond: count / seconds };
+}
+
+const history = async (stack: FaultStack, workflowId: string, runId?: string): Promise<HistoryEvent[]> =>
+  (await stack.client.workflow.getHandle(workflowId, runId).fetchHistory()).events ?? [];
+
+/**
+ * Issue 34's cost: verifications of a tenant with one endpoint (events on) and of a tenant with none (events off),
+ * in alternating rounds on the same worker (off, on, on, off), each round started at once and timed until its last
+ * verification has closed: the worker is the bottleneck (the service's limit is far above it). Then the billed actions
+ * of the on-tenant's dispatcher (every run) and of its emitters' signals, per event delivered.
+ */
+export async function costScenario(
+  stack: FaultStack,
+  o: CostOptions,
+  log: (line: string) => void,
+): Promise<CostFigures> {
+  const run = randomBytes(3).toString('hex');
+  const on = `cost-on-${run}`;
+  const off = `cost-off-${run}`;
+  const sink = await subscribe(stack, on);
+  const rounds: CostFigures['rounds'] = [];
+  const onIds: string[] = [];
+  const offIds: string[] = [];
+  for (const [i, events] of (['off', 'on', 'on', 'off'] as const).entries()) {
+    const r = await round(stack, events === 'on' ? on : off, `cost-${run}-${i}`, o.count);
+    (events === 'on' ? onIds : offIds).push(...r.ids);
+    rounds.push({ events, perSecond: r.perSecond, seconds: r.seconds });
+    log(
+      `  round ${i + 1}, events ${events}: ${o.count} verifications in ${r.seconds.toFixed(1)} s (${r.perSecond.toFixed(1)}/s)`,
+    );
+  }
+  const expected = onIds.length * 2;
+  await until(() => firstArrivals(sink.receiver.received).length >= expected, Date.now() + 120_000, 500);
+  const delivered = firstArrivals(sink.receiver.received).length;
+
+  let actions = 0;
+  const parts = { runs: 0, signals: 0, attempts: 0, timers: 0, other: 0 };
+  for await (const info of stack.client.workflow.list({ query: `WorkflowId = '${eventDispatcherId(on)}'` })) {
+    const events = await history(stack, info.workflowId, info.runId);
+    const billed = billedActions(events);
+    actions += billed;
+    parts.runs += 1;
+    parts.signals += events.filter((e) => e.workflowExecutionSignaledEventAttributes).length;
+    parts.attempts += events.reduce((n, e) => n + (e.activityTaskStartedEventAttributes?.attempt ?? 0), 0);
+    parts.timers += events.filter((e) => e.timerStartedEventAttributes).length;
+  }
+  parts.other = actions - parts.runs - parts.signals - parts.attempts - parts.timers;
+
+  // What the emitters sent, from a sample of each tenant's verifications.
+  const sampled = Math.min(50, onIds.length, offIds.length);
+  const emitterSignals = { on: 0, off: 0, offFailed: 0, sampled };
+  for (let i = 0; i < sampled; i++) {
+    const withEndpoint = await history(stack, onIds[i]!);
+    const without = await history(stack, offIds[i]!);
+    emitterSignals.on += withEndpoint.filter((e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes).length;
+    emitterSignals.off += without.filter((e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes).length;
+    emitterSignals.offFailed += without.filter((e) => e.signalExternalWorkflowExecutionFailedEventAttributes).length;
+  }
+  await sink.receiver.stop();
+  const mean = (events: 'on' | 'off') => {
+    const chosen = rounds.filter((r) => r.events === events);
+    return (chosen.length * o.count) / chosen.reduce((s, r) => s + r.seconds, 0);
+  };
+  return {
+    rounds,
+    onPerSecond: mean('on'),
+    offPerSecond: mean('off'),
+    delivered,
+    actions,
+    parts,
+    emitterSignals,
+  };
+}
