@@ -7,7 +7,7 @@ import { BatchId } from '../../workflows/shared/search-attributes.js';
 import { v2Intake } from '../setup/fixtures.js';
 import { recordHistory } from '../setup/histories.js';
 import { testTemporal } from '../setup/temporal.js';
-import { startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
+import { eventually, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
 import { batchIdFor, FAST_BATCH, submitRequests, waitForBatch } from './helpers.js';
 import { pendingDiscovery } from '../setup/sandbox.js';
 
@@ -85,8 +85,16 @@ describe('batch workflow', function () {
     assert.equal(counts.skipped + counts.outcomes.cancelled, 12, JSON.stringify(counts));
     const { count } = await client().workflow.count(`BatchId = "${batchId}" AND WorkflowType = 'verificationWorkflow'`);
     assert.equal(count, 12 - counts.skipped, 'a skipped row never started');
-    const running = await client().workflow.count(`BatchId = "${batchId}" AND ExecutionStatus = 'Running'`);
-    assert.equal(running.count, 0);
+    // Everything of the batch closes: its items as cancelled, the batch once its last events reached the dispatcher.
+    // Visibility tells it a moment after the memo does.
+    await eventually(
+      async () => {
+        const running = await client().workflow.count(`BatchId = "${batchId}" AND ExecutionStatus = 'Running'`);
+        return running.count === 0 ? true : undefined;
+      },
+      10_000,
+      'every workflow of the batch to close',
+    );
     await recordHistory('batch-cancelled', client().workflow.getHandle(batchWorkflowId(batchId)));
   });
 
