@@ -63,9 +63,16 @@ function printOutage(f: OutageFigures, o: { rows: number; downSeconds: number; m
         ['verifications whose events arrived out of order', String(f.outOfOrder), '0'],
         ['delivered before the outage / while down', `${f.deliveredBeforeDown} / ${f.deliveredWhileDown}`, ''],
         [
-          'last event after the endpoint came back',
-          f.lastAfterBackMs === undefined ? '- (all before)' : `${(f.lastAfterBackMs / 1000).toFixed(1)} s`,
-          `resumes within ~${o.maxRetrySeconds} s`,
+          'after the endpoint came back: first delivery',
+          f.firstAfterBackMs === undefined ? '-' : `${(f.firstAfterBackMs / 1000).toFixed(1)} s`,
+          `≤ ${o.maxRetrySeconds} s (the longest retry interval)`,
+        ],
+        [
+          '  the last of the backlog',
+          f.lastAfterBackMs === undefined
+            ? '- (all before)'
+            : `${(f.lastAfterBackMs / 1000).toFixed(1)} s (${f.deliveredAfterBack} events)`,
+          '',
         ],
         ['delivery log: attempts delivered / failed', `${f.attempts.delivered} / ${f.attempts.failed}`, ''],
       ],

@@ -35,8 +35,11 @@ export interface OutageFigures {
   outOfOrder: number;
   deliveredBeforeDown: number;
   deliveredWhileDown: number;
-  /** From the endpoint's return to the last expected event's first arrival. */
+  /** From the endpoint's return to the first delivery it answered, and to the last expected event's first arrival. */
+  firstAfterBackMs: number | undefined;
   lastAfterBackMs: number | undefined;
+  /** Events first delivered after the return (the backlog). */
+  deliveredAfterBack: number;
   attempts: { delivered: number; failed: number };
   faultsDone: string[];
 }
@@ -145,6 +148,7 @@ export async function outageScenario(
 
   const firsts = firstArrivals(receiver.received);
   const got = new Set(firsts.map((r) => pairOf(r)));
+  const afterBack = firsts.filter((r) => r.at >= upAt);
   const lastExpected = Math.max(...firsts.filter((r) => expected!.pairs.has(pairOf(r))).map((r) => r.at));
   const attempts = await sql<{ status: string; n: number }>`
     select status, count(*)::int as n from event_deliveries where endpoint_id = ${sink.endpointId} group by status
@@ -165,7 +169,9 @@ export async function outageScenario(
     deliveredBeforeDown,
     deliveredWhileDown:
       receivedWhileDown - receiver.received.slice(0, receivedWhileDown).filter((r) => r.at < downAt).length,
+    firstAfterBackMs: afterBack.length > 0 ? Math.min(...afterBack.map((r) => r.at)) - upAt : undefined,
     lastAfterBackMs: lastExpected >= upAt ? lastExpected - upAt : undefined,
+    deliveredAfterBack: afterBack.length,
     attempts: { delivered: byStatus.delivered ?? 0, failed: byStatus.failed ?? 0 },
     faultsDone,
   };

@@ -5,6 +5,7 @@ import { loadConfig } from '../../src/config.js';
 import { createIntakeApi } from '../../apps/intake-api/api.js';
 import { createLogger } from '../../src/logging.js';
 import type { Timing } from '../../workflows/shared/timing.js';
+import { freePort } from '../../apps/dev/temporal-dev-server.js';
 import { callIntake } from '../faults/intake-http.js';
 import { startBenchStack, startWorkerChild, type BenchStack, type WorkerChild } from '../bench-stack.js';
 
@@ -52,6 +53,8 @@ export async function startLanesStack(options: LanesStackOptions): Promise<Lanes
       ...stack.workerEnv,
       ELIGIBILITY_MAX_RPS: String(options.maxRps),
       WORKER_SHUTDOWN_GRACE_SECONDS: '0',
+      // Its metrics and probes on a port of its own: another bench may run beside this one.
+      WORKER_HTTP_PORT: String(await freePort()),
       ...(options.tenantWeights ? { ELIGIBILITY_TENANT_WEIGHTS: options.tenantWeights } : {}),
     });
     await worker.ready;
