@@ -126,9 +126,10 @@ export async function eventDispatcherWorkflow(input: DispatcherInput): Promise<v
     if (!choring) void doChores();
     await condition(() => !choring);
   }
-  const carried = book.carry();
   for (const scope of scopes.values()) scope.cancel();
   await condition(allHandlersFinished);
+  // Taken last: nothing a handler added before this point is left behind.
+  const carried = book.carry();
   await makeContinueAsNewFunc<typeof eventDispatcherWorkflow>(ON_CURRENT_VERSION)({ ...input, carried });
 }
 
