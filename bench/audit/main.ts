@@ -1,5 +1,5 @@
 /**
- * `npm run bench:audit [-- --count 400 --kill-rounds 10]`: what the audit trail costs and whether it can lose an entry.
+ * `npm run bench:audit [-- --count 2000 --kill-rounds 10]`: what the audit trail costs and whether it can lose an entry.
  * 1. Intake start latency with the trail on and off, side by side in one run: two intake APIs over one Temporal dev
  *    server and one PostgreSQL, requests alternating between them; prints p50 / p95 of each and p95 on ÷ off.
  * 2. Kill -9 right after an answer: an `eligibility intake` process is killed the moment it has answered a start;
@@ -24,7 +24,7 @@ const intake = (id: string) => v2Intake({ id });
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
 
 async function run() {
-  const count = numberArg('count', 400);
+  const count = numberArg('count', 2000);
   const killRounds = numberArg('kill-rounds', 10);
   const stack = await startBenchStack();
   const postgres = await startThrowawayPostgres();
