@@ -219,6 +219,8 @@ describe('intake API', function () {
     assert.deepEqual(retried.json(), { accepted: 'retry' });
     await eventually(async () => ((await status()).stage === 'completed' ? true : undefined));
     assert.equal((await h.sandbox.stats()).verificationsCreated, createdBefore + 1, 'a retry calls again');
+    // Closed, not only completed: a verification's last events reach its dispatcher before it closes.
+    await client().workflow.getHandle(workflowId).result();
 
     const late = await post(url, { action: 'record', verificationId: randomUUID() });
     assert.equal(late.statusCode, 409);
