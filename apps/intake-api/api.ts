@@ -21,6 +21,7 @@ import type { IntakeApp, IntakeDeps } from './deps.js';
 import { intakeOpenApiOptions, OPENAPI_PATH } from './openapi.js';
 import { batchRoutes } from './routes/batches.js';
 import { cancelRoute } from './routes/cancel.js';
+import { requireEvents } from './event-access.js';
 import { eventEndpointActionRoutes } from './routes/event-endpoint-actions.js';
 import { eventEndpointRoutes } from './routes/event-endpoints.js';
 import { listRoute } from './routes/list.js';
@@ -124,8 +125,13 @@ export function createIntakeApi(options: IntakeApiOptions): FastifyInstance {
     reviewRoute(routes, deps);
     cancelRoute(routes, deps);
     batchRoutes(routes, deps);
-    eventEndpointRoutes(routes, deps);
-    eventEndpointActionRoutes(routes, deps);
+    // Event endpoints live in the database: without it, one hook answers all of them 503.
+    void routes.register((events: IntakeApp, _eventOptions, eventsDone) => {
+      events.addHook('onRequest', requireEvents(deps));
+      eventEndpointRoutes(events, deps);
+      eventEndpointActionRoutes(events, deps);
+      eventsDone();
+    });
     done();
   });
   return app;

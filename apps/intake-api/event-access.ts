@@ -3,13 +3,20 @@ import type { EndpointView } from '../../src/events/endpoints.js';
 import { principalOf } from './access.js';
 import type { IntakeDeps, IntakeEvents } from './deps.js';
 
-/** The event routes' dependencies, or a 503 answer when this intake has no database. */
-export async function eventsOr503(deps: IntakeDeps, reply: FastifyReply): Promise<IntakeEvents | undefined> {
-  if (deps.events) return deps.events;
-  await reply
-    .code(503)
-    .send({ error: 'events_unavailable', message: 'event endpoints need the database (DATABASE_URL)' });
-  return undefined;
+/** The event routes' hook: without the database (no event services) every one of them answers 503, before it runs. */
+export const requireEvents =
+  (deps: IntakeDeps) =>
+  async (_request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
+    if (deps.events) return undefined;
+    return reply
+      .code(503)
+      .send({ error: 'events_unavailable', message: 'event endpoints need the database (DATABASE_URL)' });
+  };
+
+/** The event services, in a route behind `requireEvents`. */
+export function eventsOf(deps: IntakeDeps): IntakeEvents {
+  if (!deps.events) throw new Error('an event route ran without requireEvents');
+  return deps.events;
 }
 
 /** The tenant whose endpoints the caller sees: its own, or every tenant (null) for an all-tenant caller. */

@@ -3,7 +3,7 @@ import { EndpointRefused, REDELIVER_LIMIT, ROTATION_GRACE } from '../../../src/e
 import { audit } from '../access.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
 import { replyWithError } from '../errors.js';
-import { eventsOr503, notFound, ownEndpoint, seenTenant } from '../event-access.js';
+import { eventsOf, notFound, ownEndpoint, seenTenant } from '../event-access.js';
 import {
   DeliveriesQuery,
   DeliveryList,
@@ -39,8 +39,7 @@ export function eventEndpointActionRoutes(app: IntakeApp, deps: IntakeDeps): voi
       config: { scope },
     },
     async (request, reply) => {
-      const events = await eventsOr503(deps, reply);
-      if (!events) return reply;
+      const events = eventsOf(deps);
       const grace = request.body?.graceSeconds ?? ROTATION_GRACE.defaultSeconds;
       const rotated = await events.endpoints.rotate(request.params.endpointId, seenTenant(request), grace);
       if (!rotated) return notFound(reply);
@@ -70,8 +69,7 @@ export function eventEndpointActionRoutes(app: IntakeApp, deps: IntakeDeps): voi
       config: { scope },
     },
     async (request, reply) => {
-      const events = await eventsOr503(deps, reply);
-      if (!events) return reply;
+      const events = eventsOf(deps);
       const endpoint = await ownEndpoint(events, request, request.params.endpointId);
       if (!endpoint) return notFound(reply);
       const { limit, before } = request.query;
@@ -99,8 +97,7 @@ export function eventEndpointActionRoutes(app: IntakeApp, deps: IntakeDeps): voi
       config: { scope },
     },
     async (request, reply) => {
-      const events = await eventsOr503(deps, reply);
-      if (!events) return reply;
+      const events = eventsOf(deps);
       const endpoint = await ownEndpoint(events, request, request.params.endpointId);
       if (!endpoint) return notFound(reply);
       const body = request.body;

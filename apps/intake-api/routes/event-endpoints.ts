@@ -5,7 +5,7 @@ import type { EndpointView } from '../../../src/events/endpoints.js';
 import { audit } from '../access.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
 import { replyWithError } from '../errors.js';
-import { createsFor, eventsOr503, notFound, seenTenant } from '../event-access.js';
+import { createsFor, eventsOf, notFound, ownEndpoint, seenTenant } from '../event-access.js';
 import {
   Endpoint,
   EndpointCreateRequest,
@@ -54,8 +54,7 @@ export function eventEndpointRoutes(app: IntakeApp, deps: IntakeDeps): void {
       config: { scope },
     },
     async (request, reply) => {
-      const events = await eventsOr503(deps, reply);
-      if (!events) return reply;
+      const events = eventsOf(deps);
       const { tenant: named, ...spec } = request.body;
       let tenant: string;
       try {
@@ -91,8 +90,7 @@ export function eventEndpointRoutes(app: IntakeApp, deps: IntakeDeps): void {
       config: { scope },
     },
     async (request, reply) => {
-      const events = await eventsOr503(deps, reply);
-      if (!events) return reply;
+      const events = eventsOf(deps);
       return reply.send({ endpoints: await events.endpoints.list(seenTenant(request)) });
     },
   );
@@ -113,9 +111,8 @@ export function eventEndpointRoutes(app: IntakeApp, deps: IntakeDeps): void {
       config: { scope },
     },
     async (request, reply) => {
-      const events = await eventsOr503(deps, reply);
-      if (!events) return reply;
-      const found = await events.endpoints.get(request.params.endpointId, seenTenant(request));
+      const events = eventsOf(deps);
+      const found = await ownEndpoint(events, request, request.params.endpointId);
       return found ? reply.send(found) : notFound(reply);
     },
   );
@@ -138,8 +135,7 @@ export function eventEndpointRoutes(app: IntakeApp, deps: IntakeDeps): void {
       config: { scope },
     },
     async (request, reply) => {
-      const events = await eventsOr503(deps, reply);
-      if (!events) return reply;
+      const events = eventsOf(deps);
       const updated = await events.endpoints.update(request.params.endpointId, seenTenant(request), request.body);
       if (!updated) return notFound(reply);
       return (await changed(request, reply, updated, 'update')) ? reply.send(updated) : reply;
@@ -163,8 +159,7 @@ export function eventEndpointRoutes(app: IntakeApp, deps: IntakeDeps): void {
       config: { scope },
     },
     async (request, reply) => {
-      const events = await eventsOr503(deps, reply);
-      if (!events) return reply;
+      const events = eventsOf(deps);
       const deleted = await events.endpoints.delete(request.params.endpointId, seenTenant(request));
       if (!deleted) return notFound(reply);
       return (await changed(request, reply, deleted, 'delete')) ? reply.send(deleted) : reply;
