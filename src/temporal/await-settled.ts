@@ -1,8 +1,12 @@
-import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import {
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  WorkflowUpdateRPCTimeoutOrCancelledError,
+  type Client,
+} from '@temporalio/client';
 import { awaitSettledUpdate, statusQuery } from '../../workflows/shared/messages.js';
 import { isSettled } from '../../workflows/shared/stages.js';
 import type { VerificationStatus } from '../../workflows/shared/types.js';
-import { GrpcStatus, grpcCode } from './errors.js';
 
 /** The longest a front-desk answer may wait (`Prefer: wait`); more is asked of a poll, not of one request. */
 export const MAX_WAIT_SECONDS = 30;
@@ -22,7 +26,8 @@ export async function awaitSettled(
   try {
     return await client.withDeadline(Date.now() + waitMs, () => handle.executeUpdate(awaitSettledUpdate));
   } catch (err) {
-    if (grpcCode(err) === GrpcStatus.DEADLINE_EXCEEDED) return undefined;
+    // The SDK's word for the deadline passing, whichever call of the update (send or poll) it cut: CANCELLED too.
+    if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) return undefined;
     if (!(err instanceof WorkflowUpdateFailedError || err instanceof WorkflowNotFoundError)) throw err;
   }
   const status = await handle.query(statusQuery);
