@@ -8,23 +8,38 @@ import { EventLog } from '../src/events/event-log.js';
 import { SecretBox } from '../src/events/secret-box.js';
 import { createLogger, type Logger } from '../src/logging.js';
 import { openStore } from '../src/store/database.js';
+import type { Tracing } from '../src/tracing/tracing.js';
 import type { EventActivities } from '../workflows/events/index.js';
+import { workerSinks } from './create-worker.js';
+import { deploymentOptions } from './deployment-version.js';
+import type { WorkflowBundleSource } from './workflow-bundle.js';
 
 export interface EventsWorkerOptions {
   connection: NativeConnection;
   namespace: string;
-  /** EVENTS_TASK_QUEUE: the deliveries' own queue, apart from the service's. */
+  /** EVENTS_TASK_QUEUE: the dispatchers' and deliveries' own queue, apart from the service's. */
   taskQueue: string;
   activities: EventActivities;
   dataConverter: DataConverter;
+  /** The same bundle as the worker's: the dispatcher is one of the project's workflows. */
+  workflowBundle: WorkflowBundleSource;
+  /** The same Worker Deployment version as the worker's, whose queues are this one and the service's. */
+  deployment?: { name: string; buildId: string };
+  /** Where the dispatchers' spans go, as the worker's (src/tracing). */
+  tracing?: Tracing;
   /** Deliveries under way at once in this process (each waits at most one attempt's 10 s). */
   maxConcurrentDeliveries?: number;
 }
 
+/** Tenants' dispatchers kept in memory: one per tenant with an endpoint, each woken often while events flow. */
+const CACHED_DISPATCHERS = 100;
+
 /**
- * The worker of the events task queue (DESIGN §14): activities only, the deliveries and their bookkeeping. A slow or
- * dead endpoint holds slots here, never the service's activities nor any workflow task; each dispatcher keeps at most
- * a few deliveries per endpoint under way, so one endpoint cannot take them all.
+ * The worker of the events task queue (DESIGN §14): the tenants' dispatcher workflows, their deliveries and the
+ * bookkeeping. A backlog of the verifications' workflow tasks never delays a dispatcher's (they have their own queue,
+ * slots and workflow thread here), and a slow or dead endpoint holds delivery slots here, never the service's
+ * activities; each dispatcher keeps at most a few deliveries per endpoint under way, so one endpoint cannot take them
+ * all.
  */
 export function createEventsWorker(opts: EventsWorkerOptions): Promise<Worker> {
   return Worker.create({
@@ -33,7 +48,13 @@ export function createEventsWorker(opts: EventsWorkerOptions): Promise<Worker> {
     taskQueue: opts.taskQueue,
     activities: opts.activities,
     dataConverter: opts.dataConverter,
+    workflowBundle: opts.workflowBundle,
+    sinks: workerSinks(opts.tracing),
+    maxCachedWorkflows: CACHED_DISPATCHERS,
     maxConcurrentActivityTaskExecutions: opts.maxConcurrentDeliveries ?? 200,
+    ...(opts.deployment
+      ? { workerDeploymentOptions: deploymentOptions(opts.deployment.name, opts.deployment.buildId) }
+      : {}),
   });
 }
 
@@ -63,6 +84,7 @@ export async function openEventsWorker(
   config: Config,
   connection: NativeConnection,
   dataConverter: DataConverter,
+  code: Pick<EventsWorkerOptions, 'workflowBundle' | 'deployment' | 'tracing'>,
 ): Promise<{ worker: Worker; close: () => Promise<void> } | undefined> {
   if (!config.database.url) return undefined;
   const store = await openStore(config.database.url);
@@ -75,6 +97,7 @@ export async function openEventsWorker(
       namespace: config.temporal.namespace,
       taskQueue: config.events.taskQueue,
       dataConverter,
+      ...code,
       activities: createEventActivities({
         endpoints: new EventEndpoints(store, new SecretBox(keys)),
         log,

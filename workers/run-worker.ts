@@ -108,8 +108,12 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
       tracing,
       deployment,
     });
-    // Outbound events' deliveries, on their own task queue beside this one (DESIGN §14).
-    const events = await openEventsWorker(config, connection, dataConverter);
+    // Outbound events' dispatchers and deliveries, on their own task queue beside this one (DESIGN §14).
+    const events = await openEventsWorker(config, connection, dataConverter, {
+      workflowBundle,
+      deployment,
+      tracing,
+    });
     if (options.signal?.aborted) {
       await events?.close();
       return;

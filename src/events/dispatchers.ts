@@ -20,14 +20,13 @@ export function deliveryPolicy(config: EventsConfig, overrides: Partial<Delivery
 
 /**
  * The client side of tenants' event dispatchers (DESIGN §14): after every change to a tenant's endpoints, its
- * dispatcher gets the active list by signal-with-start (one billed action; the first endpoint starts it), and
- * redeliveries go to it as a signal.
+ * dispatcher gets the active list by signal-with-start (one billed action; the first endpoint starts it, on the events
+ * task queue), and redeliveries go to it as a signal.
  */
 export class EventDispatchers {
   constructor(
     private readonly client: Client,
-    /** The workflows' task queue (TEMPORAL_TASK_QUEUE): the dispatcher is a workflow like the others. */
-    private readonly taskQueue: string,
+    /** Its `taskQueue` (EVENTS_TASK_QUEUE) is the dispatcher's as well as its deliveries'. */
     private readonly policy: DeliveryPolicy,
     private readonly endpoints: EventEndpoints,
   ) {}
@@ -50,7 +49,8 @@ export class EventDispatchers {
       WorkflowType.eventDispatcher,
       {
         workflowId,
-        taskQueue: this.taskQueue,
+        // Apart from the verifications' queue: a backlog of their workflow tasks never holds up a delivery.
+        taskQueue: this.policy.taskQueue,
         args: [{ tenant, policy: this.policy }],
         signal: endpointsSignal,
         signalArgs: [update],

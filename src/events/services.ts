@@ -24,18 +24,13 @@ export function eventServices(
   store: Store,
   box: SecretBox,
   client: Client,
-  config: Pick<Config, 'events' | 'temporal'>,
+  config: Pick<Config, 'events'>,
   policy: Partial<DeliveryPolicy> = {},
 ): EventServices {
   const endpoints = new EventEndpoints(store, box);
   return {
     endpoints,
     log: new EventLog(store),
-    dispatchers: new EventDispatchers(
-      client,
-      config.temporal.taskQueue,
-      deliveryPolicy(config.events, policy),
-      endpoints,
-    ),
+    dispatchers: new EventDispatchers(client, deliveryPolicy(config.events, policy), endpoints),
   };
 }

@@ -39,9 +39,9 @@ describe('operator console in a browser', function () {
     [h, store] = await Promise.all([startWorkflowHarness(), testStore()]);
     // With a database of its own, so that the administrators' pages have something to manage.
     const config = loadConfig({ LOG_LEVEL: 'silent' });
-    const temporal = { ...config.temporal, taskQueue: `browser-events-${eventTenant}` };
+    const events = { ...config.events, taskQueue: `browser-events-${eventTenant}` };
     console = await startTestConsole(client(), {
-      events: eventServices(store, new SecretBox(testCodecKeys()), client(), { ...config, temporal }),
+      events: eventServices(store, new SecretBox(testCodecKeys()), client(), { events }),
       listen: true,
       audit: new AuditTrail(store),
       directory: new OperatorDirectory(store),

@@ -64,8 +64,8 @@ describe('operator console: event endpoints', function () {
     trail = new AuditTrail(store);
     directory = new OperatorDirectory(store);
     const config = loadConfig({ LOG_LEVEL: 'silent' });
-    const temporal = { ...config.temporal, taskQueue: `console-events-${run}` };
-    events = eventServices(store, new SecretBox(testCodecKeys()), testTemporal().client, { ...config, temporal });
+    const queue = { ...config.events, taskQueue: `console-events-${run}` };
+    events = eventServices(store, new SecretBox(testCodecKeys()), testTemporal().client, { events: queue });
     await make(ada, 'admin', [A]);
     await make(opa, 'operator', [A]);
     await make(vee, 'viewer', [A]);

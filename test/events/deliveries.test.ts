@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { Worker } from '@temporalio/worker';
+import { workerSinks } from '../../workers/create-worker.js';
+import { eventDispatcherWorkflow } from '../../workflows/events/index.js';
+import { endpointsSignal } from '../../workflows/shared/event-messages.js';
+import { eventDispatcherId } from '../../workflows/shared/event-types.js';
+import { workflowBundle } from '../setup/bundle.js';
+import { testDataConverter } from '../setup/codec.js';
 import { v2Intake } from '../setup/fixtures.js';
+import { testTemporal } from '../setup/temporal.js';
 import { eventually } from '../setup/workflow-harness.js';
 import { startEventsStack, type EventsStack } from './event-setup.js';
 import { TestReceiver, verify, type Received } from './receivers.js';
@@ -254,5 +262,45 @@ describe('outbound events: signed, ordered, retried deliveries', function () {
       const answer = await stack.as(stack.keys.a!, { method: 'POST', url: '/event-endpoints', payload });
       assert.equal(answer.statusCode, 400, JSON.stringify(payload));
     }
+  });
+
+  it("moves a dispatcher started on the verifications' queue (an earlier version's) to the events queue when it continues as new", async () => {
+    const { receiver: r, url } = await receiver();
+    const { endpoint } = await subscribe(stack.keys.d!, url);
+    const { client, nativeConnection, server } = testTemporal();
+    const workflowId = eventDispatcherId(stack.tenants.d!);
+    // As an earlier version left it: the tenant's dispatcher running on another queue, polled by a worker of its own.
+    await client.workflow.getHandle(workflowId).terminate('replaced by one on the old queue');
+    const oldQueue = `old-${randomUUID()}`;
+    const worker = await Worker.create({
+      connection: nativeConnection,
+      namespace: server.namespace,
+      taskQueue: oldQueue,
+      workflowBundle: await workflowBundle(),
+      sinks: workerSinks(),
+      dataConverter: testDataConverter(),
+    });
+    await worker.runUntil(async () => {
+      await client.workflow.signalWithStart(eventDispatcherWorkflow, {
+        workflowId,
+        taskQueue: oldQueue,
+        args: [{ tenant: stack.tenants.d!, policy: { ...stack.policy, continueAfterEvents: 30 } }],
+        signal: endpointsSignal,
+        signalArgs: [
+          {
+            asOf: Date.now(),
+            endpoints: [{ id: endpoint.id, events: ['verification.created', 'verification.completed'] }],
+          },
+        ],
+      });
+      const ids: string[] = [];
+      for (let i = 0; i < 4; i++) ids.push(await start(stack.keys.d!));
+      for (const id of ids) await arrived(r, id, 2);
+    });
+    const { taskQueue } = await client.workflow.getHandle(workflowId).describe();
+    assert.equal(taskQueue, stack.policy.taskQueue);
+    // Another verification's events, delivered by the run on the events queue alone (the old queue's worker is gone).
+    const after = await start(stack.keys.d!);
+    assert.deepEqual(types(await arrived(r, after, 2)), ['verification.created', 'verification.completed']);
   });
 });

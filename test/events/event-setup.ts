@@ -12,8 +12,9 @@ import { eventServices } from '../../src/events/services.js';
 import { createLogger } from '../../src/logging.js';
 import type { Store } from '../../src/store/database.js';
 import { createEventsWorker } from '../../workers/events-worker.js';
-import type { DeliveryPolicy } from '../../workflows/shared/event-types.js';
+import { DEFAULT_DELIVERY_POLICY, type DeliveryPolicy } from '../../workflows/shared/event-types.js';
 import { FAST_BATCH } from '../batches/helpers.js';
+import { workflowBundle } from '../setup/bundle.js';
 import { testCodecKeys, testDataConverter } from '../setup/codec.js';
 import { testStore } from '../setup/database.js';
 import { startIntakeApiHarness } from '../setup/intake-api-harness.js';
@@ -36,11 +37,13 @@ export interface EventsStack {
   audit: AuditTrail;
   keys: Record<string, string>;
   tenants: Record<string, string>;
+  /** The dispatchers' and deliveries' policy; its `taskQueue` is the events worker's. */
+  policy: DeliveryPolicy;
   as(key: string, options: InjectOptions): Promise<LightMyRequestResponse>;
   stop(): Promise<void>;
 }
 
-/** The intake API with event endpoints, a real events worker on its own queue, and two tenants' clients. */
+/** The intake API with event endpoints, a real events worker (dispatchers and deliveries) on its own queue, and two tenants' clients. */
 export async function startEventsStack(): Promise<EventsStack> {
   const store = await testStore();
   const box = new SecretBox(testCodecKeys());
@@ -48,13 +51,14 @@ export async function startEventsStack(): Promise<EventsStack> {
   const audit = new AuditTrail(store);
   const eventsQueue = `events-${randomUUID()}`;
   const config = loadConfig({ LOG_LEVEL: 'silent' });
-  const policy = { ...TEST_POLICY, taskQueue: eventsQueue };
+  const policy: DeliveryPolicy = { ...DEFAULT_DELIVERY_POLICY, ...TEST_POLICY, taskQueue: eventsQueue };
   const { nativeConnection, server, client } = testTemporal();
   const worker: Worker = await createEventsWorker({
     connection: nativeConnection,
     namespace: server.namespace,
     taskQueue: eventsQueue,
     dataConverter: testDataConverter(),
+    workflowBundle: await workflowBundle(),
     activities: createEventActivities({
       endpoints: new EventEndpoints(store, box),
       log: new EventLog(store),
@@ -66,11 +70,15 @@ export async function startEventsStack(): Promise<EventsStack> {
   const { api, stop } = await startIntakeApiHarness({
     access: { clients, audit },
     batchTiming: { ...FAST_BATCH, keepOpenSeconds: 30 },
-    events: (taskQueue) =>
-      eventServices(store, box, client, { ...config, temporal: { ...config.temporal, taskQueue } }, policy),
+    events: () => eventServices(store, box, client, config, policy),
   });
   const suffix = randomUUID().slice(0, 8);
-  const tenants = { a: `clinic-a-${suffix}`, b: `clinic-b-${suffix}`, c: `clinic-c-${suffix}` };
+  const tenants = {
+    a: `clinic-a-${suffix}`,
+    b: `clinic-b-${suffix}`,
+    c: `clinic-c-${suffix}`,
+    d: `clinic-d-${suffix}`,
+  };
   const scopes = [
     'verifications:write',
     'verifications:read',
@@ -88,6 +96,7 @@ export async function startEventsStack(): Promise<EventsStack> {
     audit,
     keys,
     tenants,
+    policy,
     as: (key, options) =>
       api.inject({ ...options, headers: { 'x-api-key': key, ...(options.headers as Record<string, string>) } }),
     async stop() {

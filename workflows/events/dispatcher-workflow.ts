@@ -130,7 +130,11 @@ export async function eventDispatcherWorkflow(input: DispatcherInput): Promise<v
   await condition(allHandlersFinished);
   // Taken last: nothing a handler added before this point is left behind.
   const carried = book.carry();
-  await makeContinueAsNewFunc<typeof eventDispatcherWorkflow>(ON_CURRENT_VERSION)({ ...input, carried });
+  // On the events queue: a dispatcher an earlier version started on the verifications' queue moves there now.
+  await makeContinueAsNewFunc<typeof eventDispatcherWorkflow>({ ...ON_CURRENT_VERSION, taskQueue: policy.taskQueue })({
+    ...input,
+    carried,
+  });
 }
 
 /**
