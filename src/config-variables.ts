@@ -545,6 +545,12 @@ export const variables = {
     description:
       'How long a failing event delivery is retried (growing intervals) before its endpoint is disabled as failing',
   }),
+  EVENTS_ENDPOINT_CONCURRENCY: v({
+    schema: positiveInt,
+    default: '16',
+    description:
+      "Deliveries under way at once per event endpoint (one verification's events always one at a time, in order)",
+  }),
   CODEC_KEYS: v({
     schema: z.string().min(1).optional(),
     description:

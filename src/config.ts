@@ -193,7 +193,11 @@ function toConfig(e: Env, connection: TemporalConnectionSettings) {
     },
     database: { url: e.DATABASE_URL, port: e.DEV_DATABASE_PORT },
     audit: { retentionDays: e.AUDIT_RETENTION_DAYS },
-    events: { taskQueue: e.EVENTS_TASK_QUEUE, retryWindowHours: e.EVENTS_RETRY_WINDOW_HOURS },
+    events: {
+      taskQueue: e.EVENTS_TASK_QUEUE,
+      retryWindowHours: e.EVENTS_RETRY_WINDOW_HOURS,
+      endpointConcurrency: e.EVENTS_ENDPOINT_CONCURRENCY,
+    },
     log: { level: e.LOG_LEVEL },
     observability: {
       readyTimeoutMs: e.READYZ_TIMEOUT_MS,

@@ -3,17 +3,26 @@ import type { EventsConfig } from '../config.js';
 import type { eventDispatcherWorkflow } from '../../workflows/events/index.js';
 import type { OutboundEvent } from '../../workflows/shared/event-catalogue.js';
 import { endpointsSignal, redeliverSignal } from '../../workflows/shared/event-messages.js';
-import { DEFAULT_DELIVERY_POLICY, eventDispatcherId, type DeliveryPolicy } from '../../workflows/shared/event-types.js';
+import {
+  DEFAULT_DELIVERY_POLICY,
+  eventDispatcherId,
+  type DeliveryPolicy,
+  type EndpointsUpdate,
+} from '../../workflows/shared/event-types.js';
 import { Tenant } from '../../workflows/shared/search-attributes.js';
 import { WorkflowType } from '../../workflows/shared/workflow-types.js';
 import type { EventEndpoints } from './endpoints.js';
 
-/** The delivery policy of the configuration (EVENTS_TASK_QUEUE, EVENTS_RETRY_WINDOW_HOURS); tests override parts. */
+/**
+ * The delivery policy of the configuration (EVENTS_TASK_QUEUE, EVENTS_RETRY_WINDOW_HOURS,
+ * EVENTS_ENDPOINT_CONCURRENCY); tests override parts.
+ */
 export function deliveryPolicy(config: EventsConfig, overrides: Partial<DeliveryPolicy> = {}): DeliveryPolicy {
   return {
     ...DEFAULT_DELIVERY_POLICY,
     taskQueue: config.taskQueue,
     windowSeconds: config.retryWindowHours * 3600,
+    concurrency: config.endpointConcurrency,
     ...overrides,
   };
 }
@@ -33,7 +42,11 @@ export class EventDispatchers {
 
   /** Tells the tenant's dispatcher its active endpoints now, starting it when there is one and it is not running. */
   async refresh(tenant: string): Promise<void> {
-    const update = { asOf: Date.now(), endpoints: await this.endpoints.active(tenant) };
+    const update: EndpointsUpdate = {
+      asOf: Date.now(),
+      endpoints: await this.endpoints.active(tenant),
+      policy: this.policy,
+    };
     const workflowId = eventDispatcherId(tenant);
     if (update.endpoints.length === 0) {
       // Nothing to deliver to: a running dispatcher hears it and ends once idle; none is started for it.

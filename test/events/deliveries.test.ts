@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Worker } from '@temporalio/worker';
 import { workerSinks } from '../../workers/create-worker.js';
 import { eventDispatcherWorkflow } from '../../workflows/events/index.js';
-import { endpointsSignal } from '../../workflows/shared/event-messages.js';
+import { dispatcherStatusQuery, endpointsSignal } from '../../workflows/shared/event-messages.js';
 import { eventDispatcherId } from '../../workflows/shared/event-types.js';
 import { workflowBundle } from '../setup/bundle.js';
 import { testDataConverter } from '../setup/codec.js';
@@ -264,7 +264,7 @@ describe('outbound events: signed, ordered, retried deliveries', function () {
     }
   });
 
-  it("moves a dispatcher started on the verifications' queue (an earlier version's) to the events queue when it continues as new", async () => {
+  it("moves a dispatcher started on the verifications' queue (an earlier version's) to the events queue when it continues as new, with the configuration's policy", async () => {
     const { receiver: r, url } = await receiver();
     const { endpoint } = await subscribe(stack.keys.d!, url);
     const { client, nativeConnection, server } = testTemporal();
@@ -290,6 +290,8 @@ describe('outbound events: signed, ordered, retried deliveries', function () {
           {
             asOf: Date.now(),
             endpoints: [{ id: endpoint.id, events: ['verification.created', 'verification.completed'] }],
+            // The configuration's policy now, which the next run takes.
+            policy: { ...stack.policy, continueAfterEvents: 30, concurrency: 3 },
           },
         ],
       });
@@ -297,8 +299,9 @@ describe('outbound events: signed, ordered, retried deliveries', function () {
       for (let i = 0; i < 4; i++) ids.push(await start(stack.keys.d!));
       for (const id of ids) await arrived(r, id, 2);
     });
-    const { taskQueue } = await client.workflow.getHandle(workflowId).describe();
-    assert.equal(taskQueue, stack.policy.taskQueue);
+    const handle = client.workflow.getHandle(workflowId);
+    assert.equal((await handle.describe()).taskQueue, stack.policy.taskQueue);
+    assert.equal((await handle.query(dispatcherStatusQuery)).concurrency, 3);
     // Another verification's events, delivered by the run on the events queue alone (the old queue's worker is gone).
     const after = await start(stack.keys.d!);
     assert.deepEqual(types(await arrived(r, after, 2)), ['verification.created', 'verification.completed']);

@@ -43,7 +43,9 @@ export async function eventDispatcherWorkflow(input: DispatcherInput): Promise<v
   setHandler(eventSignal, (event) => {
     for (const endpointId of book.accept(event)) keep(endpointId, [event]);
   });
+  let nextPolicy = policy;
   setHandler(endpointsSignal, (update) => {
+    if (update.asOf >= book.asOf && update.policy) nextPolicy = update.policy;
     for (const [endpointId, events] of book.update(update)) keep(endpointId, events);
   });
   setHandler(redeliverSignal, ({ endpointId, events }) => book.redeliver(endpointId, events));
@@ -131,8 +133,12 @@ export async function eventDispatcherWorkflow(input: DispatcherInput): Promise<v
   // Taken last: nothing a handler added before this point is left behind.
   const carried = book.carry();
   // On the events queue: a dispatcher an earlier version started on the verifications' queue moves there now.
-  await makeContinueAsNewFunc<typeof eventDispatcherWorkflow>({ ...ON_CURRENT_VERSION, taskQueue: policy.taskQueue })({
+  await makeContinueAsNewFunc<typeof eventDispatcherWorkflow>({
+    ...ON_CURRENT_VERSION,
+    taskQueue: nextPolicy.taskQueue,
+  })({
     ...input,
+    policy: nextPolicy,
     carried,
   });
 }

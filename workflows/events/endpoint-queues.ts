@@ -22,7 +22,7 @@ interface Entry extends PendingDelivery {
  */
 export class EndpointQueues {
   private endpoints = new Map<string, Set<string>>();
-  private asOf: number;
+  private _asOf: number;
   private readonly queued = new Map<string, Entry[]>();
   private readonly underWay = new Map<string, Map<number, Entry>>();
   private seq = 0;
@@ -32,7 +32,7 @@ export class EndpointQueues {
     private readonly maxQueued: number,
     carried?: DispatcherInput['carried'],
   ) {
-    this.asOf = carried?.asOf ?? 0;
+    this._asOf = carried?.asOf ?? 0;
     for (const e of carried?.endpoints ?? []) this.endpoints.set(e.id, new Set(e.events));
     for (const p of carried?.pending ?? []) this.enqueue(p);
   }
@@ -63,8 +63,8 @@ export class EndpointQueues {
    * active had queued, for the dispatcher to keep as undelivered.
    */
   update(update: EndpointsUpdate): Map<string, OutboundEvent[]> {
-    if (update.asOf < this.asOf) return new Map();
-    this.asOf = update.asOf;
+    if (update.asOf < this._asOf) return new Map();
+    this._asOf = update.asOf;
     this.endpoints = new Map(update.endpoints.map((e) => [e.id, new Set(e.events)]));
     const dropped = new Map<string, OutboundEvent[]>();
     for (const id of [...this.queued.keys()]) {
@@ -100,6 +100,11 @@ export class EndpointQueues {
       this.underWay.set(id, busy);
     }
     return started;
+  }
+
+  /** When the endpoint list held was read (epoch ms). */
+  get asOf(): number {
+    return this._asOf;
   }
 
   hasStartable(): boolean {
@@ -143,7 +148,7 @@ export class EndpointQueues {
     all.sort((a, b) => a.seq - b.seq);
     const endpoints: DispatchEndpoint[] = [...this.endpoints].map(([id, types]) => ({ id, events: [...types] }));
     return {
-      asOf: this.asOf,
+      asOf: this._asOf,
       endpoints,
       pending: all.map(({ endpointId, event, firstAttemptAt }) => ({
         endpointId,
@@ -157,6 +162,7 @@ export class EndpointQueues {
     const ids = new Set([...this.endpoints.keys(), ...this.queued.keys()]);
     return {
       tenant,
+      concurrency: this.concurrency,
       endpoints: [...ids].map((id) => ({
         id,
         queued: this.queued.get(id)?.length ?? 0,

@@ -15,6 +15,8 @@ export interface EndpointsUpdate {
   /** Epoch ms of the read: an older list than the one the dispatcher holds is ignored. */
   asOf: number;
   endpoints: DispatchEndpoint[];
+  /** The configuration's policy now: a running dispatcher takes it when it continues as new. */
+  policy?: DeliveryPolicy;
 }
 
 export interface Redelivery {
@@ -49,7 +51,7 @@ export const DEFAULT_DELIVERY_POLICY: Omit<DeliveryPolicy, 'taskQueue'> = {
   backoffCoefficient: 2,
   maximumIntervalSeconds: 2 * 3600,
   windowSeconds: 3 * 24 * 3600,
-  concurrency: 4,
+  concurrency: 16,
   maxQueuedPerEndpoint: 2000,
   continueAfterEvents: 2000,
   drainSeconds: 5,
@@ -70,6 +72,8 @@ export interface DispatcherInput {
 
 export interface DispatcherStatus {
   tenant: string;
+  /** Deliveries under way at once per endpoint, at most (this run's policy). */
+  concurrency: number;
   endpoints: { id: string; queued: number; underWay: number }[];
 }
 
