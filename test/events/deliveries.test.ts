@@ -7,6 +7,7 @@ import { dispatcherStatusQuery, endpointsSignal } from '../../workflows/shared/e
 import { eventDispatcherId } from '../../workflows/shared/event-types.js';
 import { workflowBundle } from '../setup/bundle.js';
 import { testDataConverter } from '../setup/codec.js';
+import { recordHistory } from '../setup/histories.js';
 import { v2Intake } from '../setup/fixtures.js';
 import { testTemporal } from '../setup/temporal.js';
 import { eventually } from '../setup/workflow-harness.js';
@@ -302,6 +303,7 @@ describe('outbound events: signed, ordered, retried deliveries', function () {
     const handle = client.workflow.getHandle(workflowId);
     assert.equal((await handle.describe()).taskQueue, stack.policy.taskQueue);
     assert.equal((await handle.query(dispatcherStatusQuery)).concurrency, 3);
+    await recordHistory('event-dispatcher', handle);
     // Another verification's events, delivered by the run on the events queue alone (the old queue's worker is gone).
     const after = await start(stack.keys.d!);
     assert.deepEqual(types(await arrived(r, after, 2)), ['verification.created', 'verification.completed']);
