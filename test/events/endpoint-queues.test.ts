@@ -47,4 +47,31 @@ describe("the dispatcher's endpoint queues", () => {
     );
     assert.ok(pending.every((p) => !('startedAt' in p)));
   });
+
+  it('share their bound among the endpoints: a full queue keeps further events for that endpoint alone', () => {
+    const book = new EndpointQueues(1, 4);
+    const types = ['verification.created'];
+    book.update({
+      asOf: 1,
+      endpoints: [
+        { id: 'ep_a', events: types },
+        { id: 'ep_b', events: types },
+      ],
+    });
+    // Each endpoint may hold 2 of the 4 queued.
+    assert.deepEqual(book.accept(event(1)), []);
+    assert.deepEqual(book.accept(event(2)), []);
+    assert.deepEqual(book.accept(event(3)), ['ep_a', 'ep_b']);
+    // One answers (its deliveries finish, its queue empties), the other never does.
+    for (let i = 0; i < 2; i++) for (const e of book.startable(0)) if (e.endpointId === 'ep_a') book.finished(e);
+    assert.deepEqual(book.accept(event(4)), []);
+    assert.deepEqual(book.accept(event(5)), ['ep_b']);
+    assert.deepEqual(
+      book
+        .carry()
+        .pending.filter((p) => p.endpointId === 'ep_b')
+        .map((p) => p.event.id),
+      ['evt_1', 'evt_2', 'evt_4'],
+    );
+  });
 });

@@ -15,7 +15,12 @@ import type { DisableReason, EventActivities } from './activities.js';
 import { EndpointQueues, type QueuedDelivery } from './endpoint-queues.js';
 import type { OutboundEvent } from '../shared/event-catalogue.js';
 import { dispatcherStatusQuery, endpointsSignal, eventSignal, redeliverSignal } from '../shared/event-messages.js';
-import { DeliveryFailure, type DeliveryPolicy, type DispatcherInput } from '../shared/event-types.js';
+import {
+  DEFAULT_DELIVERY_POLICY,
+  DeliveryFailure,
+  type DeliveryPolicy,
+  type DispatcherInput,
+} from '../shared/event-types.js';
 import { newVersionIsCurrent, ON_CURRENT_VERSION } from '../shared/versioning.js';
 
 interface Chore {
@@ -34,7 +39,12 @@ interface Chore {
  */
 export async function eventDispatcherWorkflow(input: DispatcherInput): Promise<void> {
   const { policy } = input;
-  const book = new EndpointQueues(policy.concurrency, policy.maxQueuedPerEndpoint, input.carried);
+  // A run an earlier version continued as new names no `maxQueued` (its bound was per endpoint): the default then.
+  const book = new EndpointQueues(
+    policy.concurrency,
+    policy.maxQueued ?? DEFAULT_DELIVERY_POLICY.maxQueued,
+    input.carried,
+  );
   const chores: Chore[] = [];
   const scopes = new Map<number, CancellationScope>();
   const keep = (endpointId: string, events: OutboundEvent[], reason?: DisableReason) => {

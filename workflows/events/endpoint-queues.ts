@@ -39,14 +39,16 @@ export class EndpointQueues {
 
   /**
    * An event from a verification or batch: queued for every endpoint that takes its type. Returns the endpoints whose
-   * queue is full (one that has failed for a long while): the event is kept for them as undelivered instead, so the
-   * dispatcher's state, carried across continue-as-new, stays within Temporal's payload limit.
+   * queue holds its share of `maxQueued` (one that has failed for a long while): the event is kept for them as
+   * undelivered instead, so the dispatcher's state, carried across continue-as-new, stays within Temporal's payload
+   * limit.
    */
   accept(event: OutboundEvent): string[] {
     const full: string[] = [];
+    const share = Math.max(1, Math.floor(this.maxQueued / Math.max(1, this.endpoints.size)));
     for (const [id, types] of this.endpoints) {
       if (!types.has(event.type)) continue;
-      if ((this.queued.get(id)?.length ?? 0) >= this.maxQueued) full.push(id);
+      if ((this.queued.get(id)?.length ?? 0) >= share) full.push(id);
       else this.enqueue({ endpointId: id, event });
     }
     return full;

@@ -37,8 +37,12 @@ export interface DeliveryPolicy {
   maximumIntervalSeconds: number;
   windowSeconds: number;
   concurrency: number;
-  /** Deliveries queued per endpoint at most; beyond it events are kept as undelivered, for `redeliver failedSince`. */
-  maxQueuedPerEndpoint: number;
+  /**
+   * Deliveries a dispatcher keeps queued at most, shared equally by its endpoints; beyond an endpoint's share its events
+   * are kept as undelivered (for `redeliver failedSince`). An event is about half a kilobyte, and the queues are carried
+   * across continue-as-new in one payload: the bound keeps it well under Temporal's 2 MB, however many endpoints fail.
+   */
+  maxQueued: number;
   /** Continue as new after this many history events (the server suggests it at 4,096 anyway). */
   continueAfterEvents: number;
   /** Before continuing as new, how long deliveries under way may finish; the rest are carried and tried again. */
@@ -52,7 +56,7 @@ export const DEFAULT_DELIVERY_POLICY: Omit<DeliveryPolicy, 'taskQueue'> = {
   maximumIntervalSeconds: 2 * 3600,
   windowSeconds: 3 * 24 * 3600,
   concurrency: 16,
-  maxQueuedPerEndpoint: 2000,
+  maxQueued: 2000,
   continueAfterEvents: 2000,
   drainSeconds: 5,
 };
