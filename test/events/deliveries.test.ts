@@ -303,9 +303,10 @@ describe('outbound events: signed, ordered, retried deliveries', function () {
     const handle = client.workflow.getHandle(workflowId);
     assert.equal((await handle.describe()).taskQueue, stack.policy.taskQueue);
     assert.equal((await handle.query(dispatcherStatusQuery)).concurrency, 3);
-    await recordHistory('event-dispatcher', handle);
     // Another verification's events, delivered by the run on the events queue alone (the old queue's worker is gone).
     const after = await start(stack.keys.d!);
     assert.deepEqual(types(await arrived(r, after, 2)), ['verification.created', 'verification.completed']);
+    // A run that received events and delivered them (the replay test replays it).
+    await recordHistory('event-dispatcher', handle);
   });
 });
