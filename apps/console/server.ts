@@ -33,6 +33,7 @@ import { needsReviewPages } from './pages/needs-review.js';
 import { temporalUiPages } from './pages/temporal-ui.js';
 import { verificationPages } from './pages/verification.js';
 import type { Store } from '../../src/store/database.js';
+import type { BlindIndexKeys } from '../../src/blind-index/keys.js';
 import { registerSession } from './session.js';
 import { html } from './views/html.js';
 import { page } from './views/layout.js';
@@ -64,6 +65,8 @@ export interface ConsoleOptions {
    * them the page says events need the database.
    */
   events?: EventServices;
+  /** The patient search index's keys (src/blind-index); without them the search by name or member id is off. */
+  blindIndex?: BlindIndexKeys;
 }
 
 const READYZ_TIMEOUT_MS = Number(variables.READYZ_TIMEOUT_MS.default);

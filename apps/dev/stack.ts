@@ -6,6 +6,7 @@ import type { Client } from '@temporalio/client';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../src/config.js';
 import { createDataConverter } from '../../src/codec/data-converter.js';
+import { loadBlindIndexKeys } from '../../src/blind-index/keys.js';
 import { ensureKeyFile } from '../../src/codec/keys.js';
 import { startCodecServer } from '../codec-server/run-codec-server.js';
 import { createIntakeApi } from '../intake-api/api.js';
@@ -258,6 +259,7 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
     const clients = new IntakeClients(store);
     // One set of event services for the intake API and the console: both change the same endpoints and dispatchers.
     const events = eventServices(store, await secretBox(config), temporal.client, config);
+    const blindIndex = await loadBlindIndexKeys(config.codec);
     const intake = createIntakeApi({
       config,
       client: temporal.client,
@@ -266,6 +268,7 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
       timing: { graceSeconds: config.dev.graceSeconds },
       access: { clients, audit: trail },
       events,
+      ...(blindIndex ? { blindIndex } : {}),
     });
     const intakeUrl = await listen(intake, config.intake.host, config.intake.port, 'intake API');
     stops.push(() => intake.close());
@@ -281,6 +284,7 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
       sessions: store,
       clients,
       events,
+      ...(blindIndex ? { blindIndex } : {}),
     });
     const consoleUrl = await listen(consoleApp, config.console.host, config.console.port, 'operator console');
     stops.push(() => consoleApp.close());

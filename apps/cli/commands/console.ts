@@ -34,6 +34,8 @@ Example:
       const { OperatorDirectory } = await import('../../../src/access/operators.js');
       const { IntakeClients } = await import('../../../src/access/intake-clients.js');
       const { eventServices, secretBox } = await import('../../../src/events/services.js');
+      const { loadBlindIndexKeys } = await import('../../../src/blind-index/keys.js');
+      const blindIndex = await loadBlindIndexKeys(config.codec);
       await withOptionalStore(ctx, async (store) => {
         const audit = store && new AuditTrail(store);
         const directory = store && new OperatorDirectory(store);
@@ -53,6 +55,7 @@ Example:
               logger,
               audit,
               directory,
+              ...(blindIndex ? { blindIndex } : {}),
               ...(store ? { sessions: store } : {}),
               ...(clients ? { clients } : {}),
               ...(store && box ? { events: eventServices(store, box, client, config) } : {}),
