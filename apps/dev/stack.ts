@@ -13,6 +13,8 @@ import { createIntakeApi } from '../intake-api/api.js';
 import { devIntakeKey } from './intake-key.js';
 import { createLogger } from '../../src/logging.js';
 import { createConsole } from '../console/server.js';
+import { PayerNames } from '../console/payer-names.js';
+import { EligibilityClient } from '../../src/client/index.js';
 import { devConsole, devOperatorName } from './console-operator.js';
 import { createSandbox } from '../../sandbox/server.js';
 import { findTemporalCli } from './temporal-cli.js';
@@ -285,6 +287,7 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
       clients,
       events,
       ...(blindIndex ? { blindIndex } : {}),
+      payers: new PayerNames(new EligibilityClient(config.service)),
     });
     const consoleUrl = await listen(consoleApp, config.console.host, config.console.port, 'operator console');
     stops.push(() => consoleApp.close());

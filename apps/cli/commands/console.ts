@@ -35,6 +35,9 @@ Example:
       const { IntakeClients } = await import('../../../src/access/intake-clients.js');
       const { eventServices, secretBox } = await import('../../../src/events/services.js');
       const { loadBlindIndexKeys } = await import('../../../src/blind-index/keys.js');
+      // Payer names from the service's payer endpoint, with the worker's credentials for it.
+      const { PayerNames } = await import('../../console/payer-names.js');
+      const { EligibilityClient } = await import('../../../src/client/index.js');
       const blindIndex = await loadBlindIndexKeys(config.codec);
       await withOptionalStore(ctx, async (store) => {
         const audit = store && new AuditTrail(store);
@@ -56,6 +59,7 @@ Example:
               audit,
               directory,
               ...(blindIndex ? { blindIndex } : {}),
+              payers: new PayerNames(new EligibilityClient(config.service)),
               ...(store ? { sessions: store } : {}),
               ...(clients ? { clients } : {}),
               ...(store && box ? { events: eventServices(store, box, client, config) } : {}),
