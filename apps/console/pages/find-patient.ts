@@ -27,25 +27,24 @@ function readQuery(body: Record<string, unknown> | undefined): { query: PatientQ
     const value = text(body?.[name]);
     if (value !== undefined) query[name] = value;
   }
-  if (query.memberId !== undefined && !normaliseMemberId(query.memberId)) {
+  const { lastName, dateOfBirth, memberId } = query;
+  if (memberId !== undefined && !normaliseMemberId(memberId)) {
     return { field: 'memberId', message: 'A member id holds letters or digits.' };
   }
-  if (query.memberId === undefined || query.lastName !== undefined || query.dateOfBirth !== undefined) {
-    if (query.lastName === undefined && query.memberId === undefined) {
-      return { field: 'lastName', message: 'Type a last name and a date of birth, or a member id.' };
-    }
-    if (query.lastName !== undefined && !normaliseLastName(query.lastName)) {
-      return { field: 'lastName', message: 'A last name holds letters.' };
-    }
-    if (query.lastName !== undefined && query.dateOfBirth === undefined) {
-      return { field: 'dateOfBirth', message: 'Give the date of birth with the last name.' };
-    }
-    if (query.dateOfBirth !== undefined && !normaliseDateOfBirth(query.dateOfBirth)) {
-      return { field: 'dateOfBirth', message: 'Give the date as MM/DD/YYYY or pick it in the calendar.' };
-    }
-    if (query.dateOfBirth !== undefined && query.lastName === undefined) {
-      return { field: 'lastName', message: 'Give the last name with the date of birth.' };
-    }
+  if (lastName !== undefined && !normaliseLastName(lastName)) {
+    return { field: 'lastName', message: 'A last name holds letters.' };
+  }
+  if (dateOfBirth !== undefined && !normaliseDateOfBirth(dateOfBirth)) {
+    return { field: 'dateOfBirth', message: 'Give the date as MM/DD/YYYY or pick it in the calendar.' };
+  }
+  if (lastName !== undefined && dateOfBirth === undefined) {
+    return { field: 'dateOfBirth', message: 'Give the date of birth with the last name.' };
+  }
+  if (dateOfBirth !== undefined && lastName === undefined) {
+    return { field: 'lastName', message: 'Give the last name with the date of birth.' };
+  }
+  if (lastName === undefined && memberId === undefined) {
+    return { field: 'lastName', message: 'Type a last name and a date of birth, or a member id.' };
   }
   if (query.tenant !== undefined && !TenantSchema.safeParse(query.tenant).success) {
     return { field: 'tenant', message: 'This is not a tenant identifier.' };
