@@ -23,16 +23,26 @@ const percentile = (values: number[], p: number) => {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
 };
 
+/** `i` in letters only (a last name keeps only its letters when normalised): 0 → a, 26 → ba. */
+function letters(i: number): string {
+  let text = '';
+  do {
+    text = String.fromCharCode(97 + (i % 26)) + text;
+    i = Math.floor(i / 26);
+  } while (i > 0);
+  return text;
+}
+
 /** The i-th made-up patient: a last name, a date of birth and a member id of its own. */
 function patient(i: number) {
   const day = String((i % 28) + 1).padStart(2, '0');
   const month = String((i % 12) + 1).padStart(2, '0');
   return {
     firstName: 'Bench',
-    lastName: `Patient${i.toString(36)}x`,
+    lastName: `Patient${letters(i)}`,
     dateOfBirth: `${month}/${day}/${1940 + (i % 60)}`,
     state: 'WA',
-    memberId: `BM${i}-${i % 97}`,
+    memberId: `BM-${i}`,
   };
 }
 
