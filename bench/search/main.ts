@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { blindIndexKeysOf } from '../../src/blind-index/keys.js';
-import { findPatient } from '../../src/blind-index/search.js';
+import { findPatient } from '../../src/temporal/find-patient.js';
 import { generateKey } from '../../src/codec/keys.js';
 import { inLanes } from '../../src/batches/lanes.js';
 import { startVerification } from '../../src/temporal/start-verification.js';

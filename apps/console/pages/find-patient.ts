@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { normaliseDateOfBirth, normaliseLastName, normaliseMemberId } from '../../../src/blind-index/normalise.js';
-import { findPatient } from '../../../src/blind-index/search.js';
+import { findPatient } from '../../../src/temporal/find-patient.js';
 import { TenantSchema } from '../../../src/temporal/tenant.js';
 import { audit } from '../audit.js';
 import { requireCsrf } from '../csrf.js';

@@ -4,6 +4,7 @@ import { findView, viewQuery } from '../../../src/temporal/ui-views.js';
 import { and, isOneOf, ofType, type Condition } from '../../../src/temporal/visibility-query.js';
 import { BatchId, PayerId, Tenant } from '../../../workflows/shared/search-attributes.js';
 import { closedErrorOf, errorField } from './closed-errors.js';
+import { inLanes } from '../../../src/batches/lanes.js';
 import { WorkflowType } from '../../../workflows/shared/workflow-types.js';
 
 /** The worklists of the navigation. Coverage changes (patients, DESIGN §15) join them as a list of their own. */
@@ -96,17 +97,10 @@ export async function readList(
 /** The newest failures (up to FAILED_LIMIT), each with its error field (8 reads at a time). */
 export async function readFailed(client: Client, tenants: readonly string[] | null): Promise<FailedRow[]> {
   const rows = await readList(client, 'failed', tenants, FAILED_LIMIT);
-  const failed: FailedRow[] = new Array(rows.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 8 }, async () => {
-      while (next < rows.length) {
-        const i = next++;
-        failed[i] = { ...rows[i]!, errorField: errorField(await closedErrorOf(client, rows[i]!.workflowId)) };
-      }
-    }),
-  );
-  return failed;
+  return inLanes(rows, 8, async (row) => ({
+    ...row,
+    errorField: errorField(await closedErrorOf(client, row.workflowId)),
+  }));
 }
 
 /** How many rows have each value of `key`, most first. */

@@ -1,4 +1,4 @@
-import type { PatientMatch } from '../../../src/blind-index/search.js';
+import type { PatientMatch } from '../../../src/temporal/find-patient.js';
 import { html, type Html } from './html.js';
 import { hiddenCsrf, time } from './layout.js';
 import { payer, type PayerNameMap } from './payer.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { normaliseDateOfBirth, normaliseLastName, normaliseMemberId } from '../../../src/blind-index/normalise.js';
-import { findPatient } from '../../../src/blind-index/search.js';
+import { findPatient } from '../../../src/temporal/find-patient.js';
 import { TenantSchema } from '../../../src/temporal/tenant.js';
 import { audit, principalOf } from '../access.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';

@@ -1,10 +1,12 @@
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
-import { itemMemo, itemState } from '../batches/item-state.js';
-import { and, hasAnyOf, ofType } from '../temporal/visibility-query.js';
-import { BatchId, PatientIndex, PayerId, Tenant } from '../../workflows/shared/search-attributes.js';
+import type { BlindIndexKeys } from '../blind-index/keys.js';
+import { searchTokens, type PatientKeys } from '../blind-index/tokens.js';
+import { BATCH_ITEM_MEMO_KEY, type BatchItemMemo } from '../../workflows/shared/batch-types.js';
+import { BatchId, PatientIndex, PayerId, Tenant, VerificationStage } from '../../workflows/shared/search-attributes.js';
+import { isRunningStage } from '../../workflows/shared/stages.js';
 import { WorkflowType } from '../../workflows/shared/workflow-types.js';
-import type { BlindIndexKeys } from './keys.js';
-import { searchTokens, type PatientKeys } from './tokens.js';
+import { and, hasAnyOf, ofType } from './visibility-query.js';
+import { howItEnded } from './workflow-ending.js';
 
 /** One verification of the patient searched for: identifiers and where it stands, never a patient value. */
 export interface PatientMatch {
@@ -35,13 +37,17 @@ export function patientQuery(keys: BlindIndexKeys, search: Omit<PatientSearch, '
   return tokens.length === 0 ? undefined : and(ofType(WorkflowType.verification), hasAnyOf(PatientIndex, tokens));
 }
 
+/** The batch row and round a verification is (its memo), when it is a batch item. */
+const rowOf = (info: WorkflowExecutionInfo) => info.memo?.[BATCH_ITEM_MEMO_KEY] as Partial<BatchItemMemo> | undefined;
+
 function match(info: WorkflowExecutionInfo): PatientMatch {
-  const state = itemState(info);
   const a = info.typedSearchAttributes;
+  const stage = a.get(VerificationStage);
+  const running = info.status.name === 'RUNNING';
   return {
     workflowId: info.workflowId,
-    stage: state.running ? state.stage : state.outcome,
-    running: state.running,
+    stage: running ? (isRunningStage(stage) ? stage : 'validating') : howItEnded(info.status.name, stage),
+    running,
     payerId: a.get(PayerId) ?? null,
     batchId: a.get(BatchId) ?? null,
     tenant: a.get(Tenant) ?? null,
@@ -68,14 +74,14 @@ export async function findPatient(
   }
   const latest = new Map<string, { round: number; workflowId: string }>();
   for (const { info } of found) {
-    const memo = itemMemo(info);
-    if (!memo) continue;
+    const memo = rowOf(info);
+    if (typeof memo?.batchId !== 'string' || typeof memo.row !== 'number' || typeof memo.round !== 'number') continue;
     const row = `${memo.batchId}#${memo.row}`;
     if ((latest.get(row)?.round ?? -1) < memo.round)
       latest.set(row, { round: memo.round, workflowId: info.workflowId });
   }
   return found.map(({ info, match: m }) => {
-    const memo = itemMemo(info);
+    const memo = rowOf(info);
     const newer = memo && latest.get(`${memo.batchId}#${memo.row}`);
     return newer && newer.workflowId !== m.workflowId ? { ...m, supersededBy: newer.workflowId } : m;
   });
