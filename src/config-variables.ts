@@ -566,6 +566,16 @@ export const variables = {
     default: '.data/codec-keys',
     description: 'Read for keys when CODEC_KEYS is unset; `eligibility dev` creates it, so `npm start` needs no key',
   }),
+  BLIND_INDEX_KEYS: v({
+    schema: z.string().min(1).optional(),
+    description:
+      'Keys of the patient search index (keyed hashes of last name + date of birth and of member id), `id:base64` (32 bytes each) separated by commas, the newest first; old keys stay listed so verifications indexed with them are still found. Unset: derived from the codec keys',
+    secret: true,
+  }),
+  BLIND_INDEX_CURRENT_KEY_ID: v({
+    schema: z.string().min(1).optional(),
+    description: 'Id of the key that indexes new verifications (default: the first of BLIND_INDEX_KEYS)',
+  }),
   ENCRYPTION_DISABLED: v({
     schema: bool,
     default: 'false',

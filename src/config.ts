@@ -167,6 +167,8 @@ function toConfig(e: Env, connection: TemporalConnectionSettings) {
       currentKeyId: e.CODEC_CURRENT_KEY_ID,
       keyFile: e.CODEC_KEY_FILE,
       disabled: e.ENCRYPTION_DISABLED,
+      // The patient search index's keys (src/blind-index): their own ring, else derived from the codec keys.
+      blindIndex: { keys: e.BLIND_INDEX_KEYS, currentKeyId: e.BLIND_INDEX_CURRENT_KEY_ID },
       server: {
         host: e.CODEC_SERVER_HOST,
         port: e.CODEC_SERVER_PORT,

@@ -9,6 +9,7 @@ import { RateLimitBrake } from '../activities/rate-limit-brake.js';
 import { queueStartPace } from '../activities/batch/start-pace.js';
 import { EligibilityClient } from '../src/client/index.js';
 import { createDataConverter } from '../src/codec/data-converter.js';
+import { loadBlindIndexKeys } from '../src/blind-index/keys.js';
 import type { Config } from '../src/config.js';
 import { createLogger } from '../src/logging.js';
 import { recordServiceExchange } from '../src/metrics/project-metrics.js';
@@ -49,6 +50,7 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
   const log = options.log ?? ((line: string) => console.log(line));
   // Keys are checked before connecting: a worker that cannot encrypt must not start taking tasks.
   const dataConverter = await createDataConverter(config.codec);
+  const blindIndex = await loadBlindIndexKeys(config.codec);
   // TLS files are read (and a bad path reported) before any connection attempt.
   const connectionOptions = await temporalConnectionOptions(config.temporal);
   // With tracing off, the bundle without OpenTelemetry's interceptors (workers/workflow-bundle.ts says why).
@@ -83,6 +85,7 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
         client: temporal,
         taskQueue,
         tenantWeights: config.tenants.weights,
+        ...(blindIndex ? { blindIndex } : {}),
         // Its pages start their rows a little ahead of the rate the governor finds for the service's calls.
         startPace: queueStartPace(temporal, taskQueue, maxRps ?? initialRps),
       }),

@@ -16,6 +16,8 @@ import type {
   VisibleItemCounts,
 } from '../../workflows/shared/batch-types.js';
 
+import type { BlindIndexKeys } from '../../src/blind-index/keys.js';
+
 export interface BatchActivityDeps {
   /** A Temporal client of the worker's process, with the same converter (payloads are encrypted). */
   client: Client;
@@ -25,6 +27,8 @@ export interface BatchActivityDeps {
   tenantWeights?: TenantWeights;
   /** How fast pages start their rows: one per worker, so its pages share it. Unset: as fast as Temporal takes them. */
   startPace?: StartPace;
+  /** The patient search index's keys: items are started with their keyed hashes (src/blind-index). */
+  blindIndex?: BlindIndexKeys;
   /** How long one `startBatchItems` takes rows (default `START_SLICE_MS`); tests shorten it to see pages loop. */
   startSliceMs?: number;
 }

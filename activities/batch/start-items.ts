@@ -9,6 +9,7 @@ import type { VerificationWorkflowInput } from '../../workflows/shared/types.js'
 import { itemMemo } from '../../src/batches/item-state.js';
 import { inLanes } from '../../src/batches/lanes.js';
 import type { StartPace } from './start-pace.js';
+import type { BlindIndexKeys } from '../../src/blind-index/keys.js';
 
 /** Starts in flight at once from one activity: enough to start a page in seconds without crowding the server. */
 export const START_LANES = 8;
@@ -26,6 +27,8 @@ export interface ItemStarter {
   tenantWeights?: TenantWeights;
   /** How fast pages start their rows (the worker's, shared by its pages); unset = as fast as Temporal takes them. */
   startPace?: StartPace;
+  /** The patient search index's keys (src/blind-index): every item is started with its patient's keyed hashes. */
+  blindIndex?: BlindIndexKeys;
 }
 
 /** Whether the workflow that holds `workflowId` is this very item (an earlier attempt of this start made it). */
@@ -53,7 +56,7 @@ export type StartItemResult = 'started' | 'duplicate' | { param: string; message
  * problem; Temporal being unavailable is thrown, and the activity retries.
  */
 export async function startItem(
-  { client, taskQueue, tenantWeights }: ItemStarter,
+  { client, taskQueue, tenantWeights, blindIndex }: ItemStarter,
   item: BatchItemMemo,
   input: Pick<VerificationWorkflowInput, 'request' | 'timing' | 'tenant' | 'retryWindowSeconds'>,
 ): Promise<StartItemResult> {
@@ -63,6 +66,7 @@ export async function startItem(
       taskQueue,
       ...(input.timing ? { timing: input.timing } : {}),
       ...(tenantWeights ? { tenantWeights } : {}),
+      ...(blindIndex ? { blindIndex } : {}),
       batch: {
         ...item,
         workflowId,

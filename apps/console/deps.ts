@@ -6,6 +6,10 @@ import { csrfToken } from './csrf.js';
 import type { OperatorClients } from './operator-client.js';
 import { page, type PageFrame } from './views/layout.js';
 import type { Html } from './views/html.js';
+import type { PayerNames } from './payer-names.js';
+import type { PayerNameMap } from './views/payer.js';
+import type { BlindIndexKeys } from '../../src/blind-index/keys.js';
+import { navCountsOf } from './nav-counts.js';
 
 /** What the console's pages share: the process's one Temporal client, and one per operator for what they send. */
 export interface ConsoleDeps {
@@ -18,6 +22,15 @@ export interface ConsoleDeps {
   namespace: string;
   /** The audit trail: every page that shows a patient, every download and every change is recorded in it. */
   audit?: AuditTrail;
+  /** Payer names from the service, cached; without them pages show payer ids. */
+  payers?: PayerNames;
+  /** The patient search index's keys; without them the search by name or member id says it is off. */
+  blindIndex?: BlindIndexKeys;
+}
+
+/** The names of the payers a page shows (none without the service, or past the short wait). */
+export function payerNames(deps: ConsoleDeps, ids: Iterable<string | null | undefined>): Promise<PayerNameMap> {
+  return deps.payers ? deps.payers.names(ids) : Promise.resolve(new Map());
 }
 
 /** Runs Temporal calls under the page's deadline, so an unreachable server shows an error page instead of hanging. */
@@ -29,7 +42,7 @@ export function withDeadline<T>(deps: ConsoleDeps, fn: () => Promise<T>): Promis
 export function sendPage(
   request: FastifyRequest,
   reply: FastifyReply,
-  frame: Omit<PageFrame, 'operator' | 'role' | 'csrf' | 'notice'>,
+  frame: Omit<PageFrame, 'operator' | 'role' | 'csrf' | 'notice' | 'counts'>,
   content: (csrf: string) => Html,
   status = 200,
 ): FastifyReply {
@@ -37,7 +50,11 @@ export function sendPage(
   const notice = request.session.notice;
   if (notice !== undefined) request.session.notice = undefined;
   const { name, role } = operatorOf(request);
-  const body = page({ ...frame, operator: name, role, csrf, ...(notice ? { notice } : {}) }, content(csrf));
+  const counts = navCountsOf(request);
+  const body = page(
+    { ...frame, operator: name, role, csrf, ...(notice ? { notice } : {}), ...(counts ? { counts } : {}) },
+    content(csrf),
+  );
   return reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(body);
 }
 

@@ -11,6 +11,7 @@ export function detailFor(operator: ConsoleOperator, detail: VerificationDetail)
     patient: {
       ...p,
       ...(p.memberId !== undefined ? { memberId: maskMemberId(p.memberId) } : {}),
+      ...(p.discoveredMemberId !== undefined ? { discoveredMemberId: maskMemberId(p.discoveredMemberId) } : {}),
       ...(p.dateOfBirth !== undefined ? { dateOfBirth: yearOfBirth(p.dateOfBirth) } : {}),
     },
   };

@@ -32,7 +32,12 @@ import { eventEndpointPages } from './pages/event-endpoints.js';
 import { needsReviewPages } from './pages/needs-review.js';
 import { temporalUiPages } from './pages/temporal-ui.js';
 import { verificationPages } from './pages/verification.js';
+import { findPatientPages } from './pages/find-patient.js';
+import { worklistPages } from './pages/worklists.js';
+import { navCountsHook } from './nav-counts.js';
+import type { PayerNames } from './payer-names.js';
 import type { Store } from '../../src/store/database.js';
+import type { BlindIndexKeys } from '../../src/blind-index/keys.js';
 import { registerSession } from './session.js';
 import { html } from './views/html.js';
 import { page } from './views/layout.js';
@@ -64,6 +69,10 @@ export interface ConsoleOptions {
    * them the page says events need the database.
    */
   events?: EventServices;
+  /** The patient search index's keys (src/blind-index); without them the search by name or member id is off. */
+  blindIndex?: BlindIndexKeys;
+  /** Payer names from the service's payer endpoint, cached (`payer-names.ts`); without them pages show payer ids. */
+  payers?: PayerNames;
 }
 
 const READYZ_TIMEOUT_MS = Number(variables.READYZ_TIMEOUT_MS.default);
@@ -149,6 +158,8 @@ export function createConsole(options: ConsoleOptions): FastifyInstance {
   registerCsrf(app);
   void app.register(fastifyStatic, { root: ASSETS, prefix: '/assets/', index: false, cacheControl: false });
   app.addHook('onRequest', guard(sources));
+  // After the guard, which knows the operator: the worklists' counts for the navigation of the page.
+  app.addHook('preHandler', navCountsHook(client));
   countHttpRequests(app, 'console');
   healthRoutes(app, { ready: () => temporalReachable(client.connection, options.readyTimeoutMs ?? READYZ_TIMEOUT_MS) });
 
@@ -190,6 +201,8 @@ export function createConsole(options: ConsoleOptions): FastifyInstance {
     temporalUiUrl: config.temporal.uiUrl,
     namespace: config.temporal.namespace,
     audit: options.audit,
+    ...(options.payers ? { payers: options.payers } : {}),
+    ...(options.blindIndex ? { blindIndex: options.blindIndex } : {}),
   };
   const trail = options.audit;
   // Changes to credentials and operators are recorded before they are reported: without the trail, none is offered.
@@ -208,6 +221,8 @@ export function createConsole(options: ConsoleOptions): FastifyInstance {
     needsReviewPages(routes, deps);
     batchPages(routes, deps);
     verificationPages(routes, deps);
+    findPatientPages(routes, deps);
+    worklistPages(routes, deps);
     const endpointDeps = { ...deps, ...(options.events ? { events: options.events } : {}) };
     eventEndpointPages(routes, endpointDeps);
     const { tokenSecret, publicUrl } = config.codec.server;

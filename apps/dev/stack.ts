@@ -6,12 +6,15 @@ import type { Client } from '@temporalio/client';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../src/config.js';
 import { createDataConverter } from '../../src/codec/data-converter.js';
+import { loadBlindIndexKeys } from '../../src/blind-index/keys.js';
 import { ensureKeyFile } from '../../src/codec/keys.js';
 import { startCodecServer } from '../codec-server/run-codec-server.js';
 import { createIntakeApi } from '../intake-api/api.js';
 import { devIntakeKey } from './intake-key.js';
 import { createLogger } from '../../src/logging.js';
 import { createConsole } from '../console/server.js';
+import { PayerNames } from '../console/payer-names.js';
+import { EligibilityClient } from '../../src/client/index.js';
 import { devConsole, devOperatorName } from './console-operator.js';
 import { createSandbox } from '../../sandbox/server.js';
 import { findTemporalCli } from './temporal-cli.js';
@@ -258,6 +261,7 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
     const clients = new IntakeClients(store);
     // One set of event services for the intake API and the console: both change the same endpoints and dispatchers.
     const events = eventServices(store, await secretBox(config), temporal.client, config);
+    const blindIndex = await loadBlindIndexKeys(config.codec);
     const intake = createIntakeApi({
       config,
       client: temporal.client,
@@ -266,6 +270,7 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
       timing: { graceSeconds: config.dev.graceSeconds },
       access: { clients, audit: trail },
       events,
+      ...(blindIndex ? { blindIndex } : {}),
     });
     const intakeUrl = await listen(intake, config.intake.host, config.intake.port, 'intake API');
     stops.push(() => intake.close());
@@ -281,6 +286,8 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
       sessions: store,
       clients,
       events,
+      ...(blindIndex ? { blindIndex } : {}),
+      payers: new PayerNames(new EligibilityClient(config.service)),
     });
     const consoleUrl = await listen(consoleApp, config.console.host, config.console.port, 'operator console');
     stops.push(() => consoleApp.close());

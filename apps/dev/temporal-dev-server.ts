@@ -4,7 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
-import { searchAttributeKeys } from '../../workflows/shared/search-attributes.js';
+import { cliTypeName, searchAttributeKeys } from '../../workflows/shared/search-attributes.js';
 import { devServerDynamicConfig } from './temporal-release.js';
 
 export interface DevServerOptions {
@@ -71,7 +71,7 @@ function startDevArgs(o: Required<Pick<DevServerOptions, 'ip' | 'port' | 'namesp
   if (o.uiPort === undefined) args.push('--headless');
   else args.push('--ui-port', String(o.uiPort));
   if (o.dbFile) args.push('--db-filename', o.dbFile);
-  for (const key of searchAttributeKeys) args.push('--search-attribute', `${key.name}=Keyword`);
+  for (const key of searchAttributeKeys) args.push('--search-attribute', `${key.name}=${cliTypeName[key.type]}`);
   for (const value of devServerDynamicConfig()) args.push('--dynamic-config-value', value);
   return [...args, ...(o.extraArgs ?? [])];
 }

@@ -28,6 +28,7 @@ import { listRoute } from './routes/list.js';
 import { openApiRoute } from './routes/openapi.js';
 import { reviewRoute } from './routes/review.js';
 import { runInputRoute } from './routes/run-input.js';
+import { searchRoute } from './routes/search.js';
 import { startRoute } from './routes/start.js';
 import { statusRoute } from './routes/status.js';
 import { invalidRequestBody } from './schemas.js';
@@ -49,6 +50,8 @@ export interface IntakeApiOptions {
   access?: Omit<IntakeAccess, 'apiKey'>;
   /** Event endpoints, their log and the dispatchers (DESIGN §14), from DATABASE_URL; without them their routes 503. */
   events?: IntakeDeps['events'];
+  /** The patient search index's keys (src/blind-index); without them nothing is indexed and search answers 503. */
+  blindIndex?: IntakeDeps['blindIndex'];
 }
 
 /**
@@ -82,6 +85,7 @@ export function createIntakeApi(options: IntakeApiOptions): FastifyInstance {
     ...(options.timing ? { timing: options.timing } : {}),
     ...(options.batchTiming ? { batchTiming: options.batchTiming } : {}),
     ...(options.events ? { events: options.events } : {}),
+    ...(options.blindIndex ? { blindIndex: options.blindIndex } : {}),
   };
   // Typed as Fastify's base logger so the app keeps Fastify's default instance type.
   const loggerInstance: FastifyBaseLogger = logger.child({ component: 'intake-api' });
@@ -121,6 +125,7 @@ export function createIntakeApi(options: IntakeApiOptions): FastifyInstance {
     startRoute(routes, deps);
     listRoute(routes, deps);
     statusRoute(routes, deps);
+    searchRoute(routes, deps);
     runInputRoute(routes, deps);
     reviewRoute(routes, deps);
     cancelRoute(routes, deps);

@@ -6,6 +6,7 @@ import type { BatchTiming } from '../../workflows/shared/batch-timing.js';
 import type { TenantWeights } from '../../workflows/shared/priority.js';
 import type { Timing } from '../../workflows/shared/timing.js';
 import type { IntakeAccess } from './access.js';
+import type { BlindIndexKeys } from '../../src/blind-index/keys.js';
 import type { EventDispatchers } from '../../src/events/dispatchers.js';
 import type { EventEndpoints } from '../../src/events/endpoints.js';
 import type { EventLog } from '../../src/events/event-log.js';
@@ -40,6 +41,8 @@ export interface IntakeDeps {
   tenantWeights?: TenantWeights;
   /** Who callers are and the audit trail of what they did. */
   access: IntakeAccess;
+  /** The patient search index's keys: starts carry keyed hashes, and `POST /verifications/search` hashes with them. */
+  blindIndex?: BlindIndexKeys;
   /** Event endpoints; without them (no database) their routes answer 503 `events_unavailable`. */
   events?: IntakeEvents;
 }

@@ -148,7 +148,12 @@ export async function registerNamespace(address: string, namespace: string, time
       const missing = searchAttributeKeys.filter((key) => !(key.name in (customAttributes ?? {})));
       if (missing.length === 0) return;
       const searchAttributes = Object.fromEntries(
-        missing.map((key) => [key.name, IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD]),
+        missing.map((key) => [
+          key.name,
+          key.type === 'KEYWORD_LIST'
+            ? IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD_LIST
+            : IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
+        ]),
       );
       await connection.operatorService.addSearchAttributes({ namespace, searchAttributes });
       throw new Error('added; checking again');

@@ -3,12 +3,15 @@ import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/c
 import type { SearchAttributePair } from '@temporalio/common';
 import { validateIntake } from '../contract/index.js';
 import { TenantSchema } from './tenant.js';
+import type { BlindIndexKeys } from '../blind-index/keys.js';
+import { indexTokens, intakePatientKeys } from '../blind-index/tokens.js';
 import { verificationWorkflowId } from '../../workflows/shared/ids.js';
 import { waitsForDiscovery } from '../../workflows/shared/intake.js';
 import { BATCH_ITEM_MEMO_KEY, type BatchItemMemo } from '../../workflows/shared/batch-types.js';
 import {
   BatchId,
   DiscoveryId,
+  PatientIndex,
   PayerId,
   SpecialtyCode,
   Tenant,
@@ -56,6 +59,8 @@ export interface StartVerificationOptions {
   tenant?: string;
   /** Fairness weights by tenant (`ELIGIBILITY_TENANT_WEIGHTS`). */
   tenantWeights?: TenantWeights;
+  /** The patient search index's keys: the start carries the patient's keyed hashes (none without keys). */
+  blindIndex?: BlindIndexKeys;
 }
 
 /**
@@ -102,6 +107,9 @@ export async function startVerification(
   if (intake.discoveryId) typedSearchAttributes.push({ key: DiscoveryId, value: intake.discoveryId });
   if (batch) typedSearchAttributes.push({ key: BatchId, value: batch.batchId });
   if (tenant) typedSearchAttributes.push({ key: Tenant, value: tenant });
+  // Keyed hashes, set here with the rest so no workflow code changes: how a person finds this patient again.
+  const index = options.blindIndex && indexTokens(options.blindIndex, tenant, intakePatientKeys(intake));
+  if (index?.length) typedSearchAttributes.push({ key: PatientIndex, value: index });
   const item: BatchItemMemo | undefined = batch && {
     batchId: batch.batchId,
     row: batch.row,

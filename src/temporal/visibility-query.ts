@@ -9,6 +9,7 @@ import type { WorkflowTypeName } from '../../workflows/shared/workflow-types.js'
 export type Condition = string & { readonly __condition: true };
 
 type KeywordKey = ReturnType<typeof defineSearchAttributeKey<typeof SearchAttributeType.KEYWORD>>;
+type KeywordListKey = ReturnType<typeof defineSearchAttributeKey<typeof SearchAttributeType.KEYWORD_LIST>>;
 /** Temporal's `ExecutionStatus` values as visibility spells them. */
 export type ExecutionStatus = 'Running' | 'Completed' | 'Failed' | 'Canceled' | 'Terminated' | 'TimedOut';
 
@@ -18,6 +19,9 @@ const list = (values: readonly string[]) => `(${values.map(quote).join(', ')})`;
 
 export const is = (key: KeywordKey, value: string): Condition => condition(`${key.name} = ${quote(value)}`);
 export const isOneOf = (key: KeywordKey, values: readonly string[]): Condition =>
+  condition(`${key.name} IN ${list(values)}`);
+/** A keyword list holding any of `values` (visibility's `IN` on a list matches any element); never an empty list. */
+export const hasAnyOf = (key: KeywordListKey, values: readonly string[]): Condition =>
   condition(`${key.name} IN ${list(values)}`);
 /**
  * A tenant filter: one tenant, or any of several (a person of several tenants). An empty list matches nothing, and

@@ -117,7 +117,9 @@ describe('operator console in a browser', function () {
       /What it asks for: The prior authorization number of the ABA therapy.*Fields: authorizationNumber/s,
     );
 
-    const input = page.getByLabel('Input for this run (a JSON object)');
+    // The form asks for the run's field; the whole input as JSON is the advanced way.
+    await page.getByText('Advanced: send the input as JSON').click();
+    const input = page.getByLabel('The whole input as JSON');
     await input.fill('{"note": ');
     await page.getByText(/Not valid JSON yet/).waitFor();
     assert.equal(await input.getAttribute('aria-invalid'), 'true', 'checked as it is typed');
@@ -125,17 +127,19 @@ describe('operator console in a browser', function () {
 
     // Valid JSON the service refuses: an empty object has nothing to patch (the sandbox's 400 names `input`).
     await input.fill('{}');
-    await page.getByText('Valid JSON object.').waitFor();
+    await page.getByText('An empty object: it gives the run no values.').waitFor();
     await page.getByRole('button', { name: 'Send the input' }).click();
     const refusal = page.locator(`[id="input-${flowRunId}-error"]`);
-    await refusal.getByText(/Refused \(field input\)/).waitFor();
+    await refusal.getByText(/The service did not accept this input/).waitFor();
+    assert.doesNotMatch(await refusal.innerText(), /invalid_request_error|400/);
     assert.equal((await wf.query(statusQuery)).pendingRuns.length, 1, 'the run still awaits input');
 
-    await page.getByLabel('Input for this run (a JSON object)').fill('{"authorizationNumber": "A-100"}');
+    await page.getByLabel('The whole input as JSON').fill('');
+    await page.getByLabel(/Authorization number/).fill('A-100');
     await page.getByRole('button', { name: 'Send the input' }).click();
     await page
       .getByRole('status')
-      .getByText(/answered: the service says CREATED/)
+      .getByText(/answered: the service took the input \(its status: CREATED\)/)
       .waitFor();
     assert.match(await page.getByRole('status').innerText(), new RegExp(`console:${console.operator.name}`));
     assert.match(await page.locator('main').innerText(), new RegExp(`answered by console:${console.operator.name}`));
@@ -143,11 +147,12 @@ describe('operator console in a browser', function () {
     assert.equal((await wf.result()).outcome, 'completed');
     await page.goto(`${console.url}/verifications/${workflowId}`);
     const main = page.locator('main');
-    await main.getByText('completed', { exact: true }).first().waitFor();
+    await main.getByText('Completed', { exact: true }).first().waitFor();
     const timeline = await page.locator('.timeline').innerText();
     const sender = `console:${console.operator.name}`;
-    assert.match(timeline, new RegExp(`update supplyRunInput \\(run ${flowRunId}\\) accepted by ${sender}`));
-    assert.match(timeline, /workflow completed/);
+    assert.match(timeline, new RegExp(`input sent \\(run ${flowRunId}\\) by ${sender}`));
+    assert.match(timeline, /finished/);
+    assert.doesNotMatch(timeline, /supplyRunInput|update|settled/);
     await assertAccessible('the verification page');
   });
 
@@ -197,7 +202,7 @@ describe('operator console in a browser', function () {
       .getByText(/abandoned/)
       .waitFor();
     assert.equal((await wf.result()).outcome, 'abandoned');
-    assert.match(await page.locator('.timeline').innerText(), /update resolveReview accepted by console:alice/);
+    assert.match(await page.locator('.timeline').innerText(), /review decided by console:alice/);
   });
 
   it('makes an intake client and an operator on the administrators’ pages, each page accessible', async () => {

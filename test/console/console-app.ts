@@ -11,6 +11,8 @@ import type { EventServices } from '../../src/events/services.js';
 import type { Store } from '../../src/store/database.js';
 import { createConsole } from '../../apps/console/server.js';
 import { createLogger } from '../../src/logging.js';
+import type { PayerNames } from '../../apps/console/payer-names.js';
+import { testBlindIndex } from '../setup/codec.js';
 
 /** A console on a free port of 127.0.0.1 with one operator, its log lines kept for the privacy checks. */
 export interface TestConsole {
@@ -37,6 +39,8 @@ export async function startTestConsole(
     operator?: { name: string; password: string };
     /** The session key (another console's, to share its cookies); default a new one. */
     sessionSecret?: string;
+    /** Payer names (the sandbox's payer endpoint); default none: pages show payer ids. */
+    payers?: PayerNames;
   } = {},
 ): Promise<TestConsole> {
   const operator = options.operator ?? { name: 'alice', password: randomBytes(12).toString('base64url') };
@@ -63,6 +67,8 @@ export async function startTestConsole(
     ...(options.sessions ? { sessions: options.sessions } : {}),
     ...(options.clients ? { clients: options.clients } : {}),
     ...(options.events ? { events: options.events } : {}),
+    ...(options.payers ? { payers: options.payers } : {}),
+    blindIndex: testBlindIndex(),
   });
   const url = options.listen ? (await app.listen({ host: '127.0.0.1', port: 0 })).replace(/\/$/, '') : '';
   if (!options.listen) await app.ready();

@@ -43,6 +43,7 @@ describe('intake API OpenAPI document', () => {
         '/event-endpoints/{endpointId}/redeliver',
         '/event-endpoints/{endpointId}/rotate-secret',
         '/verifications',
+        '/verifications/search',
         '/verifications/{workflowId}',
         '/verifications/{workflowId}/cancel',
         '/verifications/{workflowId}/review',

@@ -19,7 +19,8 @@ import { runAwaitingInputSignal, statusQuery, supplyRunInputUpdate } from '../..
 import { DEFAULT_EVENT_TENANT, eventDispatcherId } from '../../workflows/shared/event-types.js';
 import { createWorker } from '../../workers/create-worker.js';
 import { workflowBundle } from '../setup/bundle.js';
-import { testCodecKeys } from '../setup/codec.js';
+import { testBlindIndex, testCodecKeys } from '../setup/codec.js';
+import { PatientIndex } from '../../workflows/shared/search-attributes.js';
 import { startTestSandbox, type TestSandbox } from '../setup/sandbox.js';
 import { testTemporal } from '../setup/temporal.js';
 import { eventually } from '../setup/workflow-harness.js';
@@ -123,7 +124,7 @@ describe('patient data in Temporal', function () {
         placeOfServiceCode: '11',
         specialtyCode: 'ABA',
       },
-      { taskQueue, timing: { graceSeconds: 60 } },
+      { taskQueue, timing: { graceSeconds: 60 }, blindIndex: testBlindIndex() },
     );
     const wf: WorkflowHandle<typeof verificationWorkflow> = client.workflow.getHandle(workflowId);
     const verificationId = await eventually(async () => (await wf.query(statusQuery)).verificationId);
@@ -153,6 +154,24 @@ describe('patient data in Temporal', function () {
         Object.values(PHI).filter((v) => text.includes(v)),
         [],
         'PHI found in the raw history',
+      );
+      // Every search attribute as visibility stores and shows it: identifiers and keyed hashes, no patient value in
+      // any spelling (the blind index hashes the normalised forms).
+      const indexed = (await raw.workflow.getHandle(wf.workflowId).describe()).raw.workflowExecutionInfo
+        ?.searchAttributes?.indexedFields;
+      const attributes = Object.entries(indexed ?? {}).map(
+        ([name, p]) => `${name}=${Buffer.from(p.data ?? new Uint8Array()).toString()}`,
+      );
+      assert.ok(
+        attributes.some((a) => a.startsWith(`${PatientIndex.name}=`)),
+        `the patient index is set: ${attributes.join(' ')}`,
+      );
+      const spellings = [...Object.values(PHI), 'SECRETWORTH', 'secretworth', '19670405', '1967-04-05', 'PHIONELLA'];
+      const allAttributes = attributes.join('\n');
+      assert.deepEqual(
+        spellings.filter((v) => allAttributes.toLowerCase().includes(v.toLowerCase())),
+        [],
+        'a patient value in a search attribute',
       );
       const payloads = payloadsOf(history);
       assert.ok(payloads.length >= 8, `payloads found: ${payloads.length}`);

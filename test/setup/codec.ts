@@ -1,6 +1,7 @@
 import type { DataConverter } from '@temporalio/common';
 import { encryptedDataConverter } from '../../src/codec/data-converter.js';
 import { codecKeys, generateKey, type CodecKeys } from '../../src/codec/keys.js';
+import { derivedBlindIndexKeys, type BlindIndexKeys } from '../../src/blind-index/keys.js';
 
 const KEYS_VARIABLE = 'ELIGIBILITY_TEST_CODEC_KEYS';
 
@@ -13,6 +14,11 @@ export const TEST_CODEC_KEYS = (process.env[KEYS_VARIABLE] ??= generateKey('test
 
 export function testCodecKeys(keys = TEST_CODEC_KEYS): CodecKeys {
   return codecKeys(keys, 'test keys');
+}
+
+/** The patient search index's keys of this run: derived from its codec keys, as every process without its own. */
+export function testBlindIndex(keys = TEST_CODEC_KEYS): BlindIndexKeys {
+  return derivedBlindIndexKeys(testCodecKeys(keys));
 }
 
 let converter: DataConverter | undefined;

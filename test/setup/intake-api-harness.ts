@@ -5,6 +5,7 @@ import { createIntakeApi, type IntakeApiOptions } from '../../apps/intake-api/ap
 import { createLogger } from '../../src/logging.js';
 import { FAST, TEST_INTAKE_KEY } from './fixtures.js';
 import { testTemporal } from './temporal.js';
+import { testBlindIndex } from './codec.js';
 import { startWorkflowHarness, type WorkflowHarness } from './workflow-harness.js';
 
 /** A workflow harness with the intake API in front of it (key TEST_INTAKE_KEY, short waits), as its suites need. */
@@ -25,6 +26,8 @@ export interface IntakeApiHarnessOptions {
   access?: IntakeApiOptions['access'];
   /** Event endpoints (DESIGN §14), made with the harness's task queue (where dispatchers run). */
   events?: (taskQueue: string) => IntakeApiOptions['events'];
+  /** The patient search index's keys; default: the run's (derived from its codec keys). */
+  blindIndex?: IntakeApiOptions['blindIndex'];
 }
 
 export async function startIntakeApiHarness(options: IntakeApiHarnessOptions = {}): Promise<IntakeApiHarness> {
@@ -43,6 +46,7 @@ export async function startIntakeApiHarness(options: IntakeApiHarnessOptions = {
     ...(options.batchTiming ? { batchTiming: options.batchTiming } : {}),
     ...(options.access ? { access: options.access } : {}),
     ...(options.events ? { events: options.events(harness.taskQueue) } : {}),
+    blindIndex: options.blindIndex ?? testBlindIndex(),
   });
   return {
     harness,

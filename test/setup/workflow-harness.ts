@@ -8,7 +8,7 @@ import { EligibilityClient } from '../../src/client/index.js';
 import { loadConfig } from '../../src/config.js';
 import { createWorker, type CreateWorkerOptions } from '../../workers/create-worker.js';
 import { workflowBundle } from './bundle.js';
-import { testDataConverter } from './codec.js';
+import { testBlindIndex, testDataConverter } from './codec.js';
 import { startTestSandbox, type TestSandbox } from './sandbox.js';
 import { testTemporal } from './temporal.js';
 
@@ -45,7 +45,7 @@ export async function startWorkflowHarness(
     taskQueue,
     activities: {
       ...createActivities(new EligibilityClient(config.service), { outcomes }),
-      ...createBatchActivities({ client, taskQueue, startSliceMs }),
+      ...createBatchActivities({ client, taskQueue, startSliceMs, blindIndex: testBlindIndex() }),
       ...createGovernorActivities(client),
     },
     dataConverter: testDataConverter(),

@@ -11,6 +11,12 @@ export const BatchId = defineSearchAttributeKey('BatchId', SearchAttributeType.K
 /** The submitter's tenant (a provider group or clinic id, never PHI), for traffic governance's fairness key. */
 export const Tenant = defineSearchAttributeKey('Tenant', SearchAttributeType.KEYWORD);
 
+/**
+ * The patient search index (DESIGN §15): keyed hashes of last name + date of birth and of member id, each keyed by
+ * tenant (src/blind-index). Never a patient value: without the index's key a hash tells nothing.
+ */
+export const PatientIndex = defineSearchAttributeKey('PatientIndex', SearchAttributeType.KEYWORD_LIST);
+
 export const searchAttributeKeys = [
   VerificationStage,
   PayerId,
@@ -19,4 +25,11 @@ export const searchAttributeKeys = [
   DiscoveryId,
   BatchId,
   Tenant,
+  PatientIndex,
 ] as const;
+
+/** Each key's type as the Temporal CLI's `--search-attribute Name=Type` spells it. */
+export const cliTypeName = {
+  [SearchAttributeType.KEYWORD]: 'Keyword',
+  [SearchAttributeType.KEYWORD_LIST]: 'KeywordList',
+};

@@ -34,6 +34,11 @@ Example:
       const { OperatorDirectory } = await import('../../../src/access/operators.js');
       const { IntakeClients } = await import('../../../src/access/intake-clients.js');
       const { eventServices, secretBox } = await import('../../../src/events/services.js');
+      const { loadBlindIndexKeys } = await import('../../../src/blind-index/keys.js');
+      // Payer names from the service's payer endpoint, with the worker's credentials for it.
+      const { PayerNames } = await import('../../console/payer-names.js');
+      const { EligibilityClient } = await import('../../../src/client/index.js');
+      const blindIndex = await loadBlindIndexKeys(config.codec);
       await withOptionalStore(ctx, async (store) => {
         const audit = store && new AuditTrail(store);
         const directory = store && new OperatorDirectory(store);
@@ -53,6 +58,8 @@ Example:
               logger,
               audit,
               directory,
+              ...(blindIndex ? { blindIndex } : {}),
+              payers: new PayerNames(new EligibilityClient(config.service)),
               ...(store ? { sessions: store } : {}),
               ...(clients ? { clients } : {}),
               ...(store && box ? { events: eventServices(store, box, client, config) } : {}),

@@ -28,6 +28,8 @@ Example:
       const { IntakeClients } = await import('../../../src/access/intake-clients.js');
       const { AuditTrail } = await import('../../../src/audit/audit-trail.js');
       const { eventServices, secretBox } = await import('../../../src/events/services.js');
+      const { loadBlindIndexKeys } = await import('../../../src/blind-index/keys.js');
+      const blindIndex = await loadBlindIndexKeys(config.codec);
       await withOptionalStore(ctx, async (store) => {
         const access = store && { clients: new IntakeClients(store), audit: new AuditTrail(store) };
         const box = store && (await secretBox(config));
@@ -45,6 +47,7 @@ Example:
               logger,
               readyTimeoutMs: config.observability.readyTimeoutMs,
               ...(access ? { access } : {}),
+              ...(blindIndex ? { blindIndex } : {}),
               ...(store && box ? { events: eventServices(store, box, client, config) } : {}),
             }),
         });

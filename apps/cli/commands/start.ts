@@ -111,11 +111,14 @@ Examples:
         const sandboxUrl = options.sandboxUrl as string | undefined;
         const resolved = await resolveSandboxDiscovery(validation.intake, sandboxUrl);
         const graceSeconds = options.graceSeconds as number | undefined;
+        const { loadBlindIndexKeys } = await import('../../../src/blind-index/keys.js');
+        const blindIndex = await loadBlindIndexKeys(config.codec);
         const { workflowId, started } = await startVerification(client, resolved, {
           taskQueue: config.temporal.taskQueue,
           lane: 'front-desk',
           ...(tenant !== undefined ? { tenant } : {}),
           tenantWeights: config.tenants.weights,
+          ...(blindIndex ? { blindIndex } : {}),
           ...(graceSeconds ? { timing: { graceSeconds } } : {}),
         });
         console.log(

@@ -18,7 +18,9 @@ function checkJsonObject(textarea) {
   textarea.setCustomValidity(problem);
   textarea.setAttribute('aria-invalid', problem ? 'true' : 'false');
   if (error) {
-    error.textContent = problem || (text ? 'Valid JSON object.' : '');
+    const empty = !problem && text !== '' && Object.keys(JSON.parse(text)).length === 0;
+    error.textContent =
+      problem || (empty ? 'An empty object: it gives the run no values.' : text ? 'Reads as a JSON object.' : '');
     error.classList.toggle('ok', !problem && text !== '');
   }
 }

@@ -9,10 +9,13 @@ import { mayAct, refuseReadOnly, seesWorkflow, visibleDetail } from '../access.j
 import { audit, auditRead } from '../audit.js';
 import { detailFor } from '../masking.js';
 import { requireCsrf } from '../csrf.js';
-import { sendPage, withDeadline, workflowUiUrl, type ConsoleDeps } from '../deps.js';
+import { payerNames, sendPage, withDeadline, workflowUiUrl, type ConsoleDeps } from '../deps.js';
+import { pageParam, paged } from '../views/paging.js';
 import { operatorIdentity } from '../operator-client.js';
 import { queue } from '../reads/queue.js';
 import { answerView, runsOf, type RunFormError } from '../views/answer.js';
+import { FIELD_PREFIX } from '../views/run-form.js';
+import { refusalWords } from '../views/refusal-words.js';
 import { html } from '../views/html.js';
 import { queueTable } from '../views/queue.js';
 import { notFoundPage } from './not-found.js';
@@ -46,15 +49,36 @@ async function showAnswerPage(
   );
 }
 
-/** The input as the operator typed it: a JSON object, or the reason it is not one (said without echoing it). */
-function parseInput(text: string): { input: Record<string, unknown> } | { reason: string } {
+/** The values typed in the run's fields (`field.<name>`), the empty ones left out. */
+function fieldValues(body: Record<string, unknown> | undefined): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const [key, value] of Object.entries(body ?? {})) {
+    if (key.startsWith(FIELD_PREFIX) && typeof value === 'string' && value.trim() !== '') {
+      values[key.slice(FIELD_PREFIX.length)] = value.trim();
+    }
+  }
+  return values;
+}
+
+/**
+ * The input as the operator gave it: the JSON box when it is filled in (the advanced way), else the fields' values;
+ * or the reason it cannot be sent, naming the field (said without echoing it).
+ */
+function parseInput(
+  text: string,
+  values: Record<string, string>,
+): { input: Record<string, unknown> } | { param: string; reason: string } {
+  if (text.trim() === '') {
+    if (Object.keys(values).length > 0) return { input: values };
+    return { param: 'input', reason: 'Fill in what the run asks for before sending.' };
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    return { reason: 'this is not valid JSON' };
+    return { param: 'input', reason: 'This is not valid JSON.' };
   }
-  return isPlainObject(value) ? { input: value } : { reason: 'the input must be a JSON object ({…})' };
+  return isPlainObject(value) ? { input: value } : { param: 'input', reason: 'The input must be a JSON object ({…}).' };
 }
 
 /**
@@ -67,11 +91,15 @@ export function awaitingInputPages(app: FastifyInstance, deps: ConsoleDeps): voi
     const operator = operatorOf(request);
     const rows = await withDeadline(deps, () => queue(deps.client, 'awaiting-input', operator.tenants));
     const label = mayAct(operator) ? 'Answer' : 'View';
-    return sendPage(request, reply, { title: 'Awaiting input', section: '/awaiting-input' }, () =>
+    const shown = paged(rows, pageParam(request.query));
+    const names = await payerNames(
+      deps,
+      shown.rows.map((r) => r.payerId),
+    );
+    return sendPage(request, reply, { title: 'Needs input', section: '/awaiting-input' }, () =>
       queueTable(
-        rows,
-        'Runs awaiting input',
-        'No run awaits input.',
+        shown,
+        { caption: 'Runs waiting for input', empty: 'No run waits for input.', path: '/awaiting-input', names },
         (r) => html`<a class="button" href="/runs/${encodeURIComponent(r.workflowId)}">${label}</a>`,
       ),
     );
@@ -81,7 +109,7 @@ export function awaitingInputPages(app: FastifyInstance, deps: ConsoleDeps): voi
     showAnswerPage(deps, request, reply, request.params.workflowId),
   );
 
-  app.post<{ Params: RunParams; Body: { input?: string } }>(
+  app.post<{ Params: RunParams; Body: Record<string, unknown> }>(
     '/runs/:workflowId/:flowRunId',
     { preHandler: requireCsrf(app) },
     async (request, reply) => {
@@ -96,14 +124,10 @@ export function awaitingInputPages(app: FastifyInstance, deps: ConsoleDeps): voi
       const seen = await seesWorkflow(deps, request, workflowId);
       if (!seen) return notFoundPage(request, reply, `There is no workflow ${workflowId}.`);
       const text = typeof request.body?.input === 'string' ? request.body.input : '';
-      const parsed = parseInput(text);
+      const values = fieldValues(request.body);
+      const parsed = parseInput(text, values);
       if ('reason' in parsed) {
-        return showAnswerPage(deps, request, reply, workflowId, {
-          flowRunId,
-          param: 'input',
-          reason: parsed.reason,
-          text,
-        });
+        return showAnswerPage(deps, request, reply, workflowId, { flowRunId, ...parsed, text, values });
       }
       const operator = operatorOf(request).name;
       const client = deps.operators.for(operator);
@@ -130,8 +154,9 @@ export function awaitingInputPages(app: FastifyInstance, deps: ConsoleDeps): voi
           await answered('refused');
           return showAnswerPage(deps, request, reply, workflowId, {
             flowRunId,
-            reason,
+            reason: refusalWords(param, reason),
             text,
+            values,
             ...(param ? { param } : {}),
           });
         }
@@ -139,14 +164,14 @@ export function awaitingInputPages(app: FastifyInstance, deps: ConsoleDeps): voi
         if (!closed) throw err;
         await answered('closed');
         const reason = `${closedMessage(closed)}: it takes no more input`;
-        return showAnswerPage(deps, request, reply, workflowId, { flowRunId, reason, text });
+        return showAnswerPage(deps, request, reply, workflowId, { flowRunId, reason, text, values });
       }
       // Identifiers only: the input itself is never logged.
       request.log.info({ workflowId, flowRunId, status: answer.status, operator }, 'run input accepted');
       await answered('ok');
       request.session.notice =
-        `Run ${flowRunId} answered: the service says ${answer.status}. ` +
-        `Recorded in the workflow's history as sent by ${operatorIdentity(operator)}.`;
+        `Run ${flowRunId} answered: the service took the input (its status: ${answer.status}). ` +
+        `The verification records it as sent by ${operatorIdentity(operator)}.`;
       return reply.redirect(`/runs/${encodeURIComponent(workflowId)}`, 303);
     },
   );

@@ -1,7 +1,6 @@
 import { ApplicationFailure, WorkflowUpdateFailedError } from '@temporalio/client';
 import type { FastifyInstance } from 'fastify';
 import { BatchNotFoundError, cancelBatch, resubmitBatch } from '../../../src/batches/actions.js';
-import { listBatchItems } from '../../../src/batches/items.js';
 import { RESULTS_MEDIA_TYPE, resultsCsv, resultsJsonl } from '../../../src/batches/results-format.js';
 import { batchResults } from '../../../src/batches/results.js';
 import { BatchIdParams } from '../../../src/batches/schemas.js';
@@ -12,8 +11,14 @@ import { audit } from '../audit.js';
 import { resultsFor } from '../../../src/access/masking.js';
 import { batchesOf } from '../reads/batches.js';
 import { requireCsrf } from '../csrf.js';
-import { sendPage, withDeadline, type ConsoleDeps } from '../deps.js';
-import { batchDetail, batchesList } from '../views/batches.js';
+import { payerNames, sendPage, withDeadline, type ConsoleDeps } from '../deps.js';
+import { batchRows, hopelessFailures } from '../reads/batch-page.js';
+import { batchDetail, batchesList, batchName } from '../views/batches.js';
+import { pageParam, paged } from '../views/paging.js';
+
+/** Batches on one page of the list, and items on one page of a batch. */
+const BATCHES_PER_PAGE = 20;
+const ITEMS_PER_PAGE = 50;
 import { notFoundPage } from './not-found.js';
 
 /** A results export reads every item's close event: far longer than one page's usual Temporal deadline. */
@@ -27,19 +32,32 @@ const RESUBMIT_FAILED = ['failed', 'timed-out', 'terminated'] as const;
  */
 export function batchPages(app: FastifyInstance, deps: ConsoleDeps): void {
   app.get('/batches', async (request, reply) => {
-    const batches = await withDeadline(deps, () => batchesOf(deps.client, operatorOf(request).tenants, 20));
-    return sendPage(request, reply, { title: 'Batches', section: '/batches' }, () => batchesList(batches));
+    const page = pageParam(request.query);
+    // Read as far as this page and one batch more; newest first by submission, whatever changed one since.
+    const batches = await withDeadline(deps, () =>
+      batchesOf(deps.client, operatorOf(request).tenants, page * BATCHES_PER_PAGE + 1),
+    );
+    batches.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+    const shown = paged(batches, page, BATCHES_PER_PAGE);
+    const pages = batches.length > page * BATCHES_PER_PAGE ? page + 1 : shown.pages;
+    return sendPage(request, reply, { title: 'Batches', section: '/batches' }, () => batchesList({ ...shown, pages }));
   });
 
   app.get<{ Params: { batchId: string } }>('/batches/:batchId', async (request, reply) => {
     const params = BatchIdParams.safeParse(request.params);
     const view = params.success ? await visibleBatch(deps, request, params.data.batchId) : undefined;
     if (!view) return notFoundPage(request, reply, 'There is no such batch.');
-    const { items } = await withDeadline(deps, () =>
-      listBatchItems(deps.client, view.batchId, { pageSize: 50, rounds: view.round }),
-    );
-    return sendPage(request, reply, { title: `Batch ${view.batchId}`, section: '/batches' }, (csrf) =>
-      batchDetail(view, items, csrf, mayAct(operatorOf(request))),
+    const { items, invalid } = await withDeadline(deps, () => batchRows(deps.client, view));
+    const shown = paged(items, pageParam(request.query), ITEMS_PER_PAGE);
+    const [names, hopeless] = await Promise.all([
+      payerNames(
+        deps,
+        shown.rows.map((i) => i.payerId),
+      ),
+      withDeadline(deps, () => hopelessFailures(deps.client, items)),
+    ]);
+    return sendPage(request, reply, { title: `Batch ${batchName(view)}`, section: '/batches' }, (csrf) =>
+      batchDetail(view, { items: shown, invalid, hopeless, names }, csrf, mayAct(operatorOf(request))),
     );
   });
 
@@ -108,11 +126,19 @@ export function batchPages(app: FastifyInstance, deps: ConsoleDeps): void {
               request.session.notice = `Batch ${batchId} is being cancelled.`;
               outcome = 'ok';
             }
+          } else if (
+            request.body?.confirm !== 'yes' &&
+            (await withDeadline(deps, async () =>
+              hopelessFailures(deps.client, (await batchRows(deps.client, view)).items),
+            )) > 0
+          ) {
+            request.session.notice =
+              'Not resubmitted: some failures cannot succeed again; tick the box to resubmit anyway.';
           } else {
             const answer = await withDeadline(deps, () => resubmitBatch(client, batchId, RESUBMIT_FAILED));
             request.session.notice = answer.accepted
-              ? `Resubmission round ${answer.round} started for the failed items.`
-              : 'Nothing new: this resubmission was already taken.';
+              ? `The failed items are being started again (attempt ${answer.round + 1}).`
+              : 'Nothing new: these items were already started again.';
             outcome = answer.accepted ? 'ok' : 'repeat';
           }
           request.log.info({ batchId, act, operator }, 'batch action');

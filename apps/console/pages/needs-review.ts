@@ -9,7 +9,8 @@ import { operatorOf } from '../session.js';
 import { mayAct, refuseReadOnly, seesWorkflow } from '../access.js';
 import { audit } from '../audit.js';
 import { requireCsrf } from '../csrf.js';
-import { sendPage, withDeadline, type ConsoleDeps } from '../deps.js';
+import { payerNames, sendPage, withDeadline, type ConsoleDeps } from '../deps.js';
+import { pageParam, paged } from '../views/paging.js';
 import { operatorIdentity } from '../operator-client.js';
 import { queue } from '../reads/queue.js';
 import { html } from '../views/html.js';
@@ -60,6 +61,11 @@ export function needsReviewPages(app: FastifyInstance, deps: ConsoleDeps): void 
       mayAct(operator)
         ? reviewForms(workflowId, csrf)
         : html`<a class="button" href="/verifications/${encodeURIComponent(workflowId)}">View</a>`;
+    const shown = paged(rows, pageParam(request.query));
+    const names = await payerNames(
+      deps,
+      shown.rows.map((r) => r.payerId),
+    );
     return sendPage(
       request,
       reply,
@@ -70,7 +76,16 @@ export function needsReviewPages(app: FastifyInstance, deps: ConsoleDeps): void 
             at the service whether the verification exists, then decide. The reason and deadline of each are on its
             verification page.
           </p>
-          ${queueTable(rows, 'Verifications needing review', 'No verification needs review.', (r) => action(r.workflowId, csrf))}`,
+          ${queueTable(
+            shown,
+            {
+              caption: 'Verifications needing review',
+              empty: 'No verification needs review.',
+              path: '/needs-review',
+              names,
+            },
+            (r) => action(r.workflowId, csrf),
+          )}`,
     );
   });
 

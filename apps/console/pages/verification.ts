@@ -1,11 +1,14 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { verificationWorkflowId } from '../../../workflows/shared/ids.js';
 import { mayAct, seesWorkflow, visibleBatch, visibleDetail } from '../access.js';
 import { auditRead } from '../audit.js';
 import { detailFor } from '../masking.js';
 import { operatorOf } from '../session.js';
 import { requireCsrf } from '../csrf.js';
-import { sendPage, workflowUiUrl, type ConsoleDeps } from '../deps.js';
+import { payerNames, sendPage, withDeadline, workflowUiUrl, type ConsoleDeps } from '../deps.js';
+import { newerAttempt } from '../reads/newer-attempt.js';
+import { patientSearchForm } from '../views/find-patient.js';
+import { html } from '../views/html.js';
 import { searchForm, verificationView } from '../views/verification.js';
 import { notFoundPage } from './not-found.js';
 
@@ -13,17 +16,26 @@ import { notFoundPage } from './not-found.js';
 const WORKFLOW_ID = /^(verification|run|batch)-/;
 
 /**
- * Verification: search by caller id or workflow id (posted: the text typed stays out of URLs), and
- * one workflow's page: patient, identifiers, outcome, discovery, runs, last error, timeline, a link to Temporal UI.
+ * Find: a patient (`find-patient.ts`), or a verification by caller id or workflow id (posted: the text typed stays
+ * out of URLs); and one workflow's page: patient, identifiers, outcome, discovery, runs, last error, timeline, a link
+ * to Temporal UI, and to the newer attempt when a resubmission started its batch row again.
  */
 export function verificationPages(app: FastifyInstance, deps: ConsoleDeps): void {
-  const frame = { title: 'Find a verification', section: '/verifications' } as const;
-  app.get('/verifications', async (request, reply) => sendPage(request, reply, frame, (csrf) => searchForm(csrf)));
+  const frame = { title: 'Find a patient or a verification', section: '/verifications' } as const;
+  const forms = (request: FastifyRequest, csrf: string, q = '', problem?: string) =>
+    html`${patientSearchForm(csrf, {}, undefined, operatorOf(request).tenants === null)}${searchForm(csrf, q, problem)}`;
+  app.get('/verifications', async (request, reply) => sendPage(request, reply, frame, (csrf) => forms(request, csrf)));
 
   app.post<{ Body: { q?: string } }>('/verifications', { preHandler: requireCsrf(app) }, async (request, reply) => {
     const q = typeof request.body?.q === 'string' ? request.body.q.trim() : '';
     if (q === '')
-      return sendPage(request, reply, frame, (csrf) => searchForm(csrf, '', 'Type a caller id or a workflow id.'), 400);
+      return sendPage(
+        request,
+        reply,
+        frame,
+        (csrf) => forms(request, csrf, '', 'Type a caller id or a workflow id.'),
+        400,
+      );
     const batchId = /^batch-[^.]+$/.test(q) ? q.slice('batch-'.length) : undefined;
     // Only what the operator sees is found: another tenant's verification or batch is not there for them.
     if (batchId && (await visibleBatch(deps, request, batchId).catch(() => undefined))) {
@@ -38,7 +50,13 @@ export function verificationPages(app: FastifyInstance, deps: ConsoleDeps): void
       request,
       reply,
       frame,
-      (csrf) => searchForm(csrf, q, 'No verification has this caller id or workflow id.'),
+      (csrf) =>
+        forms(
+          request,
+          csrf,
+          q,
+          'No verification has this caller id or workflow id. To find a patient by name, use the form above.',
+        ),
       404,
     );
   });
@@ -49,8 +67,19 @@ export function verificationPages(app: FastifyInstance, deps: ConsoleDeps): void
     if (!found) return notFoundPage(request, reply, `There is no workflow ${workflowId}.`);
     await auditRead(deps.audit, request, found);
     const operator = operatorOf(request);
+    const [names, newer] = await Promise.all([
+      payerNames(deps, [found.payerId, found.status?.payerId]),
+      found.batchId ? withDeadline(deps, () => newerAttempt(deps.client, workflowId)) : undefined,
+    ]);
     return sendPage(request, reply, { title: workflowId, section: '/verifications' }, (csrf) =>
-      verificationView(detailFor(operator, found), csrf, workflowUiUrl(deps, workflowId), mayAct(operator)),
+      verificationView(
+        detailFor(operator, found),
+        csrf,
+        workflowUiUrl(deps, workflowId),
+        mayAct(operator),
+        names,
+        newer,
+      ),
     );
   });
 }

@@ -17,7 +17,7 @@ export interface QueueRow {
 }
 
 /** Most rows a queue page reads; a team with more waiting runs works through the oldest first. */
-export const QUEUE_LIMIT = 200;
+export const QUEUE_LIMIT = 1000;
 
 function row(info: WorkflowExecutionInfo): QueueRow {
   const a = info.typedSearchAttributes;

@@ -4,6 +4,7 @@ import proto, { type temporal } from '@temporalio/proto';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow/index.js';
 import { supplyRunInputUpdate } from '../../../workflows/shared/messages.js';
 import { VerificationStage } from '../../../workflows/shared/search-attributes.js';
+import { STAGE_TABLE } from '../../../workflows/shared/stages.js';
 
 // CommonJS module: its namespaces are read from the default export under ESM.
 const EventType = proto.temporal.api.enums.v1.EventType;
@@ -30,13 +31,41 @@ export interface TimelineEntry {
 export type RunIdOf = (payloads: temporal.api.common.v1.IPayload[]) => Promise<string | undefined>;
 
 const CLOSED: Partial<Record<number, string>> = {
-  [EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED]: 'workflow completed',
-  [EventType.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED]: 'workflow failed',
-  [EventType.EVENT_TYPE_WORKFLOW_EXECUTION_TIMED_OUT]: 'workflow timed out',
-  [EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CANCELED]: 'workflow cancelled',
-  [EventType.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED]: 'workflow terminated',
-  [EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW]: 'continued as new',
+  [EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED]: 'finished',
+  [EventType.EVENT_TYPE_WORKFLOW_EXECUTION_FAILED]: 'ended with an error',
+  [EventType.EVENT_TYPE_WORKFLOW_EXECUTION_TIMED_OUT]: 'ran out of time',
+  [EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CANCELED]: 'cancelled',
+  [EventType.EVENT_TYPE_WORKFLOW_EXECUTION_TERMINATED]: 'stopped from outside',
+  [EventType.EVENT_TYPE_WORKFLOW_EXECUTION_CONTINUED_AS_NEW]: 'continued in a new run',
 };
+
+/** What each message sent to a verification means, in an operator's words (Temporal's names stay out of the page). */
+const SIGNAL_WORDS: Record<string, string> = {
+  runAwaitingInput: 'the service asked for input on a run',
+  runInput: 'input sent for a run',
+  discoveryUpdated: 'the discovery has news',
+  cancel: 'asked to cancel',
+  reviewDecision: 'review decided',
+};
+const UPDATE_WORDS: Record<string, { sent: string; answered: string; refused: string }> = {
+  supplyRunInput: { sent: 'input sent', answered: 'the service took the input', refused: 'the input was refused' },
+  resolveReview: {
+    sent: 'review decided',
+    answered: 'the decision was carried out',
+    refused: 'the decision was refused',
+  },
+  awaitSettled: {
+    sent: 'the front desk waited for an answer',
+    answered: 'the front desk was answered',
+    refused: 'the front desk wait ended',
+  },
+};
+const updateWords = (name: string) =>
+  UPDATE_WORDS[name] ?? { sent: `${name} sent`, answered: `${name} answered`, refused: `${name} refused` };
+
+/** A stage's title (the stage table's), or the value itself. */
+const stageTitle = (stage: string) =>
+  (STAGE_TABLE as Record<string, { title: string } | undefined>)[stage]?.title ?? stage;
 
 function stageIn(fields: Record<string, temporal.api.common.v1.IPayload> | null | undefined): string | undefined {
   const payload = fields?.[VerificationStage.name];
@@ -59,12 +88,12 @@ export async function timelineOf(events: readonly HistoryEvent[], runIdOf?: RunI
     const started = event.workflowExecutionStartedEventAttributes;
     if (started) {
       const stage = stageIn(started.searchAttributes?.indexedFields);
-      entries.push({ at, kind: 'stage', text: stage ? `started, stage ${stage}` : 'started' });
+      entries.push({ at, kind: 'stage', text: stage ? `started: ${stageTitle(stage).toLowerCase()}` : 'started' });
       continue;
     }
     const upserted = stageIn(event.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields);
     if (upserted) {
-      entries.push({ at, kind: 'stage', text: `stage ${upserted}` });
+      entries.push({ at, kind: 'stage', text: stageTitle(upserted) });
       continue;
     }
     const signal = event.workflowExecutionSignaledEventAttributes;
@@ -72,7 +101,7 @@ export async function timelineOf(events: readonly HistoryEvent[], runIdOf?: RunI
       entries.push({
         at,
         kind: 'message',
-        text: `signal ${signal.signalName ?? '?'}`,
+        text: SIGNAL_WORDS[signal.signalName ?? ''] ?? `message ${signal.signalName ?? '?'}`,
         identity: signal.identity ?? '',
       });
       continue;
@@ -87,7 +116,7 @@ export async function timelineOf(events: readonly HistoryEvent[], runIdOf?: RunI
       entries.push({
         at,
         kind: 'message',
-        text: `update ${name}${flowRunId ? ` (run ${flowRunId})` : ''} accepted`,
+        text: `${updateWords(name).sent}${flowRunId ? ` (run ${flowRunId})` : ''}`,
         identity: request?.meta?.identity ?? '',
         ...(flowRunId ? { flowRunId } : {}),
       });
@@ -96,8 +125,8 @@ export async function timelineOf(events: readonly HistoryEvent[], runIdOf?: RunI
     const completed = event.workflowExecutionUpdateCompletedEventAttributes;
     if (completed) {
       const name = updates.get(completed.meta?.updateId ?? '') ?? 'update';
-      const how = completed.outcome?.failure ? 'refused' : 'answered';
-      entries.push({ at, kind: 'message', text: `update ${name} ${how}` });
+      const words = updateWords(name);
+      entries.push({ at, kind: 'message', text: completed.outcome?.failure ? words.refused : words.answered });
       continue;
     }
     const closed = CLOSED[event.eventType ?? 0];

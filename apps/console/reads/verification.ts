@@ -11,6 +11,7 @@ import {
 import type {
   RequestedInput,
   RunInputWorkflowInput,
+  VerificationResult,
   VerificationStatus,
   VerificationWorkflowInput,
 } from '../../../workflows/shared/types.js';
@@ -31,6 +32,8 @@ export interface PatientView {
   /** A v1 request names a legacy patient record instead. */
   patientId?: string;
   state?: string;
+  /** The member id a discovery found (the request had none), once the verification has closed with it. */
+  discoveredMemberId?: string;
   /** The names of the request's fields shown here (`patient.dateOfBirth`, `memberId`), for the audit trail. */
   fields: string[];
 }
@@ -80,6 +83,16 @@ function patientOf(input: VerificationWorkflowInput): PatientView | undefined {
   };
 }
 
+/** The member id the verification's discovery found, from its result (closed verifications only). */
+async function discoveredMemberId(client: Client, workflowId: string): Promise<string | undefined> {
+  try {
+    const result = (await client.workflow.getHandle(workflowId).result()) as VerificationResult | undefined;
+    return result?.discovery?.memberId ?? undefined;
+  } catch {
+    return undefined; // it failed: no result, and no member id to show
+  }
+}
+
 async function statusOf(client: Client, workflowId: string) {
   try {
     const status = await client.withDeadline(Date.now() + QUERY_TIMEOUT_MS, () =>
@@ -118,6 +131,9 @@ export async function verificationDetail(
     timeline(client, workflowId),
   ]);
   const optional = <K extends string>(name: K, value: string | undefined) => (value ? { [name]: value } : {});
+  const patient = isVerification && input ? patientOf(input) : undefined;
+  const discovered =
+    patient && !patient.memberId && described.closeTime ? await discoveredMemberId(client, workflowId) : undefined;
   return {
     workflowId,
     runId: described.runId,
@@ -131,7 +147,13 @@ export async function verificationDetail(
     ...optional('batchId', a.get(BatchId)),
     ...optional('tenant', a.get(Tenant)),
     ...status,
-    ...(isVerification && input ? { patient: patientOf(input) } : {}),
+    ...(patient
+      ? {
+          patient: discovered
+            ? { ...patient, discoveredMemberId: discovered, fields: [...patient.fields, 'discovery.memberId'] }
+            : patient,
+        }
+      : {}),
     ...(isRun && input
       ? { runOf: { verificationId: input.verificationId, callerId: input.callerId, requested: input.requested } }
       : {}),

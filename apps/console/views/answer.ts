@@ -1,16 +1,12 @@
 import type { VerificationDetail } from '../reads/verification.js';
 import type { RequestedInput } from '../../../workflows/shared/types.js';
 import { html, type Html } from './html.js';
-import { hiddenCsrf, time } from './layout.js';
+import { time } from './layout.js';
+import { runInputForm, type RunFormError } from './run-form.js';
 import { identifiersCard, patientCard } from './patient.js';
+import { lastErrorWords } from './refusal-words.js';
 
-/** A refusal to show beside the form of its run: the field at fault and why, and the text the operator sent. */
-export interface RunFormError {
-  flowRunId: string;
-  param?: string;
-  reason: string;
-  text: string;
-}
+export type { RunFormError };
 
 export interface RunView {
   flowRunId: string;
@@ -36,14 +32,11 @@ function answeredBy(detail: VerificationDetail, flowRunId: string): Html | strin
   return last ? html`, answered by <strong>${last.identity}</strong> at ${time(last.at)}` : '';
 }
 
-const EXAMPLE = '{"authorizationNumber": "A-100"}';
-
 /** What the run asks for, in the words of its event; when the event said nothing, that the spec shows no such field. */
 function asks(run: RunView): Html {
   const r = run.requested;
   if (!r) {
-    return html`the service's run event did not say (the spec shows no field for it); the run takes an object that is
-    patched into its callback context.`;
+    return html`the service did not say which fields it needs; send what the payer asked for as a JSON object.`;
   }
   const fields = r.fields?.length
     ? html` Fields: ${r.fields.map((f, i) => html`${i > 0 ? ', ' : ''}<code>${f}</code>`)}.`
@@ -51,17 +44,13 @@ function asks(run: RunView): Html {
   return html`${r.description ?? ''}${fields}`;
 }
 
-/** An example built from the fields the run asks for, or a generic one. */
-const example = (run: RunView) =>
-  run.requested?.fields?.length
-    ? JSON.stringify(Object.fromEntries(run.requested.fields.map((f) => [f, '…'])))
-    : EXAMPLE;
-
 /** A pending run as a viewer sees it: what it asks for, no form. */
 function runCard(run: RunView): Html {
   const id = `input-${run.flowRunId}`;
   return html`<section class="card run" aria-labelledby="${id}-h">
-    <h2 id="${id}-h">Run <code>${run.flowRunId}</code> <span class="stage stage-awaiting-input">${run.state}</span></h2>
+    <h2 id="${id}-h">
+      Run <code>${run.flowRunId}</code> <span class="stage stage-awaiting-input">waits for input</span>
+    </h2>
     <p><strong>What it asks for:</strong> ${asks(run)}</p>
     <p class="help">Your role reads only: an operator or an administrator answers it.</p>
   </section>`;
@@ -70,41 +59,13 @@ function runCard(run: RunView): Html {
 function runForm(workflowId: string, run: RunView, csrf: string, error: RunFormError | undefined): Html {
   const id = `input-${run.flowRunId}`;
   const failed = error?.flowRunId === run.flowRunId ? error : undefined;
-  const described = [`${id}-asks`, `${id}-help`, `${id}-error`].join(' ');
+  const action = `/runs/${encodeURIComponent(workflowId)}/${encodeURIComponent(run.flowRunId)}`;
   return html`<section class="card run" aria-labelledby="${id}-h">
-    <h2 id="${id}-h">Run <code>${run.flowRunId}</code> <span class="stage stage-awaiting-input">${run.state}</span></h2>
+    <h2 id="${id}-h">
+      Run <code>${run.flowRunId}</code> <span class="stage stage-awaiting-input">waits for input</span>
+    </h2>
     <p id="${id}-asks"><strong>What it asks for:</strong> ${asks(run)}</p>
-    <form
-      method="post"
-      action="/runs/${encodeURIComponent(workflowId)}/${encodeURIComponent(run.flowRunId)}"
-      class="run-input"
-    >
-      ${hiddenCsrf(csrf)}
-      <label for="${id}">Input for this run (a JSON object)</label>
-      <textarea
-        id="${id}"
-        name="input"
-        rows="6"
-        spellcheck="false"
-        data-json-object
-        required
-        aria-describedby="${described}"
-        ${failed ? html` aria-invalid="true"` : ''}
-      >
-${failed?.text ?? ''}</textarea>
-      <p id="${id}-help" class="help">
-        For example <code>${example(run)}</code>. It is checked as you type and sent to the service with the
-        <code>supplyRunInput</code> update, in your name.
-      </p>
-      <p id="${id}-error" class="error" aria-live="polite">
-        ${
-          failed
-            ? html`Refused${failed.param ? html` (field <code>${failed.param}</code>)` : ''}: ${failed.reason}`
-            : ''
-        }
-      </p>
-      <button type="submit">Send the input</button>
-    </form>
+    ${runInputForm(action, run.flowRunId, run.requested, csrf, failed)}
   </section>`;
 }
 
@@ -132,8 +93,8 @@ export function answerView(
                 ${answered.map(
                   (r) =>
                     html`<li>
-                      <code>${r.flowRunId}</code>: the service says
-                      ${r.serviceStatus ?? 'accepted'}${answeredBy(detail, r.flowRunId)}
+                      <code>${r.flowRunId}</code>: the service took the
+                      input${r.serviceStatus ? ` (its status: ${r.serviceStatus})` : ''}${answeredBy(detail, r.flowRunId)}
                     </li>`,
                 )}
               </ul>
@@ -148,7 +109,7 @@ export function answerView(
         last && !error
           ? html`<section class="card">
               <h2>Last error</h2>
-              <p>${last.type}${last.param ? html` (field <code>${last.param}</code>)` : ''}: ${last.message}</p>
+              <p>${lastErrorWords(last)}</p>
             </section>`
           : ''
       }

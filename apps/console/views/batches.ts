@@ -3,6 +3,10 @@ import { progressGroups } from '../../../src/batches/groups.js';
 import { PROGRESS_GROUPS } from '../../../workflows/shared/stages.js';
 import { BATCH_STATE_TABLE } from '../../../workflows/shared/batch-types.js';
 import type { BatchItemView } from '../../../src/batches/items.js';
+import type { BatchRowProblem } from '../../../workflows/shared/batch-types.js';
+import { pager, type Paged } from './paging.js';
+import { payer, type PayerNameMap } from './payer.js';
+import { stageBadge } from './stage-words.js';
 import { html, type Html } from './html.js';
 import { hiddenCsrf, time } from './layout.js';
 
@@ -45,72 +49,165 @@ export function progressBar(view: BatchView): Html {
   </div>`;
 }
 
-const settled = (view: BatchView) => BATCH_STATE_TABLE[view.state].settled;
+const running = (view: BatchView) => !BATCH_STATE_TABLE[view.state].settled;
 
-export function batchesList(batches: readonly BatchView[]): Html {
-  if (batches.length === 0) return html`<p class="empty">No batches yet.</p>`;
-  return html`<ul class="batches">
-    ${batches.map(
-      (b) =>
-        html`<li class="card">
-          <h2>
-            <a href="/batches/${encodeURIComponent(b.batchId)}">${b.batchId}</a> <span class="stage">${b.state}</span>
-          </h2>
-          <p class="muted">
-            ${b.counts.items} items${b.tenant ? html`, tenant ${b.tenant}` : ''}, submitted ${time(b.createdAt)}
-          </p>
-          ${progressBar(b)}
-        </li>`,
-    )}
-  </ul>`;
+/** The label and the submitter the intake records with a batch, when this batch has them. */
+function labelOf(view: BatchView): { label?: string; submitter?: string } {
+  const extra = view as BatchView & { label?: unknown; submitter?: unknown };
+  return {
+    ...(typeof extra.label === 'string' && extra.label ? { label: extra.label } : {}),
+    ...(typeof extra.submitter === 'string' && extra.submitter ? { submitter: extra.submitter } : {}),
+  };
 }
 
-function itemsTable(items: readonly BatchItemView[]): Html {
-  if (items.length === 0) return html``;
-  return html`<table class="items">
-    <caption>
-      Items (newest first, at most 50)
-    </caption>
-    <thead>
-      <tr>
-        <th scope="col">Row</th>
-        <th scope="col">Caller id</th>
-        <th scope="col">Workflow</th>
-        <th scope="col">Stage or outcome</th>
-        <th scope="col">Payer</th>
-      </tr>
-    </thead>
-    <tbody>
-      ${items.map(
-        (i) =>
-          html`<tr>
-            <td>${i.row}</td>
-            <td>${i.callerId ?? ''}</td>
-            <td><a href="/verifications/${encodeURIComponent(i.workflowId)}">${i.workflowId}</a></td>
-            <td><span class="stage stage-${i.outcome ?? i.stage ?? ''}">${i.outcome ?? i.stage ?? ''}</span></td>
-            <td>${i.payerId ?? ''}</td>
-          </tr>`,
-      )}
-    </tbody>
-  </table>`;
+/** A batch's name for people: its label, else its id. */
+export const batchName = (view: BatchView): string => labelOf(view).label ?? view.batchId;
+
+/** Batches, newest first (by submission: a cancel or a resubmission does not move one up). */
+export function batchesList(p: Paged<BatchView>): Html {
+  if (p.total === 0) return html`<p class="empty">No batches yet.</p>`;
+  return html`<ul class="batches">
+      ${p.rows.map((b) => {
+        const { label, submitter } = labelOf(b);
+        return html`<li class="card">
+          <h2>
+            <a href="/batches/${encodeURIComponent(b.batchId)}">${label ?? b.batchId}</a>
+            ${stageWords(b.state)}
+          </h2>
+          <p class="muted">
+            ${label ? html`<code>${b.batchId}</code>, ` : ''}${b.counts.items}
+            items${b.counts.invalid ? `, ${b.counts.invalid} invalid rows` : ''}${b.tenant ? html`, tenant ${b.tenant}` : ''},
+            submitted ${time(b.createdAt)}${submitter ? html` by ${submitter}` : ''}
+          </p>
+          ${progressBar(b)}
+        </li>`;
+      })}
+    </ul>
+    ${pager('/batches', p)}`;
+}
+
+/** A batch's state in people's words. */
+function stageWords(state: string): Html {
+  const words: Record<string, string> = {
+    starting: 'starting its rows',
+    running: 'running',
+    settled: 'every item has ended',
+    finished: 'finished, closing soon',
+    closed: 'closed',
+    cancelling: 'being cancelled',
+    cancelled: 'cancelled',
+    failed: 'ended with an error',
+    terminated: 'stopped from outside',
+  };
+  return html`<span class="stage" data-batch-state="${state}">${words[state] ?? state}</span>`;
+}
+
+function itemsTable(p: Paged<BatchItemView>, base: string, names: PayerNameMap): Html {
+  if (p.total === 0) return html``;
+  return html`<div class="table-wrap">
+      <table class="items">
+        <caption>
+          Items in row order: ${p.total}${p.pages > 1 ? `, page ${p.page} of ${p.pages}` : ''}
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Row</th>
+            <th scope="col">Caller id</th>
+            <th scope="col">Verification</th>
+            <th scope="col">Stage or outcome</th>
+            <th scope="col">Payer</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${p.rows.map(
+            (i) =>
+              html`<tr>
+                <td>${i.row}</td>
+                <td>${i.callerId ?? ''}</td>
+                <td>
+                  <a href="/verifications/${encodeURIComponent(i.workflowId)}">${i.workflowId}</a
+                  >${i.round > 0 ? html`<br /><small class="muted">attempt ${i.round + 1}</small>` : ''}
+                </td>
+                <td>${stageBadge(i.outcome ?? i.stage)}</td>
+                <td>${payer(i.payerId, names) ?? ''}</td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>
+    </div>
+    ${pager(base, p)}`;
+}
+
+function invalidTable(invalid: readonly BatchRowProblem[]): Html {
+  if (invalid.length === 0) return html``;
+  return html`<div class="table-wrap">
+    <table class="items invalid-rows">
+      <caption>
+        Invalid rows, never started: ${invalid.length}
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">Row</th>
+          <th scope="col">Field</th>
+          <th scope="col">Why</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${invalid.map(
+          (r) =>
+            html`<tr>
+              <td>${r.row}${r.line !== undefined ? html`<br /><small class="muted">line ${r.line}</small>` : ''}</td>
+              <td><code>${r.param}</code></td>
+              <td>${r.message.replace(new RegExp(`^${r.param.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: `), '')}</td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>
+  </div>`;
+}
+
+export interface BatchPageData {
+  items: Paged<BatchItemView>;
+  invalid: readonly BatchRowProblem[];
+  /** Failed items whose error no resubmission fixes. */
+  hopeless: number;
+  names: PayerNameMap;
 }
 
 /** `canAct` false (a viewer): the downloads only, no resubmit or cancel. */
-export function batchDetail(view: BatchView, items: readonly BatchItemView[], csrf: string, canAct = true): Html {
+export function batchDetail(view: BatchView, data: BatchPageData, csrf: string, canAct = true): Html {
   const base = `/batches/${encodeURIComponent(view.batchId)}`;
   const groups = progressGroups(view.counts);
-  const running = canAct && view.status === 'RUNNING';
-  const canCancel = running && BATCH_STATE_TABLE[view.state].cancellable;
-  const canResubmit = running && groups.failed > 0 && BATCH_STATE_TABLE[view.state].resubmittable;
+  const open = canAct && view.status === 'RUNNING';
+  const canCancel = open && BATCH_STATE_TABLE[view.state].cancellable;
+  const canResubmit = open && groups.failed > 0 && BATCH_STATE_TABLE[view.state].resubmittable;
+  const { label, submitter } = labelOf(view);
+  const warning =
+    data.hopeless > 0
+      ? html`<p class="warning" id="resubmit-warning">
+            ${data.hopeless} of the failed items failed for a reason a new attempt cannot fix (an unknown payer, or a
+            value the service refuses): they will fail again unless their rows are corrected and sent in a new batch.
+          </p>
+          <input
+            type="checkbox"
+            id="confirm-resubmit"
+            name="confirm"
+            value="yes"
+            required
+            aria-describedby="resubmit-warning"
+          />
+          <label for="confirm-resubmit">Resubmit anyway</label>`
+      : '';
   return html`<section class="card" aria-labelledby="progress-h">
-      <h2 id="progress-h">Progress: <span class="stage" data-batch-state="${view.state}">${view.state}</span></h2>
+      <h2 id="progress-h">Progress: ${stageWords(view.state)}</h2>
+      ${label || submitter ? html`<p>${label ? html`<strong>${label}</strong> (<code>${view.batchId}</code>)` : ''}${submitter ? html` submitted by ${submitter}` : ''}</p>` : ''}
       ${progressBar(view)}
       <p class="muted">
         ${view.counts.items}
-        items${view.counts.invalid ? html`, ${view.counts.invalid} invalid ${view.counts.invalid === 1 ? 'row' : 'rows'} (not items)` : ''}.
+        items${view.counts.invalid ? html`, ${view.counts.invalid} invalid ${view.counts.invalid === 1 ? 'row' : 'rows'} (listed below, never started)` : ''}.
         Submitted ${time(view.createdAt)}, last change
         ${time(view.updatedAt)}${view.closedAt ? html`, closed ${time(view.closedAt)}` : ''}.
-        ${settled(view) ? '' : html`<span data-refresh="3">This page refreshes itself every few seconds while the batch runs.</span>`}
+        ${running(view) ? html`<span data-refresh="3">This page refreshes itself every few seconds while the batch runs.</span>` : ''}
       </p>
     </section>
     <section class="card actions" aria-labelledby="actions-h">
@@ -122,10 +219,10 @@ export function batchDetail(view: BatchView, items: readonly BatchItemView[], cs
       ${
         canResubmit
           ? html`<form method="post" action="${base}/resubmit">
-              ${hiddenCsrf(csrf)}
+              ${hiddenCsrf(csrf)} ${warning}
               <button type="submit">Resubmit failed items</button>
               <small class="help"
-                >Starts again the items that failed, timed out or were terminated (${groups.failed} in the failed group;
+                >Starts again the items that failed, timed out or were stopped (${groups.failed} in the failed group;
                 abandoned ones were a person's decision and stay).</small
               >
             </form>`
@@ -142,5 +239,5 @@ export function batchDetail(view: BatchView, items: readonly BatchItemView[], cs
           : ''
       }
     </section>
-    ${itemsTable(items)}`;
+    ${invalidTable(data.invalid)} ${itemsTable(data.items, base, data.names)}`;
 }

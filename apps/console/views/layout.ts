@@ -1,12 +1,16 @@
 import { CSRF_FIELD } from '../csrf.js';
 import { html, type Html } from './html.js';
+import type { NavCounts } from '../nav-counts.js';
 
 /** The sections of the console, in the order of its navigation. */
 export const SECTIONS = [
-  { path: '/awaiting-input', label: 'Awaiting input' },
-  { path: '/needs-review', label: 'Needs review' },
+  { path: '/verifications', label: 'Find' },
+  { path: '/failed', label: 'Failed', count: 'failed' },
+  { path: '/awaiting-input', label: 'Needs input', count: 'awaiting-input' },
+  { path: '/needs-review', label: 'Needs review', count: 'needs-review' },
+  // Coverage changes (patients, DESIGN §15) take their place here, with their count.
+  { path: '/recent', label: 'Recent' },
   { path: '/batches', label: 'Batches' },
-  { path: '/verifications', label: 'Verification' },
   { path: '/event-endpoints', label: 'Event endpoints' },
   { path: '/temporal-ui', label: 'Temporal UI' },
 ] as const;
@@ -29,6 +33,8 @@ export interface PageFrame {
   csrf?: string;
   /** A one-time notice (role=status, read out by screen readers). */
   notice?: string;
+  /** How many each worklist holds, shown beside its link. */
+  counts?: NavCounts;
 }
 
 export const hiddenCsrf = (token: string) => html`<input type="hidden" name="${CSRF_FIELD}" value="${token}" />`;
@@ -37,10 +43,13 @@ function header(frame: PageFrame): Html {
   if (!frame.operator || !frame.csrf)
     return html`<header class="top"><span class="brand">Eligibility console</span></header>`;
   const sections = frame.role === 'admin' ? [...SECTIONS, ...ADMIN_SECTIONS] : SECTIONS;
-  const links = sections.map(
-    (s) =>
-      html`<li><a href="${s.path}" ${s.path === frame.section ? html` aria-current="page"` : ''}>${s.label}</a></li>`,
-  );
+  const links = sections.map((s) => {
+    const count = 'count' in s ? frame.counts?.[s.count] : undefined;
+    const shown = count === undefined ? '' : html` <span class="count">${count}</span>`;
+    return html`<li>
+      <a href="${s.path}" ${s.path === frame.section ? html` aria-current="page"` : ''}>${s.label}${shown}</a>
+    </li>`;
+  });
   return html`<header class="top">
     <span class="brand">Eligibility console</span>
     <nav aria-label="Sections">

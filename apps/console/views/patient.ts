@@ -1,6 +1,8 @@
 import type { VerificationDetail } from '../reads/verification.js';
 import { html, type Html } from './html.js';
 import { time } from './layout.js';
+import { payer, payerAliases, type PayerNameMap } from './payer.js';
+import { stageBadge } from './stage-words.js';
 
 /** A definition list of the pairs that have a value. */
 export function facts(pairs: readonly [string, Html | string | number | undefined][]): Html {
@@ -14,6 +16,19 @@ export function facts(pairs: readonly [string, Html | string | number | undefine
   </dl>`;
 }
 
+/** The member id as given, as a discovery found it, or why there is none yet: never a promise no discovery keeps. */
+function memberIdText(detail: VerificationDetail): Html | string | undefined {
+  const p = detail.patient;
+  if (!p) return undefined;
+  if (p.memberId) return p.memberId;
+  if (p.discoveredMemberId) return html`${p.discoveredMemberId} <small class="muted">(found by the discovery)</small>`;
+  if (p.patientId) return undefined;
+  const discoveryId = detail.status?.discoveryId ?? detail.status?.discovery?.discoveryId;
+  if (!discoveryId) return 'not given';
+  if (detail.closedAt) return html`not given, and the discovery <code>${discoveryId}</code> found none`;
+  return html`not given; the discovery <code>${discoveryId}</code> looks it up`;
+}
+
 /** The patient, decrypted from the workflow input (signed-in operators only; never in a URL or a log). */
 export function patientCard(detail: VerificationDetail): Html {
   const p = detail.patient;
@@ -23,22 +38,27 @@ export function patientCard(detail: VerificationDetail): Html {
     ${facts([
       ['Name', p.name],
       ['Date of birth', p.dateOfBirth],
-      ['Member id', p.memberId ?? (p.patientId ? undefined : 'not given (a discovery looks it up)')],
+      ['Member id', memberIdText(detail)],
       ['Legacy patient id', p.patientId],
       ['State', p.state],
     ])}
   </section>`;
 }
 
-export function identifiersCard(detail: VerificationDetail, uiUrl: string | undefined): Html {
+export function identifiersCard(
+  detail: VerificationDetail,
+  uiUrl: string | undefined,
+  names: PayerNameMap = new Map(),
+): Html {
   const s = detail.status;
   return html`<section class="card" aria-labelledby="ids-h">
     <h2 id="ids-h">Verification</h2>
     ${facts([
       ['Workflow', html`<a href="/verifications/${encodeURIComponent(detail.workflowId)}">${detail.workflowId}</a>`],
-      ['Stage', detail.stage ? html`<span class="stage stage-${detail.stage}">${detail.stage}</span>` : undefined],
+      ['Stage', stageBadge(detail.stage)],
       ['Caller id', s?.callerId ?? detail.runOf?.callerId],
-      ['Payer', detail.payerId ?? s?.payerId],
+      ['Payer', payer(detail.payerId ?? s?.payerId, names)],
+      ['Payer also known as', payerAliases(detail.payerId ?? s?.payerId, names)],
       ['Specialty', detail.specialtyCode ?? s?.specialtyCode],
       [
         'Batch',

@@ -4,13 +4,16 @@ import { discoveryText } from '../../../src/temporal/status-text.js';
 import { html, type Html } from './html.js';
 import { hiddenCsrf, time } from './layout.js';
 import { facts, identifiersCard, patientCard } from './patient.js';
+import type { PayerNameMap } from './payer.js';
+import { lastErrorWords } from './refusal-words.js';
+import { executionWords, stageBadge } from './stage-words.js';
 import { reviewForms } from './review.js';
 
 /** Posted, not a GET: whatever a person types (a name by mistake) stays out of URLs, history and request logs. */
 export function searchForm(csrf: string, q = '', problem?: string): Html {
   return html`<form method="post" action="/verifications" class="search" role="search">
     ${hiddenCsrf(csrf)}
-    <label for="q">Caller id or workflow id</label>
+    <label for="q">Find a verification by caller id or workflow id</label>
     <input
       id="q"
       name="q"
@@ -29,12 +32,15 @@ function statusCard(d: VerificationDetail): Html {
   const s = d.status;
   const outcome = d.stage && (OUTCOMES as readonly string[]).includes(d.stage) ? d.stage : undefined;
   const discovery = s?.discovery ? discoveryText(s.discovery) : undefined;
+  const runState = (state: string) =>
+    state === 'pending' ? 'waits for input' : state === 'submitting' ? 'input on its way' : 'answered';
   const runs = s?.runs.length
     ? html`<ul class="plain">
         ${s.runs.map(
           (r) =>
             html`<li>
-              <code>${r.flowRunId}</code> ${r.state}${r.serviceStatus ? ` (the service says ${r.serviceStatus})` : ''}
+              <code>${r.flowRunId}</code>
+              ${runState(r.state)}${r.serviceStatus ? ` (the service says ${r.serviceStatus})` : ''}
             </li>`,
         )}
       </ul>`
@@ -44,24 +50,11 @@ function statusCard(d: VerificationDetail): Html {
     <h2 id="status-h">Status</h2>
     ${d.statusProblem ? html`<p class="muted">${d.statusProblem}.</p>` : ''}
     ${facts([
-      [
-        'Outcome',
-        outcome
-          ? html`<span class="stage stage-${outcome}">${outcome}</span>`
-          : d.closedAt
-            ? d.execution.toLowerCase()
-            : 'not yet (running)',
-      ],
-      ['Temporal status', d.execution],
+      ['Outcome', outcome ? stageBadge(outcome) : d.closedAt ? executionWords(d.execution) : 'not yet: still running'],
       ['Version', s?.version],
       ['Discovery', discovery],
       ['Runs', runs],
-      [
-        'Last error',
-        last
-          ? html`${last.type}${last.param ? html` (field <code>${last.param}</code>)` : ''}: ${last.message}`
-          : undefined,
-      ],
+      ['Last error', last ? lastErrorWords(last) : undefined],
       ['Needs review', s?.review ? html`${s.review.reason}; decide by ${time(s.review.decideBy)}` : undefined],
     ])}
     ${s?.pendingRuns.length ? html`<p><a class="button" href="/runs/${encodeURIComponent(d.workflowId)}">Answer the pending run</a></p>` : ''}
@@ -84,8 +77,15 @@ function timelineCard(d: VerificationDetail): Html {
   </section>`;
 }
 
-/** `canAct` false (a viewer): the review decisions are not shown. */
-export function verificationView(d: VerificationDetail, csrf: string, uiUrl: string | undefined, canAct = true): Html {
+/** `canAct` false (a viewer): the review decisions are not shown. `newer`: a later attempt of this batch row. */
+export function verificationView(
+  d: VerificationDetail,
+  csrf: string,
+  uiUrl: string | undefined,
+  canAct = true,
+  names: PayerNameMap = new Map(),
+  newer?: string,
+): Html {
   const review =
     canAct && d.stage === 'needs-review' && d.execution === 'RUNNING'
       ? html`<section class="card" aria-labelledby="review-h">
@@ -93,9 +93,15 @@ export function verificationView(d: VerificationDetail, csrf: string, uiUrl: str
           ${reviewForms(d.workflowId, csrf)}
         </section>`
       : '';
-  return html`${searchForm(csrf)}
+  const superseded = newer
+    ? html`<p class="notice" role="status">
+        This attempt was started again by a resubmission of its batch:
+        <a href="/verifications/${encodeURIComponent(newer)}">open the newer attempt</a>.
+      </p>`
+    : '';
+  return html`${superseded}
     <div class="columns">
-      <div>${patientCard(d)}${identifiersCard(d, uiUrl)}</div>
+      <div>${patientCard(d)}${identifiersCard(d, uiUrl, names)}</div>
       <div>${statusCard(d)}${review}${timelineCard(d)}</div>
     </div>`;
 }

@@ -61,6 +61,7 @@ export function startRoute(app: IntakeApp, deps: IntakeDeps): void {
         const { workflowId, started } = await withDeadline(deps, () =>
           startVerification(deps.client, intake, {
             taskQueue: deps.taskQueue,
+            ...(deps.blindIndex ? { blindIndex: deps.blindIndex } : {}),
             lane: 'front-desk',
             ...(tenant !== undefined ? { tenant } : {}),
             ...(deps.tenantWeights ? { tenantWeights: deps.tenantWeights } : {}),

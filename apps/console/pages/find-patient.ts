@@ -1,0 +1,138 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { normaliseDateOfBirth, normaliseLastName, normaliseMemberId } from '../../../src/blind-index/normalise.js';
+import { findPatient } from '../../../src/temporal/find-patient.js';
+import { TenantSchema } from '../../../src/temporal/tenant.js';
+import { audit } from '../audit.js';
+import { requireCsrf } from '../csrf.js';
+import { payerNames, sendPage, withDeadline, type ConsoleDeps } from '../deps.js';
+import { operatorOf } from '../session.js';
+import { html } from '../views/html.js';
+import {
+  patientMatches,
+  patientSearchForm,
+  type PatientQuery,
+  type PatientQueryProblem,
+} from '../views/find-patient.js';
+import { searchForm } from '../views/verification.js';
+
+/** Most verifications one search shows. */
+const MATCH_LIMIT = 50;
+
+const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
+
+/** The search asked for, or the first field at fault (named, never repeated back in the message). */
+function readQuery(body: Record<string, unknown> | undefined): { query: PatientQuery } | PatientQueryProblem {
+  const query: PatientQuery = {};
+  for (const name of ['lastName', 'dateOfBirth', 'memberId', 'tenant'] as const) {
+    const value = text(body?.[name]);
+    if (value !== undefined) query[name] = value;
+  }
+  const { lastName, dateOfBirth, memberId } = query;
+  if (memberId !== undefined && !normaliseMemberId(memberId)) {
+    return { field: 'memberId', message: 'A member id holds letters or digits.' };
+  }
+  if (lastName !== undefined && !normaliseLastName(lastName)) {
+    return { field: 'lastName', message: 'A last name holds letters.' };
+  }
+  if (dateOfBirth !== undefined && !normaliseDateOfBirth(dateOfBirth)) {
+    return { field: 'dateOfBirth', message: 'Give the date as MM/DD/YYYY or pick it in the calendar.' };
+  }
+  if (lastName !== undefined && dateOfBirth === undefined) {
+    return { field: 'dateOfBirth', message: 'Give the date of birth with the last name.' };
+  }
+  if (dateOfBirth !== undefined && lastName === undefined) {
+    return { field: 'lastName', message: 'Give the last name with the date of birth.' };
+  }
+  if (lastName === undefined && memberId === undefined) {
+    return { field: 'lastName', message: 'Type a last name and a date of birth, or a member id.' };
+  }
+  if (query.tenant !== undefined && !TenantSchema.safeParse(query.tenant).success) {
+    return { field: 'tenant', message: 'This is not a tenant identifier.' };
+  }
+  return { query };
+}
+
+/**
+ * Find a patient by last name + date of birth or member id (DESIGN §15): keyed hashes of what was typed are looked
+ * up in visibility (src/blind-index), within the operator's tenants. Every search is an audit entry naming the fields
+ * searched by; the page shows identifiers and stages, and the patient only on a verification's own page.
+ */
+export function findPatientPages(app: FastifyInstance, deps: ConsoleDeps): void {
+  const frame = { title: 'Find a patient or a verification', section: '/verifications' } as const;
+  const show = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    body: (csrf: string) => ReturnType<typeof html>,
+    status = 200,
+  ) => sendPage(request, reply, frame, body, status);
+
+  app.post<{ Body: Record<string, unknown> }>(
+    '/verifications/patient',
+    { preHandler: requireCsrf(app) },
+    async (request, reply) => {
+      const operator = operatorOf(request);
+      const everyTenant = operator.tenants === null;
+      const read = readQuery(request.body);
+      const keys = deps.blindIndex;
+      if (!keys) {
+        return show(
+          request,
+          reply,
+          (csrf) =>
+            html`${patientSearchForm(csrf, {}, undefined, everyTenant)}
+              <p class="error" role="alert">
+                Finding a patient is off: this console has no search keys (BLIND_INDEX_KEYS or CODEC_KEYS).
+              </p>
+              ${searchForm(csrf)}`,
+          503,
+        );
+      }
+      if (!('query' in read)) {
+        return show(
+          request,
+          reply,
+          (csrf) =>
+            html`${patientSearchForm(csrf, patientQueryOf(request.body), read, everyTenant)}${searchForm(csrf)}`,
+          400,
+        );
+      }
+      const { query } = read;
+      // An operator of some tenants searches each of them; one of every tenant, the tenant named (or none).
+      const tenants = operator.tenants ?? [query.tenant];
+      const patient = {
+        ...(query.lastName ? { lastName: query.lastName } : {}),
+        ...(query.dateOfBirth ? { dateOfBirth: query.dateOfBirth } : {}),
+        ...(query.memberId ? { memberId: query.memberId } : {}),
+      };
+      const matches = await withDeadline(deps, () =>
+        findPatient(deps.client, keys, { tenants, patient, limit: MATCH_LIMIT }),
+      );
+      await audit(deps.audit, request, {
+        action: 'verification.search',
+        tenant: tenants.length === 1 ? (tenants[0] ?? null) : null,
+        fields: (['lastName', 'dateOfBirth', 'memberId'] as const).filter((f) => query[f] !== undefined),
+        outcome: matches.length > 0 ? 'ok' : 'not-found',
+      });
+      const names = await payerNames(
+        deps,
+        matches.map((m) => m.payerId),
+      );
+      return show(
+        request,
+        reply,
+        (csrf) =>
+          html`${patientSearchForm(csrf, query, undefined, everyTenant)}${patientMatches(matches, names)}${searchForm(csrf)}`,
+      );
+    },
+  );
+}
+
+/** What was typed, to show in the form again (the page is the operator's own; never a URL or a log). */
+function patientQueryOf(body: Record<string, unknown> | undefined): PatientQuery {
+  const query: PatientQuery = {};
+  for (const name of ['lastName', 'dateOfBirth', 'memberId', 'tenant'] as const) {
+    const value = text(body?.[name]);
+    if (value !== undefined && value.length <= 100) query[name] = value;
+  }
+  return query;
+}

@@ -1,0 +1,131 @@
+import { z } from 'zod';
+import { normaliseDateOfBirth, normaliseLastName, normaliseMemberId } from '../../../src/blind-index/normalise.js';
+import { findPatient } from '../../../src/temporal/find-patient.js';
+import { TenantSchema } from '../../../src/temporal/tenant.js';
+import { audit, principalOf } from '../access.js';
+import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
+import { replyWithError } from '../errors.js';
+import { answer, commonAnswers } from '../openapi.js';
+import { ErrorResponse } from '../schemas.js';
+
+const lastName = z
+  .string()
+  .max(100)
+  .refine((v) => normaliseLastName(v) !== undefined, 'must hold letters');
+const dateOfBirth = z.string().refine((v) => normaliseDateOfBirth(v) !== undefined, 'must be MM/DD/YYYY or YYYY-MM-DD');
+const memberId = z
+  .string()
+  .max(100)
+  .refine((v) => normaliseMemberId(v) !== undefined, 'must hold letters or digits');
+
+/** Strict, as the intake is: an unknown field is refused by name, never ignored. */
+export const PatientSearchRequest = z
+  .object({
+    lastName: lastName.optional().describe('With `dateOfBirth`: case, accents, spaces and punctuation do not matter'),
+    dateOfBirth: dateOfBirth.optional().describe('With `lastName`'),
+    memberId: memberId.optional().describe('Alone, or with the name and date of birth (either matches)'),
+    tenant: TenantSchema.optional().describe(
+      'A client of every tenant names the one to search; others search their own',
+    ),
+    limit: z.number().int().min(1).max(100).default(20).describe('At most this many, newest first'),
+  })
+  .strict()
+  .superRefine((body, ctx) => {
+    if (body.memberId !== undefined) return;
+    if (body.lastName === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['lastName'],
+        message: 'lastName and dateOfBirth, or memberId, are required',
+      });
+    else if (body.dateOfBirth === undefined)
+      ctx.addIssue({ code: 'custom', path: ['dateOfBirth'], message: 'dateOfBirth is required with lastName' });
+  })
+  .meta({ id: 'PatientSearchRequest' });
+
+export const PatientSearchResponse = z
+  .object({
+    matches: z.array(
+      z.object({
+        workflowId: z.string(),
+        stage: z.string().describe('The stage while it runs, else how it ended'),
+        running: z.boolean(),
+        payerId: z.string().nullable(),
+        batchId: z.string().nullable(),
+        startTime: z.iso.datetime(),
+        supersededBy: z.string().optional().describe('A later attempt of the same batch row: the one to look at'),
+      }),
+    ),
+  })
+  .meta({ id: 'PatientSearchResponse' });
+
+/** The names of the fields a search used, for its audit entry: never their values. */
+const searchedFields = (body: z.output<typeof PatientSearchRequest>) =>
+  (['lastName', 'dateOfBirth', 'memberId'] as const).filter((field) => body[field] !== undefined);
+
+/**
+ * `POST /verifications/search`: a patient's verifications by last name + date of birth or member id, in the body so
+ * no patient value reaches a URL or an access log. Visibility is asked for keyed hashes only (src/blind-index), within
+ * the caller's tenant. The answer holds identifiers and stages, never a patient value; `GET /verifications/:id` shows
+ * more, and records it. Every search is an audit entry naming the fields searched by.
+ */
+export function searchRoute(app: IntakeApp, deps: IntakeDeps): void {
+  app.post(
+    '/verifications/search',
+    {
+      schema: {
+        operationId: 'searchVerifications',
+        summary: "Find a patient's verifications by last name + date of birth, or member id",
+        body: PatientSearchRequest,
+        response: {
+          200: answer('Matches, newest first (identifiers and stages only)', PatientSearchResponse),
+          400: answer('`param` names the invalid or unknown field', ErrorResponse),
+          ...commonAnswers,
+          403: answer(
+            "The client lacks `verifications:read`, or `tenant` names another tenant than the client's",
+            ErrorResponse,
+          ),
+          503: answer(
+            'Temporal is unreachable, or patient search has no keys (`error`: `search_unavailable`)',
+            ErrorResponse,
+          ),
+        },
+      },
+      config: { scope: 'verifications:read' },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const { tenant } = principalOf(request);
+      if (tenant !== null && body.tenant !== undefined && body.tenant !== tenant) {
+        return reply
+          .code(403)
+          .send({ error: 'forbidden', param: 'tenant', message: 'this client acts for another tenant' });
+      }
+      const keys = deps.blindIndex;
+      if (!keys) {
+        return reply
+          .code(503)
+          .send({ error: 'search_unavailable', message: 'patient search needs BLIND_INDEX_KEYS or CODEC_KEYS' });
+      }
+      try {
+        const { lastName, dateOfBirth, memberId: member, limit } = body;
+        const patient = {
+          ...(lastName ? { lastName } : {}),
+          ...(dateOfBirth ? { dateOfBirth } : {}),
+          ...(member ? { memberId: member } : {}),
+        };
+        const tenants = [tenant ?? body.tenant];
+        const matches = await withDeadline(deps, () => findPatient(deps.client, keys, { tenants, patient, limit }));
+        await audit(deps.access, request, {
+          action: 'verification.search',
+          fields: searchedFields(body),
+          outcome: matches.length > 0 ? 'ok' : 'not-found',
+          ...(tenants[0] !== undefined ? { tenant: tenants[0] } : {}),
+        });
+        return reply.send({ matches: matches.map(({ tenant: _tenant, ...m }) => m) });
+      } catch (err) {
+        return replyWithError(request, reply, err);
+      }
+    },
+  );
+}
