@@ -1,0 +1,104 @@
+import {
+  allHandlersFinished,
+  condition,
+  makeContinueAsNewFunc,
+  setHandler,
+  uuid4,
+  workflowInfo,
+} from '@temporalio/workflow';
+import { EventEmitter } from '../shared/event-emitter.js';
+import {
+  cancelAppointmentUpdate,
+  patientQuery,
+  rescheduleAppointmentUpdate,
+  scheduleAppointmentUpdate,
+} from '../shared/patient-messages.js';
+import {
+  DEFAULT_CHECK_POLICY,
+  type CancelAppointment,
+  type CoverageChange,
+  type PatientWorkflowInput,
+  type RescheduleAppointment,
+  type ScheduleAppointment,
+} from '../shared/patient-types.js';
+import { newVersionIsCurrent, ON_CURRENT_VERSION } from '../shared/versioning.js';
+import { nextCheck, reusableEntry, type DueCheck } from './check-plan.js';
+import { PatientBook } from './patient-book.js';
+import { verifyPatient } from './verify.js';
+
+/**
+ * One patient of one tenant (DESIGN §15, issue 35): holds its details, appointments and coverage timeline, verifies
+ * ahead of each visit on durable timers, and reports a changed outcome as `coverage.changed`. Runs for as long as the
+ * patient exists, continuing as new with its state when its history grows or a new version is current.
+ */
+export async function patientWorkflow(input: PatientWorkflowInput): Promise<never> {
+  const policy = { ...DEFAULT_CHECK_POLICY, ...input.policy };
+  const book = new PatientBook(input.carried, policy);
+  const events = new EventEmitter(input.tenant);
+
+  setHandler(patientQuery, () => ({ patientId: input.patientId, tenant: input.tenant, ...book.state }));
+  setHandler(scheduleAppointmentUpdate, (message) => book.schedule(message), {
+    validator: (message: ScheduleAppointment) => book.validateSchedule(message),
+  });
+  setHandler(rescheduleAppointmentUpdate, (message) => book.reschedule(message), {
+    validator: (message: RescheduleAppointment) => book.validateChange(message, true),
+  });
+  setHandler(cancelAppointmentUpdate, (message) => book.cancel(message), {
+    validator: (message: CancelAppointment) => book.validateChange(message, false),
+  });
+
+  for (;;) {
+    book.prune(Date.now());
+    const due = nextCheck(book.state.appointments);
+    const seen = book.revision;
+    // Sleeps until the next check (a durable timer), or until a message moves the plan: a new, moved or cancelled
+    // appointment. Without appointments the patient waits on messages alone and holds no timer.
+    const moved =
+      due === undefined
+        ? await condition(() => book.revision !== seen)
+        : await condition(() => book.revision !== seen, Math.max(1, due.check.at - Date.now()));
+    if (!moved && due !== undefined) await check(due);
+    if (timeToMoveOn(policy.continueAfterEvents)) {
+      await condition(allHandlersFinished);
+      await events.delivered();
+      await makeContinueAsNewFunc<typeof patientWorkflow>(ON_CURRENT_VERSION)({ ...input, carried: book.state });
+    }
+  }
+
+  async function check(due: DueCheck): Promise<void> {
+    const reused = reusableEntry(book.state.timeline, Date.now(), due.check.reuseWithinSeconds);
+    if (reused) {
+      due.check.state = 'reused';
+      due.check.verificationWorkflowId = reused.workflowId;
+      return;
+    }
+    const patient = book.state.patient;
+    const payerId = due.appointment.payerId ?? book.knownPayer();
+    if (patient === undefined || payerId === undefined) return;
+    const n = book.state.checksStarted++;
+    const entry = await verifyPatient({
+      patientId: input.patientId,
+      tenant: input.tenant,
+      n,
+      patient,
+      visit: due.appointment,
+      payerId,
+      appointmentId: due.appointment.appointmentId,
+      ...(input.verificationTiming ? { timing: input.verificationTiming } : {}),
+    });
+    due.check.state = 'verified';
+    due.check.verificationWorkflowId = entry.workflowId;
+    const change = book.record(entry, `chg_${uuid4().replaceAll('-', '')}`);
+    if (change) emitChange(change);
+  }
+
+  function emitChange(change: CoverageChange): void {
+    events.emit('coverage.changed', { patientId: input.patientId, ...change }, `/patients/${input.patientId}`);
+  }
+}
+
+/** Continue as new once the history is long, the server suggests it, or a new version is current. */
+function timeToMoveOn(continueAfterEvents: number): boolean {
+  const info = workflowInfo();
+  return info.continueAsNewSuggested || info.historyLength >= continueAfterEvents || newVersionIsCurrent();
+}
