@@ -19,7 +19,9 @@ import { authenticate, type IntakeAccess } from './access.js';
 import { requireIntakeApiKey } from './api-key.js';
 import type { IntakeApp, IntakeDeps } from './deps.js';
 import { intakeOpenApiOptions, OPENAPI_PATH } from './openapi.js';
+import { appointmentRoutes } from './routes/appointments.js';
 import { batchRoutes } from './routes/batches.js';
+import { patientRoutes } from './routes/patients.js';
 import { cancelRoute } from './routes/cancel.js';
 import { requireEvents } from './event-access.js';
 import { eventEndpointActionRoutes } from './routes/event-endpoint-actions.js';
@@ -49,6 +51,8 @@ export interface IntakeApiOptions {
   access?: Omit<IntakeAccess, 'apiKey'>;
   /** Event endpoints, their log and the dispatchers (DESIGN §14), from DATABASE_URL; without them their routes 503. */
   events?: IntakeDeps['events'];
+  /** Patients and appointments (issue 35), with PATIENT_ID_KEY; without it their routes answer 503. */
+  patients?: IntakeDeps['patients'];
 }
 
 /**
@@ -82,6 +86,7 @@ export function createIntakeApi(options: IntakeApiOptions): FastifyInstance {
     ...(options.timing ? { timing: options.timing } : {}),
     ...(options.batchTiming ? { batchTiming: options.batchTiming } : {}),
     ...(options.events ? { events: options.events } : {}),
+    ...(options.patients ? { patients: options.patients } : {}),
   };
   // Typed as Fastify's base logger so the app keeps Fastify's default instance type.
   const loggerInstance: FastifyBaseLogger = logger.child({ component: 'intake-api' });
@@ -125,6 +130,8 @@ export function createIntakeApi(options: IntakeApiOptions): FastifyInstance {
     reviewRoute(routes, deps);
     cancelRoute(routes, deps);
     batchRoutes(routes, deps);
+    patientRoutes(routes, deps);
+    appointmentRoutes(routes, deps);
     // Event endpoints live in the database: without it, one hook answers all of them 503.
     void routes.register((events: IntakeApp, _eventOptions, eventsDone) => {
       events.addHook('onRequest', requireEvents(deps));

@@ -25,6 +25,8 @@ export interface IntakeApiHarnessOptions {
   access?: IntakeApiOptions['access'];
   /** Event endpoints (DESIGN §14), made with the harness's task queue (where dispatchers run). */
   events?: (taskQueue: string) => IntakeApiOptions['events'];
+  /** Patients and appointments (issue 35): PATIENT_ID_KEY and short check offsets. */
+  patients?: IntakeApiOptions['patients'];
 }
 
 export async function startIntakeApiHarness(options: IntakeApiHarnessOptions = {}): Promise<IntakeApiHarness> {
@@ -43,6 +45,7 @@ export async function startIntakeApiHarness(options: IntakeApiHarnessOptions = {
     ...(options.batchTiming ? { batchTiming: options.batchTiming } : {}),
     ...(options.access ? { access: options.access } : {}),
     ...(options.events ? { events: options.events(harness.taskQueue) } : {}),
+    ...(options.patients ? { patients: options.patients } : {}),
   });
   return {
     harness,

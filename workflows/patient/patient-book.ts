@@ -9,20 +9,12 @@ import type {
   RescheduleAppointment,
   ScheduleAppointment,
 } from '../shared/patient-types.js';
+import { PatientRefusal } from '../shared/patient-types.js';
 import { checksFor, isPast } from './check-plan.js';
 import { coverageChanges, latestAnswer } from './coverage-changes.js';
 
 /** Upcoming appointments one patient holds at most: a bound on its state, far above any real schedule. */
 export const MAX_APPOINTMENTS = 50;
-
-/** Why an appointment message is refused (the caller's 4xx): a type and the field, never a patient value. */
-export const PatientRefusal = {
-  NotFound: 'AppointmentNotFound',
-  Cancelled: 'AppointmentCancelled',
-  Exists: 'AppointmentExists',
-  TooMany: 'TooManyAppointments',
-  NoPayer: 'PayerUnknown',
-} as const;
 
 const refuse = (type: string, message: string, param: string) =>
   ApplicationFailure.create({ type, message, details: [{ param }], nonRetryable: true });

@@ -148,3 +148,12 @@ export interface PatientView extends PatientState {
   patientId: string;
   tenant: string;
 }
+
+/** Why an appointment message is refused (the caller's 4xx): a type and the field, never a patient value. */
+export const PatientRefusal = {
+  NotFound: 'AppointmentNotFound',
+  Cancelled: 'AppointmentCancelled',
+  Exists: 'AppointmentExists',
+  TooMany: 'TooManyAppointments',
+  NoPayer: 'PayerUnknown',
+} as const;

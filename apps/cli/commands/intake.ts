@@ -28,6 +28,8 @@ Example:
       const { IntakeClients } = await import('../../../src/access/intake-clients.js');
       const { AuditTrail } = await import('../../../src/audit/audit-trail.js');
       const { eventServices, secretBox } = await import('../../../src/events/services.js');
+      const { loadPatientIdKey } = await import('../../../src/patients/id-key.js');
+      const patientIdKey = await loadPatientIdKey(config.patients);
       await withOptionalStore(ctx, async (store) => {
         const access = store && { clients: new IntakeClients(store), audit: new AuditTrail(store) };
         const box = store && (await secretBox(config));
@@ -46,6 +48,7 @@ Example:
               readyTimeoutMs: config.observability.readyTimeoutMs,
               ...(access ? { access } : {}),
               ...(store && box ? { events: eventServices(store, box, client, config) } : {}),
+              ...(patientIdKey ? { patients: { idKey: patientIdKey } } : {}),
             }),
         });
       });
