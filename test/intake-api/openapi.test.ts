@@ -30,6 +30,8 @@ describe('intake API OpenAPI document', () => {
       assert.deepEqual(result.errors, undefined);
       assert.equal(result.valid, true);
       assert.deepEqual(Object.keys(document.paths).sort(), [
+        '/appointments',
+        '/appointments/{appointmentId}',
         '/batches',
         '/batches/{batchId}',
         '/batches/{batchId}/cancel',
@@ -42,6 +44,8 @@ describe('intake API OpenAPI document', () => {
         '/event-endpoints/{endpointId}/deliveries',
         '/event-endpoints/{endpointId}/redeliver',
         '/event-endpoints/{endpointId}/rotate-secret',
+        '/patients/lookup',
+        '/patients/{patientId}',
         '/verifications',
         '/verifications/{workflowId}',
         '/verifications/{workflowId}/cancel',

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import {
   cancelAppointment,
@@ -10,6 +10,10 @@ import {
   type Patients,
 } from '../../src/patients/patients.js';
 import { dayStartsAt } from '../../src/patients/visit-day.js';
+import type { eventDispatcherWorkflow } from '../../workflows/events/index.js';
+import { dispatcherStatusQuery } from '../../workflows/shared/event-messages.js';
+import { DEFAULT_DELIVERY_POLICY, eventDispatcherId } from '../../workflows/shared/event-types.js';
+import { WorkflowType } from '../../workflows/shared/workflow-types.js';
 import type { CheckPolicy, PatientView } from '../../workflows/shared/patient-types.js';
 import { FAST, callerId } from '../setup/fixtures.js';
 import { testTemporal } from '../setup/temporal.js';
@@ -154,5 +158,39 @@ describe('patientWorkflow (time-compressed: offsets in seconds)', function () {
     assert.deepEqual(view.changes[0]!.kinds, ['verification-failing']);
     assert.equal(view.changes[0]!.previousWorkflowId, view.timeline[0]!.workflowId);
     assert.equal(view.changes[0]!.workflowId, view.timeline[1]!.workflowId);
+  });
+
+  it("emits coverage.changed to the tenant's dispatcher", async () => {
+    const tenant = `clinic-${randomUUID().slice(0, 8)}`;
+    // The tenant's dispatcher, with one endpoint taking coverage.changed only; its deliveries go to a queue no worker
+    // polls, so the event stays queued where the status query counts it.
+    const dispatcher = await testTemporal().client.workflow.start<typeof eventDispatcherWorkflow>(
+      WorkflowType.eventDispatcher,
+      {
+        taskQueue: h.taskQueue,
+        workflowId: eventDispatcherId(tenant),
+        args: [
+          {
+            tenant,
+            policy: { ...DEFAULT_DELIVERY_POLICY, taskQueue: `nowhere-${randomUUID()}` },
+            carried: { asOf: Date.now(), endpoints: [{ id: 'ep-1', events: ['coverage.changed'] }], pending: [] },
+          },
+        ],
+      },
+    );
+    const p = patients([{ offsetSeconds: offsetIn(1), reuseWithinSeconds: 0 }]);
+    const ref = callerId('mrn');
+    const { patientId } = await scheduleAppointment(p, visit({ tenant, patientRef: ref }));
+    await settled(p, patientId, 'the first check', (v) => v.timeline.length === 1);
+    const second = { ...patients([{ offsetSeconds: offsetIn(1), reuseWithinSeconds: 0 }]), idKey: p.idKey };
+    await scheduleAppointment(second, visit({ tenant, patientRef: ref, payerId: '99999' }));
+    await settled(p, patientId, 'the change', (v) => v.changes.length === 1);
+    const status = await eventually(async () => {
+      const s = await dispatcher.query(dispatcherStatusQuery);
+      const ep = s.endpoints[0];
+      return ep && ep.queued + ep.underWay > 0 ? ep : undefined;
+    }, 10_000);
+    assert.equal(status.queued + status.underWay, 1, 'one coverage.changed, and none of the verifications’ events');
+    await dispatcher.terminate('test over');
   });
 });
