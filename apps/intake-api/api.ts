@@ -23,6 +23,7 @@ import { appointmentRoutes } from './routes/appointments.js';
 import { batchRoutes } from './routes/batches.js';
 import { patientRoutes } from './routes/patients.js';
 import { cancelRoute } from './routes/cancel.js';
+import { coverageChangeRoutes } from './routes/coverage-changes.js';
 import { requireEvents } from './event-access.js';
 import { eventEndpointActionRoutes } from './routes/event-endpoint-actions.js';
 import { eventEndpointRoutes } from './routes/event-endpoints.js';
@@ -132,6 +133,7 @@ export function createIntakeApi(options: IntakeApiOptions): FastifyInstance {
     batchRoutes(routes, deps);
     patientRoutes(routes, deps);
     appointmentRoutes(routes, deps);
+    coverageChangeRoutes(routes, deps);
     // Event endpoints live in the database: without it, one hook answers all of them 503.
     void routes.register((events: IntakeApp, _eventOptions, eventsDone) => {
       events.addHook('onRequest', requireEvents(deps));

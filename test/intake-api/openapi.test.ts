@@ -38,6 +38,8 @@ describe('intake API OpenAPI document', () => {
         '/batches/{batchId}/items',
         '/batches/{batchId}/resubmit',
         '/batches/{batchId}/results',
+        '/coverage-changes',
+        '/coverage-changes/{changeId}/seen',
         '/docs/openapi.json',
         '/event-endpoints',
         '/event-endpoints/{endpointId}',

@@ -150,6 +150,31 @@ describe('intake API: patients and appointments', function () {
     assert.equal(again.statusCode, 409);
   });
 
+  it('lists a coverage change on its tenant’s Changes list until it is marked seen', async () => {
+    const patientRef = callerId('MRN');
+    const first = (await book(keys.a, appointment({ patientRef }))).json<{ patientId: string }>();
+    const shown = (key: string) => as(key, { method: 'GET', url: `/patients/${first.patientId}` });
+    await eventually(async () => ((await shown(keys.a)).json<PatientView>().timeline.length === 1 ? true : undefined));
+    // A payer the service does not know: the next check fails where the first worked.
+    assert.equal((await book(keys.a, appointment({ patientRef, payerId: '99999' }))).statusCode, 201);
+    type Listed = { changes: { changeId: string; patientId: string; kinds: string[] }[] };
+    const list = async (key: string) => {
+      const listed = await as(key, { method: 'GET', url: '/coverage-changes' });
+      assert.equal(listed.statusCode, 200, listed.body);
+      return listed.json<Listed>().changes.filter((c) => c.patientId === first.patientId);
+    };
+    const [change] = await eventually(async () => ((await list(keys.a)).length > 0 ? list(keys.a) : undefined), 30_000);
+    assert.deepEqual(change!.kinds, ['verification-failing']);
+    assert.deepEqual(await list(keys.b), [], "not on another tenant's list");
+    const url = `/coverage-changes/${change!.changeId}/seen`;
+    assert.equal((await as(keys.b, { method: 'POST', url })).statusCode, 404, "another tenant's change");
+    const seen = await as(keys.a, { method: 'POST', url });
+    assert.equal(seen.statusCode, 200);
+    assert.deepEqual(seen.json(), { seen: 1 });
+    assert.deepEqual((await as(keys.a, { method: 'POST', url })).json(), { seen: 0 }, 'already seen');
+    await eventually(async () => ((await list(keys.a)).length === 0 ? true : undefined), 30_000, 'off the list');
+  });
+
   it('refuses unknown fields and bad values by name, never echoing a patient value', async () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ ...appointment(), mrn: 'x' }, 'mrn'],

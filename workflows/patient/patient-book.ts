@@ -115,6 +115,22 @@ export class PatientBook {
     return change;
   }
 
+  /** Marks the changes seen; returns how many were unseen. */
+  markSeen(changeIds: readonly string[], now: number): number {
+    let seen = 0;
+    for (const change of this.state.changes) {
+      if (change.seenAt === undefined && changeIds.includes(change.changeId)) {
+        change.seenAt = now;
+        seen++;
+      }
+    }
+    return seen;
+  }
+
+  get unseen(): number {
+    return this.state.changes.filter((c) => c.seenAt === undefined).length;
+  }
+
   /** Drops the appointments whose day has passed: the state keeps upcoming ones only. */
   prune(now: number): void {
     const kept = this.state.appointments.filter((a) => !isPast(a, now) || a.checks.some((c) => c.state === 'waiting'));

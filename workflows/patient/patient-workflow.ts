@@ -1,5 +1,6 @@
 import {
   allHandlersFinished,
+  upsertSearchAttributes,
   condition,
   makeContinueAsNewFunc,
   setHandler,
@@ -9,6 +10,7 @@ import {
 import { EventEmitter } from '../shared/event-emitter.js';
 import {
   cancelAppointmentUpdate,
+  markChangesSeenUpdate,
   patientQuery,
   rescheduleAppointmentUpdate,
   scheduleAppointmentUpdate,
@@ -21,6 +23,7 @@ import {
   type RescheduleAppointment,
   type ScheduleAppointment,
 } from '../shared/patient-types.js';
+import { CoverageChanges } from '../shared/search-attributes.js';
 import { newVersionIsCurrent, ON_CURRENT_VERSION } from '../shared/versioning.js';
 import { nextCheck, reusableEntry, type DueCheck } from './check-plan.js';
 import { PatientBook } from './patient-book.js';
@@ -45,6 +48,12 @@ export async function patientWorkflow(input: PatientWorkflowInput): Promise<neve
   });
   setHandler(cancelAppointmentUpdate, (message) => book.cancel(message), {
     validator: (message: CancelAppointment) => book.validateChange(message, false),
+  });
+
+  setHandler(markChangesSeenUpdate, ({ changeIds }) => {
+    const seen = book.markSeen(changeIds, Date.now());
+    if (seen > 0) indexChanges();
+    return { seen };
   });
 
   for (;;) {
@@ -88,8 +97,22 @@ export async function patientWorkflow(input: PatientWorkflowInput): Promise<neve
     });
     due.check.state = 'verified';
     due.check.verificationWorkflowId = entry.workflowId;
-    const change = book.record(entry, `chg_${uuid4().replaceAll('-', '')}`);
-    if (change) emitChange(change);
+    const change = book.record(
+      entry,
+      `chg_${input.patientId.slice('pt_'.length)}_${uuid4().replaceAll('-', '').slice(0, 16)}`,
+    );
+    if (change) {
+      indexChanges();
+      emitChange(change);
+    }
+  }
+
+  /** The Changes list finds patients by it: `unseen` while one waits there. Upserted only when it flips. */
+  function indexChanges(): void {
+    const state = book.unseen > 0 ? 'unseen' : 'seen';
+    if (workflowInfo().typedSearchAttributes.get(CoverageChanges) !== state) {
+      upsertSearchAttributes([{ key: CoverageChanges, value: state }]);
+    }
   }
 
   function emitChange(change: CoverageChange): void {

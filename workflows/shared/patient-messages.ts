@@ -2,6 +2,7 @@ import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import type {
   Appointment,
   CancelAppointment,
+  MarkChangesSeen,
   PatientView,
   RescheduleAppointment,
   ScheduleAppointment,
@@ -15,5 +16,7 @@ export const scheduleAppointmentUpdate = defineUpdate<Appointment, [ScheduleAppo
 export const rescheduleAppointmentUpdate = defineUpdate<Appointment, [RescheduleAppointment]>('rescheduleAppointment');
 /** Cancels an appointment: its waiting checks are dropped. Refused for an unknown appointment. */
 export const cancelAppointmentUpdate = defineUpdate<Appointment, [CancelAppointment]>('cancelAppointment');
+/** Takes changes off the Changes list: answers how many were unseen until now (0 for an unknown or seen one). */
+export const markChangesSeenUpdate = defineUpdate<{ seen: number }, [MarkChangesSeen]>('markChangesSeen');
 /** Everything the patient holds. */
 export const patientQuery = defineQuery<PatientView>('patient');

@@ -121,6 +121,15 @@ export interface CoverageChange {
   verificationId?: string;
   payerId?: string;
   previousPayerId?: string;
+  /** Epoch ms someone marked it seen: until then it is on the Changes list. */
+  seenAt?: number;
+}
+
+/** `chg_<patient hex>_<hex>`: a change's id names its patient, so marking it seen needs nothing else. */
+export const CHANGE_ID_PATTERN = /^chg_([0-9a-f]{32})_[0-9a-f]{16}$/;
+
+export interface MarkChangesSeen {
+  changeIds: string[];
 }
 
 /** What the patient carries across continue-as-new. */

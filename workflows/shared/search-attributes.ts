@@ -11,6 +11,9 @@ export const BatchId = defineSearchAttributeKey('BatchId', SearchAttributeType.K
 /** The submitter's tenant (a provider group or clinic id, never PHI), for traffic governance's fairness key. */
 export const Tenant = defineSearchAttributeKey('Tenant', SearchAttributeType.KEYWORD);
 
+/** On a patient: `unseen` while a coverage change of it waits on the Changes list, `seen` after (issue 35). */
+export const CoverageChanges = defineSearchAttributeKey('CoverageChanges', SearchAttributeType.KEYWORD);
+
 export const searchAttributeKeys = [
   VerificationStage,
   PayerId,
@@ -19,4 +22,5 @@ export const searchAttributeKeys = [
   DiscoveryId,
   BatchId,
   Tenant,
+  CoverageChanges,
 ] as const;
