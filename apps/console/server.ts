@@ -32,6 +32,8 @@ import { eventEndpointPages } from './pages/event-endpoints.js';
 import { needsReviewPages } from './pages/needs-review.js';
 import { temporalUiPages } from './pages/temporal-ui.js';
 import { verificationPages } from './pages/verification.js';
+import { patientPages } from './pages/patient.js';
+import { coverageChangePages } from './pages/coverage-changes.js';
 import type { Store } from '../../src/store/database.js';
 import { registerSession } from './session.js';
 import { html } from './views/html.js';
@@ -208,6 +210,8 @@ export function createConsole(options: ConsoleOptions): FastifyInstance {
     needsReviewPages(routes, deps);
     batchPages(routes, deps);
     verificationPages(routes, deps);
+    patientPages(routes, deps);
+    coverageChangePages(routes, deps);
     const endpointDeps = { ...deps, ...(options.events ? { events: options.events } : {}) };
     eventEndpointPages(routes, endpointDeps);
     const { tokenSecret, publicUrl } = config.codec.server;

@@ -4,7 +4,16 @@ import { markChangesSeenUpdate, patientQuery } from '../../workflows/shared/pati
 import { CHANGE_ID_PATTERN, type CoverageChange } from '../../workflows/shared/patient-types.js';
 import { CoverageChanges, Tenant } from '../../workflows/shared/search-attributes.js';
 import { WorkflowType } from '../../workflows/shared/workflow-types.js';
-import { and, is, isTenant, ofType, withStatus, type Condition } from '../temporal/visibility-query.js';
+import {
+  and,
+  is,
+  isTenant,
+  noTenant,
+  ofType,
+  withStatus,
+  type Condition,
+  type TenantFilter,
+} from '../temporal/visibility-query.js';
 
 /** One item of the Changes list: the change and its patient's opaque id; identifiers only, no patient value. */
 export interface ChangeItem extends CoverageChange {
@@ -15,10 +24,11 @@ export interface ChangeItem extends CoverageChange {
 export const CHANGES_PAGE_PATIENTS = 100;
 
 /**
- * The unseen coverage changes of a tenant (every tenant for `null`), newest first: the patients marked `unseen` in
+ * The unseen coverage changes of a tenant or tenants (every tenant for `null`), newest first: the patients marked `unseen` in
  * visibility (eventually consistent: a change shows within seconds), then each patient's own list (exact).
  */
-export async function unseenChanges(client: Client, tenant: string | null): Promise<ChangeItem[]> {
+export async function unseenChanges(client: Client, tenant: TenantFilter | null): Promise<ChangeItem[]> {
+  if (tenant !== null && noTenant(tenant)) return [];
   const conditions: Condition[] = [ofType(WorkflowType.patient), withStatus('Running'), is(CoverageChanges, 'unseen')];
   if (tenant !== null) conditions.push(isTenant(Tenant, tenant));
   const ids: string[] = [];

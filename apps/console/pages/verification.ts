@@ -8,6 +8,8 @@ import { requireCsrf } from '../csrf.js';
 import { sendPage, workflowUiUrl, type ConsoleDeps } from '../deps.js';
 import { searchForm, verificationView } from '../views/verification.js';
 import { notFoundPage } from './not-found.js';
+import { patientLink } from './patient.js';
+import { html } from '../views/html.js';
 
 /** Prefixes of the project's workflow ids (workflows/shared/ids.ts, batch-ids.ts); any other text is a caller id. */
 const WORKFLOW_ID = /^(verification|run|batch)-/;
@@ -49,8 +51,12 @@ export function verificationPages(app: FastifyInstance, deps: ConsoleDeps): void
     if (!found) return notFoundPage(request, reply, `There is no workflow ${workflowId}.`);
     await auditRead(deps.audit, request, found);
     const operator = operatorOf(request);
-    return sendPage(request, reply, { title: workflowId, section: '/verifications' }, (csrf) =>
-      verificationView(detailFor(operator, found), csrf, workflowUiUrl(deps, workflowId), mayAct(operator)),
+    return sendPage(
+      request,
+      reply,
+      { title: workflowId, section: '/verifications' },
+      (csrf) =>
+        html`${patientLink(workflowId)}${verificationView(detailFor(operator, found), csrf, workflowUiUrl(deps, workflowId), mayAct(operator))}`,
     );
   });
 }

@@ -7,6 +7,7 @@ export const SECTIONS = [
   { path: '/needs-review', label: 'Needs review' },
   { path: '/batches', label: 'Batches' },
   { path: '/verifications', label: 'Verification' },
+  { path: '/changes', label: 'Changes' },
   { path: '/event-endpoints', label: 'Event endpoints' },
   { path: '/temporal-ui', label: 'Temporal UI' },
 ] as const;
