@@ -8,7 +8,7 @@ import type { Store } from '../../src/store/database.js';
 import { patientWorkflowId } from '../../workflows/shared/ids.js';
 import { csrfFrom, getPage, postForm, signInAs, startTestConsole, type TestConsole } from '../console/console-app.js';
 import { testStore } from '../setup/database.js';
-import { FAST, callerId } from '../setup/fixtures.js';
+import { FAST } from '../setup/fixtures.js';
 import { testTemporal } from '../setup/temporal.js';
 import { eventually, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
 
