@@ -60,7 +60,7 @@ export const RescheduleRequest = z
 const Check = z.object({
   at: z.number().describe('Epoch ms'),
   reuseWithinSeconds: z.number(),
-  state: z.enum(['waiting', 'verified', 'reused']),
+  state: z.enum(['waiting', 'verified', 'reused', 'skipped']),
   verificationWorkflowId: z.string().optional(),
 });
 

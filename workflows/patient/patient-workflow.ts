@@ -8,6 +8,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import { EventEmitter } from '../shared/event-emitter.js';
+import { patientVerificationWorkflowId } from '../shared/ids.js';
 import {
   cancelAppointmentUpdate,
   markChangesSeenUpdate,
@@ -83,8 +84,15 @@ export async function patientWorkflow(input: PatientWorkflowInput): Promise<neve
     }
     const patient = book.state.patient;
     const payerId = due.appointment.payerId ?? book.knownPayer();
-    if (patient === undefined || payerId === undefined) return;
+    // Never left waiting: the loop would find it due again at once.
+    if (patient === undefined || payerId === undefined) {
+      due.check.state = 'skipped';
+      return;
+    }
     const n = book.state.checksStarted++;
+    // Marked before the verification runs, so a reschedule or cancel meanwhile keeps it (they drop waiting checks only).
+    due.check.state = 'verified';
+    due.check.verificationWorkflowId = patientVerificationWorkflowId(input.patientId, n);
     const entry = await verifyPatient({
       patientId: input.patientId,
       tenant: input.tenant,
@@ -95,8 +103,6 @@ export async function patientWorkflow(input: PatientWorkflowInput): Promise<neve
       appointmentId: due.appointment.appointmentId,
       ...(input.verificationTiming ? { timing: input.verificationTiming } : {}),
     });
-    due.check.state = 'verified';
-    due.check.verificationWorkflowId = entry.workflowId;
     const change = book.record(
       entry,
       `chg_${input.patientId.slice('pt_'.length)}_${uuid4().replaceAll('-', '').slice(0, 16)}`,

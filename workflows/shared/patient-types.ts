@@ -56,7 +56,8 @@ export interface AppointmentCheck {
   at: number;
   /** A check that ran this recently (seconds) answers this one. */
   reuseWithinSeconds: number;
-  state: 'waiting' | 'verified' | 'reused';
+  /** `skipped`: no payer to verify with when it fell due (the last answer found no coverage). */
+  state: 'waiting' | 'verified' | 'reused' | 'skipped';
   /** The verification that answered it (run for it, or reused). */
   verificationWorkflowId?: string;
 }
