@@ -16,6 +16,8 @@ import { DEFAULT_DELIVERY_POLICY, eventDispatcherId } from '../../workflows/shar
 import { WorkflowType } from '../../workflows/shared/workflow-types.js';
 import type { CheckPolicy, PatientView } from '../../workflows/shared/patient-types.js';
 import { FAST, callerId } from '../setup/fixtures.js';
+import { recordHistory } from '../setup/histories.js';
+import { patientWorkflowId } from '../../workflows/shared/ids.js';
 import { testTemporal } from '../setup/temporal.js';
 import { eventually, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
 
@@ -53,6 +55,14 @@ describe('patientWorkflow (time-compressed: offsets in seconds)', function () {
     ...overrides,
   });
 
+  /** A patient never ends: its history is recorded once terminated, and replays up to there. */
+  async function recordPatient(name: string, patientId: string) {
+    if (process.env.RECORD_HISTORIES !== '1') return;
+    const handle = testTemporal().client.workflow.getHandle(patientWorkflowId(patientId));
+    await handle.terminate('history recorded');
+    await recordHistory(name, handle);
+  }
+
   const settled = (p: Patients, patientId: string, what: string, done: (view: PatientView) => boolean) =>
     eventually(
       async () => {
@@ -83,6 +93,7 @@ describe('patientWorkflow (time-compressed: offsets in seconds)', function () {
     assert.equal(view.timeline[0]!.payerId, '60054');
     assert.ok(view.timeline[0]!.verificationId);
     assert.equal(view.checksStarted, 1);
+    await recordPatient('patient-check-reused', patientId);
   });
 
   it('repeats a check when the last one is older than its reuse window', async () => {
@@ -158,6 +169,7 @@ describe('patientWorkflow (time-compressed: offsets in seconds)', function () {
     assert.deepEqual(view.changes[0]!.kinds, ['verification-failing']);
     assert.equal(view.changes[0]!.previousWorkflowId, view.timeline[0]!.workflowId);
     assert.equal(view.changes[0]!.workflowId, view.timeline[1]!.workflowId);
+    await recordPatient('patient-coverage-change', patientId);
   });
 
   it("emits coverage.changed to the tenant's dispatcher", async () => {
