@@ -10,12 +10,12 @@ describe('the Temporal dev server of the test run', () => {
     assert.ok(info.serverVersion, 'the server reports its version');
   });
 
-  it('has the seven search attributes registered as Keyword', async () => {
+  it('has the eight search attributes registered as Keyword', async () => {
     const { connection, server } = testTemporal();
     const { customAttributes } = await connection.operatorService.listSearchAttributes({
       namespace: server.namespace,
     });
-    assert.equal(searchAttributeKeys.length, 7);
+    assert.equal(searchAttributeKeys.length, 8);
     for (const key of searchAttributeKeys) {
       assert.equal(
         customAttributes?.[key.name],
