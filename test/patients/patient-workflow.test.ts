@@ -172,6 +172,29 @@ describe('patientWorkflow (time-compressed: offsets in seconds)', function () {
     await recordPatient('patient-coverage-change', patientId);
   });
 
+  it('continues as new carrying its timeline and counter: the next verification gets a new id', async () => {
+    const p = { ...patients([{ offsetSeconds: offsetIn(1), reuseWithinSeconds: 0 }]) };
+    p.policy = { ...p.policy, continueAfterEvents: 10 };
+    const ref = callerId('mrn');
+    const { patientId } = await scheduleAppointment(p, visit({ patientRef: ref }));
+    const handle = testTemporal().client.workflow.getHandle(patientWorkflowId(patientId));
+    const firstRun = (await handle.describe()).runId;
+    await settled(p, patientId, 'the first check', (v) => v.timeline.length === 1);
+    await eventually(
+      async () => ((await handle.describe()).runId !== firstRun ? true : undefined),
+      10_000,
+      'a new run',
+    );
+    await scheduleAppointment(p, visit({ patientRef: ref }));
+    const view = await settled(p, patientId, 'the second check', (v) => v.timeline.length === 2);
+    assert.equal(view.checksStarted, 2);
+    assert.deepEqual(
+      view.timeline.map((e) => e.workflowId),
+      [`verification-${patientId}-0`, `verification-${patientId}-1`],
+    );
+    assert.equal(view.appointments.length, 2, 'the first appointment carried across');
+  });
+
   it("emits coverage.changed to the tenant's dispatcher", async () => {
     const tenant = `clinic-${randomUUID().slice(0, 8)}`;
     // The tenant's dispatcher, with one endpoint taking coverage.changed only; its deliveries go to a queue no worker
