@@ -551,6 +551,17 @@ export const variables = {
     description:
       "Deliveries under way at once per event endpoint (one verification's events always one at a time, in order)",
   }),
+  PATIENT_ID_KEY: v({
+    schema: z.string().min(1).optional(),
+    description:
+      "Key of patient ids (base64 of 32 random bytes): a patient's id is an HMAC of its tenant and the practice's reference, so it must never change once patients exist",
+    secret: true,
+  }),
+  PATIENT_ID_KEY_FILE: v({
+    schema: z.string().min(1),
+    default: '.data/patient-id-key',
+    description: 'Read for the patient id key when PATIENT_ID_KEY is unset; `eligibility dev` creates it',
+  }),
   CODEC_KEYS: v({
     schema: z.string().min(1).optional(),
     description:

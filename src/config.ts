@@ -195,6 +195,7 @@ function toConfig(e: Env, connection: TemporalConnectionSettings) {
     },
     database: { url: e.DATABASE_URL, port: e.DEV_DATABASE_PORT },
     audit: { retentionDays: e.AUDIT_RETENTION_DAYS },
+    patients: { idKey: e.PATIENT_ID_KEY, idKeyFile: e.PATIENT_ID_KEY_FILE },
     events: {
       taskQueue: e.EVENTS_TASK_QUEUE,
       retryWindowHours: e.EVENTS_RETRY_WINDOW_HOURS,
@@ -215,6 +216,7 @@ export type SandboxConfig = Config['sandbox'];
 export type TemporalConfig = Config['temporal'];
 export type CodecConfig = Config['codec'];
 export type EventsConfig = Config['events'];
+export type PatientsConfig = Config['patients'];
 export type WebhookConfig = Config['webhook'];
 export type IntakeConfig = Config['intake'];
 export type WorkerConfig = Config['worker'];

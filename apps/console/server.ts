@@ -36,6 +36,8 @@ import { findPatientPages } from './pages/find-patient.js';
 import { worklistPages } from './pages/worklists.js';
 import { navCountsHook } from './nav-counts.js';
 import type { PayerNames } from './payer-names.js';
+import { patientPages } from './pages/patient.js';
+import { coverageChangePages } from './pages/coverage-changes.js';
 import type { Store } from '../../src/store/database.js';
 import type { BlindIndexKeys } from '../../src/blind-index/keys.js';
 import { registerSession } from './session.js';
@@ -223,6 +225,8 @@ export function createConsole(options: ConsoleOptions): FastifyInstance {
     verificationPages(routes, deps);
     findPatientPages(routes, deps);
     worklistPages(routes, deps);
+    patientPages(routes, deps);
+    coverageChangePages(routes, deps);
     const endpointDeps = { ...deps, ...(options.events ? { events: options.events } : {}) };
     eventEndpointPages(routes, endpointDeps);
     const { tokenSecret, publicUrl } = config.codec.server;

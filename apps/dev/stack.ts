@@ -8,6 +8,7 @@ import type { Config } from '../../src/config.js';
 import { createDataConverter } from '../../src/codec/data-converter.js';
 import { loadBlindIndexKeys } from '../../src/blind-index/keys.js';
 import { ensureKeyFile } from '../../src/codec/keys.js';
+import { ensurePatientIdKeyFile, loadPatientIdKey } from '../../src/patients/id-key.js';
 import { startCodecServer } from '../codec-server/run-codec-server.js';
 import { createIntakeApi } from '../intake-api/api.js';
 import { devIntakeKey } from './intake-key.js';
@@ -262,6 +263,10 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
     // One set of event services for the intake API and the console: both change the same endpoints and dispatchers.
     const events = eventServices(store, await secretBox(config), temporal.client, config);
     const blindIndex = await loadBlindIndexKeys(config.codec);
+    if (!config.patients.idKey && (await ensurePatientIdKeyFile(config.patients.idKeyFile))) {
+      log(`Made a local patient id key in ${config.patients.idKeyFile}`);
+    }
+    const patientIdKey = await loadPatientIdKey(config.patients);
     const intake = createIntakeApi({
       config,
       client: temporal.client,
@@ -271,6 +276,7 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
       access: { clients, audit: trail },
       events,
       ...(blindIndex ? { blindIndex } : {}),
+      ...(patientIdKey ? { patients: { idKey: patientIdKey } } : {}),
     });
     const intakeUrl = await listen(intake, config.intake.host, config.intake.port, 'intake API');
     stops.push(() => intake.close());

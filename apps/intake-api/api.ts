@@ -19,8 +19,11 @@ import { authenticate, type IntakeAccess } from './access.js';
 import { requireIntakeApiKey } from './api-key.js';
 import type { IntakeApp, IntakeDeps } from './deps.js';
 import { intakeOpenApiOptions, OPENAPI_PATH } from './openapi.js';
+import { appointmentRoutes } from './routes/appointments.js';
 import { batchRoutes } from './routes/batches.js';
+import { patientRoutes } from './routes/patients.js';
 import { cancelRoute } from './routes/cancel.js';
+import { coverageChangeRoutes } from './routes/coverage-changes.js';
 import { requireEvents } from './event-access.js';
 import { eventEndpointActionRoutes } from './routes/event-endpoint-actions.js';
 import { eventEndpointRoutes } from './routes/event-endpoints.js';
@@ -52,6 +55,8 @@ export interface IntakeApiOptions {
   events?: IntakeDeps['events'];
   /** The patient search index's keys (src/blind-index); without them nothing is indexed and search answers 503. */
   blindIndex?: IntakeDeps['blindIndex'];
+  /** Patients and appointments (issue 35), with PATIENT_ID_KEY; without it their routes answer 503. */
+  patients?: IntakeDeps['patients'];
 }
 
 /**
@@ -86,6 +91,7 @@ export function createIntakeApi(options: IntakeApiOptions): FastifyInstance {
     ...(options.batchTiming ? { batchTiming: options.batchTiming } : {}),
     ...(options.events ? { events: options.events } : {}),
     ...(options.blindIndex ? { blindIndex: options.blindIndex } : {}),
+    ...(options.patients ? { patients: options.patients } : {}),
   };
   // Typed as Fastify's base logger so the app keeps Fastify's default instance type.
   const loggerInstance: FastifyBaseLogger = logger.child({ component: 'intake-api' });
@@ -130,6 +136,9 @@ export function createIntakeApi(options: IntakeApiOptions): FastifyInstance {
     reviewRoute(routes, deps);
     cancelRoute(routes, deps);
     batchRoutes(routes, deps);
+    patientRoutes(routes, deps);
+    appointmentRoutes(routes, deps);
+    coverageChangeRoutes(routes, deps);
     // Event endpoints live in the database: without it, one hook answers all of them 503.
     void routes.register((events: IntakeApp, _eventOptions, eventsDone) => {
       events.addHook('onRequest', requireEvents(deps));

@@ -10,6 +10,7 @@ import type { BlindIndexKeys } from '../../src/blind-index/keys.js';
 import type { EventDispatchers } from '../../src/events/dispatchers.js';
 import type { EventEndpoints } from '../../src/events/endpoints.js';
 import type { EventLog } from '../../src/events/event-log.js';
+import type { Patients } from '../../src/patients/patients.js';
 
 /** Event endpoints, their log and the tenants' dispatchers (DESIGN §14): with the database only. */
 export interface IntakeEvents {
@@ -45,7 +46,12 @@ export interface IntakeDeps {
   blindIndex?: BlindIndexKeys;
   /** Event endpoints; without them (no database) their routes answer 503 `events_unavailable`. */
   events?: IntakeEvents;
+  /** Patients (issue 35): their id key and check policy; without them their routes answer 503 `patients_unavailable`. */
+  patients?: IntakePatients;
 }
+
+/** What the patient routes need beyond the Temporal client: PATIENT_ID_KEY, and shortened timings in tests. */
+export type IntakePatients = Omit<Patients, 'client' | 'taskQueue'>;
 
 /** Runs Temporal calls under the request's deadline, so an unreachable server answers 503 instead of hanging. */
 export function withDeadline<T>(deps: IntakeDeps, fn: () => Promise<T>): Promise<T> {

@@ -11,6 +11,7 @@ import {
   EndpointUrl,
   ROTATION_GRACE,
 } from '../../src/events/endpoint-rules.js';
+import { COVERAGE_CHANGE_KINDS } from '../../workflows/shared/patient-types.js';
 import { ITEM_OUTCOMES, RUNNING_STAGES, STAGES } from '../../workflows/shared/stages.js';
 
 /*
@@ -143,6 +144,19 @@ const BatchData = z.object({
   }),
 });
 
+const CoverageChangedData = z.object({
+  patientId: z.string(),
+  changeId: z.string(),
+  kinds: z.array(z.enum(COVERAGE_CHANGE_KINDS)),
+  workflowId: z.string(),
+  previousWorkflowId: z.string(),
+  verificationId: z.string().optional(),
+  payerId: z.string().optional(),
+  previousPayerId: z.string().optional(),
+});
+
+const DATA_BY_SUBJECT = { verification: VerificationData, batch: BatchData, patient: CoverageChangedData } as const;
+
 /** One event's body, as signed and POSTed. */
 function eventBody(type: (typeof EVENT_TYPES)[number]) {
   const about = EVENT_CATALOGUE[type].about;
@@ -151,7 +165,7 @@ function eventBody(type: (typeof EVENT_TYPES)[number]) {
     type: z.literal(type),
     timestamp: z.string().describe('When it happened (ISO 8601)'),
     tenant: z.string(),
-    data: about === 'batch' ? BatchData : VerificationData,
+    data: DATA_BY_SUBJECT[about],
     links: z.object({ self: z.string().describe('The intake API path to fetch the details with your own key') }),
   });
 }

@@ -10,12 +10,12 @@ describe('the Temporal dev server of the test run', () => {
     assert.ok(info.serverVersion, 'the server reports its version');
   });
 
-  it('has the eight search attributes registered, the patient index as KeywordList and the rest as Keyword', async () => {
+  it('has the nine search attributes registered, the patient index as KeywordList and the rest as Keyword', async () => {
     const { connection, server } = testTemporal();
     const { customAttributes } = await connection.operatorService.listSearchAttributes({
       namespace: server.namespace,
     });
-    assert.equal(searchAttributeKeys.length, 8);
+    assert.equal(searchAttributeKeys.length, 9);
     for (const key of searchAttributeKeys) {
       assert.equal(
         customAttributes?.[key.name],

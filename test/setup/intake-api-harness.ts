@@ -28,6 +28,8 @@ export interface IntakeApiHarnessOptions {
   events?: (taskQueue: string) => IntakeApiOptions['events'];
   /** The patient search index's keys; default: the run's (derived from its codec keys). */
   blindIndex?: IntakeApiOptions['blindIndex'];
+  /** Patients and appointments (issue 35): PATIENT_ID_KEY and short check offsets. */
+  patients?: IntakeApiOptions['patients'];
 }
 
 export async function startIntakeApiHarness(options: IntakeApiHarnessOptions = {}): Promise<IntakeApiHarness> {
@@ -47,6 +49,7 @@ export async function startIntakeApiHarness(options: IntakeApiHarnessOptions = {
     ...(options.access ? { access: options.access } : {}),
     ...(options.events ? { events: options.events(harness.taskQueue) } : {}),
     blindIndex: options.blindIndex ?? testBlindIndex(),
+    ...(options.patients ? { patients: options.patients } : {}),
   });
   return {
     harness,

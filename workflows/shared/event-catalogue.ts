@@ -1,4 +1,5 @@
 import type { BatchCounts } from './batch-types.js';
+import type { CoverageChangeKind } from './patient-types.js';
 import type { Stage } from './stages.js';
 
 /*
@@ -31,7 +32,12 @@ export const EVENT_CATALOGUE = {
     description: 'Nothing of the batch is on its way any more; items may still wait for a person or a grace period',
   },
   'batch.finished': { about: 'batch', description: 'Every item of the batch has closed (or the batch was cancelled)' },
-} as const satisfies Record<string, { about: 'verification' | 'batch'; description: string }>;
+  'coverage.changed': {
+    about: 'patient',
+    description:
+      "A patient's coverage differs from its previous verification: `kinds` says how (lost, found, payer, member id, failing)",
+  },
+} as const satisfies Record<string, { about: 'verification' | 'batch' | 'patient'; description: string }>;
 
 export type EventType = keyof typeof EVENT_CATALOGUE;
 export const EVENT_TYPES = Object.keys(EVENT_CATALOGUE) as unknown as readonly [EventType, ...EventType[]];
@@ -88,6 +94,21 @@ export interface BatchEventData {
   counts: BatchCounts;
 }
 
+/** `coverage.changed`: the patient's opaque id, the kinds of change and the verifications compared; no value. */
+export interface CoverageChangedEventData {
+  patientId: string;
+  changeId: string;
+  kinds: CoverageChangeKind[];
+  /** The verification that found the change, and the one it was compared with. */
+  workflowId: string;
+  previousWorkflowId: string;
+  verificationId?: string;
+  payerId?: string;
+  previousPayerId?: string;
+}
+
+export type EventData = VerificationEventData | BatchEventData | CoverageChangedEventData;
+
 /** One outbound event: its `id` is the deliveries' `webhook-id`, the same on every attempt and redelivery. */
 export interface OutboundEvent {
   /** `evt_<hex>`. */
@@ -96,11 +117,15 @@ export interface OutboundEvent {
   /** ISO 8601: when the stage changed. */
   timestamp: string;
   tenant: string;
-  data: VerificationEventData | BatchEventData;
+  data: EventData;
   /** `self`: the intake API path that shows the details, fetched with the receiver's own key. */
   links: { self: string };
 }
 
-/** Deliveries of events with the same key go out one after another (per verification, per batch). */
+/** Deliveries of events with the same key go out one after another (per verification, per batch, per patient). */
 export const orderKey = (event: OutboundEvent): string =>
-  'workflowId' in event.data ? event.data.workflowId : `batch:${event.data.batchId}`;
+  'patientId' in event.data
+    ? `patient:${event.data.patientId}`
+    : 'workflowId' in event.data
+      ? event.data.workflowId
+      : `batch:${event.data.batchId}`;

@@ -1,10 +1,10 @@
 import { getExternalWorkflowHandle, uuid4 } from '@temporalio/workflow';
-import type { BatchEventData, EventType, OutboundEvent, VerificationEventData } from './event-catalogue.js';
+import type { EventData, EventType, OutboundEvent } from './event-catalogue.js';
 import { eventSignal } from './event-messages.js';
 import { DEFAULT_EVENT_TENANT, eventDispatcherId } from './event-types.js';
 
 /**
- * How a verification or a batch tells its tenant's dispatcher what happened (DESIGN §14): one signal per event (one
+ * How a verification, a batch or a patient tells its tenant's dispatcher what happened (DESIGN §14): one signal per event (one
  * billed action), each sent once the one before has been delivered to the dispatcher, so they arrive in order. Nothing
  * waits for them: the workflow goes on at once. A tenant with no endpoint has no dispatcher, and the signal fails: no
  * subscriber, nothing to deliver. Before it closes, the workflow waits for the last one to reach the dispatcher (a
@@ -19,7 +19,7 @@ export class EventEmitter {
     this.tenant = tenant ?? DEFAULT_EVENT_TENANT;
   }
 
-  emit(type: EventType, data: VerificationEventData | BatchEventData, self: string): void {
+  emit(type: EventType, data: EventData, self: string): void {
     const event: OutboundEvent = {
       // Seeded from the run's id: a replay makes the same id, so a redelivery is recognised by its `webhook-id`.
       id: `evt_${uuid4().replaceAll('-', '')}`,

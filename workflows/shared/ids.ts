@@ -3,3 +3,7 @@ export const verificationWorkflowId = (callerIdOrUuid: string) => `verification-
 export const discoveryWorkflowId = (discoveryId: string) => `discovery-${discoveryId}`;
 export const runWorkflowId = (flowRunId: string) => `run-${flowRunId}`;
 export const webhookSetupWorkflowId = (url: string) => `webhook-setup-${url}`;
+/** A patient: `patientId` is a keyed hash of tenant and the practice's reference (src/patients), never PHI. */
+export const patientWorkflowId = (patientId: string) => `patient-${patientId}`;
+/** The patient's n-th verification: derived, so a retried start finds the one it started instead of a second. */
+export const patientVerificationWorkflowId = (patientId: string, n: number) => `verification-${patientId}-${n}`;

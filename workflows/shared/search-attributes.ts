@@ -16,6 +16,8 @@ export const Tenant = defineSearchAttributeKey('Tenant', SearchAttributeType.KEY
  * tenant (src/blind-index). Never a patient value: without the index's key a hash tells nothing.
  */
 export const PatientIndex = defineSearchAttributeKey('PatientIndex', SearchAttributeType.KEYWORD_LIST);
+/** On a patient: `unseen` while a coverage change of it waits on the Changes list, `seen` after (issue 35). */
+export const CoverageChanges = defineSearchAttributeKey('CoverageChanges', SearchAttributeType.KEYWORD);
 
 export const searchAttributeKeys = [
   VerificationStage,
@@ -26,6 +28,7 @@ export const searchAttributeKeys = [
   BatchId,
   Tenant,
   PatientIndex,
+  CoverageChanges,
 ] as const;
 
 /** Each key's type as the Temporal CLI's `--search-attribute Name=Type` spells it. */

@@ -11,5 +11,6 @@ export const WorkflowType = {
   batchPage: 'batchPageWorkflow',
   governor: 'governorWorkflow',
   eventDispatcher: 'eventDispatcherWorkflow',
+  patient: 'patientWorkflow',
 } as const;
 export type WorkflowTypeName = (typeof WorkflowType)[keyof typeof WorkflowType];

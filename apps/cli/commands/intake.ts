@@ -30,6 +30,8 @@ Example:
       const { eventServices, secretBox } = await import('../../../src/events/services.js');
       const { loadBlindIndexKeys } = await import('../../../src/blind-index/keys.js');
       const blindIndex = await loadBlindIndexKeys(config.codec);
+      const { loadPatientIdKey } = await import('../../../src/patients/id-key.js');
+      const patientIdKey = await loadPatientIdKey(config.patients);
       await withOptionalStore(ctx, async (store) => {
         const access = store && { clients: new IntakeClients(store), audit: new AuditTrail(store) };
         const box = store && (await secretBox(config));
@@ -49,6 +51,7 @@ Example:
               ...(access ? { access } : {}),
               ...(blindIndex ? { blindIndex } : {}),
               ...(store && box ? { events: eventServices(store, box, client, config) } : {}),
+              ...(patientIdKey ? { patients: { idKey: patientIdKey } } : {}),
             }),
         });
       });

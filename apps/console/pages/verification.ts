@@ -11,6 +11,7 @@ import { patientSearchForm } from '../views/find-patient.js';
 import { html } from '../views/html.js';
 import { searchForm, verificationView } from '../views/verification.js';
 import { notFoundPage } from './not-found.js';
+import { patientLink } from './patient.js';
 
 /** Prefixes of the project's workflow ids (workflows/shared/ids.ts, batch-ids.ts); any other text is a caller id. */
 const WORKFLOW_ID = /^(verification|run|batch)-/;
@@ -71,15 +72,19 @@ export function verificationPages(app: FastifyInstance, deps: ConsoleDeps): void
       payerNames(deps, [found.payerId, found.status?.payerId]),
       found.batchId ? withDeadline(deps, () => newerAttempt(deps.client, workflowId)) : undefined,
     ]);
-    return sendPage(request, reply, { title: workflowId, section: '/verifications' }, (csrf) =>
-      verificationView(
-        detailFor(operator, found),
-        csrf,
-        workflowUiUrl(deps, workflowId),
-        mayAct(operator),
-        names,
-        newer,
-      ),
+    return sendPage(
+      request,
+      reply,
+      { title: workflowId, section: '/verifications' },
+      (csrf) =>
+        html`${patientLink(workflowId)}${verificationView(
+          detailFor(operator, found),
+          csrf,
+          workflowUiUrl(deps, workflowId),
+          mayAct(operator),
+          names,
+          newer,
+        )}`,
     );
   });
 }

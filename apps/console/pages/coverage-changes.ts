@@ -1,0 +1,84 @@
+import type { FastifyInstance } from 'fastify';
+import { CHANGE_ID_PATTERN } from '../../../workflows/shared/patient-types.js';
+import { markChangeSeen, patientOfChange, unseenChanges } from '../../../src/patients/coverage-changes.js';
+import { refuseReadOnly, seesWorkflow } from '../access.js';
+import { audit } from '../audit.js';
+import { requireCsrf } from '../csrf.js';
+import { sendPage, withDeadline, type ConsoleDeps } from '../deps.js';
+import { operatorOf } from '../session.js';
+import { html } from '../views/html.js';
+import { hiddenCsrf } from '../views/layout.js';
+import { changeKinds } from '../views/patient-record.js';
+import { notFoundPage } from './not-found.js';
+
+/**
+ * The Changes worklist (issue 35): coverage changes of the operator's tenants nobody has marked seen, newest first,
+ * each linked to its patient and the verification that found it. Identifiers and kinds only: no patient value.
+ */
+export function coverageChangePages(app: FastifyInstance, deps: ConsoleDeps): void {
+  app.get('/changes', async (request, reply) => {
+    const changes = await withDeadline(deps, () => unseenChanges(deps.client, operatorOf(request).tenants));
+    return sendPage(request, reply, { title: 'Coverage changes', section: '/changes' }, (csrf) =>
+      changes.length === 0
+        ? html`<p>No coverage change waits to be seen.</p>`
+        : html`<table>
+            <thead>
+              <tr>
+                <th>When</th>
+                <th>Change</th>
+                <th>Patient</th>
+                <th>Verification</th>
+                <th></th>
+              </tr>
+            </thead>
+            <tbody>
+              ${changes.map(
+                (c) =>
+                  html`<tr>
+                    <td>${new Date(c.at).toISOString()}</td>
+                    <td>${changeKinds(c)}</td>
+                    <td><a href="/patients/${c.patientId}">${c.patientId}</a></td>
+                    <td><a href="/verifications/${encodeURIComponent(c.workflowId)}">${c.workflowId}</a></td>
+                    <td>
+                      <form method="post" action="/changes/${c.changeId}/seen">
+                        ${hiddenCsrf(csrf)}<button type="submit">Mark seen</button>
+                      </form>
+                    </td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>`,
+    );
+  });
+
+  app.post<{ Params: { changeId: string } }>(
+    '/changes/:changeId/seen',
+    { preHandler: requireCsrf(app) },
+    async (request, reply) => {
+      const { changeId } = request.params;
+      const workflowId = patientOfChange(changeId);
+      const seen = CHANGE_ID_PATTERN.test(changeId)
+        ? await seesWorkflow(deps, request, workflowId).catch(() => undefined)
+        : undefined;
+      if (!seen) return notFoundPage(request, reply, 'There is no such change.');
+      if (
+        await refuseReadOnly(deps, request, reply, {
+          action: 'coverage-change.seen',
+          what: 'mark changes seen',
+          workflowId,
+        })
+      ) {
+        return reply;
+      }
+      await withDeadline(deps, () => markChangeSeen(deps.client, changeId));
+      await audit(deps.audit, request, {
+        action: 'coverage-change.seen',
+        workflowId,
+        tenant: seen.tenant,
+        fields: [],
+        outcome: 'ok',
+      });
+      return reply.redirect('/changes', 303);
+    },
+  );
+}

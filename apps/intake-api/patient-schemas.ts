@@ -1,0 +1,120 @@
+import { z } from 'zod';
+import { IntakeRequestV2, PlaceOfServiceCode, SpecialtyCode, Uuid } from '../../src/contract/index.js';
+import { isWellFormedText } from '../../src/contract/verification-intake.js';
+import { APPOINTMENT_ID_PATTERN } from '../../src/patients/patients.js';
+import { PATIENT_ID_PATTERN } from '../../src/patients/patient-id.js';
+import { isTimeZone } from '../../src/patients/visit-day.js';
+import { TenantSchema } from '../../src/temporal/tenant.js';
+import { COVERAGE_CHANGE_KINDS } from '../../workflows/shared/patient-types.js';
+import { OUTCOMES } from '../../workflows/shared/stages.js';
+
+/*
+ * The patients' and appointments' bodies and answers (issue 35). Bodies are strict: an unknown field is refused by
+ * name, never dropped. The practice's patient reference travels in bodies only, never in a URL (a medical record
+ * number is an identifier HIPAA protects); URLs carry the opaque ids the product assigns.
+ */
+
+const PatientRef = z
+  .string()
+  .min(1)
+  .max(100)
+  .refine(isWellFormedText, 'must be well-formed Unicode')
+  .describe("The practice's own patient reference (e.g. its medical record number): in bodies only");
+const DateOfService = z.iso.date().describe('YYYY-MM-DD, in `timeZone`');
+const TimeZone = z
+  .string()
+  .max(64)
+  .refine(isTimeZone, 'expected an IANA time zone such as America/New_York')
+  .describe('The practice’s IANA time zone (default UTC): checks are timed from 00:00 of the visit’s day there');
+
+export const PatientIdParams = z.object({
+  patientId: z.string().regex(PATIENT_ID_PATTERN, 'expected a patient id (pt_…)').describe('`pt_<hex>`'),
+});
+export const AppointmentIdParams = z.object({
+  appointmentId: z.string().regex(APPOINTMENT_ID_PATTERN, 'expected an appointment id (apt_…)'),
+});
+
+export const PatientLookupRequest = z
+  .strictObject({ patientRef: PatientRef, tenant: TenantSchema.optional() })
+  .meta({ id: 'PatientLookupRequest' });
+export const PatientLookupResponse = z.object({ patientId: z.string() }).meta({ id: 'PatientLookupResponse' });
+
+export const NewAppointmentRequest = z
+  .strictObject({
+    patientRef: PatientRef,
+    patient: IntakeRequestV2.shape.patient,
+    payerId: IntakeRequestV2.shape.payerId,
+    dateOfService: DateOfService,
+    timeZone: TimeZone.optional(),
+    specialtyCode: SpecialtyCode,
+    placeOfServiceCode: PlaceOfServiceCode,
+    providerGroupId: Uuid.optional(),
+    tenant: TenantSchema.optional(),
+  })
+  .meta({ id: 'NewAppointmentRequest' });
+
+export const RescheduleRequest = z
+  .strictObject({ dateOfService: DateOfService, timeZone: TimeZone.optional() })
+  .meta({ id: 'RescheduleRequest' });
+
+const Check = z.object({
+  at: z.number().describe('Epoch ms'),
+  reuseWithinSeconds: z.number(),
+  state: z.enum(['waiting', 'verified', 'reused', 'skipped']),
+  verificationWorkflowId: z.string().optional(),
+});
+
+export const AppointmentResponse = z
+  .object({
+    appointmentId: z.string(),
+    status: z.enum(['scheduled', 'cancelled']),
+    dateOfService: z.string(),
+    timeZone: z.string(),
+    dayStartsAt: z.number(),
+    payerId: z.string().optional(),
+    specialtyCode: z.string(),
+    placeOfServiceCode: z.string(),
+    providerGroupId: z.string().optional(),
+    checks: z.array(Check),
+  })
+  .meta({ id: 'Appointment' });
+
+export const BookedAppointmentResponse = z
+  .object({ patientId: z.string(), appointment: AppointmentResponse })
+  .meta({ id: 'BookedAppointment' });
+
+const CoverageEntry = z.object({
+  at: z.number(),
+  outcome: z.enum(OUTCOMES),
+  coverage: z.enum(['covered', 'no-coverage', 'failed']),
+  payerId: z.string().optional(),
+  memberId: z.string().optional(),
+  verificationId: z.string().optional(),
+  workflowId: z.string(),
+  appointmentId: z.string().optional(),
+});
+
+export const CoverageChangeResponse = z
+  .object({
+    changeId: z.string(),
+    at: z.number(),
+    kinds: z.array(z.enum(COVERAGE_CHANGE_KINDS)),
+    workflowId: z.string(),
+    previousWorkflowId: z.string(),
+    verificationId: z.string().optional(),
+    payerId: z.string().optional(),
+    previousPayerId: z.string().optional(),
+  })
+  .meta({ id: 'CoverageChange' });
+
+export const PatientResponse = z
+  .object({
+    patientId: z.string(),
+    tenant: z.string(),
+    patient: IntakeRequestV2.shape.patient.optional(),
+    appointments: z.array(AppointmentResponse),
+    timeline: z.array(CoverageEntry),
+    changes: z.array(CoverageChangeResponse),
+    checksStarted: z.number(),
+  })
+  .meta({ id: 'Patient' });

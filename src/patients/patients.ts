@@ -1,0 +1,136 @@
+import { randomUUID } from 'node:crypto';
+import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
+import type { SearchAttributePair } from '@temporalio/common';
+import type { VerificationPatient } from '../contract/index.js';
+import { DEFAULT_EVENT_TENANT } from '../../workflows/shared/event-types.js';
+import { patientWorkflowId } from '../../workflows/shared/ids.js';
+import {
+  cancelAppointmentUpdate,
+  patientQuery,
+  rescheduleAppointmentUpdate,
+  scheduleAppointmentUpdate,
+} from '../../workflows/shared/patient-messages.js';
+import type {
+  Appointment,
+  AppointmentDetails,
+  CheckPolicy,
+  PatientView,
+} from '../../workflows/shared/patient-types.js';
+import { lanePriority } from '../../workflows/shared/priority.js';
+import { Tenant } from '../../workflows/shared/search-attributes.js';
+import { startMetadata } from '../../workflows/shared/start-metadata.js';
+import type { Timing } from '../../workflows/shared/timing.js';
+import { WorkflowType } from '../../workflows/shared/workflow-types.js';
+import type { patientWorkflow } from '../../workflows/patient/index.js';
+import { patientIdOf } from './patient-id.js';
+import { dayStartsAt } from './visit-day.js';
+
+/** What the patients' clients (intake API, CLI, tests) share: where patients run and how their ids are made. */
+export interface Patients {
+  client: Client;
+  taskQueue: string;
+  /** PATIENT_ID_KEY: the HMAC key of patient ids. */
+  idKey: Buffer;
+  /** Check offsets and bounds of new patients (tests shorten them); the workflow's defaults otherwise. */
+  policy?: Partial<CheckPolicy>;
+  /** Waiting times of the verifications patients start (tests shorten them). */
+  verificationTiming?: Partial<Timing>;
+}
+
+export const DEFAULT_TIME_ZONE = 'UTC';
+
+/** The tenant a patient belongs to: its caller's, `default` for an install without tenants. */
+export const patientTenant = (tenant: string | undefined) => tenant ?? DEFAULT_EVENT_TENANT;
+
+/** The patient a tenant's reference names (whether it exists or not). */
+export const patientIdFor = (patients: Patients, tenant: string | undefined, patientRef: string) =>
+  patientIdOf(patients.idKey, patientTenant(tenant), patientRef);
+
+/** An appointment's id names its patient (an opaque id too), so `PUT`/`DELETE /appointments/:id` need nothing else. */
+export const appointmentIdFor = (patientId: string) =>
+  `apt_${patientId.slice('pt_'.length)}_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
+export const APPOINTMENT_ID_PATTERN = /^apt_([0-9a-f]{32})_[0-9a-f]{16}$/;
+export const patientOfAppointment = (appointmentId: string) =>
+  `pt_${APPOINTMENT_ID_PATTERN.exec(appointmentId)?.[1] ?? ''}`;
+
+export interface NewAppointment {
+  tenant: string | undefined;
+  patientRef: string;
+  patient: VerificationPatient;
+  dateOfService: string;
+  timeZone?: string;
+  payerId?: string;
+  specialtyCode: AppointmentDetails['specialtyCode'];
+  placeOfServiceCode: string;
+  providerGroupId?: string;
+}
+
+/**
+ * Books an appointment on its patient, starting the patient on its first (update-with-start: the update reaches the
+ * running patient, or the one it starts). Refusals (an unknown payer, too many appointments) are the update's.
+ */
+export async function scheduleAppointment(patients: Patients, request: NewAppointment) {
+  const tenant = patientTenant(request.tenant);
+  const patientId = patientIdFor(patients, request.tenant, request.patientRef);
+  const timeZone = request.timeZone ?? DEFAULT_TIME_ZONE;
+  const appointment: AppointmentDetails = {
+    dateOfService: request.dateOfService,
+    timeZone,
+    dayStartsAt: dayStartsAt(request.dateOfService, timeZone),
+    specialtyCode: request.specialtyCode,
+    placeOfServiceCode: request.placeOfServiceCode,
+    ...(request.payerId ? { payerId: request.payerId } : {}),
+    ...(request.providerGroupId ? { providerGroupId: request.providerGroupId } : {}),
+  };
+  const searchAttributes: SearchAttributePair[] =
+    tenant === DEFAULT_EVENT_TENANT ? [] : [{ key: Tenant, value: tenant }];
+  const start = new WithStartWorkflowOperation<typeof patientWorkflow>(WorkflowType.patient, {
+    workflowId: patientWorkflowId(patientId),
+    taskQueue: patients.taskQueue,
+    args: [
+      {
+        patientId,
+        tenant,
+        ...(patients.policy ? { policy: patients.policy } : {}),
+        ...(patients.verificationTiming ? { verificationTiming: patients.verificationTiming } : {}),
+      },
+    ],
+    workflowIdConflictPolicy: 'USE_EXISTING',
+    typedSearchAttributes: searchAttributes,
+    priority: lanePriority('bulk', tenant === DEFAULT_EVENT_TENANT ? undefined : tenant),
+    ...startMetadata('Patient', { tenant }),
+  });
+  const held: Appointment = await patients.client.workflow.executeUpdateWithStart(scheduleAppointmentUpdate, {
+    args: [{ appointmentId: appointmentIdFor(patientId), patient: request.patient, appointment }],
+    startWorkflowOperation: start,
+  });
+  return { patientId, appointment: held };
+}
+
+export async function rescheduleAppointment(
+  patients: Patients,
+  appointmentId: string,
+  change: { dateOfService: string; timeZone?: string },
+): Promise<Appointment> {
+  const timeZone = change.timeZone ?? DEFAULT_TIME_ZONE;
+  const handle = patients.client.workflow.getHandle(patientWorkflowId(patientOfAppointment(appointmentId)));
+  return handle.executeUpdate(rescheduleAppointmentUpdate, {
+    args: [
+      {
+        appointmentId,
+        dateOfService: change.dateOfService,
+        timeZone,
+        dayStartsAt: dayStartsAt(change.dateOfService, timeZone),
+      },
+    ],
+  });
+}
+
+export async function cancelAppointment(patients: Patients, appointmentId: string): Promise<Appointment> {
+  const handle = patients.client.workflow.getHandle(patientWorkflowId(patientOfAppointment(appointmentId)));
+  return handle.executeUpdate(cancelAppointmentUpdate, { args: [{ appointmentId }] });
+}
+
+export async function readPatient(patients: Patients, patientId: string): Promise<PatientView> {
+  return patients.client.workflow.getHandle(patientWorkflowId(patientId)).query(patientQuery);
+}

@@ -1,0 +1,198 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { IntakeClients } from '../../src/access/intake-clients.js';
+import { AuditTrail } from '../../src/audit/audit-trail.js';
+import type { Store } from '../../src/store/database.js';
+import { dayStartsAt } from '../../src/patients/visit-day.js';
+import { patientWorkflowId } from '../../workflows/shared/ids.js';
+import type { PatientView } from '../../workflows/shared/patient-types.js';
+import { Tenant } from '../../workflows/shared/search-attributes.js';
+import { testStore } from '../setup/database.js';
+import { FAST, callerId } from '../setup/fixtures.js';
+import { startIntakeApiHarness } from '../setup/intake-api-harness.js';
+import { testTemporal } from '../setup/temporal.js';
+import { eventually } from '../setup/workflow-harness.js';
+
+const PATIENT = {
+  firstName: 'Grace',
+  lastName: 'Hopper',
+  dateOfBirth: '12/09/1986',
+  state: 'NY',
+  memberId: 'W9988776',
+};
+const today = () => new Date().toISOString().slice(0, 10);
+const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+/** The intake API's patients and appointments (issue 35): tenant-scoped, strict bodies, every disclosure audited. */
+describe('intake API: patients and appointments', function () {
+  this.timeout(90_000);
+  let store: Store;
+  let api: FastifyInstance;
+  let stop: (() => Promise<void>) | undefined;
+  let audit: AuditTrail;
+  const keys = { a: '', b: '' };
+
+  before(async () => {
+    store = await testStore();
+    const clients = new IntakeClients(store);
+    audit = new AuditTrail(store);
+    const scopes: ['verifications:write', 'verifications:read'] = ['verifications:write', 'verifications:read'];
+    keys.a = (await clients.create({ name: 'a', tenant: 'clinic-a', scopes, by: 'test' })).key;
+    keys.b = (await clients.create({ name: 'b', tenant: 'clinic-b', scopes, by: 'test' })).key;
+    // The first check falls due 2 s after now (from the start of today, UTC); the second is a day later.
+    const firstIn = Math.round((Date.now() - dayStartsAt(today(), 'UTC')) / 1000) + 2;
+    ({ api, stop } = await startIntakeApiHarness({
+      access: { clients, audit },
+      patients: {
+        idKey: randomBytes(32),
+        verificationTiming: FAST,
+        policy: {
+          offsets: [
+            { offsetSeconds: firstIn, reuseWithinSeconds: 0 },
+            { offsetSeconds: firstIn + 86_400, reuseWithinSeconds: 0 },
+          ],
+        },
+      },
+    }));
+  });
+  after(async () => {
+    await stop?.();
+    await store?.close();
+  });
+
+  const as = (key: string, options: InjectOptions) =>
+    api.inject({ ...options, headers: { 'x-api-key': key, ...(options.headers as Record<string, string>) } });
+  const book = (key: string, body: Record<string, unknown>) =>
+    as(key, { method: 'POST', url: '/appointments', payload: body });
+  const appointment = (overrides: Record<string, unknown> = {}) => ({
+    patientRef: callerId('MRN'),
+    patient: PATIENT,
+    payerId: '60054',
+    dateOfService: today(),
+    timeZone: 'UTC',
+    specialtyCode: 'PRC',
+    placeOfServiceCode: '11',
+    ...overrides,
+  });
+
+  it('books, finds the patient by its reference, shows it, and audits the disclosure by field names', async () => {
+    const body = appointment();
+    const booked = await book(keys.a, body);
+    assert.equal(booked.statusCode, 201, booked.body);
+    const { patientId, appointment: held } = booked.json<{
+      patientId: string;
+      appointment: { appointmentId: string };
+    }>();
+    assert.match(patientId, /^pt_[0-9a-f]{32}$/);
+    assert.match(held.appointmentId, /^apt_[0-9a-f]{32}_[0-9a-f]{16}$/);
+    const described = await testTemporal().client.workflow.getHandle(patientWorkflowId(patientId)).describe();
+    assert.equal(described.typedSearchAttributes.get(Tenant), 'clinic-a');
+
+    const found = await as(keys.a, {
+      method: 'POST',
+      url: '/patients/lookup',
+      payload: { patientRef: body.patientRef },
+    });
+    assert.equal(found.statusCode, 200);
+    assert.deepEqual(found.json(), { patientId });
+
+    const view = await eventually(async () => {
+      const shown = await as(keys.a, { method: 'GET', url: `/patients/${patientId}` });
+      assert.equal(shown.statusCode, 200, shown.body);
+      const patient = shown.json<PatientView>();
+      return patient.timeline.length > 0 ? patient : undefined;
+    }, 30_000);
+    assert.deepEqual(view.patient, PATIENT);
+    assert.equal(view.timeline[0]!.coverage, 'covered');
+    assert.equal(view.appointments[0]!.checks[0]!.state, 'verified');
+    const entries = await audit.list({ workflowId: patientWorkflowId(patientId) });
+    const read = entries.find((e) => e.action === 'patient.read');
+    assert.ok(read, 'the read is audited');
+    assert.ok(read.fields.includes('patient.dateOfBirth'));
+    assert.ok(entries.some((e) => e.action === 'appointment.create' && e.fields.includes('patientRef')));
+    assert.ok(!JSON.stringify(entries).includes(body.patientRef), 'the audit names fields, never values');
+  });
+
+  it("answers another tenant's patient and appointment as ones that do not exist", async () => {
+    const body = appointment();
+    const booked = (await book(keys.a, body)).json<{ patientId: string; appointment: { appointmentId: string } }>();
+    const id = booked.appointment.appointmentId;
+    const tries: InjectOptions[] = [
+      { method: 'GET', url: `/patients/${booked.patientId}` },
+      { method: 'PUT', url: `/appointments/${id}`, payload: { dateOfService: inDays(3) } },
+      { method: 'DELETE', url: `/appointments/${id}` },
+    ];
+    for (const options of tries) {
+      const answer = await as(keys.b, options);
+      assert.equal(answer.statusCode, 404, `${String(options.method)} ${JSON.stringify(options.url)}: ${answer.body}`);
+    }
+    const lookup = await as(keys.b, {
+      method: 'POST',
+      url: '/patients/lookup',
+      payload: { patientRef: body.patientRef },
+    });
+    assert.equal(lookup.statusCode, 404, "the same reference in tenant B is B's patient, who does not exist");
+  });
+
+  it('reschedules and cancels; a cancelled appointment cannot be moved (409)', async () => {
+    const booked = (await book(keys.a, appointment({ dateOfService: inDays(5) }))).json<{
+      appointment: { appointmentId: string };
+    }>();
+    const url = `/appointments/${booked.appointment.appointmentId}`;
+    const moved = await as(keys.a, { method: 'PUT', url, payload: { dateOfService: inDays(6), timeZone: 'UTC' } });
+    assert.equal(moved.statusCode, 200, moved.body);
+    assert.equal(moved.json<{ dateOfService: string }>().dateOfService, inDays(6));
+    const cancelled = await as(keys.a, { method: 'DELETE', url });
+    assert.equal(cancelled.statusCode, 200);
+    assert.equal(cancelled.json<{ status: string }>().status, 'cancelled');
+    const again = await as(keys.a, { method: 'PUT', url, payload: { dateOfService: inDays(7) } });
+    assert.equal(again.statusCode, 409);
+  });
+
+  it('lists a coverage change on its tenant’s Changes list until it is marked seen', async () => {
+    const patientRef = callerId('MRN');
+    const first = (await book(keys.a, appointment({ patientRef }))).json<{ patientId: string }>();
+    const shown = (key: string) => as(key, { method: 'GET', url: `/patients/${first.patientId}` });
+    await eventually(async () => ((await shown(keys.a)).json<PatientView>().timeline.length === 1 ? true : undefined));
+    // A payer the service does not know: the next check fails where the first worked.
+    assert.equal((await book(keys.a, appointment({ patientRef, payerId: '99999' }))).statusCode, 201);
+    type Listed = { changes: { changeId: string; patientId: string; kinds: string[] }[] };
+    const list = async (key: string) => {
+      const listed = await as(key, { method: 'GET', url: '/coverage-changes' });
+      assert.equal(listed.statusCode, 200, listed.body);
+      return listed.json<Listed>().changes.filter((c) => c.patientId === first.patientId);
+    };
+    const [change] = await eventually(async () => ((await list(keys.a)).length > 0 ? list(keys.a) : undefined), 30_000);
+    assert.deepEqual(change!.kinds, ['verification-failing']);
+    assert.deepEqual(await list(keys.b), [], "not on another tenant's list");
+    const url = `/coverage-changes/${change!.changeId}/seen`;
+    assert.equal((await as(keys.b, { method: 'POST', url })).statusCode, 404, "another tenant's change");
+    const seen = await as(keys.a, { method: 'POST', url });
+    assert.equal(seen.statusCode, 200);
+    assert.deepEqual(seen.json(), { seen: 1 });
+    assert.deepEqual((await as(keys.a, { method: 'POST', url })).json(), { seen: 0 }, 'already seen');
+    await eventually(async () => ((await list(keys.a)).length === 0 ? true : undefined), 30_000, 'off the list');
+  });
+
+  it('refuses unknown fields and bad values by name, never echoing a patient value', async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ ...appointment(), mrn: 'x' }, 'mrn'],
+      [{ ...appointment(), patient: { ...PATIENT, ssn: '123' } }, 'patient.ssn'],
+      [appointment({ dateOfService: '2026-02-30' }), 'dateOfService'],
+      [appointment({ timeZone: 'Mars/Olympus' }), 'timeZone'],
+      [appointment({ patient: { ...PATIENT, dateOfBirth: '13/45/1986' } }), 'patient.dateOfBirth'],
+    ];
+    for (const [body, param] of cases) {
+      const refused = await book(keys.a, body);
+      assert.equal(refused.statusCode, 400, param);
+      assert.equal(refused.json<{ param: string }>().param, param);
+      for (const value of [PATIENT.lastName, PATIENT.memberId, '13/45/1986']) assert.ok(!refused.body.includes(value));
+    }
+    const lookup = await as(keys.a, { method: 'POST', url: '/patients/lookup', payload: { patientRef: 'x', y: 1 } });
+    assert.equal(lookup.statusCode, 400);
+    assert.equal(lookup.json<{ param: string }>().param, 'y');
+    const badId = await as(keys.a, { method: 'GET', url: '/patients/MRN-12345' });
+    assert.equal(badId.statusCode, 400, 'a reference in the URL is not an id');
+  });
+});

@@ -1,0 +1,143 @@
+import { ApplicationFailure } from '@temporalio/workflow';
+import type {
+  Appointment,
+  CancelAppointment,
+  CheckPolicy,
+  CoverageChange,
+  CoverageEntry,
+  PatientState,
+  RescheduleAppointment,
+  ScheduleAppointment,
+} from '../shared/patient-types.js';
+import { PatientRefusal } from '../shared/patient-types.js';
+import { checksFor, isPast } from './check-plan.js';
+import { coverageChanges, latestAnswer } from './coverage-changes.js';
+
+/** Upcoming appointments one patient holds at most: a bound on its state, far above any real schedule. */
+export const MAX_APPOINTMENTS = 50;
+
+const refuse = (type: string, message: string, param: string) =>
+  ApplicationFailure.create({ type, message, details: [{ param }], nonRetryable: true });
+
+/**
+ * What a patient holds and how its messages change it (issue 35): appointments with their checks, the coverage
+ * timeline and the changes found. The workflow wires handlers to it and sleeps until its next check; `revision`
+ * tells it that something moved.
+ */
+export class PatientBook {
+  state: PatientState;
+  revision = 0;
+
+  constructor(
+    carried: PatientState | undefined,
+    private readonly policy: CheckPolicy,
+  ) {
+    this.state = carried ?? { appointments: [], timeline: [], changes: [], checksStarted: 0 };
+  }
+
+  validateSchedule(message: ScheduleAppointment): void {
+    const existing = this.find(message.appointmentId);
+    if (existing) throw refuse(PatientRefusal.Exists, 'the appointment exists', 'appointmentId');
+    if (this.state.appointments.length >= MAX_APPOINTMENTS) {
+      throw refuse(PatientRefusal.TooMany, `a patient holds at most ${MAX_APPOINTMENTS} appointments`, 'dateOfService');
+    }
+    if (message.appointment.payerId === undefined && this.knownPayer() === undefined) {
+      throw refuse(PatientRefusal.NoPayer, 'required until a verification of the patient has named one', 'payerId');
+    }
+  }
+
+  schedule(message: ScheduleAppointment): Appointment {
+    this.state.patient = message.patient;
+    const appointment: Appointment = {
+      appointmentId: message.appointmentId,
+      ...message.appointment,
+      status: 'scheduled',
+      checks: checksFor(message.appointment.dayStartsAt, this.policy.offsets),
+    };
+    this.state.appointments.push(appointment);
+    this.revision++;
+    return appointment;
+  }
+
+  validateChange(message: RescheduleAppointment | CancelAppointment, reschedule: boolean): void {
+    const appointment = this.find(message.appointmentId);
+    if (!appointment) throw refuse(PatientRefusal.NotFound, 'no such appointment', 'appointmentId');
+    if (reschedule && appointment.status === 'cancelled') {
+      throw refuse(PatientRefusal.Cancelled, 'the appointment is cancelled', 'appointmentId');
+    }
+  }
+
+  /** The new date's checks replace the waiting ones; checks already answered stay as the history of the visit. */
+  reschedule(message: RescheduleAppointment): Appointment {
+    const appointment = this.find(message.appointmentId)!;
+    appointment.dateOfService = message.dateOfService;
+    appointment.timeZone = message.timeZone;
+    appointment.dayStartsAt = message.dayStartsAt;
+    appointment.checks = [
+      ...appointment.checks.filter((c) => c.state !== 'waiting'),
+      ...checksFor(message.dayStartsAt, this.policy.offsets),
+    ];
+    this.revision++;
+    return appointment;
+  }
+
+  cancel(message: CancelAppointment): Appointment {
+    const appointment = this.find(message.appointmentId)!;
+    appointment.status = 'cancelled';
+    appointment.checks = appointment.checks.filter((c) => c.state !== 'waiting');
+    this.revision++;
+    return appointment;
+  }
+
+  /** The payer of the patient's latest covered answer. */
+  knownPayer(): string | undefined {
+    const answer = latestAnswer(this.state.timeline);
+    return answer?.coverage === 'covered' ? answer.payerId : undefined;
+  }
+
+  /** Adds a verification to the timeline; returns the change it makes, if any. */
+  record(entry: CoverageEntry, changeId: string): CoverageChange | undefined {
+    const previous = this.state.timeline.at(-1);
+    const kinds = coverageChanges(this.state.timeline, entry);
+    this.state.timeline = [...this.state.timeline, entry].slice(-this.policy.timelineLimit);
+    if (kinds.length === 0 || previous === undefined) return undefined;
+    const change: CoverageChange = {
+      changeId,
+      at: entry.at,
+      kinds,
+      workflowId: entry.workflowId,
+      previousWorkflowId: previous.workflowId,
+      ...(entry.verificationId ? { verificationId: entry.verificationId } : {}),
+      ...(entry.payerId ? { payerId: entry.payerId } : {}),
+      ...(previous.payerId ? { previousPayerId: previous.payerId } : {}),
+    };
+    this.state.changes = [...this.state.changes, change].slice(-this.policy.changesLimit);
+    return change;
+  }
+
+  /** Marks the changes seen; returns how many were unseen. */
+  markSeen(changeIds: readonly string[], now: number): number {
+    let seen = 0;
+    for (const change of this.state.changes) {
+      if (change.seenAt === undefined && changeIds.includes(change.changeId)) {
+        change.seenAt = now;
+        seen++;
+      }
+    }
+    return seen;
+  }
+
+  get unseen(): number {
+    return this.state.changes.filter((c) => c.seenAt === undefined).length;
+  }
+
+  /** Drops the appointments whose day has passed: the state keeps upcoming ones only. */
+  prune(now: number): void {
+    const kept = this.state.appointments.filter((a) => !isPast(a, now) || a.checks.some((c) => c.state === 'waiting'));
+    if (kept.length !== this.state.appointments.length) this.state.appointments = kept;
+  }
+
+  private find(appointmentId: string): Appointment | undefined {
+    return this.state.appointments.find((a) => a.appointmentId === appointmentId);
+  }
+}

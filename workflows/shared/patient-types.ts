@@ -1,0 +1,169 @@
+import type { VerificationPatient, VerificationRequestV2 } from '../../src/contract/index.js';
+import type { Outcome } from './stages.js';
+import type { Timing } from './timing.js';
+
+/*
+ * The patient entity (DESIGN §15, issue 35): what its workflow takes, holds and answers. Its id and search attributes
+ * carry no patient value (`patientId` is a keyed hash of tenant and the practice's reference, src/patients); names,
+ * dates and member ids live only in payloads, which the codec encrypts.
+ */
+
+/** When the patient verifies ahead of a visit: offsets from the start of the visit's day (its 00:00, local). */
+export interface CheckOffset {
+  /** Seconds from the day's start: negative is before (−259,200: 3 days before), positive after (21,600: 06:00). */
+  offsetSeconds: number;
+  /** A check that ran this recently (seconds) is reused, not repeated. */
+  reuseWithinSeconds: number;
+}
+
+export interface CheckPolicy {
+  offsets: CheckOffset[];
+  /** Timeline entries kept (the oldest are dropped): the state stays bounded. */
+  timelineLimit: number;
+  /** Coverage changes kept on the patient (the oldest are dropped). */
+  changesLimit: number;
+  /** Continue as new after this many history events (the server suggests it at 4,096 anyway). */
+  continueAfterEvents: number;
+}
+
+/** Default: 3 days before the visit, and the morning of the visit (06:00) unless a check ran in the last 24 h. */
+export const DEFAULT_CHECK_POLICY: CheckPolicy = {
+  offsets: [
+    { offsetSeconds: -3 * 86_400, reuseWithinSeconds: 86_400 },
+    { offsetSeconds: 6 * 3600, reuseWithinSeconds: 86_400 },
+  ],
+  timelineLimit: 24,
+  changesLimit: 24,
+  continueAfterEvents: 2000,
+};
+
+/** What the visit asks of a verification, and when it is. */
+export interface AppointmentDetails {
+  /** YYYY-MM-DD in `timeZone`. */
+  dateOfService: string;
+  /** IANA time zone of the practice (default UTC). */
+  timeZone: string;
+  /** Epoch ms of the start of `dateOfService` in `timeZone`: computed by the edge, so the workflow reads no zone data. */
+  dayStartsAt: number;
+  payerId?: string;
+  specialtyCode: VerificationRequestV2['specialtyCode'];
+  placeOfServiceCode: string;
+  providerGroupId?: string;
+}
+
+export interface AppointmentCheck {
+  /** Epoch ms. */
+  at: number;
+  /** A check that ran this recently (seconds) answers this one. */
+  reuseWithinSeconds: number;
+  /** `skipped`: no payer to verify with when it fell due (the last answer found no coverage). */
+  state: 'waiting' | 'verified' | 'reused' | 'skipped';
+  /** The verification that answered it (run for it, or reused). */
+  verificationWorkflowId?: string;
+}
+
+export interface Appointment extends AppointmentDetails {
+  appointmentId: string;
+  status: 'scheduled' | 'cancelled';
+  checks: AppointmentCheck[];
+}
+
+/** A new appointment, with the patient's details as the practice sends them now (they replace the held ones). */
+export interface ScheduleAppointment {
+  appointmentId: string;
+  patient: VerificationPatient;
+  appointment: AppointmentDetails;
+}
+
+export interface RescheduleAppointment {
+  appointmentId: string;
+  dateOfService: string;
+  timeZone: string;
+  dayStartsAt: number;
+}
+
+export interface CancelAppointment {
+  appointmentId: string;
+}
+
+export type CoverageState = 'covered' | 'no-coverage' | 'failed';
+
+/** One verification of the patient, as the timeline keeps it. */
+export interface CoverageEntry {
+  /** Epoch ms it ended. */
+  at: number;
+  outcome: Outcome;
+  coverage: CoverageState;
+  payerId?: string;
+  /** The member id a discovery found (patient data: payloads only). */
+  memberId?: string;
+  verificationId?: string;
+  workflowId: string;
+  /** The appointment it ran for; absent for a refresh. */
+  appointmentId?: string;
+}
+
+export const COVERAGE_CHANGE_KINDS = [
+  'coverage-lost',
+  'coverage-found',
+  'payer-changed',
+  'member-id-changed',
+  'verification-failing',
+] as const;
+export type CoverageChangeKind = (typeof COVERAGE_CHANGE_KINDS)[number];
+
+/** A difference between one outcome and the one before it: kinds and identifiers, never a patient value. */
+export interface CoverageChange {
+  changeId: string;
+  at: number;
+  kinds: CoverageChangeKind[];
+  workflowId: string;
+  previousWorkflowId: string;
+  verificationId?: string;
+  payerId?: string;
+  previousPayerId?: string;
+  /** Epoch ms someone marked it seen: until then it is on the Changes list. */
+  seenAt?: number;
+}
+
+/** `chg_<patient hex>_<hex>`: a change's id names its patient, so marking it seen needs nothing else. */
+export const CHANGE_ID_PATTERN = /^chg_([0-9a-f]{32})_[0-9a-f]{16}$/;
+
+export interface MarkChangesSeen {
+  changeIds: string[];
+}
+
+/** What the patient carries across continue-as-new. */
+export interface PatientState {
+  patient?: VerificationPatient;
+  appointments: Appointment[];
+  timeline: CoverageEntry[];
+  changes: CoverageChange[];
+  /** Verifications started so far: the next one's workflow id is derived from it, so a retry never starts two. */
+  checksStarted: number;
+}
+
+export interface PatientWorkflowInput {
+  patientId: string;
+  /** The tenant (a clinic id, never PHI); `default` when the install has none. */
+  tenant: string;
+  policy?: Partial<CheckPolicy>;
+  /** Waiting times of the verifications it starts (tests shorten them). */
+  verificationTiming?: Partial<Timing>;
+  carried?: PatientState;
+}
+
+/** The `patient` query: everything the patient holds (patient data: shown to a person only through an audit). */
+export interface PatientView extends PatientState {
+  patientId: string;
+  tenant: string;
+}
+
+/** Why an appointment message is refused (the caller's 4xx): a type and the field, never a patient value. */
+export const PatientRefusal = {
+  NotFound: 'AppointmentNotFound',
+  Cancelled: 'AppointmentCancelled',
+  Exists: 'AppointmentExists',
+  TooMany: 'TooManyAppointments',
+  NoPayer: 'PayerUnknown',
+} as const;
