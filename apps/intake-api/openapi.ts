@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { API_KEY_HEADER } from './api-key.js';
 import { ErrorResponse } from './schemas.js';
 import { eventWebhooks } from './event-schemas.js';
+import { closeRequestObjects } from './openapi-strict.js';
 
 export const OPENAPI_PATH = '/docs/openapi.json';
 
@@ -39,6 +40,26 @@ function withRetryAfter(document: OpenApiObject): OpenApiObject {
   return document;
 }
 
+/** `POST /batches` also takes files, read row by row by its handler: the document names their media types. */
+function withUploads(document: OpenApiObject): OpenApiObject {
+  const submit = document.paths?.['/batches']?.post as
+    { requestBody?: { content?: Record<string, unknown> } } | undefined;
+  const content = submit?.requestBody?.content;
+  if (content) {
+    content['text/csv'] = {
+      schema: {
+        type: 'string',
+        description: 'A header row of the request fields (dotted: `patient.lastName`), then one row per item',
+      },
+      example: 'id,payerId,patient.firstName,patient.lastName,patient.dateOfBirth,placeOfServiceCode,specialtyCode\n',
+    };
+    content['application/x-ndjson'] = {
+      schema: { type: 'string', description: 'One verification request (as POST /verifications takes it) per line' },
+    };
+  }
+  return document;
+}
+
 /**
  * @fastify/swagger's options: the document is generated from the routes' schemas (fastify-type-provider-zod turns them
  * into JSON Schema 2020-12, OpenAPI 3.1's own dialect), and the named schemas become its components.
@@ -59,6 +80,7 @@ export function intakeOpenApiOptions(): FastifyDynamicSwaggerOptions {
       webhooks: eventWebhooks(),
     },
     transform: jsonSchemaTransform,
-    transformObject: (document) => withRetryAfter(jsonSchemaTransformObject(document)),
+    transformObject: (document) =>
+      withUploads(closeRequestObjects(withRetryAfter(jsonSchemaTransformObject(document))) as OpenApiObject),
   };
 }

@@ -63,6 +63,7 @@ export const ErrorResponse = z
       .string()
       .optional()
       .describe('With `workflow_closed`: how the workflow ended (`completed`, `cancelled`, `abandoned`, …)'),
+    state: z.string().optional().describe('With `batch_closed`: the state the batch closed in'),
   })
   .meta({ id: 'ErrorResponse' });
 
