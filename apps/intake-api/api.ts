@@ -32,7 +32,7 @@ import { runInputRoute } from './routes/run-input.js';
 import { startRoute } from './routes/start.js';
 import { statusRoute } from './routes/status.js';
 import { invalidRequestBody } from './schemas.js';
-import { strictValidatorCompiler } from './validation.js';
+import { refuseUndeclared, strictValidatorCompiler } from './validation.js';
 
 export interface IntakeApiOptions {
   config: Pick<Config, 'intake' | 'tenants'>;
@@ -93,6 +93,7 @@ export function createIntakeApi(options: IntakeApiOptions): FastifyInstance {
   app.removeContentTypeParser('text/plain');
   // Strict by default, for every route, later ones included: a field a route does not know is a 400 naming it.
   app.setValidatorCompiler(strictValidatorCompiler);
+  app.addHook('preValidation', refuseUndeclared);
   app.setSerializerCompiler(serializerCompiler);
 
   app.setErrorHandler((error: FastifyError, request, reply) => {

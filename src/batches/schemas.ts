@@ -25,15 +25,34 @@ const submissionOptions = {
   retryWindow: RetryWindowSchema.optional(),
 };
 
-export const BatchSubmitBody = z.object({
-  items: z
-    .array(z.unknown())
-    .min(1, 'give at least one item')
-    .max(MAX_BATCH_ITEMS, `a batch takes at most ${MAX_BATCH_ITEMS} items`)
-    .describe(`Verification requests, as POST /verifications takes them; at most ${MAX_BATCH_ITEMS}`),
-  allOrNothing: z.boolean().optional().describe('Start nothing when any item is invalid (default false)'),
-  ...submissionOptions,
-});
+export const BatchSubmitBody = z
+  .object({
+    items: z
+      .array(z.unknown())
+      .min(1, 'give at least one item')
+      .max(MAX_BATCH_ITEMS, `a batch takes at most ${MAX_BATCH_ITEMS} items`)
+      .describe(`Verification requests, as POST /verifications takes them; at most ${MAX_BATCH_ITEMS}`),
+    allOrNothing: z.boolean().optional().describe('Start nothing when any item is invalid (default false)'),
+    ...submissionOptions,
+  })
+  .meta({ id: 'BatchSubmission' });
+
+/**
+ * An example submission for the document. It is given beside the schema rather than in it: zod leaves examples out of
+ * the input form of a schema that transforms (`retryWindow` does).
+ */
+export const BATCH_SUBMISSION_EXAMPLE = {
+  items: [
+    {
+      id: 'row-1',
+      payerId: '60054',
+      patient: { firstName: 'Ada', lastName: 'Lovelace', dateOfBirth: '12/10/1985' },
+      placeOfServiceCode: '11',
+      specialtyCode: 'PRC',
+    },
+  ],
+  retryWindow: '8h',
+};
 
 /** A file upload's options travel in the query string. */
 export const BatchUploadQuery = z.object({ ...submissionOptions, allOrNothing: BooleanFlag.optional() });
@@ -81,13 +100,15 @@ export const BatchResultsQuery = z.object({
   format: z.enum(['csv', 'jsonl']).optional().describe('Default: from Accept (application/x-ndjson), else CSV'),
 });
 
-export const ResubmitBody = z.object({
-  outcomes: z
-    .array(z.enum(RESUBMITTABLE_OUTCOMES))
-    .min(1)
-    .default(['failed'])
-    .describe('Items whose latest attempt ended so are started again (default: failed)'),
-});
+export const ResubmitBody = z
+  .object({
+    outcomes: z
+      .array(z.enum(RESUBMITTABLE_OUTCOMES))
+      .min(1)
+      .default(['failed'])
+      .describe('Items whose latest attempt ended so are started again (default: failed)'),
+  })
+  .meta({ id: 'ResubmitRequest', examples: [{ outcomes: ['failed'] }] });
 
 const countsOf = <T extends readonly string[]>(keys: T) =>
   z.object(Object.fromEntries(keys.map((k) => [k, z.number().int()])) as Record<T[number], z.ZodNumber>);

@@ -8,7 +8,7 @@ import { audit } from '../access.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
 import { requireOwnBatch } from '../tenancy.js';
 import { replyWithError } from '../errors.js';
-import { answer, commonAnswers } from '../openapi.js';
+import { answer, bodyAnswers, commonAnswers } from '../openapi.js';
 import { ErrorResponse, IDEMPOTENCY_HEADER, IdempotencyHeaders } from '../schemas.js';
 
 /** A batch that refuses because it is cancelled, or has closed, is a 409; one that does not exist a 404. */
@@ -61,6 +61,7 @@ export function actOnBatchRoutes(app: IntakeApp, deps: IntakeDeps): void {
         body: ResubmitBody.optional(),
         headers: IdempotencyHeaders,
         response: {
+          ...bodyAnswers,
           202: answer('A new round started', ResubmitResponse),
           200: answer('That round was resubmitted already (`accepted: false`): nothing started', ResubmitResponse),
           ...refused,
@@ -97,7 +98,11 @@ export function actOnBatchRoutes(app: IntakeApp, deps: IntakeDeps): void {
         operationId: 'cancelBatch',
         summary: 'Cancel a batch: items not started never start, running ones are cancelled',
         params: BatchIdParams,
-        response: { 202: answer('Cancelling', BatchCancelResponse), ...refused },
+        response: {
+          ...bodyAnswers,
+          202: answer('Cancelling', BatchCancelResponse),
+          ...refused,
+        },
       },
     },
     async (request, reply) => {
