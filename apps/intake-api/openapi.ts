@@ -19,6 +19,10 @@ export const answer = <S extends z.ZodType>(description: string, schema: S) => (
 export const commonAnswers = {
   401: answer(`Missing, wrong or revoked \`${API_KEY_HEADER}\``, ErrorResponse),
   403: answer("The client lacks this route's scope (`message` names it)", ErrorResponse),
+  500: answer(
+    'An internal error; `namespace_not_ready` names a search attribute the Temporal namespace lacks (run `eligibility setup`)',
+    ErrorResponse,
+  ),
   503: answer('Temporal is unreachable or did not answer in time; the same request can succeed later', ErrorResponse),
 };
 
