@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { BatchIdSchema, BooleanFlag, MAX_BATCH_ITEMS, RetryWindowSchema, TenantSchema } from './limits.js';
+import {
+  BatchIdSchema,
+  BatchLabelSchema,
+  BooleanFlag,
+  MAX_BATCH_ITEMS,
+  RetryWindowSchema,
+  TenantSchema,
+} from './limits.js';
 import type { BatchView } from './describe.js';
 import { PROGRESS_GROUPS, type ProgressGroup } from '../../workflows/shared/stages.js';
 import type { BatchItemView } from './items.js';
@@ -23,6 +30,7 @@ const submissionOptions = {
   ),
   tenant: TenantSchema.optional(),
   retryWindow: RetryWindowSchema.optional(),
+  label: BatchLabelSchema.optional(),
 };
 
 export const BatchSubmitBody = z
@@ -52,6 +60,7 @@ export const BATCH_SUBMISSION_EXAMPLE = {
     },
   ],
   retryWindow: '8h',
+  label: 'march-clinic-a',
 };
 
 /** A file upload's options travel in the query string. */
@@ -139,6 +148,11 @@ export const BatchStatusResponse = describes<BatchStatus>()(
   z.object({
     batchId: z.string(),
     workflowId: z.string(),
+    label: z.string().optional().describe('What people call it (caller text; default the file’s name)'),
+    submittedBy: z
+      .string()
+      .optional()
+      .describe('Who submitted it: `client:<id>`, `api-key`, `cli:<name>`, `console:<name>`'),
     state: z
       .enum(Object.keys(BATCH_STATE_TABLE) as [BatchState, ...BatchState[]])
       .describe(

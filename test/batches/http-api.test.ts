@@ -16,6 +16,9 @@ interface Submitted {
   duplicate?: boolean;
 }
 interface Status {
+  batchId: string;
+  label?: string;
+  submittedBy?: string;
   state: string;
   round: number;
   counts: { items: number; queued: number; outcomes: Record<string, number>; running: Record<string, number> };
@@ -52,8 +55,13 @@ describe('batches through the intake API', function () {
     });
   const post = (url: string, payload: unknown, headers: Record<string, string> = {}) =>
     call({ method: 'POST', url, payload: payload as object, headers });
-  const upload = (csv: string | Buffer, query = '') =>
-    call({ method: 'POST', url: `/batches${query}`, headers: { 'content-type': 'text/csv' }, payload: csv });
+  const upload = (csv: string | Buffer, query = '', headers: Record<string, string> = {}) =>
+    call({
+      method: 'POST',
+      url: `/batches${query}`,
+      headers: { 'content-type': 'text/csv', ...headers },
+      payload: csv,
+    });
   const status = async (batchId: string) => (await call({ method: 'GET', url: `/batches/${batchId}` })).json<Status>();
   const itemWorkflows = async (batchId: string) => {
     const byRow = new Map<number, number>();
@@ -75,7 +83,13 @@ describe('batches through the intake API', function () {
       v2Intake({ patient: { firstName: 'Zelda', lastName: 'Qwerty', dateOfBirth: '13/45/1990' } }),
       v2Intake({ payerId: '99999' }),
     ];
-    const response = await post('/batches', { batchId, items, tenant: 'clinic-7', retryWindow: '8h' });
+    const response = await post('/batches', {
+      batchId,
+      items,
+      tenant: 'clinic-7',
+      retryWindow: '8h',
+      label: 'March, clinic 7',
+    });
     assert.equal(response.statusCode, 202, response.body);
     assert.equal(response.headers.location, `/batches/${batchId}`);
     const body = response.json<Submitted>();
@@ -89,6 +103,11 @@ describe('batches through the intake API', function () {
     await waitForBatch(client(), batchId, (v) => v.state === 'finished');
     const done = await status(batchId);
     assert.deepEqual([done.counts.outcomes.completed, done.counts.outcomes.failed], [2, 1]);
+    // People tell batches apart by their label and submitter, in the status and in the list.
+    assert.deepEqual([done.label, done.submittedBy], ['March, clinic 7', 'api-key']);
+    const listed = (await call({ method: 'GET', url: '/batches?limit=1000' })).json<{ batches: Status[] }>();
+    const mine = listed.batches.find((b) => b.batchId === batchId);
+    assert.deepEqual([mine?.label, mine?.submittedBy], ['March, clinic 7', 'api-key']);
     assert.equal(sum(done.groups), done.counts.items, 'the groups add up to the items');
     const created = (await h.sandbox.stats()).verificationsCreated - before;
     assert.equal(created, done.counts.outcomes.completed, 'one verification at the service per completed item');
@@ -234,7 +253,9 @@ describe('batches through the intake API', function () {
       `${batchId}-1,60054,Ada,Lovelace,12/10/1985,NY,11,PRC`,
       `${batchId}-2,60054,Ada,Lovelace,13/10/1985,NY,11,PRC`,
     ].join('\n');
-    const response = await upload(csv, `?batchId=${batchId}&tenant=clinic-9&retryWindow=90m`);
+    const response = await upload(csv, `?batchId=${batchId}&tenant=clinic-9&retryWindow=90m`, {
+      'content-disposition': 'attachment; filename="march-clinic-9.csv"',
+    });
     assert.equal(response.statusCode, 202, response.body);
     assert.deepEqual(
       response.json<Submitted>().invalid.map((r) => [r.row, r.line, r.param]),
@@ -242,6 +263,7 @@ describe('batches through the intake API', function () {
     );
     const view = await waitForBatch(client(), batchId, (v) => v.state === 'finished');
     assert.deepEqual([view.tenant, view.retryWindowSeconds, view.counts.outcomes.completed], ['clinic-9', 5400, 1]);
+    assert.equal(view.label, 'march-clinic-9.csv', 'the uploaded file’s name by default');
   });
 
   it('refuses an all-or-nothing batch with an invalid item, and a batch of no valid item, naming the rows', async () => {

@@ -142,7 +142,7 @@ export interface Resubmission {
  * What the batch publishes in its memo (`batch`), read with a describe, which is free: followers never query it.
  * Identifiers and counts only.
  */
-export interface BatchMemo {
+export interface BatchMemo extends BatchAbout {
   batchId: string;
   phase: BatchPhase;
   counts: BatchCounts;
@@ -190,7 +190,16 @@ export interface BatchAnnounced {
   finished?: number;
 }
 
-export interface BatchWorkflowInput {
+/**
+ * How people tell batches apart: a label (caller text, e.g. the file's name; kept in the memo, never in a search
+ * attribute) and who submitted it (`client:<id>`, `api-key`, `cli:<name>`).
+ */
+export interface BatchAbout {
+  label?: string;
+  submittedBy?: string;
+}
+
+export interface BatchWorkflowInput extends BatchAbout {
   batchId: string;
   /** ISO 8601, set by the submitter. */
   createdAt: string;

@@ -5,9 +5,10 @@ import { BatchUploadError, readUpload } from '../../../src/batches/parse-upload.
 import { contentBatchId, validateSubmission, type SubmittedRow } from '../../../src/batches/prepare.js';
 import { submitBatch } from '../../../src/batches/submit.js';
 import { INVALID_REQUEST } from '../../../src/contract/index.js';
+import { BatchLabelSchema } from '../../../src/batches/limits.js';
 import { BatchRefused, BatchSubmitBody, BatchSubmitted, BatchUploadQuery } from '../../../src/batches/schemas.js';
 import { patientFieldsOfAll } from '../../../src/audit/patient-fields.js';
-import { audit } from '../access.js';
+import { audit, principalOf } from '../access.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
 import { tenantToStart } from '../tenancy.js';
 import { replyWithError } from '../errors.js';
@@ -25,7 +26,14 @@ export const UPLOAD_TYPES = { 'text/csv': 'csv', 'application/x-ndjson': 'jsonl'
 
 interface Submission {
   rows: SubmittedRow[];
-  options: { batchId?: string; tenant?: string; retryWindow?: number; allOrNothing?: boolean };
+  options: { batchId?: string; tenant?: string; retryWindow?: number; allOrNothing?: boolean; label?: string };
+}
+
+/** An upload's file name, from `Content-Disposition: …; filename="<name>"`, when it is a usable label. */
+function uploadedFileName(request: FastifyRequest): string | undefined {
+  const disposition = request.headers['content-disposition'];
+  const name = typeof disposition === 'string' ? /filename="?([^";]+)"?/i.exec(disposition)?.[1]?.trim() : undefined;
+  return name !== undefined && BatchLabelSchema.safeParse(name).success ? name : undefined;
 }
 
 /**
@@ -41,7 +49,8 @@ function readSubmission(
     const mediaType = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
     try {
       const rows = readUpload(body, UPLOAD_TYPES[mediaType as keyof typeof UPLOAD_TYPES]);
-      return { rows, options: query };
+      const label = query.label ?? uploadedFileName(request);
+      return { rows, options: { ...query, ...(label !== undefined ? { label } : {}) } };
     } catch (err) {
       if (err instanceof BatchUploadError) return { param: 'body', message: err.message };
       throw err;
@@ -131,7 +140,16 @@ export function submitBatchRoute(app: IntakeApp, deps: IntakeDeps): void {
         const submitted = await withDeadline(deps, () =>
           submitBatch(
             deps.client,
-            { batchId, valid, invalid, options },
+            {
+              batchId,
+              valid,
+              invalid,
+              options,
+              about: {
+                ...(submission.options.label !== undefined ? { label: submission.options.label } : {}),
+                submittedBy: principalOf(request).actor,
+              },
+            },
             { taskQueue: deps.taskQueue, ...(deps.batchTiming ? { timing: deps.batchTiming } : {}) },
           ),
         );
