@@ -220,6 +220,42 @@ describe('batches through the intake API', function () {
     assert.equal(resubmit.statusCode, 409, resubmit.body);
   });
 
+  it('lists batches newest first, also when an older one closes after a newer one', async () => {
+    const tenant = `order-${batchIdFor('t')}`.slice(0, 60);
+    const discovery = await h.sandbox.createDiscovery({
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      dateOfBirth: '12/10/1985',
+      state: 'NY',
+    });
+    const waiting = () => [v2Intake({ payerId: undefined, discoveryId: discovery.discoveryId })];
+    const [older, newer] = [batchIdFor('older'), batchIdFor('newer')];
+    assert.equal((await post('/batches', { batchId: older, items: waiting(), tenant })).statusCode, 202);
+    assert.equal((await post('/batches', { batchId: newer, items: waiting(), tenant })).statusCode, 202);
+    // The newer batch closes first, the older one later: visibility alone would list the older one first.
+    for (const batchId of [newer, older]) {
+      assert.equal((await post(`/batches/${batchId}/cancel`, {})).statusCode, 202);
+      await waitForBatch(client(), batchId, (v) => v.state === 'cancelled');
+    }
+    const listed = async (query: string) =>
+      (await call({ method: 'GET', url: `/batches?tenant=${tenant}${query}` })).json<{
+        batches: Status[];
+        nextPageToken?: string;
+      }>();
+    const all = await listed('');
+    assert.deepEqual(
+      all.batches.map((b) => b.batchId),
+      [newer, older],
+    );
+    const first = await listed('&limit=1');
+    assert.deepEqual(
+      first.batches.map((b) => b.batchId),
+      [newer],
+    );
+    const second = await listed(`&limit=1&pageToken=${first.nextPageToken}`);
+    assert.deepEqual([second.batches.map((b) => b.batchId), second.nextPageToken], [[older], undefined]);
+  });
+
   describe('refuses a malformed upload with a 400 naming the problem, and starts nothing', () => {
     const header = 'id,payerId,firstName,lastName,dateOfBirth,state,placeOfServiceCode,specialtyCode';
     const row = (i: number) => `up-${i},60054,Ada,Lovelace,12/10/1985,NY,11,PRC`;
