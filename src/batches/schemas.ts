@@ -71,6 +71,7 @@ const InvalidRow = z.object({
   line: z.number().int().optional().describe('The file line where the row starts'),
   param: z.string().describe('The offending field, as a dotted path'),
   message: z.string().describe('What was expected (never the value sent)'),
+  callerId: z.string().optional().describe('The row’s caller id, when it gave a well-formed one'),
 });
 
 export const BatchSubmitted = z.object({

@@ -135,6 +135,10 @@ describe('batches through the intake API', function () {
     );
     assert.match(rows[0]?.verificationId ?? '', /^[0-9a-f-]{36}$/);
     assert.equal(rows[0]?.callerId, items[0]?.id);
+    // An invalid row names the caller id it gave and why it was refused, never the value.
+    assert.equal(rows[2]?.callerId, items[2]?.id);
+    assert.match(rows[2]?.errorMessage ?? '', /\S/);
+    assert.doesNotMatch(results.body, /13\/45\/1990|Zelda|Qwerty/);
     const jsonl = await call({ method: 'GET', url: `/batches/${batchId}/results?format=jsonl` });
     assert.equal(jsonl.body.trim().split('\n').length, 4);
 

@@ -108,7 +108,7 @@ describe('eligibility command against Temporal and the sandbox', function () {
     assert.match(results.stdout, /^4 rows written to /);
     const written = await fs.readFile(out, 'utf8');
     assert.match(written, /^\uFEFFrow,callerId,workflowId,attempt,outcome,/);
-    assert.match(written, /\r\n2,,,,invalid,.*,patient\.dateOfBirth\r\n/);
+    assert.match(written, new RegExp(`\\r\\n2,${tag}-b2,,,invalid,.*,patient\\.dateOfBirth,.+\\r\\n`));
     assert.equal(((await fs.stat(out)).mode & 0o777).toString(8), '600', 'results may hold member ids');
     const list = await cli('batches', 'list', '--tenant', 'clinic-1');
     assert.match(

@@ -26,6 +26,8 @@ export interface BatchRowProblem {
   line?: number;
   param: string;
   message: string;
+  /** The row's caller id, when it gave a well-formed one: the results name the row as the caller knows it. */
+  callerId?: string;
 }
 
 export interface BatchDuplicate {
