@@ -13,9 +13,8 @@ const SUBSCHEMA_LISTS = ['anyOf', 'oneOf', 'allOf', 'prefixItems'];
  * named schemas a body refers to are marked where they are defined.
  */
 export function closeRequestObjects(document: Json): Json {
-  const components = (
-    isObject(document.components) && isObject(document.components.schemas) ? document.components.schemas : {}
-  ) as Json;
+  const components: Json =
+    isObject(document.components) && isObject(document.components.schemas) ? document.components.schemas : {};
   const seen = new Set<unknown>();
   const close = (schema: unknown): void => {
     if (!isObject(schema) || seen.has(schema)) return;

@@ -97,6 +97,6 @@ export function intakeOpenApiOptions(): FastifyDynamicSwaggerOptions {
     },
     transform: jsonSchemaTransform,
     transformObject: (document) =>
-      withUploads(closeRequestObjects(withRetryAfter(jsonSchemaTransformObject(document))) as OpenApiObject),
+      withUploads(closeRequestObjects(withRetryAfter(jsonSchemaTransformObject(document)))),
   };
 }

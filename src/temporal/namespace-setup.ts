@@ -88,7 +88,7 @@ export async function setUpNamespace(
     IndexedValueType[`INDEXED_VALUE_TYPE_${key.type}` as keyof typeof IndexedValueType] as number;
   const missing = keys.filter((key) => !(key.name in existing));
   const conflicts = keys
-    .filter((key) => key.name in existing && existing[key.name] !== wanted(key))
+    .filter((key) => key.name in existing && Number(existing[key.name]) !== wanted(key))
     .map((key) => ({ name: key.name, registered: typeName(existing[key.name]), wanted: key.type }));
   if (missing.length > 0) {
     const searchAttributes = Object.fromEntries(missing.map((key) => [key.name, wanted(key)]));

@@ -100,7 +100,7 @@ describe('intake API OpenAPI document', () => {
     const { api, close } = unreachableApi();
     const registered: string[] = [];
     api.addHook('onRoute', (route) => {
-      const hidden = (route.schema as { hide?: boolean } | undefined)?.hide === true;
+      const hidden = route.schema?.hide === true;
       for (const method of [route.method].flat()) {
         if (!hidden && method !== 'HEAD') registered.push(`${method} ${documentedPath(route.url)}`);
       }

@@ -114,11 +114,7 @@ export function submitBatchRoute(app: IntakeApp, deps: IntakeDeps): void {
     },
     async (request, reply) => {
       try {
-        const submission = readSubmission(
-          request,
-          request.body as z.output<typeof BatchSubmitBody> | Buffer,
-          request.query,
-        );
+        const submission = readSubmission(request, request.body, request.query);
         if ('param' in submission) return refuse(reply, submission.param, submission.message);
         const { valid, invalid } = validateSubmission(submission.rows, { sandbox: false });
         const { batchId: given, retryWindow, allOrNothing } = submission.options;
