@@ -695,4 +695,6 @@ export const requiredInDeployment = {
     'DATABASE_URL',
   ],
   sandbox: ['SANDBOX_HOST', 'SANDBOX_CLIENT_ID', 'SANDBOX_CLIENT_SECRET'],
+  // Runs once per namespace and exits (`eligibility setup`): compose's temporal-setup.
+  setup: ['TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'CODEC_KEYS'],
 } as const satisfies Record<string, readonly (keyof Variables)[]>;

@@ -2,7 +2,11 @@ import { WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
 import { CommanderError } from 'commander';
 import { ConfigError } from '../../src/config.js';
 import { IntakeFileError } from '../../src/intake-files/read-requests.js';
-import { temporalFailureReason } from '../../src/temporal/errors.js';
+import {
+  missingSearchAttribute,
+  missingSearchAttributeMessage,
+  temporalFailureReason,
+} from '../../src/temporal/errors.js';
 import { IntakeValidationError } from '../../src/temporal/start-verification.js';
 import { BatchFileError } from '../../src/batches/file-batch.js';
 import { CliError } from './context.js';
@@ -39,6 +43,8 @@ export function reportError(err: unknown, temporalAddress: () => string | undefi
   if (err instanceof ConfigError) return { line: err.message, exitCode: 1 };
   if (err instanceof WorkflowNotFoundError) return { line: `no workflow ${err.workflowId}`, exitCode: 1 };
   if (err instanceof WorkflowFailedError) return { line: `the workflow failed: ${rootCause(err)}`, exitCode: 1 };
+  const unregistered = missingSearchAttribute(err);
+  if (unregistered) return { line: missingSearchAttributeMessage(unregistered), exitCode: 1 };
   switch (temporalFailureReason(err)) {
     case 'unreachable':
       return { line: `the Temporal server at ${temporalAddress() ?? 'TEMPORAL_ADDRESS'} is unavailable`, exitCode: 1 };

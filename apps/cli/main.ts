@@ -15,6 +15,7 @@ import { registerList } from './commands/list.js';
 import { registerOperators } from './commands/operators.js';
 import { registerReview } from './commands/review.js';
 import { registerSandbox } from './commands/sandbox.js';
+import { registerSetup } from './commands/setup.js';
 import { registerStart } from './commands/start.js';
 import { registerStatus } from './commands/status.js';
 import { registerSupplyInput } from './commands/supply-input.js';
@@ -49,6 +50,7 @@ hold their tenants' only, a viewer reads only and sees member ids masked; a disa
 name (or none) acts on every tenant, as an administrator: the CLI holds the deployment's Temporal and codec
 credentials, so --as is not a sign-in but the person an administrator's tool acts for.`,
     );
+  registerSetup(program, ctx);
   registerStart(program, ctx);
   registerBatch(program, ctx);
   registerBatches(program, ctx);

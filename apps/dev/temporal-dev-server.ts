@@ -4,7 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
-import { cliTypeName, searchAttributeKeys } from '../../workflows/shared/search-attributes.js';
+import { setUpNamespace } from '../../src/temporal/namespace-setup.js';
 import { devServerDynamicConfig } from './temporal-release.js';
 
 export interface DevServerOptions {
@@ -71,7 +71,6 @@ function startDevArgs(o: Required<Pick<DevServerOptions, 'ip' | 'port' | 'namesp
   if (o.uiPort === undefined) args.push('--headless');
   else args.push('--ui-port', String(o.uiPort));
   if (o.dbFile) args.push('--db-filename', o.dbFile);
-  for (const key of searchAttributeKeys) args.push('--search-attribute', `${key.name}=${cliTypeName[key.type]}`);
   for (const value of devServerDynamicConfig()) args.push('--dynamic-config-value', value);
   return [...args, ...(o.extraArgs ?? [])];
 }
@@ -113,7 +112,10 @@ async function waitUntilServing(address: string, child: ChildProcess, timeoutMs:
   );
 }
 
-/** Starts `temporal server start-dev` with the project's search attributes registered, and waits until it serves. */
+/**
+ * Starts `temporal server start-dev`, waits until it serves, and sets its namespace up as `eligibility setup` does
+ * (the project's search attributes; the dynamic config is passed on the command line, from the one file).
+ */
 export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
   const ip = options.ip ?? '127.0.0.1';
   const namespace = options.namespace ?? 'default';
@@ -146,6 +148,13 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
 
   try {
     await waitUntilServing(address, child, options.startTimeoutMs ?? 60_000, output);
+    // The same setup as `eligibility setup` on a real cluster: one home for what a namespace needs.
+    const connection = await Connection.connect({ address });
+    try {
+      await setUpNamespace(connection, namespace);
+    } finally {
+      await connection.close();
+    }
   } catch (err) {
     await stop();
     throw err;

@@ -33,14 +33,18 @@ export interface IntakeAccess {
 const API_KEY_PRINCIPAL: Principal = { actor: 'api-key', tenant: null, scopes: new Set(SCOPES) };
 
 /**
- * Every route but the `open` ones needs a key: an intake client's (`eik_…`, looked up on each request, so a revoked
+ * Every route but the `open` ones (exact paths, or prefixes written `/prefix/*`) needs a key: an intake client's (`eik_…`, looked up on each request, so a revoked
  * one is refused at once by every process) or INTAKE_API_KEY. 401 without a valid one; 403 naming the scope the
  * route needs (its `config.scope`) when the client lacks it.
  */
 export function authenticate(access: IntakeAccess, open: readonly string[]) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const url = request.routeOptions.url;
-    if (url !== undefined && open.includes(url)) return;
+    if (
+      url !== undefined &&
+      open.some((path) => (path.endsWith('/*') ? url.startsWith(path.slice(0, -1)) : url === path))
+    )
+      return;
     const given = request.headers[API_KEY_HEADER];
     const key = typeof given === 'string' ? given : undefined;
     const principal =

@@ -1,10 +1,10 @@
 import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
 import type { Client } from '@temporalio/client';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,
   serializerCompiler,
-  validatorCompiler,
   type ZodFastifySchemaValidationError,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
@@ -18,8 +18,9 @@ import type { Timing } from '../../workflows/shared/timing.js';
 import { authenticate, type IntakeAccess } from './access.js';
 import { requireIntakeApiKey } from './api-key.js';
 import type { IntakeApp, IntakeDeps } from './deps.js';
-import { intakeOpenApiOptions, OPENAPI_PATH } from './openapi.js';
+import { intakeOpenApiOptions } from './openapi.js';
 import { appointmentRoutes } from './routes/appointments.js';
+import { REFERENCE_PATH, referenceOptions } from './reference.js';
 import { batchRoutes } from './routes/batches.js';
 import { patientRoutes } from './routes/patients.js';
 import { cancelRoute } from './routes/cancel.js';
@@ -35,6 +36,7 @@ import { searchRoute } from './routes/search.js';
 import { startRoute } from './routes/start.js';
 import { statusRoute } from './routes/status.js';
 import { invalidRequestBody } from './schemas.js';
+import { refuseUndeclared, strictValidatorCompiler } from './validation.js';
 
 export interface IntakeApiOptions {
   config: Pick<Config, 'intake' | 'tenants'>;
@@ -99,13 +101,17 @@ export function createIntakeApi(options: IntakeApiOptions): FastifyInstance {
   // JSON only (and the batch routes' own upload types): a text/plain body would reach the routes as a string and be
   // refused as a malformed object, where the truth is that the media type is not one this API takes.
   app.removeContentTypeParser('text/plain');
-  app.setValidatorCompiler(validatorCompiler);
+  // Strict by default, for every route, later ones included: a field a route does not know is a 400 naming it.
+  app.setValidatorCompiler(strictValidatorCompiler);
+  app.addHook('preValidation', refuseUndeclared);
   app.setSerializerCompiler(serializerCompiler);
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     // A request its route's schema refused: 400 naming the field, never its value.
     if (hasZodFastifySchemaValidationErrors(error)) {
-      return reply.code(400).send(invalidRequestBody(invalidParam(error.validation[0]!)));
+      const issue = error.validation[0]!;
+      // zod's messages say what was expected, never the value sent.
+      return reply.code(400).send(invalidRequestBody(invalidParam(issue), issue.message));
     }
     const status = error.statusCode ?? 500;
     // Only the code is logged: a JSON parser's message quotes the body, which holds patient data.
@@ -117,15 +123,16 @@ export function createIntakeApi(options: IntakeApiOptions): FastifyInstance {
     return reply.code(500).send({ error: 'internal_error' });
   });
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 'not_found' }));
-  // Every route that names a scope needs a key (apps/intake-api/access.ts). Probes, scrapers and the document carry
-  // none: they show counts and states, nothing of any caller.
-  app.addHook('onRequest', authenticate(access, [OPENAPI_PATH, ...HEALTH_PATHS]));
+  // Every route that names a scope needs a key (apps/intake-api/access.ts). Probes, scrapers, the document and its
+  // reference page carry none: they show counts, states and the API's shape, nothing of any caller.
+  app.addHook('onRequest', authenticate(access, [REFERENCE_PATH, `${REFERENCE_PATH}/*`, ...HEALTH_PATHS]));
   countHttpRequests(app, 'intake');
   const readyTimeoutMs = options.readyTimeoutMs ?? Number(variables.READYZ_TIMEOUT_MS.default);
   healthRoutes(app, { ready: () => temporalReachable(client.connection, readyTimeoutMs) });
 
   // Registered before the routes, so that it sees each of them; the routes form one plugin, loaded after it.
   void app.register(swagger, intakeOpenApiOptions());
+  void app.register(swaggerUi, referenceOptions());
   void app.register((routes: IntakeApp, _options, done) => {
     openApiRoute(routes);
     startRoute(routes, deps);

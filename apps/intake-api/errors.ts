@@ -1,7 +1,13 @@
 import { QueryNotRegisteredError, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { INVALID_REQUEST } from '../../src/contract/index.js';
-import { grpcCode, grpcDetails, temporalFailureKind } from '../../src/temporal/errors.js';
+import {
+  grpcCode,
+  grpcDetails,
+  missingSearchAttribute,
+  missingSearchAttributeMessage,
+  temporalFailureKind,
+} from '../../src/temporal/errors.js';
 import { describeRejection } from '../../src/temporal/rejection.js';
 import { IntakeValidationError } from '../../src/temporal/start-verification.js';
 import { invalidRequestBody } from './schemas.js';
@@ -34,6 +40,12 @@ export function replyWithError(request: FastifyRequest, reply: FastifyReply, err
   }
   const name = err instanceof Error ? err.name : typeof err;
   const message = err instanceof Error ? err.message : undefined;
+  // Not the caller's mistake: the namespace was not set up. Said as such, naming the attribute and the fix.
+  const unregistered = missingSearchAttribute(err);
+  if (unregistered) {
+    request.log.error({ err: { name, searchAttribute: unregistered } }, 'namespace lacks a search attribute');
+    return send(reply, 500, 'namespace_not_ready', missingSearchAttributeMessage(unregistered));
+  }
   switch (temporalFailureKind(err)) {
     case 'unavailable':
       request.log.error({ err: { name, message, code: grpcCode(err) } }, 'Temporal unavailable');

@@ -26,7 +26,10 @@ export const EndpointCreateRequest = z
     description: EndpointDescription.optional(),
     tenant: TenantSchema.optional().describe('An all-tenant caller names the tenant; others may name only their own'),
   })
-  .meta({ id: 'EndpointCreateRequest' });
+  .meta({
+    id: 'EndpointCreateRequest',
+    examples: [{ url: 'https://ehr.example.com/hooks/eligibility', events: ['verification.completed'] }],
+  });
 
 export const EndpointUpdateRequest = z
   .strictObject({
@@ -38,7 +41,7 @@ export const EndpointUpdateRequest = z
       .optional()
       .describe('true stops deliveries; false starts them again (after a 410 or a failing window too)'),
   })
-  .meta({ id: 'EndpointUpdateRequest' });
+  .meta({ id: 'EndpointUpdateRequest', examples: [{ disabled: false }] });
 
 export const Endpoint = describes<EndpointView>()(
   z.object({
@@ -80,7 +83,7 @@ export const RotateRequest = z
       .optional()
       .describe('How long the old secret keeps signing beside the new one; default 86400 (24 h)'),
   })
-  .meta({ id: 'RotateSecretRequest' });
+  .meta({ id: 'RotateSecretRequest', examples: [{ graceSeconds: 3600 }] });
 
 export const Delivery = describes<DeliveryView>()(
   z.object({
@@ -112,7 +115,7 @@ export const RedeliverRequest = z
       failedSince: z.iso.datetime().describe('Every event since then this endpoint never acknowledged'),
     }),
   ])
-  .meta({ id: 'RedeliverRequest' });
+  .meta({ id: 'RedeliverRequest', examples: [{ failedSince: '2026-01-05T08:00:00Z' }] });
 
 export const RedeliverResponse = z.object({ queued: z.number() }).meta({ id: 'RedeliverResponse' });
 

@@ -3,7 +3,9 @@ import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-pro
 import type { z } from 'zod';
 import { API_KEY_HEADER } from './api-key.js';
 import { ErrorResponse } from './schemas.js';
+import { BATCH_SUBMISSION_EXAMPLE } from '../../src/batches/schemas.js';
 import { eventWebhooks } from './event-schemas.js';
+import { closeRequestObjects } from './openapi-strict.js';
 
 export const OPENAPI_PATH = '/docs/openapi.json';
 
@@ -17,7 +19,18 @@ export const answer = <S extends z.ZodType>(description: string, schema: S) => (
 export const commonAnswers = {
   401: answer(`Missing, wrong or revoked \`${API_KEY_HEADER}\``, ErrorResponse),
   403: answer("The client lacks this route's scope (`message` names it)", ErrorResponse),
+  500: answer(
+    'An internal error; `namespace_not_ready` names a search attribute the Temporal namespace lacks (run `eligibility setup`)',
+    ErrorResponse,
+  ),
   503: answer('Temporal is unreachable or did not answer in time; the same request can succeed later', ErrorResponse),
+};
+
+/** The answers of every route that reads a body (POST, PATCH), besides its own; its own 400 says more. */
+export const bodyAnswers = {
+  400: answer('The body is not valid JSON, or `param` names the field refused (an unknown one too)', ErrorResponse),
+  413: answer('The body is larger than this route takes (`payload_too_large`)', ErrorResponse),
+  415: answer('The body is not JSON (`unsupported_media_type`)', ErrorResponse),
 };
 
 type OpenApiObject = ReturnType<typeof jsonSchemaTransformObject>;
@@ -35,6 +48,30 @@ function withRetryAfter(document: OpenApiObject): OpenApiObject {
         };
       }
     }
+  }
+  return document;
+}
+
+/**
+ * `POST /batches` also takes files, read row by row by its handler: the document names their media types. Its JSON
+ * example is given here, since zod leaves examples out of a transforming schema's input form.
+ */
+function withUploads(document: OpenApiObject): OpenApiObject {
+  const submit = document.paths?.['/batches']?.post as
+    { requestBody?: { content?: Record<string, unknown> } } | undefined;
+  const content = submit?.requestBody?.content;
+  if (content) {
+    content['application/json'] = { ...(content['application/json'] as object), example: BATCH_SUBMISSION_EXAMPLE };
+    content['text/csv'] = {
+      schema: {
+        type: 'string',
+        description: 'A header row of the request fields (dotted: `patient.lastName`), then one row per item',
+      },
+      example: 'id,payerId,patient.firstName,patient.lastName,patient.dateOfBirth,placeOfServiceCode,specialtyCode\n',
+    };
+    content['application/x-ndjson'] = {
+      schema: { type: 'string', description: 'One verification request (as POST /verifications takes it) per line' },
+    };
   }
   return document;
 }
@@ -59,6 +96,7 @@ export function intakeOpenApiOptions(): FastifyDynamicSwaggerOptions {
       webhooks: eventWebhooks(),
     },
     transform: jsonSchemaTransform,
-    transformObject: (document) => withRetryAfter(jsonSchemaTransformObject(document)),
+    transformObject: (document) =>
+      withUploads(closeRequestObjects(withRetryAfter(jsonSchemaTransformObject(document)))),
   };
 }

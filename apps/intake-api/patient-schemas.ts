@@ -36,7 +36,7 @@ export const AppointmentIdParams = z.object({
 
 export const PatientLookupRequest = z
   .strictObject({ patientRef: PatientRef, tenant: TenantSchema.optional() })
-  .meta({ id: 'PatientLookupRequest' });
+  .meta({ id: 'PatientLookupRequest', examples: [{ patientRef: 'MRN-0042' }] });
 export const PatientLookupResponse = z.object({ patientId: z.string() }).meta({ id: 'PatientLookupResponse' });
 
 export const NewAppointmentRequest = z
@@ -51,11 +51,24 @@ export const NewAppointmentRequest = z
     providerGroupId: Uuid.optional(),
     tenant: TenantSchema.optional(),
   })
-  .meta({ id: 'NewAppointmentRequest' });
+  .meta({
+    id: 'NewAppointmentRequest',
+    examples: [
+      {
+        patientRef: 'MRN-0042',
+        patient: { firstName: 'Ada', lastName: 'Lovelace', dateOfBirth: '12/10/1985', memberId: 'M1234567' },
+        payerId: '60054',
+        dateOfService: '2026-12-14',
+        timeZone: 'America/Chicago',
+        specialtyCode: 'PRC',
+        placeOfServiceCode: '11',
+      },
+    ],
+  });
 
 export const RescheduleRequest = z
   .strictObject({ dateOfService: DateOfService, timeZone: TimeZone.optional() })
-  .meta({ id: 'RescheduleRequest' });
+  .meta({ id: 'RescheduleRequest', examples: [{ dateOfService: '2026-12-14', timeZone: 'America/Chicago' }] });
 
 const Check = z.object({
   at: z.number().describe('Epoch ms'),

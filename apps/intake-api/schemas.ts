@@ -48,6 +48,15 @@ export const VerificationIntakeRequest = z
   .meta({
     id: 'VerificationIntakeRequest',
     description: 'A verification request; payerId (or discoveryId) is required, v1 also needs memberId or discoveryId',
+    examples: [
+      {
+        id: 'intake-2026-0001',
+        payerId: '60054',
+        patient: { firstName: 'Ada', lastName: 'Lovelace', dateOfBirth: '12/10/1985', memberId: 'M1234567' },
+        placeOfServiceCode: '11',
+        specialtyCode: 'PRC',
+      },
+    ],
   });
 
 export const ErrorResponse = z
@@ -63,6 +72,7 @@ export const ErrorResponse = z
       .string()
       .optional()
       .describe('With `workflow_closed`: how the workflow ended (`completed`, `cancelled`, `abandoned`, …)'),
+    state: z.string().optional().describe('With `batch_closed`: the state the batch closed in'),
   })
   .meta({ id: 'ErrorResponse' });
 
@@ -155,7 +165,7 @@ export const IntakeRunInput = RunInput.refine(
 );
 export const RunInputRequest = z
   .object({ input: IntakeRunInput.describe('Patched into the run’s callback state') })
-  .meta({ id: 'RunInputRequest' });
+  .meta({ id: 'RunInputRequest', examples: [{ input: { authorizationNumber: 'A-20260105-17' } }] });
 export const RunInputResponse = RunUpdateResponse.meta({ id: 'RunInputResponse' });
 
 export const ReviewRequest = describes<ReviewDecision>()(
@@ -168,7 +178,10 @@ export const ReviewRequest = describes<ReviewDecision>()(
       z.object({ action: z.literal('abandon') }).describe('Close the verification as `abandoned`'),
     ])
     .describe('A decision on a v1 verification in stage `needs-review`'),
-).meta({ id: 'ReviewRequest' });
+).meta({
+  id: 'ReviewRequest',
+  examples: [{ action: 'record', verificationId: '0b9a3c4e-6f1d-4a57-9e3b-2c8d7f6a1e05' }],
+});
 export const ReviewResponse = describes<ReviewAnswer>()(z.object({ accepted: z.enum(REVIEW_ACTIONS) })).meta({
   id: 'ReviewResponse',
 });

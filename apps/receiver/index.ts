@@ -1,2 +1,2 @@
-export { createWebhookReceiver, WEBHOOK_PATH, type WebhookReceiverOptions } from './receiver.js';
+export { createWebhookReceiver, RECEIVER_IDENTITY, WEBHOOK_PATH, type WebhookReceiverOptions } from './receiver.js';
 export { resolveWebhookAuth } from './auth.js';

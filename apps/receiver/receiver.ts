@@ -1,4 +1,5 @@
 import type { Client } from '@temporalio/client';
+import { actingAs } from '../../src/temporal/client.js';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import { variables, type Config } from '../../src/config.js';
 import { INVALID_REQUEST } from '../../src/contract/index.js';
@@ -14,7 +15,11 @@ import { discoveryUpdated } from './discovery-updated.js';
 import { discoveryEvent, parseDelivery, runEvent, type Delivery, type Parsed } from './parse-delivery.js';
 import { runPending } from './run-pending.js';
 
-export const WEBHOOK_PATH = '/webhooks/eligibility';
+/** Who sends the deliveries this receiver takes: the service. */
+const WEBHOOK_SOURCE = 'eligibility';
+export const WEBHOOK_PATH = `/webhooks/${WEBHOOK_SOURCE}`;
+/** What workflow history names as the sender of the receiver's signals (a process id would say nothing). */
+export const RECEIVER_IDENTITY = `webhook:${WEBHOOK_SOURCE}`;
 
 export interface WebhookReceiverOptions {
   config: Pick<Config, 'webhook'>;
@@ -61,7 +66,8 @@ function answered<T>(result: WebhookDeliveryResult, reply: T): T {
  * failed to reach Temporal is answered 503 so the sender delivers it again. Returns the app; the caller listens.
  */
 export function createWebhookReceiver(options: WebhookReceiverOptions): FastifyInstance {
-  const { config, client, taskQueue, logger } = options;
+  const { config, taskQueue, logger } = options;
+  const client = actingAs(options.client, RECEIVER_IDENTITY);
   const settings = config.webhook;
   const auth = resolveWebhookAuth(settings);
   // A fast path only: it spares Temporal a redelivery this process has handled. The workflows are where a delivery is

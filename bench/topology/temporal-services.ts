@@ -1,9 +1,6 @@
 import net from 'node:net';
 import { Connection } from '@temporalio/client';
-import { msToTs } from '@temporalio/common/lib/time.js';
-import proto from '@temporalio/proto';
 import { dynamicConfigFile } from '../../apps/dev/temporal-release.js';
-import { searchAttributeKeys } from '../../workflows/shared/search-attributes.js';
 import type { PostgresCluster } from '../../test/setup/postgres.js';
 import { SQL_PLUGIN, TEMPORAL_DATABASES } from './schema.js';
 import type { ProcessSpec } from './supervised-process.js';
@@ -108,61 +105,4 @@ export function serviceSpec(
         ? () => frontendServing(`127.0.0.1:${ports.frontendGrpc}`)
         : () => listening(grpcPort[service]),
   };
-}
-
-const { IndexedValueType } = proto.temporal.api.enums.v1;
-
-/**
- * The namespace (a fresh cluster has none; auto-setup used to make it) and the project's search attributes of
- * `workflows/search-attributes.ts` on it, as Keyword in SQL visibility. Each call is retried until the frontend's
- * namespace cache knows what the previous one created; resolves once a visibility query using every attribute runs.
- */
-export async function registerNamespace(address: string, namespace: string, timeoutMs = 90_000): Promise<void> {
-  const connection = await Connection.connect({ address });
-  const deadline = Date.now() + timeoutMs;
-  const retry = async <T>(what: string, call: () => Promise<T>): Promise<T> => {
-    for (;;) {
-      try {
-        return await call();
-      } catch (err) {
-        if (Date.now() > deadline)
-          throw new Error(`${what} did not succeed within ${timeoutMs / 1000} s`, { cause: err });
-        await new Promise((resolve) => setTimeout(resolve, 500));
-      }
-    }
-  };
-  try {
-    await retry('registering the namespace', async () => {
-      try {
-        await connection.workflowService.registerNamespace({
-          namespace,
-          workflowExecutionRetentionPeriod: msToTs('1 day'),
-        });
-      } catch (err) {
-        if (!/already exists/i.test((err as Error).message)) throw err;
-      }
-    });
-    await retry('describing the namespace', () => connection.workflowService.describeNamespace({ namespace }));
-    await retry('adding the search attributes', async () => {
-      const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace });
-      const missing = searchAttributeKeys.filter((key) => !(key.name in (customAttributes ?? {})));
-      if (missing.length === 0) return;
-      const searchAttributes = Object.fromEntries(
-        missing.map((key) => [
-          key.name,
-          key.type === 'KEYWORD_LIST'
-            ? IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD_LIST
-            : IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
-        ]),
-      );
-      await connection.operatorService.addSearchAttributes({ namespace, searchAttributes });
-      throw new Error('added; checking again');
-    });
-    const query = searchAttributeKeys.map((key) => `${key.name} = "probe"`).join(' AND ');
-    await retry('a visibility query on the search attributes', () =>
-      connection.workflowService.countWorkflowExecutions({ namespace, query }),
-    );
-  } finally {
-    await connection.close();
-  }
 }

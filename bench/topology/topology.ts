@@ -18,7 +18,6 @@ import { setupSchema } from './schema.js';
 import { ensureServerBinaries, type ServerBinaries } from './server-binaries.js';
 import { SupervisedProcess } from './supervised-process.js';
 import {
-  registerNamespace,
   serverEnv,
   serviceSpec,
   TEMPORAL_SERVICES,
@@ -138,8 +137,6 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
     log(
       `Temporal server ${binaries.version}: ${TEMPORAL_SERVICES.join(', ')} as 4 processes; frontend ${frontendAddress}`,
     );
-    await registerNamespace(frontendAddress, 'default');
-    log('namespace default with the project search attributes (SQL visibility)');
 
     const webhookSecret = randomBytes(32).toString('hex');
     const appEnv: Record<string, string> = {
@@ -162,11 +159,14 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
       ELIGIBILITY_GOVERNOR: 'false',
     };
     const config = loadConfig({ ...process.env, ...appEnv });
+    // A fresh cluster has no namespace: `eligibility setup` makes it ready, as an operator of a real cluster would.
+    await bundled;
+    const setup = await runCli(appEnv, ['setup']);
+    log(`eligibility setup: ${setup.trim().split('\n').slice(0, 3).join('; ')}`);
     const sandboxUrl = `http://127.0.0.1:${ports.sandbox}`;
     const sandbox = supervise(
       new SupervisedProcess(roleSpec('sandbox', 'sandbox', appEnv, `${sandboxUrl}/sandbox/faults`), logDir),
     );
-    await bundled;
     await sandbox.start();
     // Each worker's /metrics, /healthz and /readyz on a port of its own, as two containers would have.
     const workerHttpPorts = [ports.worker1Http, ports.worker2Http];

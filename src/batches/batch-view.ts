@@ -47,6 +47,8 @@ export function batchFields(view: BatchView): string {
   const resubmission = view.lastResubmission;
   return fields([
     ['batchId', view.batchId],
+    ['label', view.label],
+    ['submitted by', view.submittedBy],
     ['workflowId', view.workflowId],
     ['state', view.state],
     ['items', view.counts.items],

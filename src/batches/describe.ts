@@ -1,7 +1,7 @@
 import { WorkflowNotFoundError, type Client, type WorkflowExecutionInfo } from '@temporalio/client';
 import { batchWorkflowId } from '../../workflows/shared/batch-ids.js';
 import { BATCH_MEMO_KEY, type BatchMemo, type BatchState } from '../../workflows/shared/batch-types.js';
-import { visibilityPage } from './visibility-page.js';
+import { newestFirstPage } from './newest-first.js';
 import { Tenant } from '../../workflows/shared/search-attributes.js';
 import { WorkflowType } from '../../workflows/shared/workflow-types.js';
 import { and, isTenant, noTenant, ofType, type TenantFilter } from '../temporal/visibility-query.js';
@@ -53,7 +53,8 @@ export async function describeBatch(client: Client, batchId: string): Promise<Ba
 }
 
 /**
- * Batches, newest first, optionally of one tenant or of any of several (none of an empty list); a page at a time.
+ * Batches, newest first (by when they were submitted, also after a cancel), optionally of one tenant or of any of
+ * several (none of an empty list); a page at a time.
  * Without a filter, every batch, those without a tenant too.
  */
 export async function listBatches(
@@ -63,7 +64,7 @@ export async function listBatches(
   if (noTenant(options.tenant)) return { batches: [] };
   const batches = ofType(WorkflowType.batch);
   const query = options.tenant ? and(batches, isTenant(Tenant, options.tenant)) : batches;
-  const page = await visibilityPage(client, query, options.pageSize, options.pageToken);
+  const page = await newestFirstPage(client, query, options.pageSize, options.pageToken);
   return {
     batches: page.infos.flatMap((info) => batchView(info) ?? []),
     ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}),

@@ -8,7 +8,7 @@ import { IntakeFileError, intakeFormat } from '../intake-files/read-requests.js'
 import { resolveSandboxDiscovery, SANDBOX_DISCOVERY } from '../intake-files/sandbox-discovery.js';
 import { batchWorkflowId } from '../../workflows/shared/batch-ids.js';
 import type { BatchTiming } from '../../workflows/shared/batch-timing.js';
-import type { BatchItemOptions, BatchRowRequest } from '../../workflows/shared/batch-types.js';
+import type { BatchAbout, BatchItemOptions, BatchRowRequest } from '../../workflows/shared/batch-types.js';
 import { plural, table } from '../text-format.js';
 
 /** A batch file that cannot be read or parsed: the CLI reports its message in one line, with exit code 2. */
@@ -74,6 +74,8 @@ export interface SubmitFileOptions {
   taskQueue: string;
   batchId?: string;
   options: BatchItemOptions;
+  /** Its label (default: the file's name) and who submits it. */
+  about?: BatchAbout;
   sandboxUrl?: string;
   /** How the batch paces itself (its defaults otherwise). */
   timing?: Partial<BatchTiming>;
@@ -102,7 +104,13 @@ export async function submitFileBatch(client: Client, fileBatch: FileBatch, opti
   );
   return submitBatch(
     client,
-    { batchId, valid: resolved, invalid, options: itemOptions },
+    {
+      batchId,
+      valid: resolved,
+      invalid,
+      options: itemOptions,
+      about: { label: path.basename(fileBatch.file), ...options.about },
+    },
     {
       taskQueue: options.taskQueue,
       ...(options.timing ? { timing: options.timing } : {}),

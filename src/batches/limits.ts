@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isWellFormedText } from '../contract/verification-intake.js';
 
 /** The most items one batch takes (a clearinghouse's usual bound); a larger file is refused whole. */
 export const MAX_BATCH_ITEMS = 10_000;
@@ -40,3 +41,18 @@ export const RetryWindowSchema = z
 
 /** `true`/`false` as JSON or as a query string's text. */
 export const BooleanFlag = z.union([z.boolean(), z.enum(['true', 'false']).transform((text) => text === 'true')]);
+
+/** A control character (C0 or DEL): a label is one line of printable text. */
+const isControl = (char: string) => char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f;
+
+/**
+ * A batch's label: what people call it (by default the file's name). Caller text, so it may hold anything, a
+ * patient's name too: it lives in the batch's memo (encrypted with the payloads) and answers, never in a search
+ * attribute, a log line or an id.
+ */
+export const BatchLabelSchema = z
+  .string()
+  .min(1)
+  .max(120)
+  .refine((text) => ![...text].some(isControl) && isWellFormedText(text), 'expected printable text')
+  .describe('What people call the batch, e.g. `march-clinic-a.csv` (default: the uploaded file’s name); at most 120');

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { validateIntake } from '../contract/index.js';
+import { CallerId, isWellFormedText, validateIntake } from '../contract/index.js';
 import {
   SANDBOX_DISCOVERY,
   sandboxDiscoveryProblem,
@@ -23,6 +23,12 @@ export interface ValidatedSubmission {
   sandboxRows: number[];
 }
 
+/** A refused row's caller id, when it is one the intake would take (never any other value of the row). */
+function wellFormedCallerId(request: unknown): string | undefined {
+  const id = request !== null && typeof request === 'object' ? (request as { id?: unknown }).id : undefined;
+  return typeof id === 'string' && CallerId.safeParse(id).success && isWellFormedText(id) ? id : undefined;
+}
+
 /**
  * Validates every row before anything starts, with the contract (`validateIntake`): a refused row is named by row,
  * line and field, never by value. A caller id given twice would be one verification for two rows, so the later row is
@@ -33,7 +39,9 @@ export function validateSubmission(rows: readonly SubmittedRow[], options: { san
   const callerRows = new Map<string, number>();
   for (const { row, line, request, problem } of rows) {
     const at = { row, ...(line === undefined ? {} : { line }) };
-    const refuse = (param: string, message: string) => void result.invalid.push({ ...at, param, message });
+    const callerId = wellFormedCallerId(request);
+    const refuse = (param: string, message: string) =>
+      void result.invalid.push({ ...at, param, message, ...(callerId !== undefined ? { callerId } : {}) });
     if (problem) {
       refuse(problem.param, problem.message);
       continue;

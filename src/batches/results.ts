@@ -1,7 +1,7 @@
 import { ApplicationFailure, WorkflowFailedError, type Client, type WorkflowExecutionInfo } from '@temporalio/client';
 import { batchPageWorkflowId } from '../../workflows/shared/batch-ids.js';
 import { failureDetails } from '../../workflows/shared/failure-details.js';
-import type { BatchPageInput, BatchPageResult } from '../../workflows/shared/batch-types.js';
+import type { BatchPageInput, BatchPageResult, BatchRowProblem } from '../../workflows/shared/batch-types.js';
 import { DiscoveryId } from '../../workflows/shared/search-attributes.js';
 import type { LastError, VerificationResult } from '../../workflows/shared/types.js';
 import { itemView, type BatchItemView } from './items.js';
@@ -32,6 +32,8 @@ export interface BatchResultRow {
   /** For a failure: its type (`InvalidRequest`, `NotFound`, …) and the field at fault. */
   errorType?: string;
   errorField?: string;
+  /** Why a row was refused (`invalid`): what was expected, never the value sent. */
+  errorMessage?: string;
 }
 
 export const RESULT_COLUMNS = [
@@ -49,6 +51,7 @@ export const RESULT_COLUMNS = [
   'memberId',
   'errorType',
   'errorField',
+  'errorMessage',
 ] as const satisfies readonly (keyof BatchResultRow)[];
 
 /** The columns that hold patient data (the audit trail names them when results are read). */
@@ -114,6 +117,16 @@ async function details(client: Client, info: WorkflowExecutionInfo): Promise<Par
   };
 }
 
+/** A refused row: the caller id it gave (when well-formed), the field at fault and why. */
+const invalidRow = (r: BatchRowProblem): BatchResultRow => ({
+  row: r.row,
+  ...(r.callerId !== undefined ? { callerId: r.callerId } : {}),
+  outcome: 'invalid',
+  errorType: 'InvalidRequest',
+  errorField: r.param,
+  errorMessage: r.message,
+});
+
 /** A page's rows that are not items (invalid, duplicate, not started, skipped), and its queued rows while it runs. */
 async function pageRows(client: Client, batchId: string, page: number): Promise<BatchResultRow[]> {
   const handle = client.workflow.getHandle(batchPageWorkflowId(batchId, page));
@@ -121,12 +134,7 @@ async function pageRows(client: Client, batchId: string, page: number): Promise<
   if (described.status.name === 'COMPLETED') {
     const result = (await handle.result()) as BatchPageResult;
     return [
-      ...result.invalid.map((r) => ({
-        row: r.row,
-        outcome: 'invalid',
-        errorType: 'InvalidRequest',
-        errorField: r.param,
-      })),
+      ...result.invalid.map(invalidRow),
       ...result.duplicates.map((r) => ({ row: r.row, workflowId: r.workflowId, outcome: 'duplicate' })),
       ...result.notStarted.map((r) => ({ row: r.row, outcome: 'not-started', errorField: r.param })),
       ...result.skipped.map((row) => ({ row, outcome: 'skipped' })),
@@ -134,7 +142,7 @@ async function pageRows(client: Client, batchId: string, page: number): Promise<
   }
   const input = await startInput<BatchPageInput>(client, described.workflowId, described.runId);
   return [
-    ...input.invalid.map((r) => ({ row: r.row, outcome: 'invalid', errorType: 'InvalidRequest', errorField: r.param })),
+    ...input.invalid.map(invalidRow),
     ...input.items.map((r) => ({ row: r.row, ...(r.request.id ? { callerId: r.request.id } : {}), outcome: 'queued' })),
   ];
 }

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { BatchIdSchema, BooleanFlag, MAX_BATCH_ITEMS, RetryWindowSchema, TenantSchema } from './limits.js';
+import {
+  BatchIdSchema,
+  BatchLabelSchema,
+  BooleanFlag,
+  MAX_BATCH_ITEMS,
+  RetryWindowSchema,
+  TenantSchema,
+} from './limits.js';
 import type { BatchView } from './describe.js';
 import { PROGRESS_GROUPS, type ProgressGroup } from '../../workflows/shared/stages.js';
 import type { BatchItemView } from './items.js';
@@ -23,17 +30,38 @@ const submissionOptions = {
   ),
   tenant: TenantSchema.optional(),
   retryWindow: RetryWindowSchema.optional(),
+  label: BatchLabelSchema.optional(),
 };
 
-export const BatchSubmitBody = z.object({
-  items: z
-    .array(z.unknown())
-    .min(1, 'give at least one item')
-    .max(MAX_BATCH_ITEMS, `a batch takes at most ${MAX_BATCH_ITEMS} items`)
-    .describe(`Verification requests, as POST /verifications takes them; at most ${MAX_BATCH_ITEMS}`),
-  allOrNothing: z.boolean().optional().describe('Start nothing when any item is invalid (default false)'),
-  ...submissionOptions,
-});
+export const BatchSubmitBody = z
+  .object({
+    items: z
+      .array(z.unknown())
+      .min(1, 'give at least one item')
+      .max(MAX_BATCH_ITEMS, `a batch takes at most ${MAX_BATCH_ITEMS} items`)
+      .describe(`Verification requests, as POST /verifications takes them; at most ${MAX_BATCH_ITEMS}`),
+    allOrNothing: z.boolean().optional().describe('Start nothing when any item is invalid (default false)'),
+    ...submissionOptions,
+  })
+  .meta({ id: 'BatchSubmission' });
+
+/**
+ * An example submission for the document. It is given beside the schema rather than in it: zod leaves examples out of
+ * the input form of a schema that transforms (`retryWindow` does).
+ */
+export const BATCH_SUBMISSION_EXAMPLE = {
+  items: [
+    {
+      id: 'row-1',
+      payerId: '60054',
+      patient: { firstName: 'Ada', lastName: 'Lovelace', dateOfBirth: '12/10/1985' },
+      placeOfServiceCode: '11',
+      specialtyCode: 'PRC',
+    },
+  ],
+  retryWindow: '8h',
+  label: 'march-clinic-a',
+};
 
 /** A file upload's options travel in the query string. */
 export const BatchUploadQuery = z.object({ ...submissionOptions, allOrNothing: BooleanFlag.optional() });
@@ -43,6 +71,7 @@ const InvalidRow = z.object({
   line: z.number().int().optional().describe('The file line where the row starts'),
   param: z.string().describe('The offending field, as a dotted path'),
   message: z.string().describe('What was expected (never the value sent)'),
+  callerId: z.string().optional().describe('The row’s caller id, when it gave a well-formed one'),
 });
 
 export const BatchSubmitted = z.object({
@@ -81,13 +110,15 @@ export const BatchResultsQuery = z.object({
   format: z.enum(['csv', 'jsonl']).optional().describe('Default: from Accept (application/x-ndjson), else CSV'),
 });
 
-export const ResubmitBody = z.object({
-  outcomes: z
-    .array(z.enum(RESUBMITTABLE_OUTCOMES))
-    .min(1)
-    .default(['failed'])
-    .describe('Items whose latest attempt ended so are started again (default: failed)'),
-});
+export const ResubmitBody = z
+  .object({
+    outcomes: z
+      .array(z.enum(RESUBMITTABLE_OUTCOMES))
+      .min(1)
+      .default(['failed'])
+      .describe('Items whose latest attempt ended so are started again (default: failed)'),
+  })
+  .meta({ id: 'ResubmitRequest', examples: [{ outcomes: ['failed'] }] });
 
 const countsOf = <T extends readonly string[]>(keys: T) =>
   z.object(Object.fromEntries(keys.map((k) => [k, z.number().int()])) as Record<T[number], z.ZodNumber>);
@@ -118,6 +149,11 @@ export const BatchStatusResponse = describes<BatchStatus>()(
   z.object({
     batchId: z.string(),
     workflowId: z.string(),
+    label: z.string().optional().describe('What people call it (caller text; default the file’s name)'),
+    submittedBy: z
+      .string()
+      .optional()
+      .describe('Who submitted it: `client:<id>`, `api-key`, `cli:<name>`, `console:<name>`'),
     state: z
       .enum(Object.keys(BATCH_STATE_TABLE) as [BatchState, ...BatchState[]])
       .describe(

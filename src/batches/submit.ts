@@ -5,6 +5,7 @@ import type { batchPageWorkflow, batchWorkflow } from '../../workflows/batch/ind
 import { resolveBatchTiming, type BatchTiming } from '../../workflows/shared/batch-timing.js';
 import {
   BATCH_MEMO_KEY,
+  type BatchAbout,
   type BatchItemOptions,
   type BatchMemo,
   type BatchPageInput,
@@ -26,6 +27,8 @@ export interface BatchSubmission {
   valid: BatchRowRequest[];
   invalid: BatchRowProblem[];
   options: BatchItemOptions;
+  /** Its label and submitter: shown beside its id, not part of it (the same rows are the same batch). */
+  about?: BatchAbout;
 }
 
 export interface SubmitBatchOptions {
@@ -120,6 +123,7 @@ export async function submitBatch(
   const createdAt = new Date().toISOString();
   const input: BatchWorkflowInput = {
     batchId,
+    ...submission.about,
     createdAt,
     pageItems: pages.map((p) => p.items.length),
     invalid: submission.invalid.length,
@@ -153,6 +157,8 @@ function initialMemo(input: BatchWorkflowInput, submission: BatchSubmission): Ba
   const zeros = <K extends string>(keys: readonly K[]) => Object.fromEntries(keys.map((k) => [k, 0])) as Record<K, 0>;
   return {
     batchId: input.batchId,
+    ...(input.label !== undefined ? { label: input.label } : {}),
+    ...(input.submittedBy !== undefined ? { submittedBy: input.submittedBy } : {}),
     phase: 'starting',
     counts: {
       items: submission.valid.length,

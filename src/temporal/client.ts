@@ -102,3 +102,13 @@ function withClient(
   });
   return { client, close: () => connection.close() };
 }
+
+/**
+ * The same client acting as someone else, as workflow history records it with each signal and update (e.g.
+ * `webhook:eligibility`): a `Client` is cheap, and this one shares the connection, namespace, converter and
+ * interceptors of `client`.
+ */
+export function actingAs(client: Client, identity: string): Client {
+  const { namespace, dataConverter, interceptors, workflow } = client.options;
+  return new Client({ connection: client.connection, namespace, dataConverter, interceptors, workflow, identity });
+}

@@ -62,3 +62,27 @@ const KIND_OF: Record<TemporalFailureReason, TemporalFailureKind> = {
 export function temporalFailureKind(err: unknown): TemporalFailureKind {
   return KIND_OF[temporalFailureReason(err)];
 }
+
+const MISSING_SEARCH_ATTRIBUTE = [
+  /no mapping defined for search attribute ([A-Za-z0-9_]+)/i,
+  /search attribute ([A-Za-z0-9_]+) is not defined/i,
+];
+
+/**
+ * The search attribute a refusal says the namespace lacks (Temporal: "Namespace … has no mapping defined for search
+ * attribute BatchId"), so that the caller is told which one and how to fix it (`eligibility setup`), not only that
+ * the request was invalid. Undefined for any other failure.
+ */
+export function missingSearchAttribute(err: unknown): string | undefined {
+  if (grpcCode(err) !== GrpcStatus.INVALID_ARGUMENT) return undefined;
+  const details = grpcDetails(err) ?? (err instanceof Error ? err.message : '');
+  for (const pattern of MISSING_SEARCH_ATTRIBUTE) {
+    const name = pattern.exec(details)?.[1];
+    if (name) return name;
+  }
+  return undefined;
+}
+
+/** What to tell a person about a namespace that lacks a search attribute: which one, and the command that fixes it. */
+export const missingSearchAttributeMessage = (name: string) =>
+  `the Temporal namespace has no search attribute ${name}: run \`eligibility setup\` against it, then try again`;

@@ -16,6 +16,9 @@ interface Submitted {
   duplicate?: boolean;
 }
 interface Status {
+  batchId: string;
+  label?: string;
+  submittedBy?: string;
   state: string;
   round: number;
   counts: { items: number; queued: number; outcomes: Record<string, number>; running: Record<string, number> };
@@ -52,8 +55,13 @@ describe('batches through the intake API', function () {
     });
   const post = (url: string, payload: unknown, headers: Record<string, string> = {}) =>
     call({ method: 'POST', url, payload: payload as object, headers });
-  const upload = (csv: string | Buffer, query = '') =>
-    call({ method: 'POST', url: `/batches${query}`, headers: { 'content-type': 'text/csv' }, payload: csv });
+  const upload = (csv: string | Buffer, query = '', headers: Record<string, string> = {}) =>
+    call({
+      method: 'POST',
+      url: `/batches${query}`,
+      headers: { 'content-type': 'text/csv', ...headers },
+      payload: csv,
+    });
   const status = async (batchId: string) => (await call({ method: 'GET', url: `/batches/${batchId}` })).json<Status>();
   const itemWorkflows = async (batchId: string) => {
     const byRow = new Map<number, number>();
@@ -75,7 +83,13 @@ describe('batches through the intake API', function () {
       v2Intake({ patient: { firstName: 'Zelda', lastName: 'Qwerty', dateOfBirth: '13/45/1990' } }),
       v2Intake({ payerId: '99999' }),
     ];
-    const response = await post('/batches', { batchId, items, tenant: 'clinic-7', retryWindow: '8h' });
+    const response = await post('/batches', {
+      batchId,
+      items,
+      tenant: 'clinic-7',
+      retryWindow: '8h',
+      label: 'March, clinic 7',
+    });
     assert.equal(response.statusCode, 202, response.body);
     assert.equal(response.headers.location, `/batches/${batchId}`);
     const body = response.json<Submitted>();
@@ -89,6 +103,11 @@ describe('batches through the intake API', function () {
     await waitForBatch(client(), batchId, (v) => v.state === 'finished');
     const done = await status(batchId);
     assert.deepEqual([done.counts.outcomes.completed, done.counts.outcomes.failed], [2, 1]);
+    // People tell batches apart by their label and submitter, in the status and in the list.
+    assert.deepEqual([done.label, done.submittedBy], ['March, clinic 7', 'api-key']);
+    const listed = (await call({ method: 'GET', url: '/batches?limit=1000' })).json<{ batches: Status[] }>();
+    const mine = listed.batches.find((b) => b.batchId === batchId);
+    assert.deepEqual([mine?.label, mine?.submittedBy], ['March, clinic 7', 'api-key']);
     assert.equal(sum(done.groups), done.counts.items, 'the groups add up to the items');
     const created = (await h.sandbox.stats()).verificationsCreated - before;
     assert.equal(created, done.counts.outcomes.completed, 'one verification at the service per completed item');
@@ -116,6 +135,10 @@ describe('batches through the intake API', function () {
     );
     assert.match(rows[0]?.verificationId ?? '', /^[0-9a-f-]{36}$/);
     assert.equal(rows[0]?.callerId, items[0]?.id);
+    // An invalid row names the caller id it gave and why it was refused, never the value.
+    assert.equal(rows[2]?.callerId, items[2]?.id);
+    assert.match(rows[2]?.errorMessage ?? '', /\S/);
+    assert.doesNotMatch(results.body, /13\/45\/1990|Zelda|Qwerty/);
     const jsonl = await call({ method: 'GET', url: `/batches/${batchId}/results?format=jsonl` });
     assert.equal(jsonl.body.trim().split('\n').length, 4);
 
@@ -201,6 +224,42 @@ describe('batches through the intake API', function () {
     assert.equal(resubmit.statusCode, 409, resubmit.body);
   });
 
+  it('lists batches newest first, also when an older one closes after a newer one', async () => {
+    const tenant = `order-${batchIdFor('t')}`.slice(0, 60);
+    const discovery = await h.sandbox.createDiscovery({
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      dateOfBirth: '12/10/1985',
+      state: 'NY',
+    });
+    const waiting = () => [v2Intake({ payerId: undefined, discoveryId: discovery.discoveryId })];
+    const [older, newer] = [batchIdFor('older'), batchIdFor('newer')];
+    assert.equal((await post('/batches', { batchId: older, items: waiting(), tenant })).statusCode, 202);
+    assert.equal((await post('/batches', { batchId: newer, items: waiting(), tenant })).statusCode, 202);
+    // The newer batch closes first, the older one later: visibility alone would list the older one first.
+    for (const batchId of [newer, older]) {
+      assert.equal((await post(`/batches/${batchId}/cancel`, {})).statusCode, 202);
+      await waitForBatch(client(), batchId, (v) => v.state === 'cancelled');
+    }
+    const listed = async (query: string) =>
+      (await call({ method: 'GET', url: `/batches?tenant=${tenant}${query}` })).json<{
+        batches: Status[];
+        nextPageToken?: string;
+      }>();
+    const all = await listed('');
+    assert.deepEqual(
+      all.batches.map((b) => b.batchId),
+      [newer, older],
+    );
+    const first = await listed('&limit=1');
+    assert.deepEqual(
+      first.batches.map((b) => b.batchId),
+      [newer],
+    );
+    const second = await listed(`&limit=1&pageToken=${first.nextPageToken}`);
+    assert.deepEqual([second.batches.map((b) => b.batchId), second.nextPageToken], [[older], undefined]);
+  });
+
   describe('refuses a malformed upload with a 400 naming the problem, and starts nothing', () => {
     const header = 'id,payerId,firstName,lastName,dateOfBirth,state,placeOfServiceCode,specialtyCode';
     const row = (i: number) => `up-${i},60054,Ada,Lovelace,12/10/1985,NY,11,PRC`;
@@ -234,7 +293,9 @@ describe('batches through the intake API', function () {
       `${batchId}-1,60054,Ada,Lovelace,12/10/1985,NY,11,PRC`,
       `${batchId}-2,60054,Ada,Lovelace,13/10/1985,NY,11,PRC`,
     ].join('\n');
-    const response = await upload(csv, `?batchId=${batchId}&tenant=clinic-9&retryWindow=90m`);
+    const response = await upload(csv, `?batchId=${batchId}&tenant=clinic-9&retryWindow=90m`, {
+      'content-disposition': 'attachment; filename="march-clinic-9.csv"',
+    });
     assert.equal(response.statusCode, 202, response.body);
     assert.deepEqual(
       response.json<Submitted>().invalid.map((r) => [r.row, r.line, r.param]),
@@ -242,6 +303,7 @@ describe('batches through the intake API', function () {
     );
     const view = await waitForBatch(client(), batchId, (v) => v.state === 'finished');
     assert.deepEqual([view.tenant, view.retryWindowSeconds, view.counts.outcomes.completed], ['clinic-9', 5400, 1]);
+    assert.equal(view.label, 'march-clinic-9.csv', 'the uploaded file’s name by default');
   });
 
   it('refuses an all-or-nothing batch with an invalid item, and a batch of no valid item, naming the rows', async () => {

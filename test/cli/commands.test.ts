@@ -97,6 +97,8 @@ describe('eligibility command against Temporal and the sandbox', function () {
     const status = await cli('batches', 'status', batchId);
     assert.equal(status.code, 0, status.stderr);
     assert.match(status.stdout, /^tenant\s+clinic-1$/m);
+    assert.match(status.stdout, /^label\s+intake\.csv$/m, 'the file’s name by default');
+    assert.match(status.stdout, new RegExp(`^submitted by\\s+cli:${os.userInfo().username}$`, 'm'));
     assert.match(status.stdout, /^progress\s+completed 3, no-coverage 0, failed 0, needs input 0, in progress 0$/m);
     const items = await cli('batches', 'items', batchId, '--outcome', 'completed');
     assert.match(items.stdout, new RegExp(`^4\\s+batch-${batchId}\\.row-4\\s+0\\s+completed\\s+[0-9a-f-]{36}$`, 'm'));
@@ -106,10 +108,13 @@ describe('eligibility command against Temporal and the sandbox', function () {
     assert.match(results.stdout, /^4 rows written to /);
     const written = await fs.readFile(out, 'utf8');
     assert.match(written, /^\uFEFFrow,callerId,workflowId,attempt,outcome,/);
-    assert.match(written, /\r\n2,,,,invalid,.*,patient\.dateOfBirth\r\n/);
+    assert.match(written, new RegExp(`\\r\\n2,${tag}-b2,,,invalid,.*,patient\\.dateOfBirth,.+\\r\\n`));
     assert.equal(((await fs.stat(out)).mode & 0o777).toString(8), '600', 'results may hold member ids');
     const list = await cli('batches', 'list', '--tenant', 'clinic-1');
-    assert.match(list.stdout, new RegExp(`^${batchId}\\s+(finished|settled)\\s+3\\s`, 'm'));
+    assert.match(
+      list.stdout,
+      new RegExp(`^${batchId}\\s+intake\\.csv\\s+cli:${os.userInfo().username}\\s+(finished|settled)\\s+3\\s`, 'm'),
+    );
   });
 
   it('batch: reads JSONL and creates the sandbox discovery of an @sandbox row; cancel stops the batch', async () => {

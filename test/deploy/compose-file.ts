@@ -129,6 +129,7 @@ export interface Service {
   volumes?: (string | { type?: string; source?: string })[];
   stop_grace_period?: string;
   entrypoint?: string[] | string;
+  restart?: string;
 }
 
 /** A service's environment as a map, whichever of the two forms the file uses. */

@@ -5,6 +5,43 @@ import { loadConfig } from '../../src/config.js';
 import { createIntakeApi } from '../../apps/intake-api/api.js';
 import { createLogger } from '../../src/logging.js';
 import { EVENT_TYPES } from '../../workflows/shared/event-catalogue.js';
+import { TEST_INTAKE_KEY, v2Intake } from '../setup/fixtures.js';
+import { documentedPath, watchAnswers } from '../setup/documented-answers.js';
+
+interface Operation {
+  operationId?: string;
+  summary?: string;
+  security?: unknown[];
+  parameters?: { in: string; name: string }[];
+  requestBody?: { content: Record<string, { example?: unknown; schema: { $ref?: string; examples?: unknown[] } }> };
+  responses: Record<string, unknown>;
+}
+interface Document {
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, { examples?: unknown[] }> };
+}
+
+/** An API over a Temporal server that cannot be reached: the document and every refusal before a Temporal call. */
+function unreachableApi() {
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    INTAKE_API_KEY: TEST_INTAKE_KEY,
+    INTAKE_TEMPORAL_TIMEOUT_MS: '300',
+  });
+  const connection = Connection.lazy({ address: '127.0.0.1:1' });
+  const api = createIntakeApi({
+    config,
+    client: new Client({ connection }),
+    taskQueue: 'q',
+    logger: createLogger(config),
+  });
+  return { api, close: async () => Promise.all([api.close(), connection.close()]) };
+}
+
+const operationsOf = (document: Document) =>
+  Object.entries(document.paths).flatMap(([path, operations]) =>
+    Object.entries(operations).map(([method, operation]) => ({ path, method, operation })),
+  );
 
 describe('intake API OpenAPI document', () => {
   it('is served without an API key and is a valid OpenAPI 3.1 document', async () => {
@@ -63,6 +100,100 @@ describe('intake API OpenAPI document', () => {
     } finally {
       await api.close();
       await connection.close();
+    }
+  });
+
+  it('documents every route Fastify registers, and nothing else', async () => {
+    const { api, close } = unreachableApi();
+    const registered: string[] = [];
+    api.addHook('onRoute', (route) => {
+      const hidden = route.schema?.hide === true;
+      for (const method of [route.method].flat()) {
+        if (!hidden && method !== 'HEAD') registered.push(`${method} ${documentedPath(route.url)}`);
+      }
+    });
+    try {
+      await api.ready();
+      const document = api.swagger() as unknown as Document;
+      const documented = operationsOf(document).map(({ path, method }) => `${method.toUpperCase()} ${path}`);
+      assert.deepEqual(documented.sort(), registered.sort());
+      assert.ok(registered.includes('POST /batches') && registered.length >= 22, registered.join(', '));
+    } finally {
+      await close();
+    }
+  });
+
+  it('documents each operation: its parameters, the answers every route gives, an example of every body', async () => {
+    const { api, close } = unreachableApi();
+    try {
+      await api.ready();
+      const document = api.swagger() as unknown as Document;
+      for (const { path, method, operation } of operationsOf(document)) {
+        const where = `${method.toUpperCase()} ${path}`;
+        assert.ok(operation.operationId && operation.summary, `${where}: operationId and summary`);
+        const statuses = Object.keys(operation.responses);
+        const open = operation.security?.length === 0;
+        if (!open)
+          for (const status of ['401', '403', '503']) assert.ok(statuses.includes(status), `${where}: ${status}`);
+        for (const [, name] of path.matchAll(/\{([^}]+)\}/g)) {
+          assert.ok(
+            operation.parameters?.some((p) => p.in === 'path' && p.name === name),
+            `${where}: path parameter ${name}`,
+          );
+        }
+        if (operation.parameters?.length || operation.requestBody) assert.ok(statuses.includes('400'), `${where}: 400`);
+        if (['post', 'patch'].includes(method)) {
+          for (const status of ['400', '413', '415']) assert.ok(statuses.includes(status), `${where}: ${status}`);
+        }
+        const media = operation.requestBody?.content['application/json'];
+        if (media) {
+          const named = media.schema.$ref
+            ? document.components.schemas[media.schema.$ref.split('/').pop()!]
+            : media.schema;
+          assert.ok(media.example !== undefined || named?.examples?.length, `${where}: an example body`);
+        }
+      }
+    } finally {
+      await close();
+    }
+  });
+
+  it('names every answer its routes give before and without Temporal: 400, 401, 415, 503', async () => {
+    const { api, close } = unreachableApi();
+    const answers = watchAnswers(api);
+    const statuses = new Set<number>();
+    try {
+      await api.ready();
+      const document = api.swagger() as unknown as Document;
+      for (const { path, method } of operationsOf(document)) {
+        const url = path.replace(/\{[^}]+\}/g, (name) => (name === '{batchId}' ? 'b-1' : 'x-1'));
+        const upper = method.toUpperCase() as 'GET' | 'POST' | 'PATCH' | 'DELETE';
+        const key = { 'x-api-key': TEST_INTAKE_KEY };
+        const requests = [
+          api.inject({ method: upper, url }),
+          api.inject({ method: upper, url: `${url}?unknownParameter=1`, headers: key }),
+          api.inject({ method: upper, url, headers: key, ...(upper === 'GET' ? {} : { payload: { input: {} } }) }),
+          ...(upper === 'GET' || upper === 'DELETE'
+            ? []
+            : [
+                api.inject({ method: upper, url, headers: { ...key, 'content-type': 'text/plain' }, payload: '{}' }),
+                api.inject({
+                  method: upper,
+                  url,
+                  headers: { ...key, 'content-type': 'application/json' },
+                  payload: '{',
+                }),
+              ]),
+          ...(path === '/verifications' && upper === 'POST'
+            ? [api.inject({ method: upper, url, headers: key, payload: v2Intake() })]
+            : []),
+        ];
+        for (const response of await Promise.all(requests)) statuses.add(response.statusCode);
+      }
+      assert.deepEqual(answers.undocumented(), []);
+      for (const status of [400, 401, 415, 503]) assert.ok(statuses.has(status), `answered ${status}`);
+    } finally {
+      await close();
     }
   });
 });

@@ -7,6 +7,7 @@ import { FAST, TEST_INTAKE_KEY } from './fixtures.js';
 import { testTemporal } from './temporal.js';
 import { testBlindIndex } from './codec.js';
 import { startWorkflowHarness, type WorkflowHarness } from './workflow-harness.js';
+import { watchAnswers } from './documented-answers.js';
 
 /** A workflow harness with the intake API in front of it (key TEST_INTAKE_KEY, short waits), as its suites need. */
 export interface IntakeApiHarness {
@@ -51,12 +52,17 @@ export async function startIntakeApiHarness(options: IntakeApiHarnessOptions = {
     blindIndex: options.blindIndex ?? testBlindIndex(),
     ...(options.patients ? { patients: options.patients } : {}),
   });
+  // Every answer the suite provokes must be one the OpenAPI document names for its route.
+  const answers = watchAnswers(api);
   return {
     harness,
     api,
     stop: async () => {
+      const undocumented = answers.undocumented();
       await api.close();
       await harness.stop();
+      if (undocumented.length > 0)
+        throw new Error(`answers the OpenAPI document does not name: ${undocumented.join(', ')}`);
     },
   };
 }

@@ -6,7 +6,7 @@ import { ConfigError, loadConfig } from '../../src/config.js';
 import { SIGNATURE_HEADER } from '../../src/contract/index.js';
 import { signWebhook } from '../../src/contract/webhook-signature.js';
 import { createLogger } from '../../src/logging.js';
-import { createWebhookReceiver } from '../../apps/receiver/index.js';
+import { createWebhookReceiver, RECEIVER_IDENTITY } from '../../apps/receiver/index.js';
 import { discoveryWorkflowId } from '../../workflows/shared/ids.js';
 import { cancelSignal } from '../../workflows/shared/messages.js';
 import { testTemporal } from '../setup/temporal.js';
@@ -157,6 +157,9 @@ describe('webhook receiver: deduplication against Temporal', function () {
     const history = await client.workflow.getHandle(discoveryWorkflowId(discovery.discoveryId)).fetchHistory();
     const signals = history.events?.filter((e) => e.workflowExecutionSignaledEventAttributes) ?? [];
     assert.equal(signals.length, 1);
+    // History names the receiver as the signal's sender, not a process id.
+    assert.equal(signals[0]!.workflowExecutionSignaledEventAttributes!.identity, RECEIVER_IDENTITY);
+    assert.equal(RECEIVER_IDENTITY, 'webhook:eligibility');
     await client.workflow
       .getHandle(discoveryWorkflowId(discovery.discoveryId))
       .signal(cancelSignal, { reason: 'test' });

@@ -159,6 +159,9 @@ export class BatchBook {
   memo(closesAt?: string): BatchMemo {
     return {
       batchId: this.input.batchId,
+      // Only batches submitted with them have them: the memo of any other batch is as it always was.
+      ...(this.input.label !== undefined ? { label: this.input.label } : {}),
+      ...(this.input.submittedBy !== undefined ? { submittedBy: this.input.submittedBy } : {}),
       phase: this.phase(),
       counts: this.counts(),
       pages: this.pages,

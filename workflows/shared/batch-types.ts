@@ -26,6 +26,8 @@ export interface BatchRowProblem {
   line?: number;
   param: string;
   message: string;
+  /** The row's caller id, when it gave a well-formed one: the results name the row as the caller knows it. */
+  callerId?: string;
 }
 
 export interface BatchDuplicate {
@@ -142,7 +144,7 @@ export interface Resubmission {
  * What the batch publishes in its memo (`batch`), read with a describe, which is free: followers never query it.
  * Identifiers and counts only.
  */
-export interface BatchMemo {
+export interface BatchMemo extends BatchAbout {
   batchId: string;
   phase: BatchPhase;
   counts: BatchCounts;
@@ -190,7 +192,16 @@ export interface BatchAnnounced {
   finished?: number;
 }
 
-export interface BatchWorkflowInput {
+/**
+ * How people tell batches apart: a label (caller text, e.g. the file's name; kept in the memo, never in a search
+ * attribute) and who submitted it (`client:<id>`, `api-key`, `cli:<name>`).
+ */
+export interface BatchAbout {
+  label?: string;
+  submittedBy?: string;
+}
+
+export interface BatchWorkflowInput extends BatchAbout {
   batchId: string;
   /** ISO 8601, set by the submitter. */
   createdAt: string;

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { BatchIdSchema, RetryWindowSchema, TenantSchema } from '../../../src/batches/limits.js';
+import { BatchIdSchema, BatchLabelSchema, RetryWindowSchema, TenantSchema } from '../../../src/batches/limits.js';
 import { DEFAULT_RETRY_WINDOW_SECONDS } from '../../../workflows/shared/activity-options.js';
 import { FLAT_COLUMNS } from '../../../src/intake-files/flat-request.js';
 import { SANDBOX_DISCOVERY } from '../../../src/intake-files/sandbox-discovery.js';
@@ -9,6 +9,7 @@ import { plural } from '../../../src/text-format.js';
 
 interface BatchOptions {
   batchId?: string;
+  label?: string;
   tenant?: string;
   retryWindow?: number;
   allOrNothing?: boolean;
@@ -38,6 +39,7 @@ export function registerBatch(program: Command, ctx: CliContext): void {
       'how long failing service calls are retried, e.g. 8h (default 24h)',
       parsedWith(RetryWindowSchema),
     )
+    .option('--label <text>', 'what people call the batch (default: the file’s name)', parsedWith(BatchLabelSchema))
     .option('--all-or-nothing', 'submit nothing when any row is invalid')
     .option('--wait', 'follow the batch with a progress bar until nothing is on its way, then print its outcomes')
     .option('--sandbox-url <url>', `sandbox where discoveries of ${SANDBOX_DISCOVERY} rows are created`)
@@ -91,6 +93,7 @@ Examples:
           taskQueue: config.temporal.taskQueue,
           ...(options.batchId ? { batchId: options.batchId } : {}),
           ...(options.sandboxUrl ? { sandboxUrl: options.sandboxUrl } : {}),
+          about: { ...(options.label ? { label: options.label } : {}), submittedBy: ctx.identity() },
           options: {
             ...(tenant ? { tenant } : {}),
             retryWindowSeconds: options.retryWindow ?? DEFAULT_RETRY_WINDOW_SECONDS,

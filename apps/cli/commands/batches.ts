@@ -45,8 +45,16 @@ POST /batches.`,
         if (found.length === 0) return console.log('no batches');
         console.log(
           table(
-            ['batchId', 'state', 'items', 'progress', 'created'],
-            found.map((b) => [b.batchId, b.state, b.counts.items, groupLine(b.counts), b.createdAt]),
+            ['batchId', 'label', 'by', 'state', 'items', 'progress', 'created'],
+            found.map((b) => [
+              b.batchId,
+              b.label ?? '',
+              b.submittedBy ?? '',
+              b.state,
+              b.counts.items,
+              groupLine(b.counts),
+              b.createdAt,
+            ]),
           ),
         );
       });

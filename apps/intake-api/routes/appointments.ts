@@ -8,7 +8,7 @@ import {
 import { patientWorkflowId } from '../../../workflows/shared/ids.js';
 import { audit } from '../access.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
-import { answer, commonAnswers } from '../openapi.js';
+import { answer, bodyAnswers, commonAnswers } from '../openapi.js';
 import { patientsOf, replyWithPatientError } from '../patient-access.js';
 import {
   AppointmentIdParams,
@@ -33,6 +33,7 @@ export function appointmentRoutes(app: IntakeApp, deps: IntakeDeps): void {
         summary: 'Book an appointment: the patient verifies ahead of it',
         body: NewAppointmentRequest,
         response: {
+          ...bodyAnswers,
           201: answer('Booked; `patientId` names the patient from now on', BookedAppointmentResponse),
           400: answer('Invalid request: `param` names the field', ErrorResponse),
           ...commonAnswers,
@@ -71,6 +72,7 @@ export function appointmentRoutes(app: IntakeApp, deps: IntakeDeps): void {
         params: AppointmentIdParams,
         body: RescheduleRequest,
         response: {
+          ...bodyAnswers,
           200: answer('Moved', AppointmentResponse),
           404: answer('No such appointment (or another tenant’s)', ErrorResponse),
           409: answer('The appointment is cancelled', ErrorResponse),
@@ -107,6 +109,7 @@ export function appointmentRoutes(app: IntakeApp, deps: IntakeDeps): void {
         summary: 'Cancel an appointment: its waiting checks are dropped',
         params: AppointmentIdParams,
         response: {
+          400: answer('`param` names the invalid path or query parameter (an unknown one too)', ErrorResponse),
           200: answer('Cancelled (again, when it already was)', AppointmentResponse),
           404: answer('No such appointment (or another tenant’s)', ErrorResponse),
           ...commonAnswers,

@@ -1,16 +1,15 @@
 import { ApplicationFailure, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BatchNotFoundError, cancelBatch, resubmitBatch } from '../../../src/batches/actions.js';
 import { describeBatch } from '../../../src/batches/describe.js';
-import { firstInvalidParam } from '../../../src/contract/index.js';
 import { FailureType } from '../../../workflows/shared/failure-types.js';
-import { BatchIdParams, ResubmitBody } from '../../../src/batches/schemas.js';
+import { BatchCancelResponse, BatchIdParams, ResubmitBody, ResubmitResponse } from '../../../src/batches/schemas.js';
 import { audit } from '../access.js';
-import { withDeadline, type IntakeDeps } from '../deps.js';
+import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
 import { requireOwnBatch } from '../tenancy.js';
 import { replyWithError } from '../errors.js';
-import { IDEMPOTENCY_HEADER } from '../schemas.js';
-import { invalidRequestBody } from '../schemas.js';
+import { answer, bodyAnswers, commonAnswers } from '../openapi.js';
+import { ErrorResponse, IDEMPOTENCY_HEADER, IdempotencyHeaders } from '../schemas.js';
 
 /** A batch that refuses because it is cancelled, or has closed, is a 409; one that does not exist a 404. */
 async function replyRefused(
@@ -40,45 +39,83 @@ async function replyRefused(
  * so. 202 when a new round starts; 200 `accepted: false` when the request repeats one already taken (the same
  * `Idempotency-Key`, or a round resubmitted since the caller looked). `POST /batches/:batchId/cancel`: 202.
  */
-export function actOnBatchRoutes(app: FastifyInstance, deps: IntakeDeps): void {
+export function actOnBatchRoutes(app: IntakeApp, deps: IntakeDeps): void {
   const act = { config: { scope: 'batches:write' as const } };
-  app.post('/batches/:batchId/resubmit', act, async (request, reply) => {
-    const params = BatchIdParams.safeParse(request.params);
-    if (!params.success) return reply.code(400).send(invalidRequestBody(firstInvalidParam(params.error)));
-    const body = ResubmitBody.safeParse(request.body ?? {});
-    if (!body.success) return reply.code(400).send(invalidRequestBody(firstInvalidParam(body.error)));
-    const key = request.headers[IDEMPOTENCY_HEADER];
-    const idempotencyKey = typeof key === 'string' && key.length > 0 && key.length <= 200 ? key : undefined;
-    const { batchId } = params.data;
-    try {
-      await withDeadline(deps, () => requireOwnBatch(deps, request, batchId));
-      const answer = await withDeadline(deps, () =>
-        resubmitBatch(deps.client, batchId, body.data.outcomes, idempotencyKey ? { idempotencyKey } : {}),
-      );
-      request.log.info({ batchId, round: answer.round, accepted: answer.accepted }, 'batch resubmission');
-      await audit(deps.access, request, {
-        action: 'batch.resubmit',
-        batchId,
-        outcome: answer.accepted ? 'ok' : 'repeat',
-      });
-      return reply.code(answer.accepted ? 202 : 200).send({ batchId, ...answer });
-    } catch (err) {
-      return replyRefused(deps, request, reply, batchId, err);
-    }
-  });
+  const refused = {
+    400: answer('`param` names the invalid field', ErrorResponse),
+    404: answer('No such batch (or another tenant’s)', ErrorResponse),
+    409: answer(
+      'The batch is cancelled (`batch_cancelled`) or has closed (`batch_closed`, with `state`)',
+      ErrorResponse,
+    ),
+    ...commonAnswers,
+  };
+  app.post(
+    '/batches/:batchId/resubmit',
+    {
+      ...act,
+      schema: {
+        operationId: 'resubmitBatch',
+        summary: 'Start again the items whose latest attempt ended so (default: failed)',
+        params: BatchIdParams,
+        body: ResubmitBody.optional(),
+        headers: IdempotencyHeaders,
+        response: {
+          ...bodyAnswers,
+          202: answer('A new round started', ResubmitResponse),
+          200: answer('That round was resubmitted already (`accepted: false`): nothing started', ResubmitResponse),
+          ...refused,
+        },
+      },
+    },
+    async (request, reply) => {
+      const outcomes = request.body?.outcomes ?? ResubmitBody.parse({}).outcomes;
+      const idempotencyKey = request.headers[IDEMPOTENCY_HEADER];
+      const { batchId } = request.params;
+      try {
+        await withDeadline(deps, () => requireOwnBatch(deps, request, batchId));
+        const answer = await withDeadline(deps, () =>
+          resubmitBatch(deps.client, batchId, outcomes, idempotencyKey ? { idempotencyKey } : {}),
+        );
+        request.log.info({ batchId, round: answer.round, accepted: answer.accepted }, 'batch resubmission');
+        await audit(deps.access, request, {
+          action: 'batch.resubmit',
+          batchId,
+          outcome: answer.accepted ? 'ok' : 'repeat',
+        });
+        return reply.code(answer.accepted ? 202 : 200).send({ batchId, ...answer });
+      } catch (err) {
+        return replyRefused(deps, request, reply, batchId, err);
+      }
+    },
+  );
 
-  app.post('/batches/:batchId/cancel', act, async (request, reply) => {
-    const params = BatchIdParams.safeParse(request.params);
-    if (!params.success) return reply.code(400).send(invalidRequestBody(firstInvalidParam(params.error)));
-    const { batchId } = params.data;
-    try {
-      await withDeadline(deps, () => requireOwnBatch(deps, request, batchId));
-      const memo = await withDeadline(deps, () => cancelBatch(deps.client, batchId));
-      request.log.info({ batchId }, 'batch cancel');
-      await audit(deps.access, request, { action: 'batch.cancel', batchId, outcome: 'ok' });
-      return reply.code(202).send({ batchId, state: memo.phase });
-    } catch (err) {
-      return replyRefused(deps, request, reply, batchId, err);
-    }
-  });
+  app.post(
+    '/batches/:batchId/cancel',
+    {
+      ...act,
+      schema: {
+        operationId: 'cancelBatch',
+        summary: 'Cancel a batch: items not started never start, running ones are cancelled',
+        params: BatchIdParams,
+        response: {
+          ...bodyAnswers,
+          202: answer('Cancelling', BatchCancelResponse),
+          ...refused,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { batchId } = request.params;
+      try {
+        await withDeadline(deps, () => requireOwnBatch(deps, request, batchId));
+        const memo = await withDeadline(deps, () => cancelBatch(deps.client, batchId));
+        request.log.info({ batchId }, 'batch cancel');
+        await audit(deps.access, request, { action: 'batch.cancel', batchId, outcome: 'ok' });
+        return reply.code(202).send({ batchId, state: memo.phase });
+      } catch (err) {
+        return replyRefused(deps, request, reply, batchId, err);
+      }
+    },
+  );
 }

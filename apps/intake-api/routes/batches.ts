@@ -1,12 +1,11 @@
-import type { FastifyInstance } from 'fastify';
-import type { IntakeDeps } from '../deps.js';
+import type { IntakeApp, IntakeDeps } from '../deps.js';
 import { actOnBatchRoutes } from './batches-act.js';
 import { readBatchRoutes } from './batches-read.js';
 import { BATCH_BODY_LIMIT, submitBatchRoute, UPLOAD_TYPES } from './batches-submit.js';
 
 /** The batch routes (DESIGN §9), in their own scope: only they take CSV and JSONL bodies, and large ones. */
-export function batchRoutes(app: FastifyInstance, deps: IntakeDeps): void {
-  void app.register((scope, _options, done) => {
+export function batchRoutes(app: IntakeApp, deps: IntakeDeps): void {
+  void app.register((scope: IntakeApp, _options, done) => {
     scope.addContentTypeParser(
       Object.keys(UPLOAD_TYPES),
       { parseAs: 'buffer', bodyLimit: BATCH_BODY_LIMIT },

@@ -4,7 +4,7 @@ import { audit } from '../access.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
 import { ownWorkflow } from '../tenancy.js';
 import { replyWithError } from '../errors.js';
-import { answer, commonAnswers } from '../openapi.js';
+import { answer, bodyAnswers, commonAnswers } from '../openapi.js';
 import { CancelResponse, ErrorResponse, WorkflowIdParams } from '../schemas.js';
 
 /**
@@ -22,6 +22,7 @@ export function cancelRoute(app: IntakeApp, deps: IntakeDeps): void {
           workflowId: WorkflowIdParams.shape.workflowId.describe('A verification, or a discovery or run workflow'),
         }),
         response: {
+          ...bodyAnswers,
           202: answer('The cancel signal was recorded', CancelResponse),
           404: answer('No such workflow', ErrorResponse),
           409: answer('The workflow has closed (`workflow_closed`); `outcome` says how it ended', ErrorResponse),

@@ -3,7 +3,7 @@ import { markChangeSeen, patientOfChange, unseenChanges } from '../../../src/pat
 import { CHANGE_ID_PATTERN } from '../../../workflows/shared/patient-types.js';
 import { audit, principalOf } from '../access.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
-import { answer, commonAnswers } from '../openapi.js';
+import { answer, bodyAnswers, commonAnswers } from '../openapi.js';
 import { replyWithPatientError } from '../patient-access.js';
 import { CoverageChangeResponse } from '../patient-schemas.js';
 import { ErrorResponse } from '../schemas.js';
@@ -25,7 +25,11 @@ export function coverageChangeRoutes(app: IntakeApp, deps: IntakeDeps): void {
       schema: {
         operationId: 'listCoverageChanges',
         summary: 'Coverage changes not yet marked seen, newest first',
-        response: { 200: answer('The unseen changes', ChangeList), ...commonAnswers },
+        response: {
+          200: answer('The unseen changes', ChangeList),
+          400: answer('`param` names the invalid path or query parameter (an unknown one too)', ErrorResponse),
+          ...commonAnswers,
+        },
       },
       config: { scope: 'verifications:read' },
     },
@@ -48,6 +52,7 @@ export function coverageChangeRoutes(app: IntakeApp, deps: IntakeDeps): void {
         summary: 'Take a change off the Changes list',
         params: ChangeIdParams,
         response: {
+          ...bodyAnswers,
           200: answer('Marked (`seen: 0` when it already was)', z.object({ seen: z.number() })),
           404: answer('No such patient (or another tenant’s)', ErrorResponse),
           ...commonAnswers,

@@ -13,7 +13,7 @@ import {
   RedeliverResponse,
   RotateRequest,
 } from '../event-schemas.js';
-import { answer, commonAnswers } from '../openapi.js';
+import { answer, bodyAnswers, commonAnswers } from '../openapi.js';
 import { ErrorResponse } from '../schemas.js';
 
 const scope = 'events:manage' as const;
@@ -31,6 +31,7 @@ export function eventEndpointActionRoutes(app: IntakeApp, deps: IntakeDeps): voi
         params: EndpointParams,
         body: RotateRequest.optional(),
         response: {
+          ...bodyAnswers,
           200: answer('The endpoint and its new secret', EndpointWithSecret),
           404: answer('No such endpoint', ErrorResponse),
           ...commonAnswers,
@@ -62,6 +63,7 @@ export function eventEndpointActionRoutes(app: IntakeApp, deps: IntakeDeps): voi
         querystring: DeliveriesQuery,
         response: {
           200: answer('A page of attempts', DeliveryList),
+          400: answer('`param` names the invalid parameter', ErrorResponse),
           404: answer('No such endpoint', ErrorResponse),
           ...commonAnswers,
         },
@@ -88,6 +90,7 @@ export function eventEndpointActionRoutes(app: IntakeApp, deps: IntakeDeps): voi
         params: EndpointParams,
         body: RedeliverRequest,
         response: {
+          ...bodyAnswers,
           202: answer('Queued for delivery', RedeliverResponse),
           404: answer('No such endpoint or event', ErrorResponse),
           409: answer('The endpoint is disabled: enable it first (PATCH `disabled: false`)', ErrorResponse),

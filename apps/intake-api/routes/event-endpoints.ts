@@ -14,7 +14,7 @@ import {
   EndpointUpdateRequest,
   EndpointWithSecret,
 } from '../event-schemas.js';
-import { answer, commonAnswers } from '../openapi.js';
+import { answer, bodyAnswers, commonAnswers } from '../openapi.js';
 import { ErrorResponse } from '../schemas.js';
 
 const scope = 'events:manage' as const;
@@ -49,7 +49,12 @@ export function eventEndpointRoutes(app: IntakeApp, deps: IntakeDeps): void {
         operationId: 'createEventEndpoint',
         summary: 'Subscribe an endpoint to events; its signing secret is answered this once',
         body: EndpointCreateRequest,
-        response: { 201: answer('The endpoint and its secret', EndpointWithSecret), ...commonAnswers, ...unavailable },
+        response: {
+          ...bodyAnswers,
+          201: answer('The endpoint and its secret', EndpointWithSecret),
+          ...commonAnswers,
+          ...unavailable,
+        },
       },
       config: { scope },
     },
@@ -85,7 +90,12 @@ export function eventEndpointRoutes(app: IntakeApp, deps: IntakeDeps): void {
       schema: {
         operationId: 'listEventEndpoints',
         summary: "The caller's tenant's endpoints, with their status and why a disabled one stopped",
-        response: { 200: answer('The endpoints', EndpointList), ...commonAnswers, ...unavailable },
+        response: {
+          200: answer('The endpoints', EndpointList),
+          400: answer('`param` names a query parameter this route does not take', ErrorResponse),
+          ...commonAnswers,
+          ...unavailable,
+        },
       },
       config: { scope },
     },
@@ -104,6 +114,7 @@ export function eventEndpointRoutes(app: IntakeApp, deps: IntakeDeps): void {
         params: EndpointParams,
         response: {
           200: answer('The endpoint', Endpoint),
+          400: answer('`param` names the invalid parameter', ErrorResponse),
           404: answer('No such endpoint', ErrorResponse),
           ...commonAnswers,
         },
@@ -126,6 +137,7 @@ export function eventEndpointRoutes(app: IntakeApp, deps: IntakeDeps): void {
         params: EndpointParams,
         body: EndpointUpdateRequest,
         response: {
+          ...bodyAnswers,
           200: answer('The endpoint as changed', Endpoint),
           404: answer('No such endpoint', ErrorResponse),
           ...commonAnswers,
@@ -151,6 +163,7 @@ export function eventEndpointRoutes(app: IntakeApp, deps: IntakeDeps): void {
         params: EndpointParams,
         response: {
           200: answer('The endpoint deleted', Endpoint),
+          400: answer('`param` names the invalid parameter, or a body field (this route takes none)', ErrorResponse),
           404: answer('No such endpoint', ErrorResponse),
           ...commonAnswers,
           ...unavailable,

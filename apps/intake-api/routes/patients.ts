@@ -3,7 +3,7 @@ import { patientIdFor, readPatient } from '../../../src/patients/patients.js';
 import { patientWorkflowId } from '../../../workflows/shared/ids.js';
 import { audit } from '../access.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
-import { answer, commonAnswers } from '../openapi.js';
+import { answer, bodyAnswers, commonAnswers } from '../openapi.js';
 import { patientsOf, replyWithPatientError } from '../patient-access.js';
 import { PatientIdParams, PatientLookupRequest, PatientLookupResponse, PatientResponse } from '../patient-schemas.js';
 import { ErrorResponse } from '../schemas.js';
@@ -22,6 +22,7 @@ export function patientRoutes(app: IntakeApp, deps: IntakeDeps): void {
         summary: 'A patient: its details, upcoming appointments, coverage timeline and changes',
         params: PatientIdParams,
         response: {
+          400: answer('`param` names the invalid path or query parameter (an unknown one too)', ErrorResponse),
           200: answer('The patient', PatientResponse),
           404: answer('No such patient (or another tenant’s)', ErrorResponse),
           ...commonAnswers,
@@ -57,6 +58,7 @@ export function patientRoutes(app: IntakeApp, deps: IntakeDeps): void {
         summary: "The patient id of the practice's patient reference",
         body: PatientLookupRequest,
         response: {
+          ...bodyAnswers,
           200: answer('The patient exists', PatientLookupResponse),
           404: answer('No patient with this reference in this tenant', ErrorResponse),
           ...commonAnswers,

@@ -6,7 +6,7 @@ import { audit } from '../access.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
 import { ownWorkflow } from '../tenancy.js';
 import { replyWithError } from '../errors.js';
-import { answer, commonAnswers } from '../openapi.js';
+import { answer, bodyAnswers, commonAnswers } from '../openapi.js';
 import {
   ErrorResponse,
   IDEMPOTENCY_HEADER,
@@ -36,6 +36,7 @@ export function reviewRoute(app: IntakeApp, deps: IntakeDeps): void {
         body: ReviewRequest,
         headers: IdempotencyHeaders,
         response: {
+          ...bodyAnswers,
           200: answer('The decision was accepted', ReviewResponse),
           400: answer('`param` names the invalid field (`action`, `verificationId`)', ErrorResponse),
           404: answer('No such workflow', ErrorResponse),

@@ -4,7 +4,7 @@ import { audit } from '../access.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
 import { ownWorkflow } from '../tenancy.js';
 import { replyWithError } from '../errors.js';
-import { answer, commonAnswers } from '../openapi.js';
+import { answer, bodyAnswers, commonAnswers } from '../openapi.js';
 import {
   ErrorResponse,
   IDEMPOTENCY_HEADER,
@@ -30,6 +30,7 @@ export function runInputRoute(app: IntakeApp, deps: IntakeDeps): void {
         body: RunInputRequest,
         headers: IdempotencyHeaders,
         response: {
+          ...bodyAnswers,
           200: answer('The service accepted the input', RunInputResponse),
           400: answer(
             'Refused by the workflow or the service; `param` names the field (e.g. `input`, `flowRunId`)',

@@ -5,7 +5,7 @@ import { TenantSchema } from '../../../src/temporal/tenant.js';
 import { audit, principalOf } from '../access.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
 import { replyWithError } from '../errors.js';
-import { answer, commonAnswers } from '../openapi.js';
+import { answer, bodyAnswers, commonAnswers } from '../openapi.js';
 import { ErrorResponse } from '../schemas.js';
 
 const lastName = z
@@ -41,7 +41,10 @@ export const PatientSearchRequest = z
     else if (body.dateOfBirth === undefined)
       ctx.addIssue({ code: 'custom', path: ['dateOfBirth'], message: 'dateOfBirth is required with lastName' });
   })
-  .meta({ id: 'PatientSearchRequest' });
+  .meta({
+    id: 'PatientSearchRequest',
+    examples: [{ lastName: 'Lovelace', dateOfBirth: '12/10/1985' }, { memberId: 'M1234567' }],
+  });
 
 export const PatientSearchResponse = z
   .object({
@@ -78,6 +81,7 @@ export function searchRoute(app: IntakeApp, deps: IntakeDeps): void {
         summary: "Find a patient's verifications by last name + date of birth, or member id",
         body: PatientSearchRequest,
         response: {
+          ...bodyAnswers,
           200: answer('Matches, newest first (identifiers and stages only)', PatientSearchResponse),
           400: answer('`param` names the invalid or unknown field', ErrorResponse),
           ...commonAnswers,

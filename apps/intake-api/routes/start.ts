@@ -8,7 +8,7 @@ import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
 import { patientFields } from '../../../src/audit/patient-fields.js';
 import { tenantToStart } from '../tenancy.js';
 import { replyWithError } from '../errors.js';
-import { answer, commonAnswers } from '../openapi.js';
+import { answer, bodyAnswers, commonAnswers } from '../openapi.js';
 import { ErrorResponse, StartedResponse, VerificationIntakeRequest } from '../schemas.js';
 
 /**
@@ -26,6 +26,7 @@ export function startRoute(app: IntakeApp, deps: IntakeDeps): void {
         summary: 'Start the verification of one patient',
         body: VerificationIntakeRequest,
         response: {
+          ...bodyAnswers,
           202: answer(
             'Started (or, with `duplicate`, seen before); with `Prefer: wait`, not settled within the wait. The workflow id names it from now on',
             StartedResponse,

@@ -18,6 +18,10 @@ export function statusRoute(app: IntakeApp, deps: IntakeDeps): void {
         params: WorkflowIdParams,
         response: {
           200: answer('Status', VerificationStatusResponse),
+          400: answer(
+            '`param` names the invalid path parameter (e.g. a workflow id over 1,000 characters)',
+            ErrorResponse,
+          ),
           404: answer('No such verification workflow', ErrorResponse),
           ...commonAnswers,
         },
