@@ -35,16 +35,19 @@ export class EventLog {
   constructor(private readonly store: Store) {}
 
   /** Keeps the event once: every endpoint's first attempt calls this, and only the first writes. */
-  async keep(event: OutboundEvent): Promise<void> {
+  async keep(...events: OutboundEvent[]): Promise<void> {
+    if (events.length === 0) return;
     await this.store.db
       .insertInto('events')
-      .values({
-        id: event.id,
-        tenant: event.tenant,
-        type: event.type,
-        payload: JSON.stringify(event),
-        created_at: new Date(event.timestamp),
-      })
+      .values(
+        events.map((event) => ({
+          id: event.id,
+          tenant: event.tenant,
+          type: event.type,
+          payload: JSON.stringify(event),
+          created_at: new Date(event.timestamp),
+        })),
+      )
       .onConflict((c) => c.column('id').doNothing())
       .execute();
   }
@@ -84,7 +87,7 @@ export class EventLog {
       .executeTakeFirst();
     // A deleted endpoint's log went with it: there is nothing to redeliver to.
     if (!exists) return;
-    for (const event of events) await this.keep(event);
+    await this.keep(...events);
     await this.store.db
       .insertInto('event_deliveries')
       .values(

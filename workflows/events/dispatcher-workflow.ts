@@ -12,6 +12,7 @@ import {
   type ActivityOptions,
 } from '@temporalio/workflow';
 import type { DisableReason, EventActivities } from './activities.js';
+import { takeChore, type Chore } from './chores.js';
 import { EndpointQueues, type QueuedDelivery } from './endpoint-queues.js';
 import type { OutboundEvent } from '../shared/event-catalogue.js';
 import { dispatcherStatusQuery, endpointsSignal, eventSignal, redeliverSignal } from '../shared/event-messages.js';
@@ -22,12 +23,6 @@ import {
   type DispatcherInput,
 } from '../shared/event-types.js';
 import { newVersionIsCurrent, ON_CURRENT_VERSION } from '../shared/versioning.js';
-
-interface Chore {
-  endpointId: string;
-  events: OutboundEvent[];
-  reason?: DisableReason;
-}
 
 /**
  * A tenant's event dispatcher (DESIGN §14): verifications and batches signal it their events, the intake API its
@@ -71,7 +66,7 @@ export async function eventDispatcherWorkflow(input: DispatcherInput): Promise<v
   const doChores = async () => {
     choring = true;
     try {
-      for (let chore = chores.shift(); chore; chore = chores.shift()) {
+      for (let chore = takeChore(chores); chore; chore = takeChore(chores)) {
         if (chore.reason)
           await bookkeeping.disableEndpoint({ ...chore, undelivered: chore.events, reason: chore.reason });
         else await bookkeeping.recordUndelivered(chore);

@@ -1,0 +1,35 @@
+import type { DisableReason } from './activities.js';
+import type { OutboundEvent } from '../shared/event-catalogue.js';
+
+/** Bookkeeping a dispatcher owes the database: events an endpoint will not get now, or its disabling. */
+export interface Chore {
+  endpointId: string;
+  events: OutboundEvent[];
+  reason?: DisableReason;
+}
+
+/** Events kept in one bookkeeping activity at most: its input stays far under Temporal's 2 MB payload limit. */
+const EVENTS_PER_CHORE = 500;
+
+/**
+ * The next chore, with every later one of the same endpoint and kind merged into it (up to EVENTS_PER_CHORE events):
+ * while an endpoint's queue is full each event adds a chore, and one activity per event would fall behind the events,
+ * holding up the continue-as-new that waits for them.
+ */
+export function takeChore(chores: Chore[]): Chore | undefined {
+  const chore = chores.shift();
+  if (!chore) return undefined;
+  const events = [...chore.events];
+  for (let i = 0; i < chores.length && events.length < EVENTS_PER_CHORE;) {
+    const other = chores[i]!;
+    if (
+      other.endpointId === chore.endpointId &&
+      other.reason === chore.reason &&
+      events.length + other.events.length <= EVENTS_PER_CHORE
+    ) {
+      events.push(...other.events);
+      chores.splice(i, 1);
+    } else i++;
+  }
+  return { ...chore, events };
+}
