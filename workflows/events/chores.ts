@@ -1,12 +1,6 @@
-import type { DisableReason } from './activities.js';
-import type { OutboundEvent } from '../shared/event-catalogue.js';
+import type { Chore } from '../shared/event-types.js';
 
-/** Bookkeeping a dispatcher owes the database: events an endpoint will not get now, or its disabling. */
-export interface Chore {
-  endpointId: string;
-  events: OutboundEvent[];
-  reason?: DisableReason;
-}
+export type { Chore };
 
 /** Events kept in one bookkeeping activity at most: its input stays far under Temporal's 2 MB payload limit. */
 const EVENTS_PER_CHORE = 500;

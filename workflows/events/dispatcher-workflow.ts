@@ -40,7 +40,7 @@ export async function eventDispatcherWorkflow(input: DispatcherInput): Promise<v
     policy.maxQueued ?? DEFAULT_DELIVERY_POLICY.maxQueued,
     input.carried,
   );
-  const chores: Chore[] = [];
+  const chores: Chore[] = [...(input.carried?.chores ?? [])];
   const scopes = new Map<number, CancellationScope>();
   const keep = (endpointId: string, events: OutboundEvent[], reason?: DisableReason) => {
     if (events.length > 0 || reason) chores.push({ endpointId, events, ...(reason ? { reason } : {}) });
@@ -129,14 +129,12 @@ export async function eventDispatcherWorkflow(input: DispatcherInput): Promise<v
     const until = Math.max(...fresh) + drainMs;
     await condition(() => book.startedSince(drainFrom).length === 0, Math.max(1, until - Date.now()));
   }
-  while (chores.length > 0 || choring) {
-    if (!choring) void doChores();
-    await condition(() => !choring);
-  }
+  // Bookkeeping under way finishes; what waits is carried: while events flood a full queue it never runs out.
+  await condition(() => !choring);
   for (const scope of scopes.values()) scope.cancel();
   await condition(allHandlersFinished);
   // Taken last: nothing a handler added before this point is left behind.
-  const carried = book.carry();
+  const carried = { ...book.carry(), ...(chores.length > 0 ? { chores: chores.splice(0) } : {}) };
   // On the events queue: a dispatcher an earlier version started on the verifications' queue moves there now.
   await makeContinueAsNewFunc<typeof eventDispatcherWorkflow>({
     ...ON_CURRENT_VERSION,

@@ -61,6 +61,13 @@ export const DEFAULT_DELIVERY_POLICY: Omit<DeliveryPolicy, 'taskQueue'> = {
   drainSeconds: 5,
 };
 
+/** Bookkeeping a dispatcher owes the database: events an endpoint will not get now, or its disabling. */
+export interface Chore {
+  endpointId: string;
+  events: OutboundEvent[];
+  reason?: 'gone' | 'failing';
+}
+
 /** A delivery waiting or under way: `firstAttemptAt` (epoch ms) keeps the retry window across continue-as-new. */
 export interface PendingDelivery {
   endpointId: string;
@@ -71,7 +78,13 @@ export interface PendingDelivery {
 export interface DispatcherInput {
   tenant: string;
   policy: DeliveryPolicy;
-  carried?: { asOf: number; endpoints: DispatchEndpoint[]; pending: PendingDelivery[] };
+  carried?: {
+    asOf: number;
+    endpoints: DispatchEndpoint[];
+    pending: PendingDelivery[];
+    /** Bookkeeping not yet done when the run ended: events kept as undelivered, an endpoint disabled. */
+    chores?: Chore[];
+  };
 }
 
 export interface DispatcherStatus {
