@@ -57,7 +57,7 @@ export const DEFAULT_DELIVERY_POLICY: Omit<DeliveryPolicy, 'taskQueue'> = {
   windowSeconds: 3 * 24 * 3600,
   concurrency: 16,
   maxQueued: 2000,
-  continueAfterEvents: 2000,
+  continueAfterEvents: 10_000,
   drainSeconds: 5,
 };
 
