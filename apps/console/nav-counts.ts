@@ -1,10 +1,10 @@
 import type { Client } from '@temporalio/client';
 import type { FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
-import { worklistCounts, type Worklist } from './reads/worklists.js';
+import { worklistCounts, type CountedList } from './reads/worklists.js';
 import { operatorOf } from './session.js';
 
-export type NavCounts = Partial<Record<Worklist, number>>;
+export type NavCounts = Partial<Record<CountedList, number>>;
 
 /** What each request's navigation shows (set by the hook below, read by `sendPage`). */
 const perRequest = new WeakMap<FastifyRequest, NavCounts>();
@@ -12,7 +12,7 @@ const perRequest = new WeakMap<FastifyRequest, NavCounts>();
 export const navCountsOf = (request: FastifyRequest): NavCounts | undefined => perRequest.get(request);
 
 /**
- * Counts for the navigation of every page an operator opens: three visibility counts, kept 15 s per set of tenants so
+ * Counts for the navigation of every page an operator opens: four visibility counts, kept 15 s per set of tenants so
  * a busy team costs the server a few counts a minute. A count that fails leaves the navigation without numbers: the
  * page itself still opens.
  */

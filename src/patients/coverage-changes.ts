@@ -23,16 +23,23 @@ export interface ChangeItem extends CoverageChange {
 /** Patients the Changes list reads at most per request: each is one query. */
 export const CHANGES_PAGE_PATIENTS = 100;
 
+/** The patients of a tenant or tenants (every tenant for `null`) with a change nobody marked seen; undefined: none can be. */
+export function unseenChangesQuery(tenant: TenantFilter | null): Condition | undefined {
+  if (tenant !== null && noTenant(tenant)) return undefined;
+  const conditions: Condition[] = [ofType(WorkflowType.patient), withStatus('Running'), is(CoverageChanges, 'unseen')];
+  if (tenant !== null) conditions.push(isTenant(Tenant, tenant));
+  return and(...conditions);
+}
+
 /**
  * The unseen coverage changes of a tenant or tenants (every tenant for `null`), newest first: the patients marked `unseen` in
  * visibility (eventually consistent: a change shows within seconds), then each patient's own list (exact).
  */
 export async function unseenChanges(client: Client, tenant: TenantFilter | null): Promise<ChangeItem[]> {
-  if (tenant !== null && noTenant(tenant)) return [];
-  const conditions: Condition[] = [ofType(WorkflowType.patient), withStatus('Running'), is(CoverageChanges, 'unseen')];
-  if (tenant !== null) conditions.push(isTenant(Tenant, tenant));
+  const query = unseenChangesQuery(tenant);
+  if (!query) return [];
   const ids: string[] = [];
-  for await (const execution of client.workflow.list({ query: and(...conditions), pageSize: CHANGES_PAGE_PATIENTS })) {
+  for await (const execution of client.workflow.list({ query, pageSize: CHANGES_PAGE_PATIENTS })) {
     ids.push(execution.workflowId);
     if (ids.length >= CHANGES_PAGE_PATIENTS) break;
   }

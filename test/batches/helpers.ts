@@ -4,6 +4,7 @@ import { describeBatch, type BatchView } from '../../src/batches/describe.js';
 import { validateSubmission, type SubmittedRow } from '../../src/batches/prepare.js';
 import { submitBatch, type SubmittedBatch } from '../../src/batches/submit.js';
 import type { BatchTiming } from '../../workflows/shared/batch-timing.js';
+import type { BatchAbout } from '../../workflows/shared/batch-types.js';
 import { FAST } from '../setup/fixtures.js';
 import { eventually } from '../setup/workflow-harness.js';
 
@@ -24,7 +25,13 @@ export async function submitRequests(
   taskQueue: string,
   batchId: string,
   requests: readonly unknown[],
-  options: { pageSize?: number; timing?: Partial<BatchTiming>; itemTiming?: typeof FAST; tenant?: string } = {},
+  options: {
+    pageSize?: number;
+    timing?: Partial<BatchTiming>;
+    itemTiming?: typeof FAST;
+    tenant?: string;
+    about?: BatchAbout;
+  } = {},
 ): Promise<SubmittedBatch> {
   const rows: SubmittedRow[] = requests.map((request, i) => ({ row: i + 1, request }));
   const { valid, invalid } = validateSubmission(rows, { sandbox: false });
@@ -39,6 +46,7 @@ export async function submitRequests(
         timing: options.itemTiming ?? FAST,
         ...(options.tenant ? { tenant: options.tenant } : {}),
       },
+      ...(options.about ? { about: options.about } : {}),
     },
     { taskQueue, timing: options.timing ?? FAST_BATCH, pageSize: options.pageSize ?? 200 },
   );

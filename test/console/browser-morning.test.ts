@@ -118,7 +118,10 @@ describe("operator console in a browser: an operator's morning", function () {
     const batchId = batchIdFor('morning');
     const rows = [v2Intake(), v2Intake({ payerId: '99999' }), v2Intake({ specialtyCode: 'NOPE' }), v2Intake()];
     // Kept open once its items end, so that its failures can still be resubmitted.
-    await submitRequests(client(), h.taskQueue, batchId, rows, { timing: { ...FAST_BATCH, keepOpenSeconds: 300 } });
+    await submitRequests(client(), h.taskQueue, batchId, rows, {
+      timing: { ...FAST_BATCH, keepOpenSeconds: 300 },
+      about: { label: 'monday-clinic-a.csv', submittedBy: 'cli:alice' },
+    });
 
     await signIn();
     await checkPage('the find page');
@@ -189,7 +192,9 @@ describe("operator console in a browser: an operator's morning", function () {
     // 5. The batch: newest first, its rows in order, the invalid row and its reason, a warning before resubmitting.
     await page.getByRole('link', { name: 'Batches' }).click();
     await checkPage('the batches list');
-    await page.getByRole('link', { name: batchId }).click();
+    // Named by its label, with who submitted it.
+    await page.getByRole('link', { name: 'monday-clinic-a.csv' }).click();
+    await page.getByText('cli:alice').first().waitFor();
     const ended = ['settled', 'finished'].map((s) => `[data-batch-state="${s}"]`).join(', ');
     await page.locator(ended).waitFor({ timeout: 60_000 });
     await page.reload();

@@ -108,6 +108,16 @@ describe('operator console: patients and coverage changes', function () {
       return page.body.includes(patientId) ? page : undefined;
     }, 30_000);
     assert.ok(listed.body.includes('verification-failing'));
+    // The navigation counts the patients with an unseen change (its counts are kept 15 s).
+    await eventually(
+      async () =>
+        /href="\/changes"[^>]*>Changes <span class="count">1<\/span>/.test(
+          (await getPage(console, '/changes', cookie)).body,
+        )
+          ? true
+          : undefined,
+      30_000,
+    );
     assert.ok(!listed.body.includes('Lamarr'), 'the list holds no patient value');
     const { changes } = await readPatient(patients, patientId);
     const url = `/changes/${changes[0]!.changeId}/seen`;

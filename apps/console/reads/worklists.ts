@@ -6,10 +6,13 @@ import { BatchId, PayerId, Tenant } from '../../../workflows/shared/search-attri
 import { closedErrorOf, errorField } from './closed-errors.js';
 import { inLanes } from '../../../src/batches/lanes.js';
 import { WorkflowType } from '../../../workflows/shared/workflow-types.js';
+import { unseenChangesQuery } from '../../../src/patients/coverage-changes.js';
 
-/** The worklists of the navigation. Coverage changes (patients, DESIGN §15) join them as a list of their own. */
+/** The worklists of the navigation. Coverage changes (patients, DESIGN §15) are a list of their own, counted here too. */
 export const WORKLISTS = ['failed', 'awaiting-input', 'needs-review', 'recent'] as const;
 export type Worklist = (typeof WORKLISTS)[number];
+/** The lists whose size the navigation shows; `changes` counts the patients with a change nobody has marked seen. */
+export type CountedList = Exclude<Worklist, 'recent'> | 'changes';
 
 /** Rows on one page of any list. */
 export const PAGE_SIZE = 25;
@@ -67,14 +70,14 @@ export function listRow(info: WorkflowExecutionInfo): ListRow {
 export async function worklistCounts(
   client: Client,
   tenants: readonly string[] | null,
-): Promise<Partial<Record<Worklist, number>>> {
+): Promise<Partial<Record<CountedList, number>>> {
+  const count = async (query: Condition | undefined) => (query ? (await client.workflow.count(query)).count : 0);
   const counted = await Promise.all(
-    (['failed', 'awaiting-input', 'needs-review'] as const).map(async (list) => {
-      const query = worklistQuery(list, tenants);
-      return [list, query ? (await client.workflow.count(query)).count : 0] as const;
-    }),
+    (['failed', 'awaiting-input', 'needs-review'] as const).map(
+      async (list) => [list, await count(worklistQuery(list, tenants))] as const,
+    ),
   );
-  return Object.fromEntries(counted);
+  return { ...Object.fromEntries(counted), changes: await count(unseenChangesQuery(tenants)) };
 }
 
 /** The rows of a list, newest first, reading at most `limit`. */

@@ -53,10 +53,9 @@ const running = (view: BatchView) => !BATCH_STATE_TABLE[view.state].settled;
 
 /** The label and the submitter the intake records with a batch, when this batch has them. */
 function labelOf(view: BatchView): { label?: string; submitter?: string } {
-  const extra = view as BatchView & { label?: unknown; submitter?: unknown };
   return {
-    ...(typeof extra.label === 'string' && extra.label ? { label: extra.label } : {}),
-    ...(typeof extra.submitter === 'string' && extra.submitter ? { submitter: extra.submitter } : {}),
+    ...(view.label ? { label: view.label } : {}),
+    ...(view.submittedBy ? { submitter: view.submittedBy } : {}),
   };
 }
 

@@ -8,7 +8,7 @@ export const SECTIONS = [
   { path: '/failed', label: 'Failed', count: 'failed' },
   { path: '/awaiting-input', label: 'Needs input', count: 'awaiting-input' },
   { path: '/needs-review', label: 'Needs review', count: 'needs-review' },
-  { path: '/changes', label: 'Changes' },
+  { path: '/changes', label: 'Changes', count: 'changes' },
   { path: '/recent', label: 'Recent' },
   { path: '/batches', label: 'Batches' },
   { path: '/event-endpoints', label: 'Event endpoints' },
