@@ -11,7 +11,7 @@ import {
   EndpointUrl,
   ROTATION_GRACE,
 } from '../../src/events/endpoint-rules.js';
-import { COVERAGE_CHANGE_KINDS } from '../../workflows/shared/patient-types.js';
+import { CoverageChangeFields } from './patient-schemas.js';
 import { ITEM_OUTCOMES, RUNNING_STAGES, STAGES } from '../../workflows/shared/stages.js';
 
 /*
@@ -147,16 +147,7 @@ const BatchData = z.object({
   }),
 });
 
-const CoverageChangedData = z.object({
-  patientId: z.string(),
-  changeId: z.string(),
-  kinds: z.array(z.enum(COVERAGE_CHANGE_KINDS)),
-  workflowId: z.string(),
-  previousWorkflowId: z.string(),
-  verificationId: z.string().optional(),
-  payerId: z.string().optional(),
-  previousPayerId: z.string().optional(),
-});
+const CoverageChangedData = CoverageChangeFields.extend({ patientId: z.string() });
 
 const DATA_BY_SUBJECT = { verification: VerificationData, batch: BatchData, patient: CoverageChangedData } as const;
 

@@ -107,18 +107,18 @@ const CoverageEntry = z.object({
   appointmentId: z.string().optional(),
 });
 
-export const CoverageChangeResponse = z
-  .object({
-    changeId: z.string(),
-    at: z.number(),
-    kinds: z.array(z.enum(COVERAGE_CHANGE_KINDS)),
-    workflowId: z.string(),
-    previousWorkflowId: z.string(),
-    verificationId: z.string().optional(),
-    payerId: z.string().optional(),
-    previousPayerId: z.string().optional(),
-  })
-  .meta({ id: 'CoverageChange' });
+/** What a coverage change says, in the Changes list and in its `coverage.changed` event: identifiers and kinds only. */
+export const CoverageChangeFields = z.object({
+  changeId: z.string(),
+  kinds: z.array(z.enum(COVERAGE_CHANGE_KINDS)),
+  workflowId: z.string(),
+  previousWorkflowId: z.string(),
+  verificationId: z.string().optional(),
+  payerId: z.string().optional(),
+  previousPayerId: z.string().optional(),
+});
+
+export const CoverageChangeResponse = CoverageChangeFields.extend({ at: z.number() }).meta({ id: 'CoverageChange' });
 
 export const PatientResponse = z
   .object({

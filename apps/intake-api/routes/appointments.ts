@@ -1,9 +1,11 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { patientFields } from '../../../src/audit/patient-fields.js';
 import {
   cancelAppointment,
   patientOfAppointment,
   rescheduleAppointment,
   scheduleAppointment,
+  type Patients,
 } from '../../../src/patients/patients.js';
 import { patientWorkflowId } from '../../../workflows/shared/ids.js';
 import { audit } from '../access.js';
@@ -81,24 +83,15 @@ export function appointmentRoutes(app: IntakeApp, deps: IntakeDeps): void {
       },
       config: { scope: 'verifications:write' },
     },
-    async (request, reply) => {
-      try {
-        const patients = patientsOf(deps);
-        const { appointmentId } = request.params;
-        const workflowId = patientWorkflowId(patientOfAppointment(appointmentId));
-        await ownWorkflow(deps, request, workflowId);
-        const moved = await withDeadline(deps, () => rescheduleAppointment(patients, appointmentId, request.body));
-        await audit(deps.access, request, {
-          action: 'appointment.reschedule',
-          workflowId,
-          fields: ['dateOfService'],
-          outcome: 'ok',
-        });
-        return reply.send(moved);
-      } catch (err) {
-        return replyWithPatientError(request, reply, err);
-      }
-    },
+    (request, reply) =>
+      onOwnAppointment(
+        deps,
+        request,
+        reply,
+        request.params.appointmentId,
+        'appointment.reschedule',
+        (patients, appointmentId) => rescheduleAppointment(patients, appointmentId, request.body),
+      ),
   );
 
   app.delete(
@@ -117,23 +110,31 @@ export function appointmentRoutes(app: IntakeApp, deps: IntakeDeps): void {
       },
       config: { scope: 'verifications:write' },
     },
-    async (request, reply) => {
-      try {
-        const patients = patientsOf(deps);
-        const { appointmentId } = request.params;
-        const workflowId = patientWorkflowId(patientOfAppointment(appointmentId));
-        await ownWorkflow(deps, request, workflowId);
-        const cancelled = await withDeadline(deps, () => cancelAppointment(patients, appointmentId));
-        await audit(deps.access, request, {
-          action: 'appointment.cancel',
-          workflowId,
-          fields: ['dateOfService'],
-          outcome: 'ok',
-        });
-        return reply.send(cancelled);
-      } catch (err) {
-        return replyWithPatientError(request, reply, err);
-      }
-    },
+    (request, reply) =>
+      onOwnAppointment(deps, request, reply, request.params.appointmentId, 'appointment.cancel', cancelAppointment),
   );
+}
+
+/**
+ * A change to an existing appointment: its patient must be the caller's tenant's (else the missing appointment's 404),
+ * then the change, then its audit entry (the date of service is what it touches).
+ */
+async function onOwnAppointment(
+  deps: IntakeDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  appointmentId: string,
+  action: 'appointment.reschedule' | 'appointment.cancel',
+  act: (patients: Patients, appointmentId: string) => Promise<unknown>,
+) {
+  try {
+    const patients = patientsOf(deps);
+    const workflowId = patientWorkflowId(patientOfAppointment(appointmentId));
+    await ownWorkflow(deps, request, workflowId);
+    const changed = await withDeadline(deps, () => act(patients, appointmentId));
+    await audit(deps.access, request, { action, workflowId, fields: ['dateOfService'], outcome: 'ok' });
+    return reply.send(changed);
+  } catch (err) {
+    return replyWithPatientError(request, reply, err);
+  }
 }
