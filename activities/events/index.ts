@@ -43,10 +43,10 @@ export function createEventActivities(deps: EventActivityDeps): EventActivities 
   const timeoutMs = deps.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   return {
     async deliverEvent({ endpointId, event }): Promise<DeliveryResult> {
-      const endpoint = await deps.endpoints.signing(endpointId);
+      // Kept for replay while the endpoint is read: one database round trip before the POST, not two.
+      const [endpoint] = await Promise.all([deps.endpoints.signing(endpointId), deps.log.keep(event)]);
       // Deleted or disabled since it was queued: nothing to deliver (a disabled one's events are redelivered later).
       if (!endpoint || endpoint.status !== 'active') return { delivered: false };
-      await deps.log.keep(event);
       const body = JSON.stringify(event);
       const started = Date.now();
       let status: number | undefined;

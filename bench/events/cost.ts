@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { eventDispatcherId } from '../../workflows/shared/event-types.js';
 import { billedActions, type HistoryEvent } from '../billed-actions.js';
 import { forEachLimited } from '../bench-stack.js';
 import { callIntake } from '../faults/intake-http.js';
 import { requestFor } from '../faults/rows.js';
 import type { FaultStack } from '../faults/stack.js';
-import { firstArrivals, subscribe, until } from './receiving.js';
+import { dispatchersQuery, firstArrivals, subscribe, until } from './receiving.js';
 
 export interface CostOptions {
   /** Verifications per round; rounds go off, on, on, off. */
@@ -86,7 +85,7 @@ export async function costScenario(
 
   let actions = 0;
   const parts = { runs: 0, signals: 0, attempts: 0, timers: 0, other: 0 };
-  for await (const info of stack.client.workflow.list({ query: `WorkflowId = '${eventDispatcherId(on)}'` })) {
+  for await (const info of stack.client.workflow.list({ query: dispatchersQuery(on) })) {
     const events = await history(stack, info.workflowId, info.runId);
     const billed = billedActions(events);
     actions += billed;

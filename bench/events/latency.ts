@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
-import { eventDispatcherId } from '../../workflows/shared/event-types.js';
 import { eventMs } from '../billed-actions.js';
 import { callIntake } from '../faults/intake-http.js';
 import { requestFor } from '../faults/rows.js';
 import type { FaultStack } from '../faults/stack.js';
 import { percentile } from '../traffic/lanes-stack.js';
-import { firstArrivals, subscribe, subjectOf, until } from './receiving.js';
+import { dispatchersQuery, firstArrivals, subscribe, subjectOf, until } from './receiving.js';
 
 export interface LatencyOptions {
   rate: number;
@@ -183,7 +182,7 @@ export async function latencyScenario(
   let runs = 0;
   const taskTrouble = { timedOut: 0, failed: 0 };
   const runNotes: string[] = [];
-  for await (const info of stack.client.workflow.list({ query: `WorkflowId = '${eventDispatcherId(tenant)}'` })) {
+  for await (const info of stack.client.workflow.list({ query: dispatchersQuery(tenant) })) {
     runs += 1;
     const rel = (d: Date | undefined) => (d ? `+${d.getTime() - t0} ms` : 'open');
     runNotes.push(`dispatcher run ${rel(info.startTime)} to ${rel(info.closeTime)} (${info.status.name})`);

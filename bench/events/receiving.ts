@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TestReceiver, verify, type Behaviour, type Received } from '../../test/events/receivers.js';
 import { EVENT_TYPES } from '../../workflows/shared/event-catalogue.js';
+import { eventDispatcherIds } from '../../workflows/shared/event-types.js';
 import { callIntake } from '../faults/intake-http.js';
 import type { FaultStack } from '../faults/stack.js';
 
@@ -85,3 +86,9 @@ export async function until(done: () => boolean | Promise<boolean>, deadline: nu
   }
   return done();
 }
+
+/** Every run of a tenant's dispatchers, in visibility. */
+export const dispatchersQuery = (tenant: string): string =>
+  `WorkflowId IN (${eventDispatcherIds(tenant)
+    .map((id) => `'${id}'`)
+    .join(', ')})`;

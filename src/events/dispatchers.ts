@@ -5,7 +5,8 @@ import type { OutboundEvent } from '../../workflows/shared/event-catalogue.js';
 import { endpointsSignal, redeliverSignal } from '../../workflows/shared/event-messages.js';
 import {
   DEFAULT_DELIVERY_POLICY,
-  eventDispatcherId,
+  dispatcherOf,
+  eventDispatcherIds,
   type DeliveryPolicy,
   type EndpointsUpdate,
 } from '../../workflows/shared/event-types.js';
@@ -28,9 +29,9 @@ export function deliveryPolicy(config: EventsConfig, overrides: Partial<Delivery
 }
 
 /**
- * The client side of tenants' event dispatchers (DESIGN §14): after every change to a tenant's endpoints, its
- * dispatcher gets the active list by signal-with-start (one billed action; the first endpoint starts it, on the events
- * task queue), and redeliveries go to it as a signal.
+ * The client side of tenants' event dispatchers (DESIGN §14): after every change to a tenant's endpoints, each of its
+ * dispatchers gets the active list by signal-with-start (one billed action each; the first endpoint starts them, on the
+ * events task queue), and a redelivered event goes as a signal to the dispatcher its emitter signalled.
  */
 export class EventDispatchers {
   constructor(
@@ -40,14 +41,19 @@ export class EventDispatchers {
     private readonly endpoints: EventEndpoints,
   ) {}
 
-  /** Tells the tenant's dispatcher its active endpoints now, starting it when there is one and it is not running. */
+  /** Tells the tenant's dispatchers its active endpoints now, starting those not running when there is one. */
   async refresh(tenant: string): Promise<void> {
     const update: EndpointsUpdate = {
       asOf: Date.now(),
       endpoints: await this.endpoints.active(tenant),
       policy: this.policy,
     };
-    const workflowId = eventDispatcherId(tenant);
+    await Promise.all(
+      eventDispatcherIds(tenant).map((workflowId, shard) => this.tell(tenant, shard, workflowId, update)),
+    );
+  }
+
+  private async tell(tenant: string, shard: number, workflowId: string, update: EndpointsUpdate): Promise<void> {
     if (update.endpoints.length === 0) {
       // Nothing to deliver to: a running dispatcher hears it and ends once idle; none is started for it.
       await this.client.workflow
@@ -64,7 +70,7 @@ export class EventDispatchers {
         workflowId,
         // Apart from the verifications' queue: a backlog of their workflow tasks never holds up a delivery.
         taskQueue: this.policy.taskQueue,
-        args: [{ tenant, policy: this.policy }],
+        args: [{ tenant, shard, policy: this.policy }],
         signal: endpointsSignal,
         signalArgs: [update],
         typedSearchAttributes: [{ key: Tenant, value: tenant }],
@@ -72,10 +78,22 @@ export class EventDispatchers {
     );
   }
 
-  /** Queues stored events for one endpoint again; the dispatcher is started first when it is not running. */
+  /**
+   * Queues stored events for one endpoint again, each at the dispatcher that delivers its verification's (batch's,
+   * patient's) events, in their order; the dispatchers are started first when they are not running.
+   */
   async redeliver(tenant: string, endpointId: string, events: OutboundEvent[]): Promise<void> {
     if (events.length === 0) return;
     await this.refresh(tenant);
-    await this.client.workflow.getHandle(eventDispatcherId(tenant)).signal(redeliverSignal, { endpointId, events });
+    const byDispatcher = new Map<string, OutboundEvent[]>();
+    for (const event of events) {
+      const workflowId = dispatcherOf(event);
+      byDispatcher.set(workflowId, [...(byDispatcher.get(workflowId) ?? []), event]);
+    }
+    await Promise.all(
+      [...byDispatcher].map(([workflowId, some]) =>
+        this.client.workflow.getHandle(workflowId).signal(redeliverSignal, { endpointId, events: some }),
+      ),
+    );
   }
 }

@@ -10,7 +10,7 @@ import { eventServices } from '../../src/events/services.js';
 import type { Store } from '../../src/store/database.js';
 import { startVerification } from '../../src/temporal/start-verification.js';
 import type { verificationWorkflow } from '../../workflows/verification/index.js';
-import { eventDispatcherId } from '../../workflows/shared/event-types.js';
+import { eventDispatcherIds } from '../../workflows/shared/event-types.js';
 import { statusQuery } from '../../workflows/shared/messages.js';
 import { batchIdFor, submitRequests } from '../batches/helpers.js';
 import { testCodecKeys } from '../setup/codec.js';
@@ -51,10 +51,12 @@ describe('operator console in a browser', function () {
     browser = await launchChromium();
   });
   after(async () => {
-    await client()
-      .workflow.getHandle(eventDispatcherId(eventTenant))
-      .terminate('test over')
-      .catch(() => undefined);
+    for (const workflowId of eventDispatcherIds(eventTenant)) {
+      await client()
+        .workflow.getHandle(workflowId)
+        .terminate('test over')
+        .catch(() => undefined);
+    }
     await browser?.close();
     await console?.close();
     await h?.stop();

@@ -9,7 +9,7 @@ import { eventServices, type EventServices } from '../../src/events/services.js'
 import { signedHeaders } from '../../src/events/signing.js';
 import type { Store } from '../../src/store/database.js';
 import { EVENT_TYPES } from '../../workflows/shared/event-catalogue.js';
-import { eventDispatcherId } from '../../workflows/shared/event-types.js';
+import { eventDispatcherId, eventDispatcherIds } from '../../workflows/shared/event-types.js';
 import { testCodecKeys } from '../setup/codec.js';
 import { testStore } from '../setup/database.js';
 import { testTemporal } from '../setup/temporal.js';
@@ -53,7 +53,7 @@ describe('operator console: event endpoints', function () {
     });
   };
   const lastSeq = async () => (await trail.list({ newestFirst: true, limit: 1 }))[0]?.seq ?? 0;
-  /** How many signals a tenant's dispatcher has been sent (its endpoints, redeliveries). */
+  /** How many signals a tenant's first dispatcher has been sent (each change to its endpoints is told to every one). */
   const signals = async (tenant: string) => {
     const history = await testTemporal().client.workflow.getHandle(eventDispatcherId(tenant)).fetchHistory();
     return (history.events ?? []).filter((e) => e.workflowExecutionSignaledEventAttributes).length;
@@ -72,9 +72,9 @@ describe('operator console: event endpoints', function () {
     console = await startTestConsole(testTemporal().client, { audit: trail, directory, events });
   });
   after(async () => {
-    for (const tenant of [A, B]) {
+    for (const workflowId of [A, B].flatMap(eventDispatcherIds)) {
       await testTemporal()
-        .client.workflow.getHandle(eventDispatcherId(tenant))
+        .client.workflow.getHandle(workflowId)
         .terminate('test over')
         .catch(() => undefined);
     }

@@ -4,11 +4,12 @@ import { Worker } from '@temporalio/worker';
 import { workerSinks } from '../../workers/create-worker.js';
 import { eventDispatcherWorkflow } from '../../workflows/events/index.js';
 import { dispatcherStatusQuery, endpointsSignal } from '../../workflows/shared/event-messages.js';
-import { eventDispatcherId } from '../../workflows/shared/event-types.js';
+import { dispatcherShard, eventDispatcherId } from '../../workflows/shared/event-types.js';
+import { verificationWorkflowId } from '../../workflows/shared/ids.js';
+import { callerId, v2Intake } from '../setup/fixtures.js';
 import { workflowBundle } from '../setup/bundle.js';
 import { testDataConverter } from '../setup/codec.js';
 import { recordHistory } from '../setup/histories.js';
-import { v2Intake } from '../setup/fixtures.js';
 import { testTemporal } from '../setup/temporal.js';
 import { eventually } from '../setup/workflow-harness.js';
 import { startEventsStack, type EventsStack } from './event-setup.js';
@@ -47,8 +48,11 @@ describe('outbound events: signed, ordered, retried deliveries', function () {
     assert.equal(made.statusCode, 201, made.body);
     return made.json<Created>();
   }
-  async function start(key: string): Promise<string> {
-    const started = await stack.as(key, { method: 'POST', url: '/verifications', payload: v2Intake() });
+  /** Starts a verification; with `shard`, one whose events go to that dispatcher of the tenant's. */
+  async function start(key: string, shard?: number): Promise<string> {
+    let id = callerId('v2');
+    while (shard !== undefined && dispatcherShard(verificationWorkflowId(id)) !== shard) id = callerId('v2');
+    const started = await stack.as(key, { method: 'POST', url: '/verifications', payload: v2Intake({ id }) });
     assert.equal(started.statusCode, 202, started.body);
     return started.json<{ workflowId: string }>().workflowId;
   }
@@ -269,8 +273,9 @@ describe('outbound events: signed, ordered, retried deliveries', function () {
     const { receiver: r, url } = await receiver();
     const { endpoint } = await subscribe(stack.keys.d!, url);
     const { client, nativeConnection, server } = testTemporal();
+    // As an earlier version left it: the tenant's one dispatcher (the first of today's) running on another queue, polled
+    // by a worker of its own.
     const workflowId = eventDispatcherId(stack.tenants.d!);
-    // As an earlier version left it: the tenant's dispatcher running on another queue, polled by a worker of its own.
     await client.workflow.getHandle(workflowId).terminate('replaced by one on the old queue');
     const oldQueue = `old-${randomUUID()}`;
     const worker = await Worker.create({
@@ -292,19 +297,20 @@ describe('outbound events: signed, ordered, retried deliveries', function () {
             asOf: Date.now(),
             endpoints: [{ id: endpoint.id, events: ['verification.created', 'verification.completed'] }],
             // The configuration's policy now, which the next run takes.
-            policy: { ...stack.policy, continueAfterEvents: 30, concurrency: 3 },
+            policy: { ...stack.policy, continueAfterEvents: 30, concurrency: 24 },
           },
         ],
       });
       const ids: string[] = [];
-      for (let i = 0; i < 4; i++) ids.push(await start(stack.keys.d!));
+      for (let i = 0; i < 4; i++) ids.push(await start(stack.keys.d!, 0));
       for (const id of ids) await arrived(r, id, 2);
     });
     const handle = client.workflow.getHandle(workflowId);
     assert.equal((await handle.describe()).taskQueue, stack.policy.taskQueue);
+    // Its share of the 24 per endpoint: each of the tenant's 8 dispatchers delivers 3 at once.
     assert.equal((await handle.query(dispatcherStatusQuery)).concurrency, 3);
     // Another verification's events, delivered by the run on the events queue alone (the old queue's worker is gone).
-    const after = await start(stack.keys.d!);
+    const after = await start(stack.keys.d!, 0);
     assert.deepEqual(types(await arrived(r, after, 2)), ['verification.created', 'verification.completed']);
     // A run that received events and delivered them (the replay test replays it).
     await recordHistory('event-dispatcher', handle);

@@ -12,7 +12,7 @@ import {
 import { dayStartsAt } from '../../src/patients/visit-day.js';
 import type { eventDispatcherWorkflow } from '../../workflows/events/index.js';
 import { dispatcherStatusQuery } from '../../workflows/shared/event-messages.js';
-import { DEFAULT_DELIVERY_POLICY, eventDispatcherId } from '../../workflows/shared/event-types.js';
+import { DEFAULT_DELIVERY_POLICY, dispatcherShard, eventDispatcherIds } from '../../workflows/shared/event-types.js';
 import { WorkflowType } from '../../workflows/shared/workflow-types.js';
 import type { CheckPolicy, PatientView } from '../../workflows/shared/patient-types.js';
 import { FAST, callerId } from '../setup/fixtures.js';
@@ -197,21 +197,23 @@ describe('patientWorkflow (time-compressed: offsets in seconds)', function () {
 
   it("emits coverage.changed to the tenant's dispatcher", async () => {
     const tenant = `clinic-${randomUUID().slice(0, 8)}`;
-    // The tenant's dispatcher, with one endpoint taking coverage.changed only; its deliveries go to a queue no worker
+    // The tenant's dispatchers, with one endpoint taking coverage.changed only; their deliveries go to a queue no worker
     // polls, so the event stays queued where the status query counts it.
-    const dispatcher = await testTemporal().client.workflow.start<typeof eventDispatcherWorkflow>(
-      WorkflowType.eventDispatcher,
-      {
-        taskQueue: h.taskQueue,
-        workflowId: eventDispatcherId(tenant),
-        args: [
-          {
-            tenant,
-            policy: { ...DEFAULT_DELIVERY_POLICY, taskQueue: `nowhere-${randomUUID()}` },
-            carried: { asOf: Date.now(), endpoints: [{ id: 'ep-1', events: ['coverage.changed'] }], pending: [] },
-          },
-        ],
-      },
+    const dispatchers = await Promise.all(
+      eventDispatcherIds(tenant).map((workflowId, shard) =>
+        testTemporal().client.workflow.start<typeof eventDispatcherWorkflow>(WorkflowType.eventDispatcher, {
+          taskQueue: h.taskQueue,
+          workflowId,
+          args: [
+            {
+              tenant,
+              shard,
+              policy: { ...DEFAULT_DELIVERY_POLICY, taskQueue: `nowhere-${randomUUID()}` },
+              carried: { asOf: Date.now(), endpoints: [{ id: 'ep-1', events: ['coverage.changed'] }], pending: [] },
+            },
+          ],
+        }),
+      ),
     );
     const p = patients([{ offsetSeconds: offsetIn(1), reuseWithinSeconds: 0 }]);
     const ref = callerId('mrn');
@@ -220,12 +222,19 @@ describe('patientWorkflow (time-compressed: offsets in seconds)', function () {
     const second = { ...patients([{ offsetSeconds: offsetIn(1), reuseWithinSeconds: 0 }]), idKey: p.idKey };
     await scheduleAppointment(second, visit({ tenant, patientRef: ref, payerId: '99999' }));
     await settled(p, patientId, 'the change', (v) => v.changes.length === 1);
-    const status = await eventually(async () => {
-      const s = await dispatcher.query(dispatcherStatusQuery);
-      const ep = s.endpoints[0];
-      return ep && ep.queued + ep.underWay > 0 ? ep : undefined;
+    const held = async () => {
+      const statuses = await Promise.all(dispatchers.map((d) => d.query(dispatcherStatusQuery)));
+      return statuses.map((s) => (s.endpoints[0] ? s.endpoints[0].queued + s.endpoints[0].underWay : 0));
+    };
+    const counts = await eventually(async () => {
+      const now = await held();
+      return now.some((n) => n > 0) ? now : undefined;
     }, 10_000);
-    assert.equal(status.queued + status.underWay, 1, 'one coverage.changed, and none of the verifications’ events');
-    await dispatcher.terminate('test over');
+    assert.deepEqual(
+      counts.flatMap((n, shard) => (n > 0 ? [{ shard, n }] : [])),
+      [{ shard: dispatcherShard(`patient:${patientId}`), n: 1 }],
+      'one coverage.changed, at the patient’s dispatcher, and none of the verifications’ events',
+    );
+    await Promise.all(dispatchers.map((d) => d.terminate('test over')));
   });
 });

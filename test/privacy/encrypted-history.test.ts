@@ -16,7 +16,7 @@ import { loadConfig } from '../../src/config.js';
 import { startVerification } from '../../src/temporal/start-verification.js';
 import type { verificationWorkflow } from '../../workflows/verification/index.js';
 import { runAwaitingInputSignal, statusQuery, supplyRunInputUpdate } from '../../workflows/shared/messages.js';
-import { DEFAULT_EVENT_TENANT, eventDispatcherId } from '../../workflows/shared/event-types.js';
+import { DEFAULT_EVENT_TENANT, dispatcherFor } from '../../workflows/shared/event-types.js';
 import { createWorker } from '../../workers/create-worker.js';
 import { workflowBundle } from '../setup/bundle.js';
 import { testBlindIndex, testCodecKeys } from '../setup/codec.js';
@@ -179,10 +179,10 @@ describe('patient data in Temporal', function () {
         assert.equal(Buffer.from(p.metadata?.encoding ?? new Uint8Array()).toString(), ENCRYPTED_ENCODING);
       }
       // Each names its workflow, which the codec server checks the tenant of before it decodes for a person: this
-      // one's, or its tenant's event dispatcher's for the events it signalled.
+      // one's, or the event dispatcher's it signalled its events to.
       assert.deepEqual(
         [...new Set(payloads.map(payloadWorkflowId))].sort(),
-        [eventDispatcherId(DEFAULT_EVENT_TENANT), wf.workflowId].sort(),
+        [dispatcherFor(DEFAULT_EVENT_TENANT, wf.workflowId), wf.workflowId].sort(),
       );
       // Headers carry the OpenTelemetry trace context (workers/workflow-bundle.ts), and nothing else.
       for (const [name, value] of headersOf(history)) {

@@ -19,14 +19,15 @@ import { dispatcherStatusQuery, endpointsSignal, eventSignal, redeliverSignal } 
 import {
   DEFAULT_DELIVERY_POLICY,
   DeliveryFailure,
+  shardShare,
   type DeliveryPolicy,
   type DispatcherInput,
 } from '../shared/event-types.js';
 import { newVersionIsCurrent, ON_CURRENT_VERSION } from '../shared/versioning.js';
 
 /**
- * A tenant's event dispatcher (DESIGN §14): verifications and batches signal it their events, the intake API its
- * active endpoints; it queues each event for every endpoint that takes it and delivers each with one activity on the
+ * One of a tenant's event dispatchers (DESIGN §14): verifications, batches and patients signal it their events (each
+ * to the dispatcher of its shard, `dispatcherOf`), the intake API its active endpoints; it queues each event for every endpoint that takes it and delivers each with one activity on the
  * events task queue, whose retry policy (growing intervals for the window) is Temporal's, so a failing endpoint costs
  * no timer and holds up nothing but its own queue. It waits with no timer, and continues as new, carrying its queues,
  * before its history grows long or when the deployment's current version changes; with no endpoint and nothing to
@@ -36,8 +37,8 @@ export async function eventDispatcherWorkflow(input: DispatcherInput): Promise<v
   const { policy } = input;
   // A run an earlier version continued as new names no `maxQueued` (its bound was per endpoint): the default then.
   const book = new EndpointQueues(
-    policy.concurrency,
-    policy.maxQueued ?? DEFAULT_DELIVERY_POLICY.maxQueued,
+    shardShare(policy.concurrency),
+    shardShare(policy.maxQueued ?? DEFAULT_DELIVERY_POLICY.maxQueued),
     input.carried,
   );
   const chores: Chore[] = [...(input.carried?.chores ?? [])];
@@ -54,7 +55,7 @@ export async function eventDispatcherWorkflow(input: DispatcherInput): Promise<v
     for (const [endpointId, events] of book.update(update)) keep(endpointId, events);
   });
   setHandler(redeliverSignal, ({ endpointId, events }) => book.redeliver(endpointId, events));
-  setHandler(dispatcherStatusQuery, () => book.status(input.tenant));
+  setHandler(dispatcherStatusQuery, () => book.status(input.tenant, input.shard ?? 0));
 
   const bookkeeping = proxyActivities<EventActivities>({
     taskQueue: policy.taskQueue,

@@ -160,10 +160,11 @@ export class EndpointQueues {
     };
   }
 
-  status(tenant: string): DispatcherStatus {
+  status(tenant: string, shard: number): DispatcherStatus {
     const ids = new Set([...this.endpoints.keys(), ...this.queued.keys()]);
     return {
       tenant,
+      shard,
       concurrency: this.concurrency,
       endpoints: [...ids].map((id) => ({
         id,

@@ -1,11 +1,12 @@
 import { getExternalWorkflowHandle, uuid4 } from '@temporalio/workflow';
 import type { EventData, EventType, OutboundEvent } from './event-catalogue.js';
 import { eventSignal } from './event-messages.js';
-import { DEFAULT_EVENT_TENANT, eventDispatcherId } from './event-types.js';
+import { DEFAULT_EVENT_TENANT, dispatcherOf } from './event-types.js';
 
 /**
  * How a verification, a batch or a patient tells its tenant's dispatcher what happened (DESIGN §14): one signal per event (one
- * billed action), each sent once the one before has been delivered to the dispatcher, so they arrive in order. Nothing
+ * billed action) to the one of the tenant's dispatchers that takes what it is about, each sent once the one before has
+ * been delivered, so they arrive in order. Nothing
  * waits for them: the workflow goes on at once. A tenant with no endpoint has no dispatcher, and the signal fails: no
  * subscriber, nothing to deliver. Before it closes, the workflow waits for the last one to reach the dispatcher (a
  * signal the server has not sent yet is dropped once its sender has closed); that is one round trip to the server,
@@ -29,7 +30,7 @@ export class EventEmitter {
       data,
       links: { self },
     };
-    const dispatcher = getExternalWorkflowHandle(eventDispatcherId(this.tenant));
+    const dispatcher = getExternalWorkflowHandle(dispatcherOf(event));
     this.sent = this.sent.then(() => dispatcher.signal(eventSignal, event)).catch(() => undefined);
   }
 

@@ -1,7 +1,40 @@
-import type { OutboundEvent } from './event-catalogue.js';
+import { orderKey, type OutboundEvent } from './event-catalogue.js';
 
-/** The tenant's dispatcher: one per tenant, never PHI in its id. Tenantless installs use `default`. */
-export const eventDispatcherId = (tenant: string) => `events-${tenant}`;
+/**
+ * A tenant's events are spread over this many dispatchers by what they are about (a verification, a batch, a patient),
+ * so each dispatcher takes a share of the signals and one continuing as new holds up only its share. The emitters
+ * compute the same spread in workflow code: the number may grow in a new version (old emitters keep using the first
+ * ones), never shrink.
+ */
+export const DISPATCHER_SHARDS = 8;
+
+/**
+ * A tenant's dispatcher `shard` (0 to DISPATCHER_SHARDS − 1); never PHI in its id. The first keeps the id of the one
+ * dispatcher per tenant of earlier versions (`events-<tenant>`), which their verifications still signal. `~` is not
+ * allowed in a tenant. Tenantless installs use `default`.
+ */
+export const eventDispatcherId = (tenant: string, shard = 0) =>
+  shard === 0 ? `events-${tenant}` : `events-${tenant}~${shard}`;
+
+/** Every dispatcher of a tenant's, the first first. */
+export const eventDispatcherIds = (tenant: string): string[] =>
+  Array.from({ length: DISPATCHER_SHARDS }, (_, shard) => eventDispatcherId(tenant, shard));
+
+/** The shard of an ordering key (FNV-1a, so the workflow sandbox and the intake API agree without a library). */
+export function dispatcherShard(key: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
+  return (hash >>> 0) % DISPATCHER_SHARDS;
+}
+
+/** The dispatcher of a tenant's events with one ordering key (`orderKey`: a verification's workflow id, …). */
+export const dispatcherFor = (tenant: string, key: string): string => eventDispatcherId(tenant, dispatcherShard(key));
+
+/** The dispatcher that delivers an event: every event of one verification (batch, patient) goes to the same one. */
+export const dispatcherOf = (event: OutboundEvent): string => dispatcherFor(event.tenant, orderKey(event));
+
+/** A dispatcher's part of a per-endpoint bound: each gets an equal share, at least one. */
+export const shardShare = (perEndpoint: number): number => Math.max(1, Math.ceil(perEndpoint / DISPATCHER_SHARDS));
 /** The tenant of a verification or batch started without one (INTAKE_API_KEY, an all-tenant client). */
 export const DEFAULT_EVENT_TENANT = 'default';
 
@@ -27,7 +60,8 @@ export interface Redelivery {
 /**
  * How deliveries are tried (issue 34): each attempt at most `attemptTimeoutSeconds`, retried with growing intervals
  * (Temporal's retry policy on the delivery activity) until `windowSeconds` after the first; at most `concurrency`
- * deliveries under way per endpoint. Given as the dispatcher's input, so tests shorten it.
+ * deliveries under way per endpoint, and `maxQueued` queued, both shared equally by the tenant's dispatchers. Given as
+ * the dispatcher's input, so tests shorten it.
  */
 export interface DeliveryPolicy {
   taskQueue: string;
@@ -38,7 +72,7 @@ export interface DeliveryPolicy {
   windowSeconds: number;
   concurrency: number;
   /**
-   * Deliveries a dispatcher keeps queued at most, shared equally by its endpoints; beyond an endpoint's share its events
+   * Deliveries the tenant's dispatchers keep queued at most, shared equally by them and then by their endpoints; beyond an endpoint's share its events
    * are kept as undelivered (for `redeliver failedSince`). An event is about half a kilobyte, and the queues are carried
    * across continue-as-new in one payload: the bound keeps it well under Temporal's 2 MB, however many endpoints fail.
    */
@@ -77,6 +111,8 @@ export interface PendingDelivery {
 
 export interface DispatcherInput {
   tenant: string;
+  /** Which of the tenant's dispatchers (`eventDispatcherId`); absent in runs of earlier versions: the first. */
+  shard?: number;
   policy: DeliveryPolicy;
   carried?: {
     asOf: number;
@@ -89,7 +125,8 @@ export interface DispatcherInput {
 
 export interface DispatcherStatus {
   tenant: string;
-  /** Deliveries under way at once per endpoint, at most (this run's policy). */
+  shard: number;
+  /** Deliveries under way at once per endpoint from this dispatcher, at most (its share of the policy's). */
   concurrency: number;
   endpoints: { id: string; queued: number; underWay: number }[];
 }
