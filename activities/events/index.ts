@@ -1,10 +1,10 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import type { EventEndpoints } from '../../src/events/endpoints.js';
-import type { EventLog } from '../../src/events/event-log.js';
+import type { EventEndpoints, SigningEndpoint } from '../../src/events/endpoints.js';
+import type { AttemptRecord, EventLog } from '../../src/events/event-log.js';
 import { signedHeaders } from '../../src/events/signing.js';
 import type { Logger } from '../../src/logging.js';
 import { recordEndpointDisabled, recordEventDelivery } from '../../src/metrics/project-metrics.js';
-import type { EventActivities } from '../../workflows/events/index.js';
+import type { EventActivities, FirstAttempt } from '../../workflows/events/index.js';
 import type { OutboundEvent } from '../../workflows/shared/event-catalogue.js';
 import { DeliveryFailure, type DeliveryResult } from '../../workflows/shared/event-types.js';
 
@@ -17,6 +17,15 @@ export interface EventActivityDeps {
 }
 
 const REQUEST_TIMEOUT_MS = 9_000;
+
+/** One attempt's answer, as the deliveries log keeps it. */
+interface Attempt {
+  outcome: 'delivered' | 'gone' | 'failed';
+  statusCode?: number;
+  errorType?: string;
+  latencyMs: number;
+  attemptedAt: Date;
+}
 
 /** An attempt's failure with no HTTP answer, named by kind (never the message, which may quote the URL). */
 function errorType(err: unknown): string {
@@ -41,56 +50,86 @@ function nextRetryAt(now: number): Date | undefined {
  */
 export function createEventActivities(deps: EventActivityDeps): EventActivities {
   const timeoutMs = deps.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+
+  /** One signed POST of one event; never throws. */
+  async function attempt(endpoint: SigningEndpoint, event: OutboundEvent): Promise<Attempt> {
+    const body = JSON.stringify(event);
+    const started = Date.now();
+    let status: number | undefined;
+    let failure: string | undefined;
+    try {
+      const response = await fetch(endpoint.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'eligibility-orchestrator-events/1',
+          ...signedHeaders(event.id, body, endpoint.secrets, new Date()),
+        },
+        body,
+        // A redirect is not followed: the receiver's address is the one its tenant registered.
+        redirect: 'manual',
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      status = response.status;
+      // The body is not read beyond a little: a receiver answers, it does not talk.
+      await response.body?.cancel().catch(() => undefined);
+    } catch (err) {
+      failure = errorType(err);
+    }
+    const latencyMs = Date.now() - started;
+    const outcome: Attempt['outcome'] =
+      status !== undefined && status >= 200 && status < 300 ? 'delivered' : status === 410 ? 'gone' : 'failed';
+    recordEventDelivery(outcome, latencyMs / 1000);
+    return {
+      outcome,
+      ...(status !== undefined ? { statusCode: status } : {}),
+      ...(failure ? { errorType: failure } : outcome !== 'delivered' ? { errorType: `http_${String(status)}` } : {}),
+      latencyMs,
+      attemptedAt: new Date(started),
+    };
+  }
+
+  /** The endpoint's URL and secrets, read while the events are kept for replay (one round trip before the POSTs). */
+  async function prepare(endpointId: string, events: OutboundEvent[]): Promise<SigningEndpoint | undefined> {
+    const [endpoint] = await Promise.all([deps.endpoints.signing(endpointId), deps.log.keep(...events)]);
+    // Deleted or disabled since it was queued: nothing to deliver (a disabled one's events are redelivered later).
+    return endpoint?.status === 'active' ? endpoint : undefined;
+  }
+
+  const record = (endpointId: string, event: OutboundEvent, a: Attempt, nextRetryAt?: Date): AttemptRecord => ({
+    eventId: event.id,
+    endpointId,
+    status: a.outcome,
+    ...(a.statusCode !== undefined ? { statusCode: a.statusCode } : {}),
+    ...(a.errorType ? { errorType: a.errorType } : {}),
+    latencyMs: a.latencyMs,
+    attemptedAt: a.attemptedAt,
+    ...(a.outcome === 'failed' && nextRetryAt ? { nextRetryAt } : {}),
+  });
+
   return {
     async deliverEvent({ endpointId, event }): Promise<DeliveryResult> {
-      // Kept for replay while the endpoint is read: one database round trip before the POST, not two.
-      const [endpoint] = await Promise.all([deps.endpoints.signing(endpointId), deps.log.keep(event)]);
-      // Deleted or disabled since it was queued: nothing to deliver (a disabled one's events are redelivered later).
-      if (!endpoint || endpoint.status !== 'active') return { delivered: false };
-      const body = JSON.stringify(event);
-      const started = Date.now();
-      let status: number | undefined;
-      let failure: string | undefined;
-      try {
-        const response = await fetch(endpoint.url, {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            'user-agent': 'eligibility-orchestrator-events/1',
-            ...signedHeaders(event.id, body, endpoint.secrets, new Date()),
-          },
-          body,
-          // A redirect is not followed: the receiver's address is the one its tenant registered.
-          redirect: 'manual',
-          signal: AbortSignal.timeout(timeoutMs),
-        });
-        status = response.status;
-        // The body is not read beyond a little: a receiver answers, it does not talk.
-        await response.body?.cancel().catch(() => undefined);
-      } catch (err) {
-        failure = errorType(err);
-      }
-      const latencyMs = Date.now() - started;
-      const delivered = status !== undefined && status >= 200 && status < 300;
-      const gone = status === 410;
-      const outcome = delivered ? 'delivered' : gone ? 'gone' : 'failed';
-      recordEventDelivery(outcome, latencyMs / 1000);
-      await deps.log.recordAttempt({
-        eventId: event.id,
-        endpointId,
-        status: outcome,
-        ...(status !== undefined ? { statusCode: status } : {}),
-        ...(failure ? { errorType: failure } : !delivered ? { errorType: `http_${String(status)}` } : {}),
-        latencyMs,
-        attemptedAt: new Date(started),
-        ...(delivered || gone ? {} : { nextRetryAt: nextRetryAt(Date.now()) }),
-      });
-      if (delivered) return { delivered: true, statusCode: status };
-      if (gone) throw ApplicationFailure.nonRetryable('the endpoint answered 410 Gone', DeliveryFailure.Gone);
+      const endpoint = await prepare(endpointId, [event]);
+      if (!endpoint) return { delivered: false };
+      const a = await attempt(endpoint, event);
+      await deps.log.recordAttempt(record(endpointId, event, a, nextRetryAt(Date.now())));
+      if (a.outcome === 'delivered') return { delivered: true, statusCode: a.statusCode };
+      if (a.outcome === 'gone')
+        throw ApplicationFailure.nonRetryable('the endpoint answered 410 Gone', DeliveryFailure.Gone);
       throw ApplicationFailure.retryable(
-        failure ? `no answer (${failure})` : `the endpoint answered ${String(status)}`,
+        a.statusCode === undefined ? `no answer (${a.errorType})` : `the endpoint answered ${String(a.statusCode)}`,
         DeliveryFailure.Failed,
       );
+    },
+
+    async deliverFirst({ endpointId, events }): Promise<FirstAttempt[]> {
+      const endpoint = await prepare(endpointId, events);
+      if (!endpoint) return events.map(() => 'skipped');
+      const attempts = await Promise.all(events.map((event) => attempt(endpoint, event)));
+      // A failed one is tried again at once, alone, by the dispatcher's retrying delivery.
+      const now = new Date();
+      await deps.log.recordAttempts(attempts.map((a, i) => record(endpointId, events[i]!, a, now)));
+      return attempts.map((a) => a.outcome);
     },
 
     async disableEndpoint({ endpointId, reason, undelivered }): Promise<void> {

@@ -53,28 +53,30 @@ export class EventLog {
   }
 
   /** Appends an attempt; its number is one more than the endpoint's attempts at the event so far (redeliveries too). */
-  async recordAttempt(a: AttemptRecord): Promise<number> {
-    const row = await this.store.db
+  async recordAttempt(a: AttemptRecord): Promise<void> {
+    await this.recordAttempts([a]);
+  }
+
+  /** Appends attempts at several events in one statement (the first attempts a dispatcher makes side by side). */
+  async recordAttempts(attempts: readonly AttemptRecord[]): Promise<void> {
+    if (attempts.length === 0) return;
+    await this.store.db
       .insertInto('event_deliveries')
-      .values((eb) => ({
-        event_id: a.eventId,
-        endpoint_id: a.endpointId,
-        attempt: eb
-          .selectFrom('event_deliveries')
-          .select(sql<number>`count(*)::int + 1`.as('n'))
-          .where('event_id', '=', a.eventId)
-          .where('endpoint_id', '=', a.endpointId)
-          .where('attempt', '>', 0),
-        status: a.status,
-        status_code: a.statusCode ?? null,
-        error_type: a.errorType ?? null,
-        latency_ms: a.latencyMs ?? null,
-        attempted_at: a.attemptedAt,
-        next_retry_at: a.nextRetryAt ?? null,
-      }))
-      .returning('attempt')
-      .executeTakeFirstOrThrow();
-    return row.attempt;
+      .values(
+        attempts.map((a) => ({
+          event_id: a.eventId,
+          endpoint_id: a.endpointId,
+          attempt: sql<number>`(select count(*)::int + 1 from event_deliveries
+            where event_id = ${a.eventId} and endpoint_id = ${a.endpointId} and attempt > 0)`,
+          status: a.status,
+          status_code: a.statusCode ?? null,
+          error_type: a.errorType ?? null,
+          latency_ms: a.latencyMs ?? null,
+          attempted_at: a.attemptedAt,
+          next_retry_at: a.nextRetryAt ?? null,
+        })),
+      )
+      .execute();
   }
 
   /** Events an endpoint will not get now (it stopped first): kept, each with an `undelivered` line, for redelivery. */
