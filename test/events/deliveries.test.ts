@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { Worker } from '@temporalio/worker';
 import { workerSinks } from '../../workers/create-worker.js';
 import { eventDispatcherWorkflow } from '../../workflows/events/index.js';
-import { dispatcherStatusQuery, endpointsSignal } from '../../workflows/shared/event-messages.js';
+import type { OutboundEvent } from '../../workflows/shared/event-catalogue.js';
+import { dispatcherStatusQuery, endpointsSignal, redeliverSignal } from '../../workflows/shared/event-messages.js';
 import { dispatcherShard, eventDispatcherId } from '../../workflows/shared/event-types.js';
 import { verificationWorkflowId } from '../../workflows/shared/ids.js';
 import { callerId, v2Intake } from '../setup/fixtures.js';
@@ -267,6 +268,70 @@ describe('outbound events: signed, ordered, retried deliveries', function () {
       const answer = await stack.as(stack.keys.a!, { method: 'POST', url: '/event-endpoints', payload });
       assert.equal(answer.statusCode, 400, JSON.stringify(payload));
     }
+  });
+
+  it('makes the first attempts of deliveries that start together in one activity; one that fails goes on alone', async () => {
+    const { receiver: r, url } = await receiver();
+    const { endpoint, secret } = await subscribe(stack.keys.e!, url);
+    const tenant = stack.tenants.e!;
+    const { client } = testTemporal();
+    // The tenant's first dispatcher, again with 2 deliveries per endpoint at once (an eighth of 16).
+    const workflowId = eventDispatcherId(tenant);
+    await client.workflow.getHandle(workflowId).terminate('replaced by one with 2 at once');
+    const handle = await client.workflow.start(eventDispatcherWorkflow, {
+      workflowId,
+      taskQueue: stack.policy.taskQueue,
+      args: [
+        {
+          tenant,
+          policy: { ...stack.policy, concurrency: 16 },
+          carried: {
+            asOf: Date.now(),
+            endpoints: [{ id: endpoint.id, events: ['verification.created'] }],
+            pending: [],
+          },
+        },
+      ],
+    });
+    const event = (n: number) => {
+      const about = `verification-together-${n}-${randomUUID()}`;
+      const made: OutboundEvent = {
+        id: `evt_${randomUUID().replaceAll('-', '')}`,
+        type: 'verification.created',
+        timestamp: new Date().toISOString(),
+        tenant,
+        data: { workflowId: about, stage: 'created' },
+        links: { self: `/verifications/${about}` },
+      };
+      return { about, ...made };
+    };
+    const [ok, failing] = [event(1), event(2)];
+    let refused = 0;
+    r.behaviour = (got) => (got.event.id === failing.id && refused++ === 0 ? 500 : 200);
+    // One signal: both become startable in the same workflow task.
+    await handle.signal(redeliverSignal, {
+      endpointId: endpoint.id,
+      events: [ok, failing].map(({ about: _, ...e }) => e),
+    });
+    await arrived(r, ok.about, 1);
+    const twice = await arrived(r, failing.about, 2);
+    assert.deepEqual(
+      twice.map((d) => d.headers['webhook-id']),
+      [failing.id, failing.id],
+    );
+    verify(twice[1]!, secret);
+    const history = await handle.fetchHistory();
+    const activities = (history.events ?? []).flatMap((e) =>
+      e.activityTaskScheduledEventAttributes?.activityType?.name
+        ? [e.activityTaskScheduledEventAttributes.activityType.name]
+        : [],
+    );
+    assert.deepEqual(
+      activities,
+      ['deliverFirst', 'deliverEvent'],
+      'one first attempt for both, then the failed one alone',
+    );
+    await handle.terminate('test over');
   });
 
   it("moves a dispatcher started on the verifications' queue (an earlier version's) to the events queue when it continues as new, with the configuration's policy", async () => {

@@ -78,6 +78,7 @@ export async function startEventsStack(): Promise<EventsStack> {
     b: `clinic-b-${suffix}`,
     c: `clinic-c-${suffix}`,
     d: `clinic-d-${suffix}`,
+    e: `clinic-e-${suffix}`,
   };
   const scopes = [
     'verifications:write',
