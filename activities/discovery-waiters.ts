@@ -15,7 +15,7 @@ const NO_HANDLER = 'No registered handler for update';
 /**
  * A verification's one step towards its discovery (decision 0054): a discovery already complete is answered at once,
  * without touching `discovery-<id>`; a pending one registers the verification there, starting that workflow when
- * none runs. The look comes first, so a workflow this starts skips its own first look (`looked`).
+ * none runs. The waiter does the looking, so a workflow this starts skips its own first look (`looked`).
  */
 export async function registerDiscoveryWaiter(
   fetchDiscovery: (discoveryId: string) => Promise<Discovery>,
@@ -35,8 +35,9 @@ export async function registerDiscoveryWaiter(
     typedSearchAttributes: [{ key: DiscoveryId, value: discoveryId }],
     ...discoveryStartMetadata(input),
   });
+  let registration: DiscoveryRegistration;
   try {
-    return await client.workflow.executeUpdateWithStart(registerDiscoveryWaiterUpdate, {
+    registration = await client.workflow.executeUpdateWithStart(registerDiscoveryWaiterUpdate, {
       args: [{ waiterId }],
       startWorkflowOperation: start,
     });
@@ -46,4 +47,9 @@ export async function registerDiscoveryWaiter(
     }
     throw err;
   }
+  if (registration.handout || registration.looked) return registration;
+  // A run that has not fetched yet may have started after the look above, and after an earlier run closed with the
+  // discovery complete: look again, now that any later change wakes the run this waiter is registered with.
+  const again = await fetchDiscovery(discoveryId);
+  return again.status === 'complete' ? { handout: { discoveryId, outcome: 'complete', discovery: again } } : registration;
 }

@@ -152,10 +152,12 @@ export interface DiscoveryHandout {
 
 /**
  * A registration's answer: the handout at once when the discovery had already ended, or nothing yet (the handout
- * follows as a signal). `earlierOwner`: `discovery-<id>` runs an earlier version that keeps no waiters.
+ * follows as a signal). `looked`: this run of `discovery-<id>` has fetched the discovery since it started, so a
+ * completion before the registration is not missed. `earlierOwner`: an earlier version runs it, which keeps no waiters.
  */
 export interface DiscoveryRegistration {
   handout?: DiscoveryHandout;
+  looked?: boolean;
   earlierOwner?: boolean;
 }
 

@@ -15,6 +15,8 @@ const MAX_WAITER_ID_LENGTH = 1000;
 export class DiscoveryOwner {
   /** Webhook updates counted so far (one per event: a repeated delivery fetches nothing more). */
   updates = 0;
+  /** Fetches this run has started: a registration before the first must look for itself. */
+  looks = 0;
   cancelled = false;
   private readonly waiters: string[] = [];
   private readonly handed = new Set<string>();
@@ -34,7 +36,7 @@ export class DiscoveryOwner {
       ({ waiterId }) => {
         // A repeated registration (an activity's retry) changes nothing: the set stays exact.
         if (!this.waiters.includes(waiterId)) this.waiters.push(waiterId);
-        if (!this.ending) return {};
+        if (!this.ending) return { looked: this.looks > 0 };
         // Registered after the end: the answer carries the handout, so no signal is needed.
         this.handed.add(waiterId);
         return { handout: this.ending };

@@ -27,13 +27,16 @@ export async function discoveryWorkflow(input: DiscoveryWorkflowInput): Promise<
   const deadline = Date.now() + ms(timing.discoveryDeadlineSeconds);
   let interval = ms(timing.pollInitialSeconds);
   let last: Discovery | undefined;
-  // A waiter that started this workflow looked a moment ago; the receiver's start means the discovery changed.
+  // A waiter that started this workflow looks itself once registered; the receiver's start means the discovery changed.
   let why: string | undefined = input.looked ? undefined : 'first look';
   let handout: DiscoveryHandout | undefined;
   for (let polls = 1; !handout; polls += 1) {
+    // Counted before the fetch: an update that arrives while it runs fetches again.
+    const seen = owner.updates;
     if (why !== undefined) {
       const fetching = activitySummary.fetchDiscovery(discoveryId, why);
       progress.at({ doing: fetching });
+      owner.looks += 1;
       last = await fetchDiscovery.executeWithOptions({ summary: fetching }, [discoveryId]);
       if (last.status === 'complete') {
         handout = { discoveryId, outcome: 'complete', discovery: last };
@@ -50,7 +53,6 @@ export async function discoveryWorkflow(input: DiscoveryWorkflowInput): Promise<
       doing: `waiting for the discovery: next poll in ${humanDuration(wait)}, at once on its webhook; gives up at ${instant(deadline)}`,
       until: Date.now() + wait,
     });
-    const seen = owner.updates;
     const summary = timerSummary.discoveryPoll(discoveryId, wait);
     const woken = await condition(() => owner.updates > seen || owner.cancelled, wait, { summary });
     if (owner.cancelled) handout = { discoveryId, outcome: 'cancelled', ...(last ? { discovery: last } : {}) };
