@@ -11,6 +11,7 @@ import type { Timing } from '../../workflows/shared/timing.js';
 import type { discoveryWorkflow, verificationWorkflow } from '../../workflows/verification/index.js';
 import { WorkflowType } from '../../workflows/shared/workflow-types.js';
 import { FAST, v2Intake } from '../setup/fixtures.js';
+import { recordHistory } from '../setup/histories.js';
 import { DISCOVERY_PATIENT, pendingDiscovery } from '../setup/sandbox.js';
 import { testTemporal } from '../setup/temporal.js';
 import { eventually, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
@@ -115,6 +116,7 @@ describe('discovery-<id> owns its waiters', function () {
         'each waiter registered once and was handed the discovery, fetching nothing itself',
       );
     }
+    await recordHistory('discovery-owner-three-waiters', owner(discoveryId));
   });
 
   it('gives a waiter that registers after the discovery ended the result at once', async () => {
@@ -161,6 +163,7 @@ describe('discovery-<id> owns its waiters', function () {
       // The grace period's timer is the only one: no poll timer in a waiter.
       assert.equal(mine.timers, 1);
     }
+    await recordHistory('discovery-owner-polled', owner(discoveryId));
   });
 
   it('a cancelled waiter does not stop the others', async () => {
