@@ -1,5 +1,10 @@
 import { Context } from '@temporalio/activity';
-import { WithStartWorkflowOperation, WorkflowUpdateFailedError } from '@temporalio/client';
+import {
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  type Client,
+} from '@temporalio/client';
 import type { Discovery } from '../src/contract/index.js';
 import { discoveryWorkflowId } from '../workflows/shared/ids.js';
 import { registerDiscoveryWaiterUpdate } from '../workflows/shared/messages.js';
@@ -11,6 +16,47 @@ import { WorkflowType } from '../workflows/shared/workflow-types.js';
 
 /** How the workflow SDK refuses an update that the workflow's code has no handler for (an earlier version's run). */
 const NO_HANDLER = 'No registered handler for update';
+/** A run that closes between a refused start and the update is started again; more than twice is not a race. */
+const ATTEMPTS = 3;
+
+/**
+ * Registers `waiterId` with `discovery-<id>`: a start that carries it when no run is open (one billed action), else
+ * the registration update on the open run (one action; an update-with-start would cost both).
+ */
+async function register(
+  client: Client,
+  taskQueue: string,
+  input: DiscoveryWorkflowInput & { waiters: string[] },
+): Promise<DiscoveryRegistration> {
+  const workflowId = discoveryWorkflowId(input.discoveryId);
+  const [waiterId] = input.waiters;
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await client.workflow.start<typeof discoveryWorkflow>(WorkflowType.discovery, {
+        workflowId,
+        taskQueue,
+        args: [input],
+        workflowIdConflictPolicy: 'FAIL',
+        typedSearchAttributes: [{ key: DiscoveryId, value: input.discoveryId }],
+        ...discoveryStartMetadata(input),
+      });
+      return { looked: false };
+    } catch (err) {
+      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+    }
+    try {
+      return await client.workflow
+        .getHandle<typeof discoveryWorkflow>(workflowId)
+        .executeUpdate(registerDiscoveryWaiterUpdate, { args: [{ waiterId: waiterId! }] });
+    } catch (err) {
+      if (err instanceof WorkflowUpdateFailedError && String(err.cause?.message).startsWith(NO_HANDLER)) {
+        return { earlierOwner: true };
+      }
+      // The open run closed in between: start the next one.
+      if (!(err instanceof WorkflowNotFoundError) || attempt >= ATTEMPTS) throw err;
+    }
+  }
+}
 
 /**
  * A verification's one step towards its discovery (decision 0054): a discovery already complete is answered at once,
@@ -26,28 +72,9 @@ export async function registerDiscoveryWaiter(
   const discovery = await fetchDiscovery(discoveryId);
   if (discovery.status === 'complete') return { handout: { discoveryId, outcome: 'complete', discovery } };
   const { client, info } = Context.current();
-  const input: DiscoveryWorkflowInput = { discoveryId, looked: true, ...(timing ? { timing } : {}) };
-  const start = new WithStartWorkflowOperation<typeof discoveryWorkflow>(WorkflowType.discovery, {
-    workflowId: discoveryWorkflowId(discoveryId),
-    taskQueue: info.taskQueue,
-    args: [input],
-    workflowIdConflictPolicy: 'USE_EXISTING',
-    typedSearchAttributes: [{ key: DiscoveryId, value: discoveryId }],
-    ...discoveryStartMetadata(input),
-  });
-  let registration: DiscoveryRegistration;
-  try {
-    registration = await client.workflow.executeUpdateWithStart(registerDiscoveryWaiterUpdate, {
-      args: [{ waiterId }],
-      startWorkflowOperation: start,
-    });
-  } catch (err) {
-    if (err instanceof WorkflowUpdateFailedError && String(err.cause?.message).startsWith(NO_HANDLER)) {
-      return { earlierOwner: true };
-    }
-    throw err;
-  }
-  if (registration.handout || registration.looked) return registration;
+  const input = { discoveryId, looked: true, waiters: [waiterId], ...(timing ? { timing } : {}) };
+  const registration = await register(client, info.taskQueue, input);
+  if (registration.handout || registration.looked || registration.earlierOwner) return registration;
   // A run that has not fetched yet may have started after the look above, and after an earlier run closed with the
   // discovery complete: look again, now that any later change wakes the run this waiter is registered with.
   const again = await fetchDiscovery(discoveryId);

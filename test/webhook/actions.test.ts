@@ -98,8 +98,8 @@ describe('webhook receiver: events reach the workflows', function () {
     type GrpcInterceptor = NonNullable<NonNullable<Parameters<typeof Connection.connect>[0]>['interceptors']>[number];
     const calls: string[] = [];
     const counting: GrpcInterceptor = (options, nextCall) => {
-      calls.push(String(options.method_definition.path).split('/').pop());
-      return nextCall(options);
+      calls.push(String(options.method_definition.path).split('/').pop() ?? '');
+      return nextCall(options) as ReturnType<GrpcInterceptor>;
     };
     const connection = await Connection.connect({ address: testTemporal().server.address, interceptors: [counting] });
     const counted = new Client({

@@ -22,7 +22,11 @@ export class DiscoveryOwner {
   private readonly handed = new Set<string>();
   private ending: DiscoveryHandout | undefined;
 
-  constructor(private readonly discoveryId: string) {
+  constructor(
+    private readonly discoveryId: string,
+    starters: readonly unknown[] = [],
+  ) {
+    for (const id of starters) if (isWaiterId(id) && !this.waiters.includes(id)) this.waiters.push(id);
     const seen = new SeenEvents();
     setHandler(discoveryUpdatedSignal, ({ discoveryId, eventId }) => {
       if (discoveryId === this.discoveryId && !seen.repeated(eventId)) this.updates += 1;
@@ -43,9 +47,7 @@ export class DiscoveryOwner {
       },
       {
         validator: ({ waiterId }) => {
-          if (typeof waiterId !== 'string' || waiterId.length === 0 || waiterId.length > MAX_WAITER_ID_LENGTH) {
-            throw new Error('waiterId must be a workflow id');
-          }
+          if (!isWaiterId(waiterId)) throw new Error('waiterId must be a workflow id');
         },
       },
     );
@@ -76,4 +78,8 @@ export class DiscoveryOwner {
       );
     }
   }
+}
+
+function isWaiterId(id: unknown): id is string {
+  return typeof id === 'string' && id.length > 0 && id.length <= MAX_WAITER_ID_LENGTH;
 }

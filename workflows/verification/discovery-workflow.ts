@@ -21,7 +21,7 @@ const { fetchDiscovery } = proxyActivities<VerificationActivities>(deadlineCallO
 export async function discoveryWorkflow(input: DiscoveryWorkflowInput): Promise<DiscoveryWorkflowResult> {
   const { discoveryId } = input;
   const timing = resolveTiming(input.timing);
-  const owner = new DiscoveryOwner(discoveryId);
+  const owner = new DiscoveryOwner(discoveryId, Array.isArray(input.waiters) ? input.waiters : []);
   let heading = `Awaiting discovery ${code(discoveryId)}`;
   const progress = new Progress((step) => simpleDetails(`${heading} · ${owner.waiting} waiting`, step));
   const deadline = Date.now() + ms(timing.discoveryDeadlineSeconds);
