@@ -78,5 +78,7 @@ export async function registerDiscoveryWaiter(
   // A run that has not fetched yet may have started after the look above, and after an earlier run closed with the
   // discovery complete: look again, now that any later change wakes the run this waiter is registered with.
   const again = await fetchDiscovery(discoveryId);
-  return again.status === 'complete' ? { handout: { discoveryId, outcome: 'complete', discovery: again } } : registration;
+  return again.status === 'complete'
+    ? { handout: { discoveryId, outcome: 'complete', discovery: again } }
+    : registration;
 }

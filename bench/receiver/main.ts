@@ -94,6 +94,7 @@ async function waitingVerifications(r: ReceiverStack, n: number): Promise<Waitin
       owner: r.stack.client.workflow.getHandle(discoveryWorkflowId(discoveryId)),
     });
   });
+  log(`${n} verifications started; waiting for their registrations`);
   for (const w of waiting) {
     for (;;) {
       const registered = await w.owner.query(discoveryWaitersQuery).catch(() => []);
@@ -101,6 +102,7 @@ async function waitingVerifications(r: ReceiverStack, n: number): Promise<Waitin
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
+  log('registered; completing their discoveries');
   // The sandbox has no subscription here: completing sends nothing, the bench's deliveries are the webhooks.
   await forEachLimited(n, 8, (i) => completeDiscovery(r.stack, waiting[i]!.discoveryId));
   return waiting;

@@ -1,10 +1,10 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance } from 'fastify';
-import { createWebhookReceiver, WEBHOOK_PATH } from '../../apps/receiver/index.js';
+import { WEBHOOK_PATH } from '../../apps/receiver/index.js';
 import { SIGNATURE_HEADER } from '../../src/contract/index.js';
 import { signWebhook } from '../../src/contract/webhook-signature.js';
-import { loadConfig } from '../../src/config.js';
-import { createLogger } from '../../src/logging.js';
 import { discoveryWorkflowId } from '../../workflows/shared/ids.js';
 import { discoveryUpdatedSignal } from '../../workflows/shared/messages.js';
 import { DiscoveryId } from '../../workflows/shared/search-attributes.js';
@@ -16,40 +16,66 @@ import { startBenchStack, startWorkerChild, type BenchStack, type WorkerChild } 
 
 const SECRET = 'whsec_bench_receiver_0123456789abcdef';
 const WORKER = fileURLToPath(new URL('../worker-child.ts', import.meta.url));
+const CLI = fileURLToPath(new URL('../../apps/cli/main.ts', import.meta.url));
 const PATIENT = { firstName: 'Grace', lastName: 'Hopper', dateOfBirth: '12/09/1976', state: 'NY' };
 
 /**
  * What `bench:receiver` runs against: the bench stack (its own dev server, the sandbox, an encrypting client), the
- * project's worker in a child process, and the webhook receiver in this process on a free port, as `eligibility
- * receiver` builds it (signatures checked, 4 s Temporal deadline).
+ * project's worker in a child process, and `eligibility receiver` in another, as production runs it (signatures
+ * checked, its 4 s Temporal deadline, its logging at the default level), so this process's load is not the receiver's.
  */
 export interface ReceiverStack {
   stack: BenchStack;
   worker: WorkerChild;
-  receiver: FastifyInstance;
   receiverUrl: string;
   stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+async function startReceiverChild(env: Record<string, string>, healthUrl: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), CLI, 'receiver'], {
+    env: { ...process.env, ...env },
+    stdio: 'ignore',
+  });
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`eligibility receiver exited (${child.exitCode})`);
+    const answered = await fetch(healthUrl, { signal: AbortSignal.timeout(1000) }).then(
+      (res) => res.body?.cancel().then(() => true) ?? true,
+      () => false,
+    );
+    if (answered) return child;
+    if (Date.now() > deadline) throw new Error('eligibility receiver did not answer within 60 s');
+    await sleep(250);
+  }
 }
 
 export async function startReceiverStack(): Promise<ReceiverStack> {
   const stack = await startBenchStack();
   const worker = startWorkerChild(['--import', import.meta.resolve('tsx'), WORKER, 'verification'], stack.workerEnv);
   await worker.ready;
-  const config = loadConfig({ WEBHOOK_SIGNING_SECRET: SECRET, LOG_LEVEL: 'silent' });
-  const receiver = createWebhookReceiver({
-    config,
-    client: stack.client,
-    taskQueue: stack.taskQueue,
-    logger: createLogger(config),
-  });
-  const address = (await receiver.listen({ host: '127.0.0.1', port: 0 })).replace(/\/$/, '');
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const { LOG_LEVEL: _quiet, ...env } = stack.workerEnv;
+  const receiver = await startReceiverChild(
+    { ...env, WEBHOOK_HOST: '127.0.0.1', WEBHOOK_PORT: String(port), WEBHOOK_SIGNING_SECRET: SECRET },
+    `${base}/healthz`,
+  );
+  const exited = new Promise<void>((resolve) => receiver.once('exit', () => resolve()));
   return {
     stack,
     worker,
-    receiver,
-    receiverUrl: `${address}${WEBHOOK_PATH}`,
+    receiverUrl: `${base}${WEBHOOK_PATH}`,
     async stop() {
-      await receiver.close();
+      receiver.kill('SIGTERM');
+      await exited;
       await worker.stop();
       await stack.stop();
     },

@@ -108,7 +108,12 @@ describe('webhook receiver: events reach the workflows', function () {
       dataConverter: testDataConverter(),
     });
     const config = loadConfig({ WEBHOOK_SIGNING_SECRET: SECRET, LOG_LEVEL: 'silent' });
-    const one = createWebhookReceiver({ config, client: counted, taskQueue: h.taskQueue, logger: createLogger(config) });
+    const one = createWebhookReceiver({
+      config,
+      client: counted,
+      taskQueue: h.taskQueue,
+      logger: createLogger(config),
+    });
     try {
       const { discoveryId } = await h.sandbox.createDiscovery({ ...patient, delayMs: -1 });
       const waiters = await Promise.all(

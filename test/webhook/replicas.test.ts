@@ -77,7 +77,8 @@ describe('webhook deduplication across receiver replicas and restarts (the workf
     const verification = client().workflow.getHandle(workflowId);
     const discoveryWorkflow = client().workflow.getHandle(discoveryWorkflowId(discoveryId));
     await eventually(
-      async () => ((await discoveryWorkflow.query(discoveryWaitersQuery).catch(() => [])).length === 1 ? true : undefined),
+      async () =>
+        (await discoveryWorkflow.query(discoveryWaitersQuery).catch(() => [])).length === 1 ? true : undefined,
       15_000,
       'the verification registered with discovery-<id>',
     );

@@ -146,7 +146,10 @@ describe('discovery-<id> owns its waiters', function () {
     const waiters = [first, ...(await Promise.all(burst))];
     const started = Date.now();
     const outcomes = await Promise.all(waiters.map(async (w) => (await w.result()).outcome));
-    assert.deepEqual(outcomes, waiters.map(() => 'completed'));
+    assert.deepEqual(
+      outcomes,
+      waiters.map(() => 'completed'),
+    );
     assert.ok(Date.now() - started < 15_000, 'none waited for an hourly poll');
   });
 
@@ -157,7 +160,10 @@ describe('discovery-<id> owns its waiters', function () {
     assert.deepEqual(outcomes, ['completed', 'completed', 'completed']);
     const counts = await historyCounts(owner(discoveryId));
     // Started by a waiter (which looked), it polls: a timer, then a fetch, as often as the discovery takes.
-    assert.ok(counts.fetches >= 1 && counts.timers >= counts.fetches, `discovery-<id> polled: ${JSON.stringify(counts)}`);
+    assert.ok(
+      counts.fetches >= 1 && counts.timers >= counts.fetches,
+      `discovery-<id> polled: ${JSON.stringify(counts)}`,
+    );
     assert.equal(counts.signalsReceived, 0, 'no webhook: polling alone found it');
     for (const w of waiters) {
       const mine = await historyCounts(w);
@@ -172,10 +178,10 @@ describe('discovery-<id> owns its waiters', function () {
     const { discoveryId } = await pendingDiscovery(h.sandbox);
     const [gone, kept] = await Promise.all([startWaiter(discoveryId), startWaiter(discoveryId)]);
     await waitersOf(discoveryId, 2);
-    await gone!.cancel();
+    await gone.cancel();
     await h.sandbox.completeDiscovery(discoveryId, true);
     await owner(discoveryId).signal(discoveryUpdatedSignal, { discoveryId });
-    assert.equal((await kept!.result()).outcome, 'completed');
+    assert.equal((await kept.result()).outcome, 'completed');
     assert.equal((await owner(discoveryId).result()).outcome, 'complete');
   });
 });

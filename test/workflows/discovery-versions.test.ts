@@ -92,7 +92,11 @@ describe('discoveries across versions: verifications and discovery-<id> of the v
 
   it("an earlier version's verification still completes by its own polling beside a new discovery-<id>", async () => {
     const { discoveryId } = await pendingDiscovery(h.sandbox);
-    const old = await verification(discoveryId, earlierQueue, { ...FAST, pollInitialSeconds: 0.3, pollMaxSeconds: 0.5 });
+    const old = await verification(discoveryId, earlierQueue, {
+      ...FAST,
+      pollInitialSeconds: 0.3,
+      pollMaxSeconds: 0.5,
+    });
     await eventually(
       async () => ((await activityCount(old, 'fetchDiscovery')) >= 1 ? true : undefined),
       15_000,

@@ -1,5 +1,10 @@
 import { getExternalWorkflowHandle, setHandler } from '@temporalio/workflow';
-import { cancelSignal, discoveryHandoutSignal, discoveryUpdatedSignal, discoveryWaitersQuery } from '../shared/messages.js';
+import {
+  cancelSignal,
+  discoveryHandoutSignal,
+  discoveryUpdatedSignal,
+  discoveryWaitersQuery,
+} from '../shared/messages.js';
 import { registerDiscoveryWaiterUpdate } from '../shared/messages.js';
 import { SeenEvents } from './seen-events.js';
 import type { DiscoveryHandout } from '../shared/types.js';

@@ -12,9 +12,7 @@ import { code, humanDuration, instant } from '../shared/ui-text.js';
 const { registerDiscoveryWaiter } = proxyActivities<VerificationActivities>(deadlineCallOptions);
 
 export type DiscoveryWaitResult =
-  | { kind: 'complete'; discovery: Discovery }
-  | { kind: 'timed-out'; discovery?: Discovery }
-  | { kind: 'stopped' };
+  { kind: 'complete'; discovery: Discovery } | { kind: 'timed-out'; discovery?: Discovery } | { kind: 'stopped' };
 
 /**
  * A verification's wait for its discovery (decision 0054): one activity looks at the discovery and, while it is
