@@ -11,6 +11,7 @@
  * Prints each figure beside its target; a missed target is a figure, not a failure (exit 0).
  */
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { WorkflowHandle } from '@temporalio/client';
 import { startVerification } from '../../src/temporal/start-verification.js';
 import { table } from '../../src/text-format.js';
@@ -35,6 +36,7 @@ const staggerMs = numberArg('stagger-ms', 100);
 const t0 = Date.now();
 const log = (line: string) => console.log(`[${String(Math.round((Date.now() - t0) / 1000)).padStart(5)} s] ${line}`);
 const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
+const not200 = (statuses: number[]) => statuses.filter((status) => status !== 200).length;
 
 async function discoveries(r: ReceiverStack, n: number): Promise<string[]> {
   const ids: string[] = [];
@@ -95,10 +97,12 @@ async function waitingVerifications(r: ReceiverStack, n: number): Promise<Waitin
     });
   });
   log(`${n} verifications started; waiting for their registrations`);
-  for (const w of waiting) {
+  const registerBy = Date.now() + 120_000;
+  for (const [i, w] of waiting.entries()) {
     for (;;) {
       const registered = await w.owner.query(discoveryWaitersQuery).catch(() => []);
       if (registered.length > 0) break;
+      if (Date.now() > registerBy) throw new Error(`${i} of ${n} verifications registered within 2 minutes`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
@@ -114,13 +118,22 @@ const percentile = (xs: number[], p: number) => {
 };
 
 /** Delivery sent → fetched (`discovery-<id>`'s fetch completed) and → handed (the verification's signal). */
-async function latencies(waiting: Waiting[], sentAt: number[]) {
+async function latencies(waiting: Waiting[], sentAt: number[], statuses: number[]) {
   const fetched: number[] = [];
   const handed: number[] = [];
+  const settleBy = Date.now() + 60_000;
+  let unsettled = 0;
   const actions = { verification: 0, owner: 0 };
   for (const [i, w] of waiting.entries()) {
-    await w.verification.result();
-    await w.owner.result();
+    // Bounded: a verification whose delivery was lost would otherwise wait for its hourly poll.
+    const closed = await Promise.race([
+      Promise.all([w.verification.result(), w.owner.result()]).then(() => true),
+      sleep(Math.max(0, settleBy - Date.now())).then(() => false),
+    ]);
+    if (!closed) {
+      unsettled += 1;
+      continue;
+    }
     const ownerEvents: HistoryEvent[] = (await w.owner.fetchHistory()).events ?? [];
     const mine: HistoryEvent[] = (await w.verification.fetchHistory()).events ?? [];
     const fetch = ownerEvents.find((e) => e.activityTaskCompletedEventAttributes);
@@ -134,28 +147,34 @@ async function latencies(waiting: Waiting[], sentAt: number[]) {
   return {
     fetched: spread(fetched),
     handed: spread(handed),
-    actions: { verification: actions.verification / waiting.length, owner: actions.owner / waiting.length },
+    unsettled,
+    statuses,
+    actions: {
+      verification: actions.verification / (waiting.length - unsettled),
+      owner: actions.owner / (waiting.length - unsettled),
+    },
   };
 }
 
 async function staggered(r: ReceiverStack) {
   const waiting = await waitingVerifications(r, waiters);
   const sentAt: number[] = [];
+  const sent: Promise<number>[] = [];
   const start = Date.now();
   for (const [i, w] of waiting.entries()) {
     const due = start + i * staggerMs;
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - Date.now())));
     sentAt[i] = Date.now();
-    void deliver(r.receiverUrl, w.discoveryId, `evt_${randomUUID()}`);
+    sent.push(deliver(r.receiverUrl, w.discoveryId, `evt_${randomUUID()}`));
   }
-  return latencies(waiting, sentAt);
+  return latencies(waiting, sentAt, await Promise.all(sent));
 }
 
 async function burst(r: ReceiverStack) {
   const waiting = await waitingVerifications(r, waiters);
   const sentAt = waiting.map(() => Date.now());
-  await Promise.all(waiting.map((w) => deliver(r.receiverUrl, w.discoveryId, `evt_${randomUUID()}`)));
-  return latencies(waiting, sentAt);
+  const statuses = await Promise.all(waiting.map((w) => deliver(r.receiverUrl, w.discoveryId, `evt_${randomUUID()}`)));
+  return latencies(waiting, sentAt, statuses);
 }
 
 async function run() {
@@ -191,11 +210,21 @@ async function run() {
           ],
           ['  → handed to its verification', `p50 ${ms(s.handed.p50)}, p99 ${ms(s.handed.p99)} (${s.handed.n})`, ''],
           [
+            '  deliveries not answered 200; verifications not closed in 60 s',
+            `${not200(s.statuses)}; ${s.unsettled}`,
+            '0; 0',
+          ],
+          [
             `webhook → discovery fetched, a burst of ${waiters}`,
             `p50 ${ms(b.fetched.p50)}, p99 ${ms(b.fetched.p99)} (${b.fetched.n})`,
             `p99 ≤ 1 s: ${met(b.fetched.p99 <= 1000)}`,
           ],
           ['  → handed to its verification', `p50 ${ms(b.handed.p50)}, p99 ${ms(b.handed.p99)} (${b.handed.n})`, ''],
+          [
+            '  deliveries not answered 200; verifications not closed in 60 s',
+            `${not200(b.statuses)}; ${b.unsettled}`,
+            '0; 0',
+          ],
           [
             'billed actions per verification by webhook (+ discovery-<id>)',
             `${s.actions.verification.toFixed(1)} + ${s.actions.owner.toFixed(1)} = ${totalActions.toFixed(1)}`,

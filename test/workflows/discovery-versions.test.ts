@@ -115,6 +115,13 @@ describe('discoveries across versions: verifications and discovery-<id> of the v
     );
     const owner = client().workflow.getHandle<typeof discoveryWorkflow>(discoveryWorkflowId(discoveryId));
     assert.deepEqual(await owner.query(discoveryWaitersQuery), []);
+    // Its fetch for that delivery found the discovery pending (before the completion below).
+    await eventually(
+      async () =>
+        (await owner.fetchHistory()).events?.some((e) => e.activityTaskCompletedEventAttributes) ? true : undefined,
+      15_000,
+      'discovery-<id> to fetch for the delivery',
+    );
     await h.sandbox.completeDiscovery(discoveryId, true);
     const result = await old.result();
     assert.equal(result.outcome, 'completed');
