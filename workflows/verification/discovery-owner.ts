@@ -4,8 +4,8 @@ import {
   discoveryHandoutSignal,
   discoveryUpdatedSignal,
   discoveryWaitersQuery,
+  registerDiscoveryWaiterUpdate,
 } from '../shared/messages.js';
-import { registerDiscoveryWaiterUpdate } from '../shared/messages.js';
 import { SeenEvents } from './seen-events.js';
 import type { DiscoveryHandout } from '../shared/types.js';
 
@@ -23,7 +23,8 @@ export class DiscoveryOwner {
   /** Fetches this run has started: a registration before the first must look for itself. */
   looks = 0;
   cancelled = false;
-  private readonly waiters: string[] = [];
+  /** In registration order; a set, so a discovery shared by thousands stays cheap to register with. */
+  private readonly waiters = new Set<string>();
   private readonly handed = new Set<string>();
   private ending: DiscoveryHandout | undefined;
 
@@ -31,7 +32,7 @@ export class DiscoveryOwner {
     private readonly discoveryId: string,
     starters: readonly unknown[] = [],
   ) {
-    for (const id of starters) if (isWaiterId(id) && !this.waiters.includes(id)) this.waiters.push(id);
+    for (const id of starters) if (isWaiterId(id)) this.waiters.add(id);
     const seen = new SeenEvents();
     setHandler(discoveryUpdatedSignal, ({ discoveryId, eventId }) => {
       if (discoveryId === this.discoveryId && !seen.repeated(eventId)) this.updates += 1;
@@ -44,7 +45,7 @@ export class DiscoveryOwner {
       registerDiscoveryWaiterUpdate,
       ({ waiterId }) => {
         // A repeated registration (an activity's retry) changes nothing: the set stays exact.
-        if (!this.waiters.includes(waiterId)) this.waiters.push(waiterId);
+        this.waiters.add(waiterId);
         if (!this.ending) return { looked: this.looks > 0 };
         // Registered after the end: the answer carries the handout, so no signal is needed.
         this.handed.add(waiterId);
@@ -59,7 +60,7 @@ export class DiscoveryOwner {
   }
 
   get waiting(): number {
-    return this.waiters.length;
+    return this.waiters.size;
   }
 
   /**
@@ -70,7 +71,7 @@ export class DiscoveryOwner {
   async handOut(handout: DiscoveryHandout): Promise<void> {
     this.ending = handout;
     for (;;) {
-      const due = this.waiters.filter((id) => !this.handed.has(id));
+      const due = [...this.waiters].filter((id) => !this.handed.has(id));
       if (due.length === 0) return;
       for (const id of due) this.handed.add(id);
       await Promise.all(
