@@ -1,5 +1,6 @@
 import { Context } from '@temporalio/activity';
 import type { EligibilityClient } from '../src/client/index.js';
+import { registerDiscoveryWaiter } from './discovery-waiters.js';
 import { heldBackFailure, toActivityFailure, toV1CreationFailure } from './failures.js';
 import type { CallOutcomes } from './outcomes.js';
 import { HELD_BACK_RETRY_MS, type RateLimitBrake } from './rate-limit-brake.js';
@@ -46,9 +47,12 @@ export interface ActivityDeps {
  */
 export function createActivities(client: EligibilityClient, deps: ActivityDeps = {}): VerificationActivities {
   // The signatures are the port's (`VerificationActivities`), so they are written once, on the workflow side.
+  const fetchDiscovery = (discoveryId: string) => serviceCall(deps, (o) => client.getDiscovery(discoveryId, o));
   return {
     lookupPayer: (payerId, policy) => serviceCall(deps, (o) => client.getPayer(payerId, o), toActivityFailure, policy),
-    fetchDiscovery: (discoveryId) => serviceCall(deps, (o) => client.getDiscovery(discoveryId, o)),
+    fetchDiscovery,
+    registerDiscoveryWaiter: (discoveryId, waiterId, timing) =>
+      registerDiscoveryWaiter(fetchDiscovery, discoveryId, waiterId, timing),
     createVerificationV2: (request, idempotencyKey, policy) =>
       serviceCall(
         deps,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { WorkflowHandle } from '@temporalio/client';
+import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logging.js';
@@ -8,9 +8,10 @@ import { startVerification } from '../../src/temporal/start-verification.js';
 import { createWebhookReceiver, WEBHOOK_PATH } from '../../apps/receiver/index.js';
 import { discoveryWorkflowId, runWorkflowId } from '../../workflows/shared/ids.js';
 import type { verificationWorkflow } from '../../workflows/verification/index.js';
-import { cancelSignal, statusQuery } from '../../workflows/shared/messages.js';
+import { cancelSignal, discoveryWaitersQuery, statusQuery } from '../../workflows/shared/messages.js';
 import type { Timing } from '../../workflows/shared/timing.js';
 import { testTemporal } from '../setup/temporal.js';
+import { testDataConverter } from '../setup/codec.js';
 import { eventually, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
 import { deliver, delivery, SECRET } from './deliveries.js';
 
@@ -90,6 +91,60 @@ describe('webhook receiver: events reach the workflows', function () {
     assert.equal(result.discovery?.successful, true);
     const discoveryWorkflow = await client().workflow.getHandle(discoveryWorkflowId(discoveryId)).describe();
     assert.equal(discoveryWorkflow.type, 'discoveryWorkflow');
+  });
+
+  it('a discovery.updated delivery is one Temporal call, a signal-with-start of discovery-<id>, which wakes its waiters', async () => {
+    // A receiver whose connection records every gRPC call it makes to Temporal.
+    type GrpcInterceptor = NonNullable<NonNullable<Parameters<typeof Connection.connect>[0]>['interceptors']>[number];
+    const calls: string[] = [];
+    const counting: GrpcInterceptor = (options, nextCall) => {
+      calls.push(String(options.method_definition.path).split('/').pop() ?? '');
+      return nextCall(options) as ReturnType<GrpcInterceptor>;
+    };
+    const connection = await Connection.connect({ address: testTemporal().server.address, interceptors: [counting] });
+    const counted = new Client({
+      connection,
+      namespace: testTemporal().server.namespace,
+      dataConverter: testDataConverter(),
+    });
+    const config = loadConfig({ WEBHOOK_SIGNING_SECRET: SECRET, LOG_LEVEL: 'silent' });
+    const one = createWebhookReceiver({
+      config,
+      client: counted,
+      taskQueue: h.taskQueue,
+      logger: createLogger(config),
+    });
+    try {
+      const { discoveryId } = await h.sandbox.createDiscovery({ ...patient, delayMs: -1 });
+      const waiters = await Promise.all(
+        [1, 2].map(() =>
+          start(
+            { id: callerId('one-call'), patient, placeOfServiceCode: '11', specialtyCode: 'PRC', discoveryId },
+            { ...FAST, pollInitialSeconds: 3600, pollMaxSeconds: 3600 },
+          ),
+        ),
+      );
+      const owner = client().workflow.getHandle(discoveryWorkflowId(discoveryId));
+      await eventually(
+        async () => ((await owner.query(discoveryWaitersQuery).catch(() => [])).length === 2 ? true : undefined),
+        10_000,
+        'both verifications registered',
+      );
+      // The sandbox also delivers the completion to this suite's own receiver: counted here is `one`'s delivery alone.
+      await h.sandbox.completeDiscovery(discoveryId, true);
+      calls.length = 0;
+      const answered = await deliver(one, delivery('sandbox.discovery.updated', { discoveryId, status: 'complete' }));
+      assert.equal(answered.statusCode, 200);
+      assert.deepEqual(calls, ['SignalWithStartWorkflowExecution'], 'no visibility query, no signal per waiter');
+      const results = await Promise.all(waiters.map((w) => w.result()));
+      assert.deepEqual(
+        results.map((r) => r.outcome),
+        ['completed', 'completed'],
+      );
+    } finally {
+      await one.close();
+      await connection.close();
+    }
   });
 
   it('a sandbox.run.pending delivery without a caller id reaches the running verification', async () => {

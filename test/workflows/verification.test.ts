@@ -8,11 +8,13 @@ import {
   awaitSettledUpdate,
   cancelSignal,
   discoveryUpdatedSignal,
+  discoveryWaitersQuery,
   runAwaitingInputSignal,
   statusQuery,
   supplyRunInputUpdate,
 } from '../../workflows/shared/messages.js';
 import type { verificationWorkflow } from '../../workflows/verification/index.js';
+import { discoveryWorkflowId } from '../../workflows/shared/ids.js';
 import type { Timing } from '../../workflows/shared/timing.js';
 import type { VerificationResult, VerificationWorkflowInput } from '../../workflows/shared/types.js';
 import { FAST, callerId, v2Intake } from '../setup/fixtures.js';
@@ -137,19 +139,23 @@ describe('verificationWorkflow', function () {
     await recordHistory('unknown-payer', wf);
   });
 
-  it('wakes on a discoveryUpdated signal instead of waiting for an hourly poll', async () => {
+  it("is handed the discovery by discovery-<id>, woken by the discovery's update instead of an hourly poll", async () => {
     const discovery = await createDiscovery({ delayMs: -1 });
     const request = v2Intake({ payerId: undefined, discoveryId: discovery.discoveryId });
     delete (request.patient as { memberId?: string }).memberId;
     const wf = await start(request, { ...FAST, pollInitialSeconds: 3600, pollMaxSeconds: 3600 });
+    const owner = client().workflow.getHandle(discoveryWorkflowId(discovery.discoveryId));
     await eventually(
-      async () => ((await wf.query(statusQuery)).stage === 'awaiting-discovery' ? true : undefined),
+      async () => ((await owner.query(discoveryWaitersQuery).catch(() => [])).length > 0 ? true : undefined),
       10_000,
-      'stage awaiting-discovery',
+      'the verification registered with discovery-<id>',
     );
+    assert.deepEqual(await owner.query(discoveryWaitersQuery), [wf.workflowId]);
+    assert.equal((await wf.query(statusQuery)).stage, 'awaiting-discovery');
     await h.sandbox.completeDiscovery(discovery.discoveryId);
     const signalled = Date.now();
-    await wf.signal(discoveryUpdatedSignal, { discoveryId: discovery.discoveryId });
+    // What the webhook receiver does for the discovery's update: one signal to discovery-<id>.
+    await owner.signal(discoveryUpdatedSignal, { discoveryId: discovery.discoveryId });
     const result = await wf.result();
     const elapsed = Date.now() - signalled;
     assert.equal(result.outcome, 'completed');
@@ -157,6 +163,7 @@ describe('verificationWorkflow', function () {
     assert.equal(result.discovery?.successful, true);
     assert.ok(result.discovery?.memberId, 'the discovered member id was used');
     await recordHistory('discovery-by-signal', wf);
+    await recordHistory('discovery-owner-by-signal', owner);
   });
 
   it('finds a completed discovery by polling alone when no webhook arrives', async () => {

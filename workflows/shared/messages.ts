@@ -1,6 +1,9 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { RunUpdateResponse } from '../../src/contract/index.js';
 import type {
+  DiscoveryHandout,
+  DiscoveryRegistration,
+  DiscoveryWaiter,
   DiscoveryUpdated,
   ReviewAnswer,
   ReviewDecision,
@@ -13,6 +16,17 @@ import type {
 
 /** The webhook receiver: a discovery changed; the workflow fetches it at once instead of waiting for a poll. */
 export const discoveryUpdatedSignal = defineSignal<[DiscoveryUpdated]>('discoveryUpdated');
+/**
+ * A verification registers with `discovery-<id>` (update-with-start from its activity): the discovery's workflow keeps
+ * the exact set of its waiters and answers with the handout at once when the discovery already ended.
+ */
+export const registerDiscoveryWaiterUpdate = defineUpdate<DiscoveryRegistration, [DiscoveryWaiter]>(
+  'registerDiscoveryWaiter',
+);
+/** `discovery-<id>` to each registered verification: the discovery's end, fetched once for all of them. */
+export const discoveryHandoutSignal = defineSignal<[DiscoveryHandout]>('discoveryHandout');
+/** The verifications registered with `discovery-<id>`, in registration order (ids only, no patient data). */
+export const discoveryWaitersQuery = defineQuery<string[]>('discoveryWaiters');
 /** The webhook receiver or an operator: a run of this verification awaits callback input. */
 export const runAwaitingInputSignal = defineSignal<[RunAwaitingInput]>('runAwaitingInput');
 /** Run input from Temporal UI, which sends signals only; a rejection shows in `status().lastError`. */

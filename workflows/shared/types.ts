@@ -1,4 +1,4 @@
-import type { RunInput, VerificationIntake } from '../../src/contract/index.js';
+import type { Discovery, RunInput, VerificationIntake } from '../../src/contract/index.js';
 import type { Timing } from './timing.js';
 
 /*
@@ -134,6 +134,33 @@ export interface DiscoveryUpdated {
 export interface DiscoveryWorkflowInput {
   discoveryId: string;
   timing?: Partial<Pick<Timing, 'pollInitialSeconds' | 'pollMaxSeconds' | 'discoveryDeadlineSeconds'>>;
+  /** Started by a waiter that fetched the discovery a moment before: no first look, the first poll comes next. */
+  looked?: boolean;
+  /** The waiters that started it, registered before anything else happens (a start costs no update). */
+  waiters?: string[];
+}
+
+/** A verification that waits on a discovery, registering with `discovery-<id>` (its workflow id). */
+export interface DiscoveryWaiter {
+  waiterId: string;
+}
+
+/** What `discovery-<id>` hands every waiter once the wait ends: the discovery as last fetched (PHI: encrypted). */
+export interface DiscoveryHandout {
+  discoveryId: string;
+  outcome: 'complete' | 'timed-out' | 'cancelled';
+  discovery?: Discovery;
+}
+
+/**
+ * A registration's answer: the handout at once when the discovery had already ended, or nothing yet (the handout
+ * follows as a signal). `looked`: this run of `discovery-<id>` has fetched the discovery since it started, so a
+ * completion before the registration is not missed. `earlierOwner`: an earlier version runs it, which keeps no waiters.
+ */
+export interface DiscoveryRegistration {
+  handout?: DiscoveryHandout;
+  looked?: boolean;
+  earlierOwner?: boolean;
 }
 
 export interface DiscoveryWorkflowResult {

@@ -13,6 +13,7 @@ import type {
   WebhookEndpoint,
 } from '../../src/contract/index.js';
 import type { CallPolicy } from '../shared/activity-options.js';
+import type { DiscoveryRegistration, DiscoveryWorkflowInput } from '../shared/types.js';
 
 /**
  * The service calls these workflows make, one activity each. The workflows own this port and `activities/` implements
@@ -23,6 +24,15 @@ export interface VerificationActivities {
   /** `policy`: the verification's retry window (without one, the default; a call with a deadline passes none). */
   lookupPayer: (payerId: string, policy?: CallPolicy) => Promise<Payer>;
   fetchDiscovery: (discoveryId: string) => Promise<Discovery>;
+  /**
+   * Looks at the discovery once and, while it is not complete, registers `waiterId` with `discovery-<id>`
+   * (update-with-start on this task queue, `timing` for a workflow it starts): that workflow hands the result over.
+   */
+  registerDiscoveryWaiter: (
+    discoveryId: string,
+    waiterId: string,
+    timing?: DiscoveryWorkflowInput['timing'],
+  ) => Promise<DiscoveryRegistration>;
   /** `idempotencyKey` comes from the workflow (`uuid4()`), so every attempt and replay sends the same one. */
   createVerificationV2: (
     request: VerificationRequestV2,

@@ -1,64 +1,69 @@
-import { condition, proxyActivities, setHandler } from '@temporalio/workflow';
+import { condition, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { VerificationActivities } from './activities.js';
 import type { Discovery } from '../../src/contract/index.js';
 import { deadlineCallOptions } from '../shared/activity-options.js';
-import { discoveryUpdatedSignal } from '../shared/messages.js';
+import { discoveryHandoutSignal } from '../shared/messages.js';
 import { quietProgress, type ProgressReport } from './progress.js';
-import { SeenEvents } from './seen-events.js';
 import { activitySummary, timerSummary } from './summaries.js';
 import { ms, type Timing } from '../shared/timing.js';
-import type { DiscoverySummary } from '../shared/types.js';
-import { humanDuration, instant } from '../shared/ui-text.js';
+import type { DiscoveryHandout, DiscoverySummary } from '../shared/types.js';
+import { code, humanDuration, instant } from '../shared/ui-text.js';
 
-const { fetchDiscovery } = proxyActivities<VerificationActivities>(deadlineCallOptions);
+const { registerDiscoveryWaiter } = proxyActivities<VerificationActivities>(deadlineCallOptions);
 
 export type DiscoveryWaitResult =
-  { kind: 'complete'; discovery: Discovery } | { kind: 'timed-out'; discovery: Discovery } | { kind: 'stopped' };
+  { kind: 'complete'; discovery: Discovery } | { kind: 'timed-out'; discovery?: Discovery } | { kind: 'stopped' };
 
 /**
- * Waits for a discovery to complete: a `discoveryUpdated` signal (from the webhook receiver) triggers a fetch at
- * once, once per webhook event; without signals it polls with doubling intervals up to a deadline. The handler is set when the workflow
- * starts, so a signal that races ahead of the wait is counted, not lost.
+ * A verification's wait for its discovery (decision 0054): one activity looks at the discovery and, while it is
+ * pending, registers this workflow with `discovery-<id>`, which fetches and polls it once for all its waiters and
+ * signals the end here. The handler is set when the workflow starts, so a handout that races ahead is kept.
  */
-export class DiscoveryWatch {
-  private updates = 0;
+export class DiscoveryWait {
+  private handout: DiscoveryHandout | undefined;
 
   constructor(
     private readonly discoveryId: string | undefined,
-    seen: SeenEvents = new SeenEvents(),
     private readonly progress: ProgressReport = quietProgress,
   ) {
-    setHandler(discoveryUpdatedSignal, ({ discoveryId, eventId }) => {
-      // A repeated delivery would only fetch the same discovery again: one effect per event.
-      if (discoveryId === this.discoveryId && !seen.repeated(eventId)) this.updates += 1;
+    setHandler(discoveryHandoutSignal, (handout) => {
+      if (handout.discoveryId === this.discoveryId) this.handout ??= handout;
     });
   }
 
   async wait(timing: Timing, stopped: () => boolean): Promise<DiscoveryWaitResult> {
-    if (!this.discoveryId) throw new Error('DiscoveryWatch.wait needs a discoveryId');
+    const discoveryId = this.discoveryId;
+    if (!discoveryId) throw new Error('DiscoveryWait.wait needs a discoveryId');
+    const owner = { pollInitialSeconds: timing.pollInitialSeconds, pollMaxSeconds: timing.pollMaxSeconds };
     const deadline = Date.now() + ms(timing.discoveryDeadlineSeconds);
     let interval = ms(timing.pollInitialSeconds);
-    // The first fetch comes right away: the discovery may have completed before this workflow indexed its id.
-    let why = 'first look';
-    for (let polls = 1; ; polls += 1) {
-      const seen = this.updates;
-      const fetching = activitySummary.fetchDiscovery(this.discoveryId, why);
-      this.progress.at({ doing: fetching });
-      const discovery = await fetchDiscovery.executeWithOptions({ summary: fetching }, [this.discoveryId]);
-      if (discovery.status === 'complete') return { kind: 'complete', discovery };
-      const remaining = deadline - Date.now();
-      if (remaining <= 0) return { kind: 'timed-out', discovery };
-      const wait = Math.min(interval, remaining);
-      const summary = timerSummary.discoveryPoll(this.discoveryId, wait);
-      this.progress.at({
-        doing: `waiting for the discovery: next poll in ${humanDuration(wait)}, at once on its webhook; gives up at ${instant(deadline)}`,
-        until: Date.now() + wait,
+    for (;;) {
+      const summary = activitySummary.registerDiscoveryWaiter(discoveryId);
+      this.progress.at({ doing: summary });
+      const remaining = Math.max(1, deadline - Date.now()) / 1000;
+      const args = [discoveryId, workflowInfo().workflowId, { ...owner, discoveryDeadlineSeconds: remaining }] as const;
+      const registration = await registerDiscoveryWaiter.executeWithOptions({ summary }, [...args]);
+      this.handout ??= registration.handout;
+      if (!registration.earlierOwner || this.handout) break;
+      // An earlier version's `discovery-<id>` keeps no waiters: look again on the polling schedule until it closes
+      // (only while a deploy drains; its own webhook fetch closes it as soon as the discovery completes).
+      const wait = Math.min(interval, deadline - Date.now());
+      if (wait <= 0) return { kind: 'timed-out' };
+      this.progress.at({ doing: `looking at the discovery again in ${humanDuration(wait)}`, until: Date.now() + wait });
+      await condition(() => this.handout !== undefined || stopped(), wait, {
+        summary: timerSummary.discoveryPoll(discoveryId, wait),
       });
-      const woken = await condition(() => this.updates > seen || stopped(), wait, { summary });
       if (stopped()) return { kind: 'stopped' };
-      if (!woken) interval = Math.min(interval * 2, ms(timing.pollMaxSeconds));
-      why = woken ? 'woken by its webhook' : `poll ${polls}`;
+      interval = Math.min(interval * 2, ms(timing.pollMaxSeconds));
     }
+    this.progress.at({
+      doing: `waiting for ${code(`discovery-${discoveryId}`)} to hand the discovery over; gives up at ${instant(deadline)}`,
+    });
+    await condition(() => this.handout !== undefined || stopped());
+    const handout = this.handout;
+    if (!handout || handout.outcome === 'cancelled') return { kind: 'stopped' };
+    if (handout.outcome === 'complete' && handout.discovery) return { kind: 'complete', discovery: handout.discovery };
+    return { kind: 'timed-out', ...(handout.discovery ? { discovery: handout.discovery } : {}) };
   }
 }
 

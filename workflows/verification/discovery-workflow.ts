@@ -1,35 +1,73 @@
-import { setHandler } from '@temporalio/workflow';
+import { condition, proxyActivities } from '@temporalio/workflow';
+import type { VerificationActivities } from './activities.js';
+import type { Discovery } from '../../src/contract/index.js';
+import { deadlineCallOptions } from '../shared/activity-options.js';
 import { simpleDetails } from './current-details.js';
-import { DiscoveryWatch, summarizeDiscovery } from './discovery-wait.js';
-import { cancelSignal } from '../shared/messages.js';
+import { summarizeDiscovery } from './discovery-wait.js';
+import { DiscoveryOwner } from './discovery-owner.js';
 import { Progress } from './progress.js';
-import { code } from '../shared/ui-text.js';
-import { resolveTiming } from '../shared/timing.js';
-import type { DiscoveryWorkflowInput, DiscoveryWorkflowResult } from '../shared/types.js';
+import { activitySummary, timerSummary } from './summaries.js';
+import { code, humanDuration, instant } from '../shared/ui-text.js';
+import { ms, resolveTiming } from '../shared/timing.js';
+import type { DiscoveryHandout, DiscoveryWorkflowInput, DiscoveryWorkflowResult } from '../shared/types.js';
+
+const { fetchDiscovery } = proxyActivities<VerificationActivities>(deadlineCallOptions);
 
 /**
- * The wait for one discovery on its own, for discoveries that arrive without a verification: the webhook receiver
- * signal-with-starts it (`discovery-<id>`), so its history shows when the coverage lookup finished and what it found.
+ * One discovery's wait, for everyone who waits on it (DESIGN §3): the webhook receiver signal-with-starts it
+ * (`discovery-<id>`) and verifications register with it. It fetches the discovery once per webhook event, polls with
+ * doubling intervals when none comes, once for all its waiters, and hands the end to each of them.
  */
 export async function discoveryWorkflow(input: DiscoveryWorkflowInput): Promise<DiscoveryWorkflowResult> {
-  let cancelled = false;
-  let heading = `Awaiting discovery ${code(input.discoveryId)}`;
-  setHandler(cancelSignal, () => {
-    cancelled = true;
-  });
-  const progress = new Progress((step) => simpleDetails(heading, step));
-  const watch = new DiscoveryWatch(input.discoveryId, undefined, progress);
-  const waited = await watch.wait(resolveTiming(input.timing), () => cancelled);
-  const result: DiscoveryWorkflowResult =
-    waited.kind === 'stopped'
-      ? { outcome: 'cancelled' }
-      : {
-          outcome: waited.kind === 'complete' ? 'complete' : 'timed-out',
-          discovery: summarizeDiscovery(waited.discovery),
-        };
+  const { discoveryId } = input;
+  const timing = resolveTiming(input.timing);
+  const owner = new DiscoveryOwner(discoveryId, Array.isArray(input.waiters) ? input.waiters : []);
+  let heading = `Awaiting discovery ${code(discoveryId)}`;
+  const progress = new Progress((step) => simpleDetails(`${heading} · ${owner.waiting} waiting`, step));
+  const deadline = Date.now() + ms(timing.discoveryDeadlineSeconds);
+  let interval = ms(timing.pollInitialSeconds);
+  let last: Discovery | undefined;
+  // A waiter that started this workflow looks itself once registered; the receiver's start means the discovery changed.
+  let why: string | undefined = input.looked ? undefined : 'first look';
+  let handout: DiscoveryHandout | undefined;
+  for (let polls = 1; !handout; polls += 1) {
+    // Counted before the fetch: an update that arrives while it runs fetches again.
+    const seen = owner.updates;
+    if (why !== undefined) {
+      const fetching = activitySummary.fetchDiscovery(discoveryId, why);
+      progress.at({ doing: fetching });
+      owner.looks += 1;
+      last = await fetchDiscovery.executeWithOptions({ summary: fetching }, [discoveryId]);
+      if (last.status === 'complete') {
+        handout = { discoveryId, outcome: 'complete', discovery: last };
+        break;
+      }
+    }
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) {
+      handout = { discoveryId, outcome: 'timed-out', ...(last ? { discovery: last } : {}) };
+      break;
+    }
+    const wait = Math.min(interval, remaining);
+    progress.at({
+      doing: `waiting for the discovery: next poll in ${humanDuration(wait)}, at once on its webhook; gives up at ${instant(deadline)}`,
+      until: Date.now() + wait,
+    });
+    const summary = timerSummary.discoveryPoll(discoveryId, wait);
+    const woken = await condition(() => owner.updates > seen || owner.cancelled, wait, { summary });
+    if (owner.cancelled) handout = { discoveryId, outcome: 'cancelled', ...(last ? { discovery: last } : {}) };
+    if (!woken) interval = Math.min(interval * 2, ms(timing.pollMaxSeconds));
+    why = woken ? 'woken by its webhook' : `poll ${polls}`;
+  }
+  progress.at({ doing: `handing the discovery to ${owner.waiting} waiting` });
+  await owner.handOut(handout);
+  const result: DiscoveryWorkflowResult = {
+    outcome: handout.outcome,
+    ...(handout.discovery ? { discovery: summarizeDiscovery(handout.discovery) } : {}),
+  };
   const found =
     result.outcome === 'complete' ? (result.discovery?.successful ? ': coverage found' : ': no coverage') : '';
-  heading = `Discovery ${code(input.discoveryId)} ${result.outcome}${found}`;
+  heading = `Discovery ${code(discoveryId)} ${result.outcome}${found}`;
   progress.at(undefined);
   return result;
 }

@@ -6,6 +6,8 @@ import { humanDuration } from '../shared/ui-text.js';
 
 export const activitySummary = {
   fetchDiscovery: (discoveryId: string, why: string) => `fetch discovery ${discoveryId} (${why})`,
+  registerDiscoveryWaiter: (discoveryId: string) =>
+    `look at discovery ${discoveryId}; while pending, wait on discovery-${discoveryId}, which fetches it for every waiter`,
   lookupPayer: (payerId: string) => `look up payer ${payerId}`,
   createV2: (idempotencyKey: string) => `create verification v2 (idempotent, key ${idempotencyKey})`,
   createV1: (attempt: number) =>

@@ -9,7 +9,7 @@ import type {
 } from '../../src/contract/index.js';
 import { DEFAULT_RETRY_WINDOW_SECONDS, verificationCallOptions, type CallPolicy } from '../shared/activity-options.js';
 import { verificationDetails } from './current-details.js';
-import { DiscoveryWatch, summarizeDiscovery } from './discovery-wait.js';
+import { DiscoveryWait, summarizeDiscovery } from './discovery-wait.js';
 import { FailureType } from '../shared/failure-types.js';
 import { describeFailure, invalidRequest, isActivityFailureOfType, toCallerFailure } from './failures.js';
 import { intakeMemberId, waitsForDiscovery } from '../shared/intake.js';
@@ -66,7 +66,7 @@ async function verify(input: VerificationWorkflowInput, events: StageEvents): Pr
   const guarded = guardIntake(input.request);
   const request: VerificationIntake | undefined = guarded.ok ? guarded.intake : undefined;
   const seen = new SeenEvents();
-  const discoveries = new DiscoveryWatch(request?.discoveryId, seen, progress);
+  const discoveries = new DiscoveryWait(request?.discoveryId, progress);
   const review = new CreationReview(progress);
   const runs = new RunInputs(
     () => {
@@ -149,9 +149,10 @@ async function verify(input: VerificationWorkflowInput, events: StageEvents): Pr
     if (waited.kind === 'stopped') return finish('cancelled');
     discovery = waited.discovery;
     if (waited.kind === 'timed-out') return finish('timed-out');
-    if (discovery.payerName === null || discovery.memberId === null) return finish('no-coverage');
-    payerId ??= discovery.payerId;
-    memberId ??= discovery.memberId;
+    const found = waited.discovery;
+    if (found.payerName === null || found.memberId === null) return finish('no-coverage');
+    payerId ??= found.payerId;
+    memberId ??= found.memberId;
   }
   if (payerId === undefined) return fail(invalidRequest('payerId', 'payerId is required'));
   if (valid.version === 'v1' && memberId === undefined) {

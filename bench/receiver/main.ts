@@ -1,0 +1,269 @@
+/**
+ * `npm run bench:receiver [-- --deliveries 1000] [--concurrency 32] [--rounds 2] [--waiters 50] [--stagger-ms 100]`:
+ * issue 37's acceptance of the webhook receiver, side by side in one run on one dev server (bench/receiver/stack.ts):
+ * - throughput: signed `discovery.updated` deliveries per second through the receiver beside bare signal-with-starts
+ *   per second (the receiver's one call, made from a client), alternating in rounds, each delivery or call for a new
+ *   discovery; deliveries answered 503 (the receiver's 4 s Temporal deadline);
+ * - latency: `--waiters` discoveries, each awaited by a verification registered with `discovery-<id>`, completed and
+ *   then delivered one every `--stagger-ms`, and again all at once: delivery sent → the discovery fetched by
+ *   `discovery-<id>` (its activity's completion in history, server clock) and → handed to the verification;
+ * - billed actions of the discovery-by-webhook path per verification, with `discovery-<id>`'s share.
+ * Prints each figure beside its target; a missed target is a figure, not a failure (exit 0).
+ */
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { WorkflowHandle } from '@temporalio/client';
+import { startVerification } from '../../src/temporal/start-verification.js';
+import { table } from '../../src/text-format.js';
+import { discoveryWorkflowId } from '../../workflows/shared/ids.js';
+import { discoveryWaitersQuery } from '../../workflows/shared/messages.js';
+import { billedActions, eventMs, type HistoryEvent } from '../billed-actions.js';
+import { forEachLimited, numberArg } from '../bench-stack.js';
+import {
+  bareSignalWithStart,
+  completeDiscovery,
+  deliver,
+  pendingDiscovery,
+  startReceiverStack,
+  type ReceiverStack,
+} from './stack.js';
+
+const deliveries = numberArg('deliveries', 1000);
+const concurrency = numberArg('concurrency', 32);
+const rounds = numberArg('rounds', 2);
+const waiters = numberArg('waiters', 50);
+const staggerMs = numberArg('stagger-ms', 100);
+const t0 = Date.now();
+const log = (line: string) => console.log(`[${String(Math.round((Date.now() - t0) / 1000)).padStart(5)} s] ${line}`);
+const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
+const not200 = (statuses: number[]) => statuses.filter((status) => status !== 200).length;
+
+async function discoveries(r: ReceiverStack, n: number): Promise<string[]> {
+  const ids: string[] = [];
+  await forEachLimited(n, 16, async () => void ids.push(await pendingDiscovery(r.stack)));
+  return ids;
+}
+
+async function timed(n: number, task: (i: number) => Promise<void>): Promise<number> {
+  const started = performance.now();
+  await forEachLimited(n, concurrency, task);
+  return n / ((performance.now() - started) / 1000);
+}
+
+/** The sandbox's discovery fetches so far (each new `discovery-<id>` makes one at once, then waits 15 s to poll). */
+async function fetchesSoFar(r: ReceiverStack): Promise<number> {
+  const res = await fetch(`${r.stack.sandboxUrl}/sandbox/stats`);
+  const stats = (await res.json()) as { calls: Record<string, Record<string, number>> };
+  return Object.values(stats.calls['GET /v1/discovery/:discoveryId'] ?? {}).reduce((a, b) => a + b, 0);
+}
+
+/** Waits (up to a minute) until the worker has made the first fetch of every workflow started so far. */
+async function settle(r: ReceiverStack, started: number): Promise<void> {
+  const until = Date.now() + 60_000;
+  while ((await fetchesSoFar(r)) < started && Date.now() < until) await sleep(250);
+}
+
+async function throughput(r: ReceiverStack) {
+  const bare: number[] = [];
+  const received: number[] = [];
+  const statuses = new Map<number, number>();
+  let started = 0;
+  for (let round = 1; round <= rounds; round += 1) {
+    const [forBare, forReceiver] = [await discoveries(r, deliveries), await discoveries(r, deliveries)];
+    const bareRun = async () => {
+      bare.push(await timed(deliveries, (i) => bareSignalWithStart(r.stack, forBare[i]!, `evt_${randomUUID()}`)));
+      log(`round ${round}: bare signal-with-starts ${bare.at(-1)!.toFixed(1)}/s`);
+    };
+    const receiverRun = async () => {
+      received.push(
+        await timed(deliveries, async (i) => {
+          const status = await deliver(r.receiverUrl, forReceiver[i]!, `evt_${randomUUID()}`);
+          statuses.set(status, (statuses.get(status) ?? 0) + 1);
+        }),
+      );
+      log(`round ${round}: deliveries through the receiver ${received.at(-1)!.toFixed(1)}/s`);
+    };
+    // Each phase starts once the worker has caught up with the last (its new workflows' first fetches), and the
+    // order alternates by round, so neither side runs beside the other's aftermath more often.
+    for (const phase of round % 2 === 1 ? [bareRun, receiverRun] : [receiverRun, bareRun]) {
+      await settle(r, started);
+      await phase();
+      started += deliveries;
+    }
+  }
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  return { bare: mean(bare), received: mean(received), statuses };
+}
+
+interface Waiting {
+  discoveryId: string;
+  verification: WorkflowHandle;
+  owner: WorkflowHandle;
+}
+
+/** `n` discoveries, each awaited by one verification registered with its `discovery-<id>`, then completed quietly. */
+async function waitingVerifications(r: ReceiverStack, n: number): Promise<Waiting[]> {
+  const ids = await discoveries(r, n);
+  const timing = { pollInitialSeconds: 3600, pollMaxSeconds: 3600, graceSeconds: 0.05 };
+  const waiting: Waiting[] = [];
+  await forEachLimited(n, 8, async (i) => {
+    const discoveryId = ids[i]!;
+    const request = {
+      patient: { firstName: 'Grace', lastName: 'Hopper', dateOfBirth: '12/09/1976', state: 'NY' },
+      placeOfServiceCode: '11',
+      specialtyCode: 'PRC',
+      discoveryId,
+    };
+    const { workflowId } = await startVerification(r.stack.client, request, { taskQueue: r.stack.taskQueue, timing });
+    waiting.push({
+      discoveryId,
+      verification: r.stack.client.workflow.getHandle(workflowId),
+      owner: r.stack.client.workflow.getHandle(discoveryWorkflowId(discoveryId)),
+    });
+  });
+  log(`${n} verifications started; waiting for their registrations`);
+  const registerBy = Date.now() + 120_000;
+  for (const [i, w] of waiting.entries()) {
+    for (;;) {
+      const registered = await w.owner.query(discoveryWaitersQuery).catch(() => []);
+      if (registered.length > 0) break;
+      if (Date.now() > registerBy) throw new Error(`${i} of ${n} verifications registered within 2 minutes`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  log('registered; completing their discoveries');
+  // The sandbox has no subscription here: completing sends nothing, the bench's deliveries are the webhooks.
+  await forEachLimited(n, 8, (i) => completeDiscovery(r.stack, waiting[i]!.discoveryId));
+  return waiting;
+}
+
+const percentile = (xs: number[], p: number) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+};
+
+/** Delivery sent → fetched (`discovery-<id>`'s fetch completed) and → handed (the verification's signal). */
+async function latencies(waiting: Waiting[], sentAt: number[], statuses: number[]) {
+  const fetched: number[] = [];
+  const handed: number[] = [];
+  const settleBy = Date.now() + 60_000;
+  let unsettled = 0;
+  const actions = { verification: 0, owner: 0 };
+  for (const [i, w] of waiting.entries()) {
+    // Bounded: a verification whose delivery was lost would otherwise wait for its hourly poll.
+    const closed = await Promise.race([
+      Promise.all([w.verification.result(), w.owner.result()]).then(() => true),
+      sleep(Math.max(0, settleBy - Date.now())).then(() => false),
+    ]);
+    if (!closed) {
+      unsettled += 1;
+      continue;
+    }
+    const ownerEvents: HistoryEvent[] = (await w.owner.fetchHistory()).events ?? [];
+    const mine: HistoryEvent[] = (await w.verification.fetchHistory()).events ?? [];
+    const fetch = ownerEvents.find((e) => e.activityTaskCompletedEventAttributes);
+    const handout = mine.find((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'discoveryHandout');
+    if (fetch) fetched.push(eventMs(fetch) - sentAt[i]!);
+    if (handout) handed.push(eventMs(handout) - sentAt[i]!);
+    actions.verification += billedActions(mine);
+    actions.owner += billedActions(ownerEvents);
+  }
+  const spread = (xs: number[]) => ({ p50: percentile(xs, 50), p99: percentile(xs, 99), n: xs.length });
+  return {
+    fetched: spread(fetched),
+    handed: spread(handed),
+    unsettled,
+    statuses,
+    actions: {
+      verification: actions.verification / (waiting.length - unsettled),
+      owner: actions.owner / (waiting.length - unsettled),
+    },
+  };
+}
+
+async function staggered(r: ReceiverStack) {
+  const waiting = await waitingVerifications(r, waiters);
+  const sentAt: number[] = [];
+  const sent: Promise<number>[] = [];
+  const start = Date.now();
+  for (const [i, w] of waiting.entries()) {
+    const due = start + i * staggerMs;
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - Date.now())));
+    sentAt[i] = Date.now();
+    sent.push(deliver(r.receiverUrl, w.discoveryId, `evt_${randomUUID()}`));
+  }
+  return latencies(waiting, sentAt, await Promise.all(sent));
+}
+
+async function burst(r: ReceiverStack) {
+  const waiting = await waitingVerifications(r, waiters);
+  const sentAt = waiting.map(() => Date.now());
+  const statuses = await Promise.all(waiting.map((w) => deliver(r.receiverUrl, w.discoveryId, `evt_${randomUUID()}`)));
+  return latencies(waiting, sentAt, statuses);
+}
+
+async function run() {
+  log(`starting: ${deliveries} deliveries per phase × ${rounds} rounds at ${concurrency} at once; ${waiters} waiters`);
+  const r = await startReceiverStack();
+  try {
+    const t = await throughput(r);
+    log('latency: staggered');
+    const s = await staggered(r);
+    log('latency: burst');
+    const b = await burst(r);
+    const answered503 = t.statuses.get(503) ?? 0;
+    const others = [...t.statuses].filter(([code]) => code !== 200 && code !== 503);
+    const ratio = t.received / t.bare;
+    const ms = (v: number) => `${Math.round(v)} ms`;
+    const totalActions = s.actions.verification + s.actions.owner;
+    console.log(
+      `\n${table(
+        ['measure', 'figure', 'target'],
+        [
+          ['bare signal-with-starts per second', t.bare.toFixed(1), ''],
+          ['deliveries through the receiver per second', t.received.toFixed(1), ''],
+          ['  ÷ bare', ratio.toFixed(2), `≥ 0.8: ${met(ratio >= 0.8)}`],
+          [
+            'deliveries answered 503 (other statuses)',
+            `${answered503} of ${deliveries * rounds}${others.length ? ` (${others.map(([c, n]) => `${n}× ${c}`).join(', ')})` : ''}`,
+            `0: ${met(answered503 === 0)}`,
+          ],
+          [
+            `webhook → discovery fetched, ${waiters} staggered ${staggerMs} ms apart`,
+            `p50 ${ms(s.fetched.p50)}, p99 ${ms(s.fetched.p99)} (${s.fetched.n})`,
+            `p50 ≤ 50 ms, p99 ≤ 250 ms: ${met(s.fetched.p50 <= 50 && s.fetched.p99 <= 250)}`,
+          ],
+          ['  → handed to its verification', `p50 ${ms(s.handed.p50)}, p99 ${ms(s.handed.p99)} (${s.handed.n})`, ''],
+          [
+            '  deliveries not answered 200; verifications not closed in 60 s',
+            `${not200(s.statuses)}; ${s.unsettled}`,
+            '0; 0',
+          ],
+          [
+            `webhook → discovery fetched, a burst of ${waiters}`,
+            `p50 ${ms(b.fetched.p50)}, p99 ${ms(b.fetched.p99)} (${b.fetched.n})`,
+            `p99 ≤ 1 s: ${met(b.fetched.p99 <= 1000)}`,
+          ],
+          ['  → handed to its verification', `p50 ${ms(b.handed.p50)}, p99 ${ms(b.handed.p99)} (${b.handed.n})`, ''],
+          [
+            '  deliveries not answered 200; verifications not closed in 60 s',
+            `${not200(b.statuses)}; ${b.unsettled}`,
+            '0; 0',
+          ],
+          [
+            'billed actions per verification by webhook (+ discovery-<id>)',
+            `${s.actions.verification.toFixed(1)} + ${s.actions.owner.toFixed(1)} = ${totalActions.toFixed(1)}`,
+            `≤ 10: ${met(totalActions <= 10)}`,
+          ],
+        ],
+      )}`,
+    );
+  } finally {
+    await r.stop();
+  }
+}
+
+run().catch((err: unknown) => {
+  console.error(err);
+  process.exit(2);
+});

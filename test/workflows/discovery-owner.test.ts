@@ -1,0 +1,187 @@
+import assert from 'node:assert/strict';
+import { WithStartWorkflowOperation, type WorkflowHandle } from '@temporalio/client';
+import { startVerification } from '../../src/temporal/start-verification.js';
+import { discoveryWorkflowId } from '../../workflows/shared/ids.js';
+import {
+  discoveryUpdatedSignal,
+  discoveryWaitersQuery,
+  registerDiscoveryWaiterUpdate,
+} from '../../workflows/shared/messages.js';
+import type { Timing } from '../../workflows/shared/timing.js';
+import type { discoveryWorkflow, verificationWorkflow } from '../../workflows/verification/index.js';
+import { WorkflowType } from '../../workflows/shared/workflow-types.js';
+import { FAST, v2Intake } from '../setup/fixtures.js';
+import { recordHistory } from '../setup/histories.js';
+import { DISCOVERY_PATIENT, pendingDiscovery } from '../setup/sandbox.js';
+import { testTemporal } from '../setup/temporal.js';
+import { eventually, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
+
+/** Polls once an hour: within a test only a webhook's update (or a registration) moves a wait on. */
+const HOURLY: Partial<Timing> = { ...FAST, pollInitialSeconds: 3600, pollMaxSeconds: 3600 };
+
+/** Counts of what a workflow's history holds, by activity type and by the signals it sent or received. */
+async function historyCounts(handle: WorkflowHandle) {
+  const events = (await handle.fetchHistory()).events ?? [];
+  const activity = (name: string) =>
+    events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === name).length;
+  return {
+    fetches: activity('fetchDiscovery'),
+    registrations: activity('registerDiscoveryWaiter'),
+    timers: events.filter((e) => e.timerStartedEventAttributes).length,
+    signalsSent: events.filter((e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes).length,
+    signalsReceived: events.filter((e) => e.workflowExecutionSignaledEventAttributes).length,
+  };
+}
+
+describe('discovery-<id> owns its waiters', function () {
+  this.timeout(60_000);
+  let h: WorkflowHarness;
+  const client = () => testTemporal().client;
+
+  before(async () => {
+    h = await startWorkflowHarness();
+  });
+  after(async () => h?.stop());
+
+  async function startWaiter(discoveryId: string, timing: Partial<Timing> = HOURLY) {
+    const request = v2Intake({ payerId: undefined, discoveryId });
+    delete (request.patient as { memberId?: string }).memberId;
+    const { workflowId } = await startVerification(client(), request, { taskQueue: h.taskQueue, timing });
+    return client().workflow.getHandle<typeof verificationWorkflow>(workflowId);
+  }
+
+  const owner = (discoveryId: string) =>
+    client().workflow.getHandle<typeof discoveryWorkflow>(discoveryWorkflowId(discoveryId));
+
+  async function waitersOf(discoveryId: string, count: number): Promise<string[]> {
+    return eventually(
+      async () => {
+        const waiters = await owner(discoveryId)
+          .query(discoveryWaitersQuery)
+          .catch(() => []);
+        return waiters.length >= count ? waiters : undefined;
+      },
+      15_000,
+      `${count} waiters registered with discovery-<id>`,
+    );
+  }
+
+  it('keeps a waiter once however often it registers', async () => {
+    const { discoveryId } = await pendingDiscovery(h.sandbox);
+    const register = (waiterId: string) =>
+      client().workflow.executeUpdateWithStart(registerDiscoveryWaiterUpdate, {
+        args: [{ waiterId }],
+        startWorkflowOperation: new WithStartWorkflowOperation<typeof discoveryWorkflow>(WorkflowType.discovery, {
+          workflowId: discoveryWorkflowId(discoveryId),
+          taskQueue: h.taskQueue,
+          args: [{ discoveryId, timing: HOURLY, looked: true }],
+          workflowIdConflictPolicy: 'USE_EXISTING',
+        }),
+      });
+    const first = await register('verification-a');
+    assert.deepEqual(first, { looked: false }, 'registered; the run it started has not looked yet');
+    // An activity's retry repeats the registration: the set stays exact.
+    await register('verification-a');
+    await register('verification-b');
+    assert.deepEqual(await owner(discoveryId).query(discoveryWaitersQuery), ['verification-a', 'verification-b']);
+    const refused = await register('').then(
+      () => 'accepted',
+      (err: unknown) => String((err as { cause?: Error }).cause?.message),
+    );
+    assert.match(refused, /waiterId/, 'a registration without a waiter id is refused by the validator');
+    await owner(discoveryId).cancel();
+  });
+
+  it("hands one fetch of the discovery to every waiter, woken by one update of the discovery's webhook", async () => {
+    const { discoveryId } = await pendingDiscovery(h.sandbox);
+    const waiters = await Promise.all([1, 2, 3].map(() => startWaiter(discoveryId)));
+    assert.deepEqual((await waitersOf(discoveryId, 3)).sort(), waiters.map((w) => w.workflowId).sort());
+    await h.sandbox.completeDiscovery(discoveryId, true);
+    await owner(discoveryId).signal(discoveryUpdatedSignal, { discoveryId, eventId: 'evt-1' });
+    const results = await Promise.all(waiters.map((w) => w.result()));
+    assert.deepEqual(
+      results.map((r) => [r.outcome, r.discovery?.successful, Boolean(r.discovery?.memberId)]),
+      [1, 2, 3].map(() => ['completed', true, true]),
+    );
+    const result = await owner(discoveryId).result();
+    assert.equal(result.outcome, 'complete');
+    const counts = await historyCounts(owner(discoveryId));
+    assert.equal(counts.fetches, 1, 'one fetch for all three: started by a waiter, it skipped its own first look');
+    assert.equal(counts.signalsSent, 3, 'one handout per waiter');
+    for (const w of waiters) {
+      const mine = await historyCounts(w);
+      assert.deepEqual(
+        [mine.fetches, mine.registrations, mine.signalsReceived],
+        [0, 1, 1],
+        'each waiter registered once and was handed the discovery, fetching nothing itself',
+      );
+    }
+    await recordHistory('discovery-owner-three-waiters', owner(discoveryId));
+  });
+
+  it('gives a waiter that registers after the discovery ended the result at once', async () => {
+    const { discoveryId } = await pendingDiscovery(h.sandbox);
+    const early = await startWaiter(discoveryId);
+    await waitersOf(discoveryId, 1);
+    await h.sandbox.completeDiscovery(discoveryId, true);
+    await owner(discoveryId).signal(discoveryUpdatedSignal, { discoveryId });
+    assert.equal((await early.result()).outcome, 'completed');
+    assert.equal((await owner(discoveryId).result()).outcome, 'complete');
+    // discovery-<id> has closed; a verification that comes now still finishes at once, not at an hourly poll.
+    const late = await startWaiter(discoveryId);
+    const started = Date.now();
+    const result = await late.result();
+    assert.equal(result.outcome, 'completed');
+    assert.ok(Date.now() - started < 5_000, `completed ${Date.now() - started} ms after its start`);
+    assert.equal((await historyCounts(late)).signalsReceived, 0, 'its registration step answered it');
+  });
+
+  it('strands no waiter that registers while the discovery completes (a burst of 12 around the webhook)', async () => {
+    const { discoveryId } = await pendingDiscovery(h.sandbox);
+    const first = await startWaiter(discoveryId);
+    await waitersOf(discoveryId, 1);
+    const burst = Array.from({ length: 12 }, () => startWaiter(discoveryId));
+    await h.sandbox.completeDiscovery(discoveryId, true);
+    await owner(discoveryId).signal(discoveryUpdatedSignal, { discoveryId });
+    const waiters = [first, ...(await Promise.all(burst))];
+    const started = Date.now();
+    const outcomes = await Promise.all(waiters.map(async (w) => (await w.result()).outcome));
+    assert.deepEqual(
+      outcomes,
+      waiters.map(() => 'completed'),
+    );
+    assert.ok(Date.now() - started < 15_000, 'none waited for an hourly poll');
+  });
+
+  it('polls once per discovery, not once per waiter, when no webhook comes', async () => {
+    const { discoveryId } = await h.sandbox.createDiscovery({ ...DISCOVERY_PATIENT, delayMs: 2500 });
+    const waiters = await Promise.all([1, 2, 3].map(() => startWaiter(discoveryId, { ...FAST, pollMaxSeconds: 0.5 })));
+    const outcomes = await Promise.all(waiters.map(async (w) => (await w.result()).outcome));
+    assert.deepEqual(outcomes, ['completed', 'completed', 'completed']);
+    const counts = await historyCounts(owner(discoveryId));
+    // Started by a waiter (which looked), it polls: a timer, then a fetch, as often as the discovery takes.
+    assert.ok(
+      counts.fetches >= 1 && counts.timers >= counts.fetches,
+      `discovery-<id> polled: ${JSON.stringify(counts)}`,
+    );
+    assert.equal(counts.signalsReceived, 0, 'no webhook: polling alone found it');
+    for (const w of waiters) {
+      const mine = await historyCounts(w);
+      assert.deepEqual([mine.fetches, mine.registrations], [0, 1], 'a waiter polls nothing itself');
+      // The grace period's timer is the only one: no poll timer in a waiter.
+      assert.equal(mine.timers, 1);
+    }
+    await recordHistory('discovery-owner-polled', owner(discoveryId));
+  });
+
+  it('a cancelled waiter does not stop the others', async () => {
+    const { discoveryId } = await pendingDiscovery(h.sandbox);
+    const [gone, kept] = await Promise.all([startWaiter(discoveryId), startWaiter(discoveryId)]);
+    await waitersOf(discoveryId, 2);
+    await gone.cancel();
+    await h.sandbox.completeDiscovery(discoveryId, true);
+    await owner(discoveryId).signal(discoveryUpdatedSignal, { discoveryId });
+    assert.equal((await kept.result()).outcome, 'completed');
+    assert.equal((await owner(discoveryId).result()).outcome, 'complete');
+  });
+});
