@@ -2,6 +2,7 @@ import { Client } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import os from 'node:os';
 import { createBatchActivities } from '../activities/batch/index.js';
+import { createRefreshActivities } from '../activities/refresh/index.js';
 import { createGovernorActivities } from '../activities/governor/index.js';
 import { createActivities } from '../activities/index.js';
 import { CallOutcomes } from '../activities/outcomes.js';
@@ -90,6 +91,7 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
         startPace: queueStartPace(temporal, taskQueue, maxRps ?? initialRps),
       }),
       ...createGovernorActivities(temporal),
+      ...createRefreshActivities({ client: temporal }),
     };
     const deployment = config.worker.deployment && {
       name: config.worker.deployment.name,

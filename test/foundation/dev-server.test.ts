@@ -15,7 +15,7 @@ describe('the Temporal dev server of the test run', () => {
     const { customAttributes } = await connection.operatorService.listSearchAttributes({
       namespace: server.namespace,
     });
-    assert.equal(searchAttributeKeys.length, 9);
+    assert.equal(searchAttributeKeys.length, 11);
     for (const key of searchAttributeKeys) {
       assert.equal(
         customAttributes?.[key.name],

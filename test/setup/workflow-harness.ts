@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Worker } from '@temporalio/worker';
 import { createBatchActivities } from '../../activities/batch/index.js';
+import { createRefreshActivities } from '../../activities/refresh/index.js';
 import { createGovernorActivities } from '../../activities/governor/index.js';
 import { createActivities } from '../../activities/index.js';
 import type { CallOutcomes } from '../../activities/outcomes.js';
@@ -47,6 +48,7 @@ export async function startWorkflowHarness(
       ...createActivities(new EligibilityClient(config.service), { outcomes }),
       ...createBatchActivities({ client, taskQueue, startSliceMs, blindIndex: testBlindIndex() }),
       ...createGovernorActivities(client),
+      ...createRefreshActivities({ client }),
     },
     dataConverter: testDataConverter(),
     maxActivitiesPerSecond: 500,
