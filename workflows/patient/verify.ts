@@ -47,6 +47,8 @@ export async function verifyPatient(request: CheckRequest): Promise<CoverageEntr
     specialtyCode: request.visit.specialtyCode,
     placeOfServiceCode: request.visit.placeOfServiceCode,
     ...(request.visit.providerGroupId ? { providerGroupId: request.visit.providerGroupId } : {}),
+    // The service's own record names a refresh's verifications by patient (an opaque id), so duplicates show there.
+    ...(request.refresh ? { id: request.patientId } : {}),
   };
   const tenant = request.tenant === DEFAULT_EVENT_TENANT ? undefined : request.tenant;
   const searchAttributes: SearchAttributePair[] = [
