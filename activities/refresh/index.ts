@@ -15,7 +15,7 @@ export function createRefreshActivities(deps: { client: Client }): RefreshActivi
   const { client } = deps;
   return {
     askActivePatients: async (input: AskPatientsInput): Promise<number> => {
-      const query = activePatientsQuery(input.tenant, input.months, input.refreshId);
+      const query = activePatientsQuery(input.tenant, input.taskQueue, input.months, input.refreshId);
       let asked = 0;
       const signals: Promise<void>[] = [];
       for await (const workflow of client.workflow.list({ query, pageSize: input.pageSize })) {

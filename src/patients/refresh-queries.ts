@@ -8,6 +8,7 @@ import {
   isUnset,
   isUnsetOrNot,
   ofType,
+  onTaskQueue,
   withStatus,
   type Condition,
 } from '../temporal/visibility-query.js';
@@ -23,9 +24,19 @@ const ofTenant = (tenant: string): Condition =>
 
 const patientsOf = (tenant: string) => and(ofType(WorkflowType.patient), withStatus('Running'), ofTenant(tenant));
 
-/** Active patients (a visit in one of `months`) that have not taken `refreshId`. */
-export const activePatientsQuery = (tenant: string, months: readonly string[], refreshId: string): Condition =>
-  and(patientsOf(tenant), hasAnyOf(VisitMonths, months), isUnsetOrNot(RefreshId, refreshId));
+/** Active patients (a visit in one of `months`) on the refresh's task queue that have not taken `refreshId`. */
+export const activePatientsQuery = (
+  tenant: string,
+  taskQueue: string,
+  months: readonly string[],
+  refreshId: string,
+): Condition =>
+  and(
+    patientsOf(tenant),
+    onTaskQueue(taskQueue),
+    hasAnyOf(VisitMonths, months),
+    isUnsetOrNot(RefreshId, refreshId),
+  );
 
 /** Patients that took `refreshId`. */
 export const refreshedPatientsQuery = (tenant: string, refreshId: string): Condition =>

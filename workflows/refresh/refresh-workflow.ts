@@ -55,9 +55,12 @@ export async function refreshWorkflow(input: RefreshWorkflowInput): Promise<Refr
 
   // Asking: pages until visibility shows no active patient without this refresh, twice, a settle apart (it lags).
   let emptyLooks = 0;
+  let stalled = 0;
+  let answered = -1;
   while (state.phase === 'asking') {
     const asked = await askActivePatients({
       tenant: input.tenant,
+      taskQueue: workflowInfo().taskQueue,
       refreshId: state.refreshId,
       months: state.months,
       pageSize: policy.pageSize,
@@ -70,6 +73,14 @@ export async function refreshWorkflow(input: RefreshWorkflowInput): Promise<Refr
     // see the patients that just took the refresh, so they are not asked again.
     await settle();
     while (state.phase === 'asking' && inFlight(await look()) >= policy.maxInFlight) await settle();
+    // Asking the same patients again and again while none more takes the refresh: they cannot answer (stuck).
+    const now = counts?.patients ?? (await look()).patients;
+    stalled = asked > 0 && now <= answered ? stalled + 1 : 0;
+    answered = now;
+    if (stalled >= policy.stalledLooks) {
+      state.unanswered = asked;
+      state.phase = 'finishing';
+    }
     await moveOnIfTime();
   }
 

@@ -23,6 +23,9 @@ export interface RefreshPolicy {
   settleSeconds: number;
   /** Continue as new after this many history events: the history stays bounded for any number of patients. */
   continueAfterEvents: number;
+  /** Looks in a row that ask patients while none more takes the refresh (a patient stuck, its worker gone): after
+   * these, the refresh stops asking and reports them `unanswered`. */
+  stalledLooks: number;
 }
 
 export const DEFAULT_REFRESH_POLICY: RefreshPolicy = {
@@ -30,6 +33,7 @@ export const DEFAULT_REFRESH_POLICY: RefreshPolicy = {
   maxInFlight: 400,
   settleSeconds: 5,
   continueAfterEvents: 1000,
+  stalledLooks: 12,
 };
 
 export interface RefreshWorkflowInput {
@@ -52,6 +56,8 @@ export interface RefreshCarried {
   /** Signals sent (a patient asked twice, while visibility lagged, counts twice here and verifies once). */
   asked: number;
   pages: number;
+  /** Patients still asked when the refresh stopped asking because none answered (see `stalledLooks`). */
+  unanswered?: number;
 }
 
 /** The refresh as people follow it: from visibility, so a moment's picture while it runs, exact once it stops. */
@@ -66,6 +72,8 @@ export interface RefreshProgress extends RefreshCarried {
 
 export interface AskPatientsInput {
   tenant: string;
+  /** The refresh's own task queue: its patients run there. */
+  taskQueue: string;
   refreshId: string;
   months: string[];
   pageSize: number;
