@@ -18,6 +18,13 @@ export const SandboxDiscoveryRequest = z.object({
 });
 export type SandboxDiscoveryRequest = z.infer<typeof SandboxDiscoveryRequest>;
 
+/**
+ * What the product sends to create a discovery (decision 0051: the spec does not show creation; the sandbox's shape,
+ * without its timing control).
+ */
+export const DiscoveryCreateRequest = SandboxDiscoveryRequest.omit({ delayMs: true });
+export type DiscoveryCreateRequest = z.infer<typeof DiscoveryCreateRequest>;
+
 /** `POST /sandbox/discoveries/{discoveryId}/complete`; without `successful` the magic values decide. */
 export const SandboxDiscoveryCompleteRequest = z.object({ successful: z.boolean().optional() });
 export type SandboxDiscoveryCompleteRequest = z.infer<typeof SandboxDiscoveryCompleteRequest>;

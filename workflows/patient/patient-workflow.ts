@@ -3,11 +3,14 @@ import {
   upsertSearchAttributes,
   condition,
   makeContinueAsNewFunc,
+  proxyActivities,
   setHandler,
   uuid4,
   workflowInfo,
 } from '@temporalio/workflow';
+import { deadlineCallOptions } from '../shared/activity-options.js';
 import { EventEmitter } from '../shared/event-emitter.js';
+import { lanePriority } from '../shared/priority.js';
 import { patientVerificationWorkflowId } from '../shared/ids.js';
 import {
   cancelAppointmentUpdate,
@@ -27,9 +30,11 @@ import {
   type RescheduleAppointment,
   type ScheduleAppointment,
 } from '../shared/patient-types.js';
+import { DEFAULT_EVENT_TENANT } from '../shared/event-types.js';
 import { CoverageChanges, RefreshId, VisitMonths } from '../shared/search-attributes.js';
 import { newVersionIsCurrent, ON_CURRENT_VERSION } from '../shared/versioning.js';
 import { nextCheck, reusableEntry, type DueCheck } from './check-plan.js';
+import type { PatientActivities } from './activities.js';
 import { PatientBook } from './patient-book.js';
 import { verifyPatient } from './verify.js';
 
@@ -42,6 +47,10 @@ export async function patientWorkflow(input: PatientWorkflowInput): Promise<neve
   const policy = { ...DEFAULT_CHECK_POLICY, ...input.policy };
   const book = new PatientBook(input.carried, policy);
   const events = new EventEmitter(input.tenant);
+  const { discoverCoverage } = proxyActivities<PatientActivities>({
+    ...deadlineCallOptions,
+    priority: lanePriority('bulk', input.tenant === DEFAULT_EVENT_TENANT ? undefined : input.tenant),
+  });
 
   setHandler(patientQuery, () => ({ patientId: input.patientId, tenant: input.tenant, ...book.state }));
   setHandler(scheduleAppointmentUpdate, (message) => book.schedule(message), {
@@ -101,6 +110,9 @@ export async function patientWorkflow(input: PatientWorkflowInput): Promise<neve
     const payerId = book.refreshPayer();
     const visit = book.state.lastVisit;
     if (patient === undefined || payerId === undefined || visit === undefined) return;
+    // A discovery tells payer, member id and lost coverage (decision 0051); unreachable or not configured, the
+    // refresh verifies with the held payer, as a visit's check does.
+    const discoveryId = await discoverCoverage(patient, payerId).catch(() => undefined);
     const entry = await verifyPatient({
       patientId: input.patientId,
       tenant: input.tenant,
@@ -109,6 +121,7 @@ export async function patientWorkflow(input: PatientWorkflowInput): Promise<neve
       visit,
       payerId,
       refresh,
+      ...(discoveryId ? { discoveryId } : {}),
       ...(input.verificationTiming ? { timing: input.verificationTiming } : {}),
     });
     recordEntry(entry);

@@ -27,6 +27,8 @@ export interface CheckRequest {
   /** A refresh's verification: its id derives from the refresh instead of the counter, and it carries the refresh's
    * `BatchId` so the refresh counts it like a batch's item. */
   refresh?: { refreshId: string; batchId: string };
+  /** A discovery of the patient's coverage: the verification takes payer and member id from it. */
+  discoveryId?: string;
 }
 
 const COVERAGE: Partial<Record<Outcome, CoverageState>> = { completed: 'covered', 'no-coverage': 'no-coverage' };
@@ -40,10 +42,13 @@ export async function verifyPatient(request: CheckRequest): Promise<CoverageEntr
   const workflowId = request.refresh
     ? patientRefreshVerificationId(request.patientId, request.refresh.refreshId)
     : patientVerificationWorkflowId(request.patientId, request.n);
+  // With a discovery, neither the held payer nor the member id is sent: the discovery's answer is what is compared.
+  const { memberId: _heldMemberId, ...identity } = request.patient;
   const intake: VerificationIntake = {
     version: 'v2',
-    patient: request.patient,
-    payerId: request.payerId,
+    ...(request.discoveryId
+      ? { patient: identity, discoveryId: request.discoveryId }
+      : { patient: request.patient, payerId: request.payerId }),
     specialtyCode: request.visit.specialtyCode,
     placeOfServiceCode: request.visit.placeOfServiceCode,
     ...(request.visit.providerGroupId ? { providerGroupId: request.visit.providerGroupId } : {}),
