@@ -102,6 +102,21 @@ export async function putRefreshSchedule(
   return { scheduleId: options.scheduleId, created: false };
 }
 
+/** Creates the tenant's schedule when it has none; one that exists is left as people set it. */
+export async function ensureRefreshSchedule(
+  client: Client,
+  taskQueue: string,
+  settings: RefreshScheduleSettings,
+): Promise<boolean> {
+  try {
+    await client.schedule.getHandle(refreshScheduleId(settings.tenant)).describe();
+    return false;
+  } catch (err) {
+    if (!(err instanceof ScheduleNotFoundError)) throw err;
+  }
+  return (await putRefreshSchedule(client, taskQueue, settings)).created;
+}
+
 /** A schedule as people read it: when it runs, whether paused, its recent refreshes. */
 export interface RefreshScheduleView {
   scheduleId: string;
