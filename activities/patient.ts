@@ -1,5 +1,5 @@
 import type { EligibilityClient } from '../src/client/index.js';
-import type { PatientActivities } from '../workflows/patient/activities.js';
+import type { PatientActivities } from '../workflows/patient/index.js';
 import { serviceCall, type ActivityDeps } from './index.js';
 
 /** The patients' service calls: a discovery of a patient's coverage for a refresh (decision 0051). */

@@ -47,7 +47,10 @@ export class CoverageControl {
   }
 
   /** What a discovery of the patient finds: nothing when coverage is lost, else its payer and member id. */
-  discover(patient: NamedPatient, payerId: string): { found: false } | { found: true; payerId: string; memberId: string } {
+  discover(
+    patient: NamedPatient,
+    payerId: string,
+  ): { found: false } | { found: true; payerId: string; memberId: string } {
     const key = patientKey(patient);
     const c = this.byPatient.get(key);
     if (c?.lost) return { found: false };

@@ -40,4 +40,3 @@ export function createRefreshActivities(deps: { client: Client }): RefreshActivi
     },
   };
 }
-

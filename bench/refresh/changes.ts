@@ -53,7 +53,7 @@ async function main() {
       policy: { offsets: [{ offsetSeconds: -3 * 86_400, reuseWithinSeconds: 3600 }] },
       verificationTiming: { graceSeconds: 0.2, pollInitialSeconds: 1, pollMaxSeconds: 2 },
     };
-    const ids: string[] = new Array(PATIENTS);
+    const ids: string[] = Array.from({ length: PATIENTS }, () => '');
     await forEachLimited(PATIENTS, 40, async (i) => {
       const booked = await scheduleAppointment(patients, {
         tenant,
@@ -99,7 +99,11 @@ async function main() {
     const recorded = new Map<string, CoverageChangeKind[][]>();
     await forEachLimited(ids.length, 20, async (i) => {
       const view = await readPatient(patients, ids[i]!);
-      if (view.changes.length > 0) recorded.set(ids[i]!, view.changes.map((c) => c.kinds));
+      if (view.changes.length > 0)
+        recorded.set(
+          ids[i]!,
+          view.changes.map((c) => c.kinds),
+        );
     });
     const recordedCount = [...recorded.values()].reduce((n, c) => n + c.length, 0);
     const changeEvents = () => {

@@ -68,7 +68,9 @@ async function main() {
     const totals = refreshTotals(progress.verifications!);
 
     log('');
-    log(`refresh ${refreshId}: ${seconds.toFixed(1)} s, ${(ACTIVE / seconds).toFixed(1)} patients/s, ${KILLS} worker SIGKILLs`);
+    log(
+      `refresh ${refreshId}: ${seconds.toFixed(1)} s, ${(ACTIVE / seconds).toFixed(1)} patients/s, ${KILLS} worker SIGKILLs`,
+    );
     log(`  active patients          ${ACTIVE}`);
     log(`  re-verified (sandbox)    ${ACTIVE - lost}`);
     log(`  lost                     ${lost}        (target 0)`);

@@ -62,7 +62,7 @@ export async function bookPatients(
     dateOfBirth: '01/02/1980',
   }),
 ): Promise<string[]> {
-  const ids: string[] = new Array(count);
+  const ids: string[] = Array.from({ length: count }, () => '');
   await forEachLimited(count, 40, async (i) => {
     const { patientId } = await scheduleAppointment(s.patients, {
       tenant: s.tenant,

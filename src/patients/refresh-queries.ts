@@ -31,12 +31,7 @@ export const activePatientsQuery = (
   months: readonly string[],
   refreshId: string,
 ): Condition =>
-  and(
-    patientsOf(tenant),
-    onTaskQueue(taskQueue),
-    hasAnyOf(VisitMonths, months),
-    isUnsetOrNot(RefreshId, refreshId),
-  );
+  and(patientsOf(tenant), onTaskQueue(taskQueue), hasAnyOf(VisitMonths, months), isUnsetOrNot(RefreshId, refreshId));
 
 /** Patients that took `refreshId`. */
 export const refreshedPatientsQuery = (tenant: string, refreshId: string): Condition =>

@@ -98,7 +98,12 @@ export async function putRefreshSchedule(
     await client.schedule.create<typeof refreshWorkflow>(options as ScheduleOptions<never>);
     return { scheduleId: options.scheduleId, created: true };
   }
-  await handle.update((previous) => ({ ...previous, spec: options.spec, action: options.action, policies: options.policies }) as never);
+  await handle.update((previous) => ({
+    ...previous,
+    spec: options.spec,
+    action: options.action,
+    policies: options.policies,
+  }));
   return { scheduleId: options.scheduleId, created: false };
 }
 
@@ -167,7 +172,10 @@ function rangeText(ranges: unknown): string {
 }
 
 /** The refresh schedules, of the given tenants only when `tenants` is set. */
-export async function listRefreshSchedules(client: Client, tenants?: readonly string[]): Promise<RefreshScheduleView[]> {
+export async function listRefreshSchedules(
+  client: Client,
+  tenants?: readonly string[],
+): Promise<RefreshScheduleView[]> {
   const views: RefreshScheduleView[] = [];
   for await (const summary of client.schedule.list()) {
     if (!summary.scheduleId.startsWith(SCHEDULE_PREFIX)) continue;
@@ -185,7 +193,12 @@ export async function describeRefreshSchedule(client: Client, tenant: string): P
 export type ScheduleAct = 'pause' | 'unpause' | 'trigger';
 
 /** Pauses, resumes or triggers (a refresh now; skipped while one runs) the tenant's schedule; `note` says who and why. */
-export async function actOnRefreshSchedule(client: Client, tenant: string, act: ScheduleAct, note: string): Promise<void> {
+export async function actOnRefreshSchedule(
+  client: Client,
+  tenant: string,
+  act: ScheduleAct,
+  note: string,
+): Promise<void> {
   const handle = client.schedule.getHandle(refreshScheduleId(tenant));
   if (act === 'pause') await handle.pause(note);
   else if (act === 'unpause') await handle.unpause(note);

@@ -60,15 +60,19 @@ describe('eligibility schedules against the dev server', function () {
     const triggered = await cli('schedules', 'trigger', '--tenant', tenant);
     assert.equal(triggered.code, 0, triggered.stderr);
     const refreshId = await eventually(
-      async () => (await testTemporal().client.schedule.getHandle(refreshScheduleId(tenant)).describe()).info
-        .recentActions[0]?.action.workflow.workflowId,
+      async () =>
+        (await testTemporal().client.schedule.getHandle(refreshScheduleId(tenant)).describe()).info.recentActions[0]
+          ?.action.workflow.workflowId,
       30_000,
       'the triggered refresh',
     );
     assert.ok(refreshId.startsWith(`refresh-${tenant}-`), refreshId);
     const progress = await cli('schedules', 'progress', '--tenant', tenant);
     assert.equal(progress.code, 0, progress.stderr);
-    assert.match(progress.stdout, new RegExp(`^${refreshId}: (asking|finishing|done); patients 0, verified 0, failed 0`));
+    assert.match(
+      progress.stdout,
+      new RegExp(`^${refreshId}: (asking|finishing|done); patients 0, verified 0, failed 0`),
+    );
 
     const paused = await cli('schedules', 'pause', '--tenant', tenant, '--note', 'holiday');
     assert.match(paused.stdout, /paused \(holiday\)/);

@@ -126,8 +126,19 @@ describe('refreshWorkflow: the monthly refresh of active patients', function () 
 
   it('finds the changes the sandbox scripts between two refreshes: lost, found, payer, member id, failing', async () => {
     const tenant = `clinic-${randomUUID().slice(0, 8)}`;
-    const kinds = ['coverage-lost', 'coverage-found', 'payer-changed', 'member-id-changed', 'verification-failing', 'none'];
-    const people = kinds.map((_, i) => ({ firstName: 'Grace', lastName: `Hopper${'abcdef'[i]}`, dateOfBirth: '12/09/1976' }));
+    const kinds = [
+      'coverage-lost',
+      'coverage-found',
+      'payer-changed',
+      'member-id-changed',
+      'verification-failing',
+      'none',
+    ];
+    const people = kinds.map((_, i) => ({
+      firstName: 'Grace',
+      lastName: `Hopper${'abcdef'[i]}`,
+      dateOfBirth: '12/09/1976',
+    }));
     const booked = [];
     for (const person of people) {
       booked.push(await scheduleAppointment(p, { ...visit(tenant, day(25)), patient: { ...person, state: 'NY' } }));

@@ -173,7 +173,10 @@ describe('no patient data in patients’ and appointments’ ids, search attribu
       for (const workflowId of [refreshId, refreshed, patientWorkflowId(patientId)]) {
         assertNoLeak(workflowId, 'a workflow id');
         const described = await client.workflow.getHandle(workflowId).describe();
-        assertNoLeak(asText(described.raw.workflowExecutionInfo?.searchAttributes), `${workflowId}'s search attributes`);
+        assertNoLeak(
+          asText(described.raw.workflowExecutionInfo?.searchAttributes),
+          `${workflowId}'s search attributes`,
+        );
         assertNoLeak(asText(described.raw.workflowExecutionInfo?.memo), `${workflowId}'s memo`);
         assertNoLeak(asText(await client.workflow.getHandle(workflowId).fetchHistory()), `${workflowId}'s history`);
       }

@@ -39,7 +39,10 @@ export async function startWorkflowHarness(
 ): Promise<WorkflowHarness> {
   const sandbox = await startTestSandbox(sandboxOverrides);
   // Refreshes discover the patient's coverage at the sandbox's discoveries (decision 0051).
-  const config = loadConfig({ ELIGIBILITY_BASE_URL: sandbox.url, ELIGIBILITY_DISCOVERY_CREATE_PATH: '/sandbox/discoveries' });
+  const config = loadConfig({
+    ELIGIBILITY_BASE_URL: sandbox.url,
+    ELIGIBILITY_DISCOVERY_CREATE_PATH: '/sandbox/discoveries',
+  });
   const service = new EligibilityClient(config.service);
   const { nativeConnection, server, client } = testTemporal();
   const { outcomes, startSliceMs, taskQueue = `test-${randomUUID()}`, ...overrides } = workerOverrides;

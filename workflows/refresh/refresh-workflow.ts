@@ -1,10 +1,4 @@
-import {
-  makeContinueAsNewFunc,
-  proxyLocalActivities,
-  setHandler,
-  sleep,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { makeContinueAsNewFunc, proxyLocalActivities, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
 import { batchActivityOptions } from '../batch/batch-activity-options.js';
 import { refreshProgressQuery } from '../shared/refresh-messages.js';
 import {
@@ -39,11 +33,9 @@ export async function refreshWorkflow(input: RefreshWorkflowInput): Promise<Refr
     pages: 0,
   };
   let counts: RefreshCounts | undefined;
-  let finishedAt: number | undefined;
   const progress = (): RefreshProgress => ({
     ...state,
     tenant: input.tenant,
-    ...(finishedAt ? { finishedAt } : {}),
     patients: counts?.patients ?? 0,
     ...(counts ? { verifications: counts.verifications } : {}),
   });
@@ -96,7 +88,7 @@ export async function refreshWorkflow(input: RefreshWorkflowInput): Promise<Refr
     await moveOnIfTime();
   }
   state.phase = 'done';
-  finishedAt = Date.now();
+  state.finishedAt = Date.now();
   return progress();
 
   async function moveOnIfTime(): Promise<void> {

@@ -56,6 +56,7 @@ export interface RefreshCarried {
   /** Signals sent (a patient asked twice, while visibility lagged, counts twice here and verifies once). */
   asked: number;
   pages: number;
+  finishedAt?: number;
   /** Patients still asked when the refresh stopped asking because none answered (see `stalledLooks`). */
   unanswered?: number;
 }
@@ -63,7 +64,6 @@ export interface RefreshCarried {
 /** The refresh as people follow it: from visibility, so a moment's picture while it runs, exact once it stops. */
 export interface RefreshProgress extends RefreshCarried {
   tenant: string;
-  finishedAt?: number;
   /** Patients that took this refresh (their `RefreshId`). */
   patients: number;
   /** Their verifications, counted like a batch's items (`BatchId` = the refresh id); absent before the first count. */

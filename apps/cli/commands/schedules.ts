@@ -35,7 +35,10 @@ function printView(view: RefreshScheduleView): void {
       ['next', view.nextRuns.join(', ') || '(none)'],
       ['running', view.running.join(', ') || undefined],
       ['recent refreshes', view.recentRefreshes.slice(-3).join(', ') || undefined],
-      ['taken', `${view.actionsTaken} (skipped while one ran: ${view.skippedOverlap}; missed: ${view.missedCatchupWindow})`],
+      [
+        'taken',
+        `${view.actionsTaken} (skipped while one ran: ${view.skippedOverlap}; missed: ${view.missedCatchupWindow})`,
+      ],
     ]),
   );
 }
@@ -96,7 +99,11 @@ Examples:
     .option('--day <n>', 'day of the month (default 1)', positiveInt)
     .option('--hour <n>', 'hour (default 3)', nonNegativeInt)
     .option('--jitter-seconds <n>', 'random delay of each run, up to (default 600)', nonNegativeInt)
-    .option('--catchup-seconds <n>', 'a run missed while Temporal was down is taken within (default 86400)', positiveInt)
+    .option(
+      '--catchup-seconds <n>',
+      'a run missed while Temporal was down is taken within (default 86400)',
+      positiveInt,
+    )
     .option('--every-seconds <n>', 'run every n seconds instead of the calendar (tests, demonstrations)', positiveInt)
     .option('--past-months <n>', 'active: a visit in the last n months (default 12)', nonNegativeInt)
     .option('--next-months <n>', 'or in the next n months (default 3)', nonNegativeInt)
@@ -116,9 +123,8 @@ Examples:
       }) => {
         const tenant = options.tenant ?? DEFAULT_TENANT;
         await mayChange(ctx, tenant, 'schedule.create', 'create or change a schedule');
-        const { putRefreshSchedule, describeRefreshSchedule } = await import(
-          '../../../src/schedules/refresh-schedules.js'
-        );
+        const { putRefreshSchedule, describeRefreshSchedule } =
+          await import('../../../src/schedules/refresh-schedules.js');
         await withClient(ctx, async (client, config) => {
           const window = {
             ...(options.pastMonths !== undefined ? { pastMonths: options.pastMonths } : {}),
@@ -155,9 +161,8 @@ Examples:
       .action(async (options: { tenant?: string; note?: string }) => {
         const tenant = options.tenant ?? DEFAULT_TENANT;
         await mayChange(ctx, tenant, `schedule.${act}`, what);
-        const { actOnRefreshSchedule, describeRefreshSchedule } = await import(
-          '../../../src/schedules/refresh-schedules.js'
-        );
+        const { actOnRefreshSchedule, describeRefreshSchedule } =
+          await import('../../../src/schedules/refresh-schedules.js');
         await withClient(ctx, async (client) => {
           await existing(() => describeRefreshSchedule(client, tenant), tenant);
           await actOnRefreshSchedule(client, tenant, act, options.note ?? `${act} by ${ctx.identity()}`);

@@ -31,8 +31,8 @@ async function latest(deps: ConsoleDeps, view: RefreshScheduleView): Promise<Ref
 function progressCell(p: RefreshProgress | undefined) {
   if (!p) return html`—`;
   const t = p.verifications ? refreshTotals(p.verifications) : { running: 0, verified: 0, failed: 0 };
-  return html`<code>${p.refreshId}</code><br />${p.phase}: ${p.patients} patients, ${t.verified} verified,
-    ${t.failed} failed, ${t.running} running`;
+  return html`<code>${p.refreshId}</code><br />${p.phase}: ${p.patients} patients, ${t.verified} verified, ${t.failed}
+    failed, ${t.running} running`;
 }
 
 /**
@@ -69,14 +69,16 @@ export function schedulePages(app: FastifyInstance, deps: ConsoleDeps): void {
                     <td>${v.paused ? '—' : (v.nextRuns[0] ?? '—')}</td>
                     <td>${progressCell(progress[i])}</td>
                     <td>
-                      ${acting
-                        ? (['trigger', v.paused ? 'unpause' : 'pause'] as ScheduleAct[]).map(
-                            (act) =>
-                              html`<form method="post" action="/schedules/${v.tenant}/${act}">
-                                ${hiddenCsrf(csrf)}<button type="submit">${ACTS[act]}</button>
-                              </form>`,
-                          )
-                        : ''}
+                      ${
+                        acting
+                          ? (['trigger', v.paused ? 'unpause' : 'pause'] as ScheduleAct[]).map(
+                              (act) =>
+                                html`<form method="post" action="/schedules/${v.tenant}/${act}">
+                                  ${hiddenCsrf(csrf)}<button type="submit">${ACTS[act]}</button>
+                                </form>`,
+                            )
+                          : ''
+                      }
                     </td>
                   </tr>`,
               )}
@@ -114,7 +116,9 @@ export function schedulePages(app: FastifyInstance, deps: ConsoleDeps): void {
         outcome: 'ok',
       });
       request.session.notice =
-        act === 'trigger' ? `A refresh of ${tenant} starts now (skipped if one runs).` : `Schedule of ${tenant}: ${act}d.`;
+        act === 'trigger'
+          ? `A refresh of ${tenant} starts now (skipped if one runs).`
+          : `Schedule of ${tenant}: ${act}d.`;
       return reply.redirect('/schedules', 303);
     },
   );
