@@ -23,7 +23,7 @@ import { day, waitIndexed } from './stack.js';
 
 const PATIENTS = numberArg('patients', 500);
 const CHANGED = numberArg('changed', 100);
-const DEADLINE = Date.now() + numberArg('max-minutes', 15) * 60_000;
+const DEADLINE = Date.now() + numberArg('max-minutes', 20) * 60_000;
 const log = (line: string) => console.log(line);
 
 /** Each scripted kind: what the sandbox is told before the first refresh and between the two. */
