@@ -1,5 +1,5 @@
 /**
- * `npm run bench:changes [-- --patients 500] [--changed 100] [--max-minutes 15]`: change detection across two monthly
+ * `npm run bench:changes [-- --patients 500] [--changed 100] [--max-minutes 20]`: change detection across two monthly
  * refreshes. `patients` active patients (a visit 30 days ahead) are refreshed twice through their tenant's Schedule;
  * between the refreshes the sandbox changes the coverage of `changed` of them (POST /sandbox/coverage), a fifth each:
  * coverage lost, found (lost before the first refresh, restored before the second), payer moved, new member id, and
