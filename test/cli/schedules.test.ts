@@ -6,7 +6,8 @@ import { eventually, startWorkflowHarness, type WorkflowHarness } from '../setup
 import { runCli } from './run-cli.js';
 
 describe('eligibility schedules against the dev server', function () {
-  this.timeout(120_000);
+  // Eight commands, each a Node start through tsx: beside the whole suite on two cores, up to half a minute each.
+  this.timeout(300_000);
   let h: WorkflowHarness;
   let env: Record<string, string>;
   const tenant = `clinic-${randomUUID().slice(0, 8)}`;
