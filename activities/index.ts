@@ -12,7 +12,7 @@ import type { VerificationActivities } from '../workflows/verification/index.js'
  * Runs one client call as an activity: the activity's cancellation aborts the HTTP call, and the client's typed errors
  * become the failures of DESIGN §4. Retries are Temporal's alone (`workflows/shared/activity-options.ts`).
  */
-async function serviceCall<T>(
+export async function serviceCall<T>(
   deps: ActivityDeps,
   call: (opts: { signal: AbortSignal }) => Promise<T>,
   toFailure: (err: unknown) => unknown = toActivityFailure,

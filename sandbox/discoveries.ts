@@ -55,12 +55,14 @@ export class DiscoveryLifecycle {
     if (!discovery || discovery.status === 'complete') return undefined;
     clearTimeout(this.timers.get(discoveryId));
     this.timers.delete(discoveryId);
-    const found = successful ?? discovery.lastName.toLowerCase() !== NO_COVERAGE_LAST_NAME;
+    // The patient's scripted coverage (POST /sandbox/coverage) decides, unless the caller completes it explicitly.
+    const covered = this.state.coverage.discover(discovery, discovery.payerId || DEFAULT_DISCOVERY_PAYER_ID);
+    const found = successful ?? (discovery.lastName.toLowerCase() !== NO_COVERAGE_LAST_NAME && covered.found);
     discovery.status = 'complete';
     if (found) {
-      discovery.payerId ||= DEFAULT_DISCOVERY_PAYER_ID;
+      discovery.payerId = covered.found ? covered.payerId : discovery.payerId || DEFAULT_DISCOVERY_PAYER_ID;
       discovery.payerName = this.state.findPayer(discovery.payerId)?.payerName ?? null;
-      discovery.memberId = `W${randomInt(100_000_000, 1_000_000_000)}`;
+      discovery.memberId = covered.found ? covered.memberId : `W${randomInt(100_000_000, 1_000_000_000)}`;
     }
     this.webhooks.emit(DISCOVERY_UPDATED_EVENT, { discoveryId, status: discovery.status });
     return { ...discovery };

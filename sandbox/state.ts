@@ -1,4 +1,5 @@
 import type { Discovery, LegacyPatient, Payer, ProviderGroupRequest, WebhookEndpoint } from '../src/contract/index.js';
+import { CoverageControl } from './coverage.js';
 import { SEED_PATIENTS, SEED_PAYERS, SEED_PROVIDER_GROUPS } from './seed.js';
 
 export interface ProviderGroup extends ProviderGroupRequest {
@@ -35,6 +36,8 @@ export class SandboxState {
   readonly verifications = new Map<string, VerificationRecord>();
   readonly runs = new Map<string, RunRecord>();
   readonly webhookEndpoints = new Map<string, WebhookEndpoint>();
+  /** Patients' coverage as scripted by `POST /sandbox/coverage`. */
+  readonly coverage = new CoverageControl();
 
   constructor() {
     this.reset();
@@ -52,6 +55,7 @@ export class SandboxState {
     ]) {
       map.clear();
     }
+    this.coverage.clear();
     for (const payer of SEED_PAYERS) {
       for (const id of [payer.payerId, ...payer.aliasPayerIds]) this.payers.set(id, structuredClone(payer));
     }

@@ -242,6 +242,14 @@ export const variables = {
     default: 'taxonomyCode',
     description: 'Field name of the taxonomy code in v1 verification requests (a gap in the spec)',
   }),
+  ELIGIBILITY_DISCOVERY_CREATE_PATH: v({
+    schema: z
+      .string()
+      .regex(/^\/[A-Za-z0-9/_-]+$/, 'expected a path such as /sandbox/discoveries')
+      .optional(),
+    description:
+      "Where a refresh creates a discovery of the patient's coverage (POST; the spec does not show how, decision 0051); unset = a refresh verifies with the payer the patient holds, and payer, member id and lost coverage go unseen",
+  }),
   ELIGIBILITY_HTTP_TIMEOUT_MS: v({
     schema: positiveInt,
     default: '10000',

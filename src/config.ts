@@ -89,6 +89,7 @@ function toConfig(e: Env, connection: TemporalConnectionSettings) {
       idempotencyHeader: e.ELIGIBILITY_IDEMPOTENCY_HEADER,
       v1NpiField: e.ELIGIBILITY_V1_NPI_FIELD,
       v1TaxonomyField: e.ELIGIBILITY_V1_TAXONOMY_FIELD,
+      discoveryCreatePath: e.ELIGIBILITY_DISCOVERY_CREATE_PATH,
       timeoutMs: e.ELIGIBILITY_HTTP_TIMEOUT_MS,
       maxRps: e.ELIGIBILITY_MAX_RPS,
       initialRps: e.ELIGIBILITY_INITIAL_RPS,

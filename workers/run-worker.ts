@@ -2,6 +2,8 @@ import { Client } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import os from 'node:os';
 import { createBatchActivities } from '../activities/batch/index.js';
+import { createPatientActivities } from '../activities/patient.js';
+import { createRefreshActivities } from '../activities/refresh/index.js';
 import { createGovernorActivities } from '../activities/governor/index.js';
 import { createActivities } from '../activities/index.js';
 import { CallOutcomes } from '../activities/outcomes.js';
@@ -76,11 +78,10 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
     const { maxRps, initialRps, governor } = config.service;
     const outcomes = governor ? new CallOutcomes() : undefined;
     const brake = governor ? new RateLimitBrake() : undefined;
+    const service = new EligibilityClient(config.service, { onExchange: recordServiceExchange });
     const activities = {
-      ...createActivities(new EligibilityClient(config.service, { onExchange: recordServiceExchange }), {
-        outcomes,
-        brake,
-      }),
+      ...createActivities(service, { outcomes, brake }),
+      ...createPatientActivities(service, { outcomes, brake }),
       ...createBatchActivities({
         client: temporal,
         taskQueue,
@@ -90,6 +91,7 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
         startPace: queueStartPace(temporal, taskQueue, maxRps ?? initialRps),
       }),
       ...createGovernorActivities(temporal),
+      ...createRefreshActivities({ client: temporal }),
     };
     const deployment = config.worker.deployment && {
       name: config.worker.deployment.name,

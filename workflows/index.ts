@@ -4,4 +4,5 @@ export * from './batch/index.js';
 export * from './events/index.js';
 export * from './governor/index.js';
 export * from './patient/index.js';
+export * from './refresh/index.js';
 export * from './verification/index.js';

@@ -15,6 +15,7 @@ import { registerList } from './commands/list.js';
 import { registerOperators } from './commands/operators.js';
 import { registerReview } from './commands/review.js';
 import { registerSandbox } from './commands/sandbox.js';
+import { registerSchedules } from './commands/schedules.js';
 import { registerSetup } from './commands/setup.js';
 import { registerStart } from './commands/start.js';
 import { registerStatus } from './commands/status.js';
@@ -51,6 +52,7 @@ name (or none) acts on every tenant, as an administrator: the CLI holds the depl
 credentials, so --as is not a sign-in but the person an administrator's tool acts for.`,
     );
   registerSetup(program, ctx);
+  registerSchedules(program, ctx);
   registerStart(program, ctx);
   registerBatch(program, ctx);
   registerBatches(program, ctx);

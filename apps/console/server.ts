@@ -38,6 +38,7 @@ import { navCountsHook } from './nav-counts.js';
 import type { PayerNames } from './payer-names.js';
 import { patientPages } from './pages/patient.js';
 import { coverageChangePages } from './pages/coverage-changes.js';
+import { schedulePages } from './pages/schedules.js';
 import type { Store } from '../../src/store/database.js';
 import type { BlindIndexKeys } from '../../src/blind-index/keys.js';
 import { registerSession } from './session.js';
@@ -227,6 +228,7 @@ export function createConsole(options: ConsoleOptions): FastifyInstance {
     worklistPages(routes, deps);
     patientPages(routes, deps);
     coverageChangePages(routes, deps);
+    schedulePages(routes, deps);
     const endpointDeps = { ...deps, ...(options.events ? { events: options.events } : {}) };
     eventEndpointPages(routes, endpointDeps);
     const { tokenSecret, publicUrl } = config.codec.server;

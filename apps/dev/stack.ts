@@ -17,6 +17,7 @@ import { createConsole } from '../console/server.js';
 import { PayerNames } from '../console/payer-names.js';
 import { EligibilityClient } from '../../src/client/index.js';
 import { devConsole, devOperatorName } from './console-operator.js';
+import { ensureRefreshSchedule } from '../../src/schedules/refresh-schedules.js';
 import { createSandbox } from '../../sandbox/server.js';
 import { findTemporalCli } from './temporal-cli.js';
 import { connectClient, lazyClient } from '../../src/temporal/client.js';
@@ -212,7 +213,9 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
     if (config.sandbox.port !== 0) await assertPortFree(config.sandbox.port, config.sandbox.host, 'sandbox');
     const sandboxUrl = (await sandbox.listen()).replace(/\/$/, '');
     stops.push(() => sandbox.close());
-    config = { ...config, service: { ...config.service, baseUrl: sandboxUrl } };
+    // Refreshes discover coverage at the sandbox's discoveries unless configured otherwise (decision 0051).
+    const discoveryCreatePath = config.service.discoveryCreatePath ?? '/sandbox/discoveries';
+    config = { ...config, service: { ...config.service, baseUrl: sandboxUrl, discoveryCreatePath } };
     log(`Sandbox of the eligibility service on ${sandboxUrl}`);
 
     const temporal = await connectClient(config.temporal, { dataConverter: await createDataConverter(config.codec) });
@@ -246,6 +249,10 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
     });
     // New workflows (the example file's) start once this build takes them.
     await Promise.race([current, worker]);
+    // The install's monthly refresh (tenant `default`), created paused: a person resumes or triggers it (decision 0050).
+    if (await ensureRefreshSchedule(temporal.client, config.temporal.taskQueue, { tenant: 'default', paused: true })) {
+      log('Monthly refresh schedule refresh-default created, paused (eligibility schedules unpause)');
+    }
 
     const receiver = createWebhookReceiver({
       config,

@@ -3,6 +3,7 @@ import {
   FaultUpdate,
   RateLimitUpdate,
   SandboxDiscoveryCompleteRequest,
+  SandboxCoverageChange,
   SandboxDiscoveryRequest,
   type SandboxRun,
 } from '../../src/contract/index.js';
@@ -64,6 +65,16 @@ export function sandboxControlRoutes(app: FastifyInstance, ctx: SandboxContext, 
       if (id === undefined || record.id === id) records.push(record);
     }
     return records;
+  });
+
+  // A patient's coverage changed between checks (issue 35): named in the body, never in the URL.
+  app.post('/sandbox/coverage', (request, reply) => {
+    const body = parse(SandboxCoverageChange, request.body);
+    if (!body.ok) return invalidRequest(reply, body.param);
+    if (body.data.change === 'move-payer' && !ctx.state.findPayer(body.data.payerId ?? '')) {
+      return invalidRequest(reply, 'payerId');
+    }
+    return reply.send(ctx.state.coverage.apply(body.data));
   });
 
   app.post('/sandbox/discoveries', (request, reply) => {

@@ -41,6 +41,8 @@ export function verificationV2Routes(app: FastifyInstance, ctx: SandboxContext):
     if (providerGroupId !== undefined && !ctx.state.providerGroups.has(providerGroupId)) {
       return fail('providerGroupId');
     }
+    // A patient whose verifications were made to fail (POST /sandbox/coverage): the service refuses the patient.
+    if (body.data.patient && ctx.state.coverage.failing(body.data.patient)) return fail('patient');
     const record = createVerification(ctx, { version: 'v2', payerId, specialtyCode, id });
     const response: VerificationResponseV2 = {
       verificationId: record.verificationId,

@@ -2,6 +2,7 @@ import ky, { type KyInstance } from 'ky';
 import type { z } from 'zod';
 import type { ServiceConfig } from '../config.js';
 import {
+  DiscoveryCreateRequest,
   AccessToken,
   Discovery,
   EndpointId,
@@ -154,6 +155,17 @@ export class EligibilityClient {
       VerificationResponseV1,
       opts.signal,
     );
+  }
+
+  /**
+   * Creates a discovery of a patient's coverage, at `ELIGIBILITY_DISCOVERY_CREATE_PATH` (the spec does not show how;
+   * decision 0051). Undefined when no path is configured: nothing is sent.
+   */
+  async createDiscovery(request: DiscoveryCreateRequest, opts: CallOptions = {}): Promise<Discovery | undefined> {
+    const route = this.#config.discoveryCreatePath;
+    if (route === undefined) return undefined;
+    const json = validateRequest(DiscoveryCreateRequest, request);
+    return this.#call({ method: 'POST', route, path: route.slice(1), json }, Discovery, opts.signal);
   }
 
   async getDiscovery(discoveryId: string, opts: CallOptions = {}): Promise<Discovery> {

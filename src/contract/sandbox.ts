@@ -18,9 +18,42 @@ export const SandboxDiscoveryRequest = z.object({
 });
 export type SandboxDiscoveryRequest = z.infer<typeof SandboxDiscoveryRequest>;
 
+/**
+ * What the product sends to create a discovery (decision 0051: the spec does not show creation; the sandbox's shape,
+ * without its timing control).
+ */
+export const DiscoveryCreateRequest = SandboxDiscoveryRequest.omit({ delayMs: true });
+export type DiscoveryCreateRequest = z.infer<typeof DiscoveryCreateRequest>;
+
 /** `POST /sandbox/discoveries/{discoveryId}/complete`; without `successful` the magic values decide. */
 export const SandboxDiscoveryCompleteRequest = z.object({ successful: z.boolean().optional() });
 export type SandboxDiscoveryCompleteRequest = z.infer<typeof SandboxDiscoveryCompleteRequest>;
+
+/** What `POST /sandbox/coverage` does to a patient's coverage from the next check on. */
+export const COVERAGE_CONTROLS = ['lose', 'restore', 'move-payer', 'new-member-id', 'fail', 'recover'] as const;
+
+/**
+ * `POST /sandbox/coverage`: changes one patient's coverage between checks. The patient is named in the body (never a
+ * URL) by name and date of birth, as the service's requests carry them; `payerId` is the payer `move-payer` moves to.
+ */
+export const SandboxCoverageChange = z
+  .object({
+    patient: z.object({ firstName: PersonName, lastName: PersonName, dateOfBirth: RealDateOfBirth }),
+    change: z.enum(COVERAGE_CONTROLS),
+    payerId: z.string().min(1).optional(),
+  })
+  .strict();
+export type SandboxCoverageChange = z.infer<typeof SandboxCoverageChange>;
+
+/** The patient's coverage as the sandbox now answers it: no member id (the answer carries no patient value). */
+export const SandboxCoverageState = z.object({
+  covered: z.boolean(),
+  failing: z.boolean(),
+  payerId: z.string().optional(),
+  /** Member id changes made so far (a discovery's member id is otherwise the same at every check). */
+  memberIdChanges: z.number().int().min(0),
+});
+export type SandboxCoverageState = z.infer<typeof SandboxCoverageState>;
 
 const rate = z.number().min(0).max(1);
 

@@ -18,6 +18,10 @@ const condition = (text: string) => text as Condition;
 const list = (values: readonly string[]) => `(${values.map(quote).join(', ')})`;
 
 export const is = (key: KeywordKey, value: string): Condition => condition(`${key.name} = ${quote(value)}`);
+/** Unset, or set to another value (visibility's `!=` alone skips workflows without the attribute). */
+export const isUnsetOrNot = (key: KeywordKey, value: string): Condition =>
+  condition(`(${key.name} IS NULL OR ${key.name} != ${quote(value)})`);
+export const isUnset = (key: KeywordKey): Condition => condition(`${key.name} IS NULL`);
 export const isOneOf = (key: KeywordKey, values: readonly string[]): Condition =>
   condition(`${key.name} IN ${list(values)}`);
 /** A keyword list holding any of `values` (visibility's `IN` on a list matches any element); never an empty list. */

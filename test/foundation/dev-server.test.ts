@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { temporal } from '@temporalio/proto';
-import { PatientIndex, searchAttributeKeys } from '../../workflows/shared/search-attributes.js';
+import { PatientIndex, searchAttributeKeys, VisitMonths } from '../../workflows/shared/search-attributes.js';
 import { testTemporal } from '../setup/temporal.js';
 
 describe('the Temporal dev server of the test run', () => {
@@ -10,16 +10,16 @@ describe('the Temporal dev server of the test run', () => {
     assert.ok(info.serverVersion, 'the server reports its version');
   });
 
-  it('has the nine search attributes registered, the patient index as KeywordList and the rest as Keyword', async () => {
+  it('has the eleven search attributes registered, the patient index and visit months as KeywordList, the rest Keyword', async () => {
     const { connection, server } = testTemporal();
     const { customAttributes } = await connection.operatorService.listSearchAttributes({
       namespace: server.namespace,
     });
-    assert.equal(searchAttributeKeys.length, 9);
+    assert.equal(searchAttributeKeys.length, 11);
     for (const key of searchAttributeKeys) {
       assert.equal(
         customAttributes?.[key.name],
-        key === PatientIndex
+        key === PatientIndex || key === VisitMonths
           ? temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD_LIST
           : temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
         `${key.name} is of its type`,

@@ -8,7 +8,9 @@ import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logging.js';
 import { readPatient } from '../../src/patients/patients.js';
 import { dayStartsAt } from '../../src/patients/visit-day.js';
-import { patientWorkflowId } from '../../workflows/shared/ids.js';
+import { putRefreshSchedule } from '../../src/schedules/refresh-schedules.js';
+import { patientRefreshVerificationId, patientWorkflowId, refreshScheduleId } from '../../workflows/shared/ids.js';
+import type { RefreshProgress } from '../../workflows/shared/refresh-types.js';
 import { startWorkerProcess, type WorkerProcess } from '../deploy/worker-process.js';
 import { workflowBundleFile } from '../setup/bundle.js';
 import { testCodecEnv } from '../setup/codec.js';
@@ -39,6 +41,7 @@ describe('no patient data in patients’ and appointments’ ids, search attribu
   let intake: FastifyInstance;
   let patientId: string;
   let verificationWorkflowId: string;
+  let taskQueue: string;
   const intakeLogs: string[] = [];
   const key = 'an-intake-key-of-at-least-32-characters';
   const idKey = randomBytes(32);
@@ -46,7 +49,7 @@ describe('no patient data in patients’ and appointments’ ids, search attribu
   before(async () => {
     const { server, client } = testTemporal();
     sandbox = await startTestSandbox();
-    const taskQueue = `privacy-patients-${randomUUID()}`;
+    taskQueue = `privacy-patients-${randomUUID()}`;
     worker = startWorkerProcess({
       ...testCodecEnv(),
       TEMPORAL_ADDRESS: server.address,
@@ -57,6 +60,7 @@ describe('no patient data in patients’ and appointments’ ids, search attribu
       ELIGIBILITY_CLIENT_SECRET: sandbox.config.clientSecret,
       WORKER_HTTP_PORT: String(await freePort()),
       WORKER_WORKFLOW_BUNDLE: workflowBundleFile(),
+      ELIGIBILITY_DISCOVERY_CREATE_PATH: '/sandbox/discoveries',
       LOG_LEVEL: 'debug',
     });
     await worker.ready;
@@ -143,6 +147,41 @@ describe('no patient data in patients’ and appointments’ ids, search attribu
     for (const workflowId of [patientWorkflowId(patientId), verificationWorkflowId]) {
       const history = await client.workflow.getHandle(workflowId).fetchHistory();
       assertNoLeak(asText(history), `${workflowId}'s history`);
+    }
+  });
+
+  it('keeps them out of the monthly refresh: its schedule, ids, search attributes and histories', async () => {
+    const { client } = testTemporal();
+    await putRefreshSchedule(client, taskQueue, {
+      tenant: 'default',
+      everySeconds: 86_400,
+      paused: true,
+      policy: { settleSeconds: 0.5 },
+    });
+    const schedule = client.schedule.getHandle(refreshScheduleId('default'));
+    try {
+      await schedule.trigger();
+      const refreshId = await eventually(
+        async () => (await schedule.describe()).info.recentActions[0]?.action.workflow.workflowId,
+        30_000,
+        'the refresh',
+      );
+      const result = (await client.workflow.getHandle(refreshId).result()) as RefreshProgress;
+      assert.equal(result.patients, 1);
+      const refreshed = patientRefreshVerificationId(patientId, refreshId);
+      assertNoLeak(asText((await schedule.describe()).raw), 'the schedule');
+      for (const workflowId of [refreshId, refreshed, patientWorkflowId(patientId)]) {
+        assertNoLeak(workflowId, 'a workflow id');
+        const described = await client.workflow.getHandle(workflowId).describe();
+        assertNoLeak(
+          asText(described.raw.workflowExecutionInfo?.searchAttributes),
+          `${workflowId}'s search attributes`,
+        );
+        assertNoLeak(asText(described.raw.workflowExecutionInfo?.memo), `${workflowId}'s memo`);
+        assertNoLeak(asText(await client.workflow.getHandle(workflowId).fetchHistory()), `${workflowId}'s history`);
+      }
+    } finally {
+      await schedule.delete();
     }
   });
 

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Worker } from '@temporalio/worker';
 import { createBatchActivities } from '../../activities/batch/index.js';
+import { createPatientActivities } from '../../activities/patient.js';
+import { createRefreshActivities } from '../../activities/refresh/index.js';
 import { createGovernorActivities } from '../../activities/governor/index.js';
 import { createActivities } from '../../activities/index.js';
 import type { CallOutcomes } from '../../activities/outcomes.js';
@@ -36,7 +38,12 @@ export async function startWorkflowHarness(
   workerOverrides: HarnessWorkerOverrides = {},
 ): Promise<WorkflowHarness> {
   const sandbox = await startTestSandbox(sandboxOverrides);
-  const config = loadConfig({ ELIGIBILITY_BASE_URL: sandbox.url });
+  // Refreshes discover the patient's coverage at the sandbox's discoveries (decision 0051).
+  const config = loadConfig({
+    ELIGIBILITY_BASE_URL: sandbox.url,
+    ELIGIBILITY_DISCOVERY_CREATE_PATH: '/sandbox/discoveries',
+  });
+  const service = new EligibilityClient(config.service);
   const { nativeConnection, server, client } = testTemporal();
   const { outcomes, startSliceMs, taskQueue = `test-${randomUUID()}`, ...overrides } = workerOverrides;
   const worker = await createWorker({
@@ -44,9 +51,11 @@ export async function startWorkflowHarness(
     namespace: server.namespace,
     taskQueue,
     activities: {
-      ...createActivities(new EligibilityClient(config.service), { outcomes }),
+      ...createActivities(service, { outcomes }),
+      ...createPatientActivities(service, { outcomes }),
       ...createBatchActivities({ client, taskQueue, startSliceMs, blindIndex: testBlindIndex() }),
       ...createGovernorActivities(client),
+      ...createRefreshActivities({ client }),
     },
     dataConverter: testDataConverter(),
     maxActivitiesPerSecond: 500,

@@ -6,6 +6,7 @@ import type {
   CoverageChange,
   CoverageEntry,
   PatientState,
+  RefreshCoverage,
   RescheduleAppointment,
   ScheduleAppointment,
 } from '../shared/patient-types.js';
@@ -15,6 +16,10 @@ import { coverageChanges, latestAnswer } from './coverage-changes.js';
 
 /** Upcoming appointments one patient holds at most: a bound on its state, far above any real schedule. */
 export const MAX_APPOINTMENTS = 50;
+/** Refresh ids a patient remembers: a refresh repeats its message within hours, never a year later. */
+const REFRESHES_KEPT = 12;
+/** Past visit months kept by default: two years, beyond any look-back a refresh is configured with. */
+const PAST_VISIT_MONTHS_KEPT = 24;
 
 const refuse = (type: string, message: string, param: string) =>
   ApplicationFailure.create({ type, message, details: [{ param }], nonRetryable: true });
@@ -48,6 +53,8 @@ export class PatientBook {
 
   schedule(message: ScheduleAppointment): Appointment {
     this.state.patient = message.patient;
+    const { specialtyCode, placeOfServiceCode, providerGroupId } = message.appointment;
+    this.state.lastVisit = { specialtyCode, placeOfServiceCode, ...(providerGroupId ? { providerGroupId } : {}) };
     const appointment: Appointment = {
       appointmentId: message.appointmentId,
       ...message.appointment,
@@ -131,13 +138,53 @@ export class PatientBook {
     return this.state.changes.filter((c) => c.seenAt === undefined).length;
   }
 
-  /** Drops the appointments whose day has passed: the state keeps upcoming ones only. */
+  /** Drops the appointments whose day has passed: the state keeps upcoming ones only, and the months of past visits. */
   prune(now: number): void {
     const kept = this.state.appointments.filter((a) => !isPast(a, now) || a.checks.some((c) => c.state === 'waiting'));
-    if (kept.length !== this.state.appointments.length) this.state.appointments = kept;
+    if (kept.length === this.state.appointments.length) return;
+    const past = this.state.appointments.filter((a) => !kept.includes(a) && a.status === 'scheduled');
+    const months = new Set([...(this.state.pastVisitMonths ?? []), ...past.map(visitMonth)]);
+    const limit = this.policy.pastVisitMonthsLimit ?? PAST_VISIT_MONTHS_KEPT;
+    this.state.pastVisitMonths = [...months].sort().slice(-limit);
+    this.state.appointments = kept;
+  }
+
+  /** The months with a scheduled visit, past or upcoming: the `VisitMonths` search attribute. */
+  visitMonths(): string[] {
+    const scheduled = this.state.appointments.filter((a) => a.status === 'scheduled').map(visitMonth);
+    return [...new Set([...(this.state.pastVisitMonths ?? []), ...scheduled])].sort();
+  }
+
+  /** Takes a refresh's message: false when this refresh was taken or asked for already (exactly once per refresh). */
+  askRefresh(message: RefreshCoverage): boolean {
+    const pending = this.state.pendingRefreshes ?? [];
+    const known = (this.state.refreshes ?? []).includes(message.refreshId);
+    if (known || pending.some((r) => r.refreshId === message.refreshId)) return false;
+    this.state.pendingRefreshes = [...pending, message];
+    this.revision++;
+    return true;
+  }
+
+  /** The next refresh to run, marked taken before it runs: a repeat arriving meanwhile is refused. */
+  takeRefresh(): RefreshCoverage | undefined {
+    const [next, ...rest] = this.state.pendingRefreshes ?? [];
+    if (next === undefined) return undefined;
+    this.state.pendingRefreshes = rest;
+    this.state.refreshes = [...(this.state.refreshes ?? []), next.refreshId].slice(-REFRESHES_KEPT);
+    return next;
+  }
+
+  /** The payer a refresh verifies with: the latest answer's, else the latest appointment's. */
+  refreshPayer(): string | undefined {
+    const latest = this.state.timeline.at(-1)?.payerId;
+    const booked = [...this.state.appointments].reverse().find((a) => a.payerId !== undefined)?.payerId;
+    return this.knownPayer() ?? booked ?? latest;
   }
 
   private find(appointmentId: string): Appointment | undefined {
     return this.state.appointments.find((a) => a.appointmentId === appointmentId);
   }
 }
+
+/** A visit's month in the practice's own calendar (its date of service), no zone data needed. */
+const visitMonth = (appointment: Appointment): string => appointment.dateOfService.slice(0, 7);

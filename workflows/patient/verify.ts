@@ -1,10 +1,10 @@
 import { ChildWorkflowFailure, startChild } from '@temporalio/workflow';
 import type { SearchAttributePair } from '@temporalio/common';
 import type { VerificationIntake, VerificationPatient } from '../../src/contract/index.js';
-import { patientVerificationWorkflowId } from '../shared/ids.js';
+import { patientRefreshVerificationId, patientVerificationWorkflowId } from '../shared/ids.js';
 import type { AppointmentDetails, CoverageEntry, CoverageState } from '../shared/patient-types.js';
 import { lanePriority } from '../shared/priority.js';
-import { PayerId, SpecialtyCode, Tenant, VerificationStage } from '../shared/search-attributes.js';
+import { BatchId, PayerId, SpecialtyCode, Tenant, VerificationStage } from '../shared/search-attributes.js';
 import type { Outcome } from '../shared/stages.js';
 import { verificationStartMetadata } from '../shared/start-metadata.js';
 import type { Timing } from '../shared/timing.js';
@@ -24,6 +24,11 @@ export interface CheckRequest {
   payerId: string;
   appointmentId?: string;
   timing?: Partial<Timing>;
+  /** A refresh's verification: its id derives from the refresh instead of the counter, and it carries the refresh's
+   * `BatchId` so the refresh counts it like a batch's item. */
+  refresh?: { refreshId: string; batchId: string };
+  /** A discovery of the patient's coverage: the verification takes payer and member id from it. */
+  discoveryId?: string;
 }
 
 const COVERAGE: Partial<Record<Outcome, CoverageState>> = { completed: 'covered', 'no-coverage': 'no-coverage' };
@@ -34,14 +39,21 @@ const COVERAGE: Partial<Record<Outcome, CoverageState>> = { completed: 'covered'
  * instead of the verification workflow learning about patients. Bulk lane: nobody waits at a desk for it.
  */
 export async function verifyPatient(request: CheckRequest): Promise<CoverageEntry> {
-  const workflowId = patientVerificationWorkflowId(request.patientId, request.n);
+  const workflowId = request.refresh
+    ? patientRefreshVerificationId(request.patientId, request.refresh.refreshId)
+    : patientVerificationWorkflowId(request.patientId, request.n);
+  // With a discovery, neither the held payer nor the member id is sent: the discovery's answer is what is compared.
+  const { memberId: _heldMemberId, ...identity } = request.patient;
   const intake: VerificationIntake = {
     version: 'v2',
-    patient: request.patient,
-    payerId: request.payerId,
+    ...(request.discoveryId
+      ? { patient: identity, discoveryId: request.discoveryId }
+      : { patient: request.patient, payerId: request.payerId }),
     specialtyCode: request.visit.specialtyCode,
     placeOfServiceCode: request.visit.placeOfServiceCode,
     ...(request.visit.providerGroupId ? { providerGroupId: request.visit.providerGroupId } : {}),
+    // The service's own record names a refresh's verifications by patient (an opaque id), so duplicates show there.
+    ...(request.refresh ? { id: request.patientId } : {}),
   };
   const tenant = request.tenant === DEFAULT_EVENT_TENANT ? undefined : request.tenant;
   const searchAttributes: SearchAttributePair[] = [
@@ -50,6 +62,7 @@ export async function verifyPatient(request: CheckRequest): Promise<CoverageEntr
     { key: SpecialtyCode, value: request.visit.specialtyCode },
   ];
   if (tenant) searchAttributes.push({ key: Tenant, value: tenant });
+  if (request.refresh) searchAttributes.push({ key: BatchId, value: request.refresh.batchId });
   let result: VerificationResult;
   try {
     const child = await startChild<typeof verificationWorkflow>(WorkflowType.verification, {
@@ -78,5 +91,6 @@ export async function verifyPatient(request: CheckRequest): Promise<CoverageEntr
     ...(result.verificationId ? { verificationId: result.verificationId } : {}),
     workflowId,
     ...(request.appointmentId ? { appointmentId: request.appointmentId } : {}),
+    ...(request.refresh ? { refreshId: request.refresh.refreshId } : {}),
   };
 }

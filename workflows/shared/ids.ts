@@ -7,3 +7,8 @@ export const webhookSetupWorkflowId = (url: string) => `webhook-setup-${url}`;
 export const patientWorkflowId = (patientId: string) => `patient-${patientId}`;
 /** The patient's n-th verification: derived, so a retried start finds the one it started instead of a second. */
 export const patientVerificationWorkflowId = (patientId: string, n: number) => `verification-${patientId}-${n}`;
+/** A patient's verification for one refresh: at most one per patient and refresh, whatever repeats the message. */
+export const patientRefreshVerificationId = (patientId: string, refreshId: string) =>
+  `verification-${patientId}-${refreshId}`;
+/** A tenant's refresh schedule, and the base of its refreshes' workflow ids (`refresh-<tenant>-<time>`). */
+export const refreshScheduleId = (tenant: string) => `refresh-${tenant}`;

@@ -1,9 +1,10 @@
-import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type {
   Appointment,
   CancelAppointment,
   MarkChangesSeen,
   PatientView,
+  RefreshCoverage,
   RescheduleAppointment,
   ScheduleAppointment,
 } from './patient-types.js';
@@ -20,3 +21,5 @@ export const cancelAppointmentUpdate = defineUpdate<Appointment, [CancelAppointm
 export const markChangesSeenUpdate = defineUpdate<{ seen: number }, [MarkChangesSeen]>('markChangesSeen');
 /** Everything the patient holds. */
 export const patientQuery = defineQuery<PatientView>('patient');
+/** The monthly refresh asks for one verification (a signal: the refresh counts results from visibility, not replies). */
+export const refreshCoverageSignal = defineSignal<[RefreshCoverage]>('refreshCoverage');

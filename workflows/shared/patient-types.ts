@@ -24,6 +24,8 @@ export interface CheckPolicy {
   changesLimit: number;
   /** Continue as new after this many history events (the server suggests it at 4,096 anyway). */
   continueAfterEvents: number;
+  /** Past visit months kept for the `VisitMonths` search attribute (the refresh looks back at most this far). */
+  pastVisitMonthsLimit?: number;
 }
 
 /** Default: 3 days before the visit, and the morning of the visit (06:00) unless a check ran in the last 24 h. */
@@ -101,6 +103,8 @@ export interface CoverageEntry {
   workflowId: string;
   /** The appointment it ran for; absent for a refresh. */
   appointmentId?: string;
+  /** The refresh it ran for (its workflow id). */
+  refreshId?: string;
 }
 
 export const COVERAGE_CHANGE_KINDS = [
@@ -141,6 +145,22 @@ export interface PatientState {
   changes: CoverageChange[];
   /** Verifications started so far: the next one's workflow id is derived from it, so a retry never starts two. */
   checksStarted: number;
+  /** Months (`YYYY-MM`) of visits whose day has passed: with the upcoming ones, the `VisitMonths` search attribute. */
+  pastVisitMonths?: string[];
+  /** What the latest appointment asked of a verification: a refresh, which has no visit, verifies the same way. */
+  lastVisit?: Pick<AppointmentDetails, 'specialtyCode' | 'placeOfServiceCode' | 'providerGroupId'>;
+  /** Refreshes taken (the latest few): a repeated message of one of them starts nothing. */
+  refreshes?: string[];
+  /** Refreshes asked for and not run yet, in order. */
+  pendingRefreshes?: RefreshCoverage[];
+}
+
+/** The monthly refresh's message to one active patient: verify once for this refresh (issue 35). */
+export interface RefreshCoverage {
+  /** The refresh's workflow id: the patient's verification id is derived from it. */
+  refreshId: string;
+  /** Where the refresh counts its verifications: the `BatchId` they carry. */
+  batchId: string;
 }
 
 export interface PatientWorkflowInput {

@@ -19,6 +19,14 @@ export const PatientIndex = defineSearchAttributeKey('PatientIndex', SearchAttri
 /** On a patient: `unseen` while a coverage change of it waits on the Changes list, `seen` after (issue 35). */
 export const CoverageChanges = defineSearchAttributeKey('CoverageChanges', SearchAttributeType.KEYWORD);
 
+/**
+ * On a patient: the months (`YYYY-MM`, the visit's own calendar) of its scheduled appointments, upcoming and past
+ * (issue 35): the monthly refresh finds active patients with `VisitMonths IN (...)`. A month is no patient value.
+ */
+export const VisitMonths = defineSearchAttributeKey('VisitMonths', SearchAttributeType.KEYWORD_LIST);
+/** On a patient: the latest refresh (its workflow id) it took; the refresh asks for those without its own. */
+export const RefreshId = defineSearchAttributeKey('RefreshId', SearchAttributeType.KEYWORD);
+
 export const searchAttributeKeys = [
   VerificationStage,
   PayerId,
@@ -29,6 +37,8 @@ export const searchAttributeKeys = [
   Tenant,
   PatientIndex,
   CoverageChanges,
+  VisitMonths,
+  RefreshId,
 ] as const;
 
 /** Each key's type as the Temporal CLI's `--search-attribute Name=Type` spells it. */

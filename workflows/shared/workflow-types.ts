@@ -12,5 +12,6 @@ export const WorkflowType = {
   governor: 'governorWorkflow',
   eventDispatcher: 'eventDispatcherWorkflow',
   patient: 'patientWorkflow',
+  refresh: 'refreshWorkflow',
 } as const;
 export type WorkflowTypeName = (typeof WorkflowType)[keyof typeof WorkflowType];

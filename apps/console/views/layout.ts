@@ -11,6 +11,7 @@ export const SECTIONS = [
   { path: '/changes', label: 'Changes', count: 'changes' },
   { path: '/recent', label: 'Recent' },
   { path: '/batches', label: 'Batches' },
+  { path: '/schedules', label: 'Refreshes' },
   { path: '/event-endpoints', label: 'Event endpoints' },
   { path: '/temporal-ui', label: 'Temporal UI' },
 ] as const;
