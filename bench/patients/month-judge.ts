@@ -56,6 +56,9 @@ export function judgeMonth({ views, creations, cancelled, dayMs, now }: MonthInp
   let cancelledVerified = 0;
   const checks = { verified: 0, reused: 0, skipped: 0, waiting: 0 };
   const late: number[] = [];
+  /** A few appointments outside their window, in days from their visit's day: what the product did instead. */
+  const misses: string[] = [];
+  const days = (at: number, from: number) => ((at - from) / dayMs).toFixed(2);
   for (const view of views) {
     const created = byPatient.get(view.patientId) ?? [];
     for (const appointment of view.appointments) {
@@ -74,6 +77,13 @@ export function judgeMonth({ views, creations, cancelled, dayMs, now }: MonthInp
       if (to > now) continue;
       appointments++;
       if (created.some((c) => c.at >= from && c.at < to)) insideWindow++;
+      else if (misses.length < 5) {
+        const start = appointment.dayStartsAt;
+        misses.push(
+          `checks ${appointment.checks.map((c) => `${c.state}@${days(c.at, start)}`).join(' ')}; ` +
+            `created ${created.map((c) => days(c.at, start)).join(' ')}`,
+        );
+      }
     }
   }
   late.sort((a, b) => a - b);
@@ -88,5 +98,6 @@ export function judgeMonth({ views, creations, cancelled, dayMs, now }: MonthInp
     lateP50Ms: percentile(late, 0.5),
     lateP99Ms: percentile(late, 0.99),
     lateMaxMs: late.length === 0 ? 0 : Math.round(late.at(-1)!),
+    misses,
   };
 }
