@@ -58,6 +58,8 @@ export function judgeMonth({ views, creations, cancelled, dayMs, now }: MonthInp
   const late: number[] = [];
   /** A few appointments outside their window, in days from their visit's day: what the product did instead. */
   const misses: string[] = [];
+  /** Why: its last check reused an answer created before the window, ran after the day ended (late), or other. */
+  const outside: Record<string, number> = {};
   const days = (at: number, from: number) => ((at - from) / dayMs).toFixed(2);
   for (const view of views) {
     const created = byPatient.get(view.patientId) ?? [];
@@ -76,8 +78,16 @@ export function judgeMonth({ views, creations, cancelled, dayMs, now }: MonthInp
       const to = appointment.dayStartsAt + dayMs;
       if (to > now) continue;
       appointments++;
-      if (created.some((c) => c.at >= from && c.at < to)) insideWindow++;
-      else if (misses.length < 5) {
+      if (created.some((c) => c.at >= from && c.at < to)) {
+        insideWindow++;
+        continue;
+      }
+      const last = appointment.checks.at(-1);
+      const lastAt = last?.state === 'verified' ? createdAt.get(last.verificationWorkflowId ?? '') : undefined;
+      const why =
+        last?.state === 'reused' ? 'reused' : lastAt !== undefined && lastAt >= to ? 'late' : (last?.state ?? 'none');
+      outside[why] = (outside[why] ?? 0) + 1;
+      if (misses.length < 5) {
         const start = appointment.dayStartsAt;
         misses.push(
           `checks ${appointment.checks.map((c) => `${c.state}@${days(c.at, start)}`).join(' ')}; ` +
@@ -99,5 +109,6 @@ export function judgeMonth({ views, creations, cancelled, dayMs, now }: MonthInp
     lateP99Ms: percentile(late, 0.99),
     lateMaxMs: late.length === 0 ? 0 : Math.round(late.at(-1)!),
     misses,
+    outside,
   };
 }

@@ -215,6 +215,7 @@ async function run() {
         `${figures.checks.waiting} still waiting; creation after its check's time p50 ${figures.lateP50Ms} ms, ` +
         `p99 ${figures.lateP99Ms} ms, max ${figures.lateMaxMs} ms`,
     );
+    console.log(`  outside their window, by their last check: ${JSON.stringify(figures.outside)}`);
     for (const miss of figures.misses) console.log(`  outside its window (days from the visit's day): ${miss}`);
   } finally {
     await worker.stop();
