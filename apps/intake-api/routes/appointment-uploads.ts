@@ -89,7 +89,9 @@ export function appointmentUploadRoutes(app: IntakeApp, deps: IntakeDeps): void 
             outcome: 'ok',
           });
           const stream = new PassThrough();
-          const booking = bookUpload(patients, rows, {
+          // The rows are booked after the answer's head is sent; a client that goes away stops nothing (each row is
+          // idempotent, and the file may be uploaded again).
+          void bookUpload(patients, rows, {
             tenant: owner.tenant,
             onRow: (result) => stream.write(`${JSON.stringify(result)}\n`),
           }).then(
@@ -99,7 +101,6 @@ export function appointmentUploadRoutes(app: IntakeApp, deps: IntakeDeps): void 
             },
             (err: unknown) => stream.destroy(err instanceof Error ? err : new Error('upload failed')),
           );
-          void booking;
           // A stream is sent as it is written (Fastify serialises no stream); the type provider knows bodies only.
           return reply
             .type('application/x-ndjson')
