@@ -4,12 +4,13 @@
  *   - a wait alone (bench/waiting-workflow.ts): what the SDK itself keeps per workflow;
  *   - the same wait in a bundle holding the project's workflow modules: with `reuseV8Context` each workflow
  *     instantiates the modules of its bundle for itself, so the difference is their module-level objects;
- *   - a verification awaiting input: the above plus its own state.
+ *   - a verification awaiting input: the above plus its own state;
+ *   - a patient waiting on the timer of its next check (workflows/patient): the same plus its own state.
  * The worker runs in this process in debug mode (workflows in the main thread, so one heap holds everything), with
  * a cache larger than `count`; RSS is left out on purpose: it is live data plus V8's headroom, see bench:worker-memory.
  * The sandbox runs in this process too: its record of each verification (a few kB) is counted with the last figure.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
@@ -19,6 +20,7 @@ import { encryptedDataConverter } from '../src/codec/data-converter.js';
 import { codecKeys } from '../src/codec/keys.js';
 import { loadConfig } from '../src/config.js';
 import { SandboxRunList } from '../src/contract/index.js';
+import { scheduleAppointment } from '../src/patients/patients.js';
 import { startVerification } from '../src/temporal/start-verification.js';
 import { verificationWorkflowId } from '../workflows/shared/ids.js';
 import { runAwaitingInputSignal, statusQuery } from '../workflows/shared/messages.js';
@@ -72,6 +74,25 @@ async function awaitingInput(stack: BenchStack, taskQueue: string, i: number): P
   while ((await handle.query(statusQuery)).stage !== 'awaiting-input') await sleep(100);
 }
 
+const patientIdKey = randomBytes(32);
+
+/** A patient with one appointment six weeks ahead: it waits on the timer of its first check. */
+async function idlePatient(stack: BenchStack, taskQueue: string, i: number): Promise<void> {
+  const dateOfService = new Date(Date.now() + 42 * 86_400_000).toISOString().slice(0, 10);
+  await scheduleAppointment(
+    { client: stack.client, taskQueue, idKey: patientIdKey },
+    {
+      tenant: 'bench',
+      patientRef: `heap-${randomUUID()}`,
+      patient: { ...request(i).patient, state: 'NY' },
+      payerId: '60054',
+      placeOfServiceCode: '11',
+      specialtyCode: 'PRC',
+      dateOfService,
+    },
+  );
+}
+
 const cases: Case[] = [
   {
     name: 'wait alone (SDK floor)',
@@ -84,6 +105,7 @@ const cases: Case[] = [
     start: startWaiting,
   },
   { name: 'verification awaiting input', workflowsPath: defaultWorkflowsPath, start: awaitingInput },
+  { name: 'patient waiting on its timer', workflowsPath: defaultWorkflowsPath, start: idlePatient },
 ];
 
 async function measure(stack: BenchStack, c: Case): Promise<{ kb: number; cached: number }> {
@@ -132,9 +154,10 @@ async function run() {
       results.push(kb);
       console.log(`  ${c.name.padEnd(30)} ${kb.toFixed(0).padStart(6)} kB  (${cached} cached)`);
     }
-    const [floor, modules, verification] = results as [number, number, number];
+    const [floor, modules, verification, patient] = results as [number, number, number, number];
     console.log(`  module-level objects of the workflow bundle: ${(modules - floor).toFixed(0)} kB per workflow`);
     console.log(`  a verification's own state:                  ${(verification - modules).toFixed(0)} kB`);
+    console.log(`  an idle patient's own state:                 ${(patient - modules).toFixed(0)} kB`);
   } finally {
     await stack.stop();
   }

@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { registerAppointments } from './commands/appointments.js';
 import { registerAudit } from './commands/audit.js';
 import { registerBatch } from './commands/batch.js';
 import { registerBatches } from './commands/batches.js';
@@ -56,6 +57,7 @@ credentials, so --as is not a sign-in but the person an administrator's tool act
   registerStart(program, ctx);
   registerBatch(program, ctx);
   registerBatches(program, ctx);
+  registerAppointments(program, ctx);
   registerStatus(program, ctx);
   registerList(program, ctx);
   registerDeploy(program, ctx);

@@ -19,6 +19,7 @@ import { authenticate, type IntakeAccess } from './access.js';
 import { requireIntakeApiKey } from './api-key.js';
 import type { IntakeApp, IntakeDeps } from './deps.js';
 import { intakeOpenApiOptions } from './openapi.js';
+import { appointmentUploadRoutes } from './routes/appointment-uploads.js';
 import { appointmentRoutes } from './routes/appointments.js';
 import { REFERENCE_PATH, referenceOptions } from './reference.js';
 import { batchRoutes } from './routes/batches.js';
@@ -145,6 +146,7 @@ export function createIntakeApi(options: IntakeApiOptions): FastifyInstance {
     batchRoutes(routes, deps);
     patientRoutes(routes, deps);
     appointmentRoutes(routes, deps);
+    appointmentUploadRoutes(routes, deps);
     coverageChangeRoutes(routes, deps);
     // Event endpoints live in the database: without it, one hook answers all of them 503.
     void routes.register((events: IntakeApp, _eventOptions, eventsDone) => {

@@ -73,6 +73,22 @@ function withUploads(document: OpenApiObject): OpenApiObject {
       schema: { type: 'string', description: 'One verification request (as POST /verifications takes it) per line' },
     };
   }
+  const upload = document.paths?.['/appointments/uploads']?.post as { requestBody?: unknown } | undefined;
+  if (upload) {
+    upload.requestBody = {
+      required: true,
+      content: {
+        'text/csv': {
+          schema: { type: 'string', description: 'A header row of the upload columns, then one appointment a row' },
+          example:
+            'appointmentRef,patientRef,firstName,lastName,dateOfBirth,memberId,payerId,dateOfService,specialtyCode,placeOfServiceCode\n',
+        },
+        'application/x-ndjson': {
+          schema: { type: 'string', description: 'One appointment (POST /appointments with `appointmentRef`) a line' },
+        },
+      },
+    };
+  }
   return document;
 }
 

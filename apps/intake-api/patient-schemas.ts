@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { IntakeRequestV2, PlaceOfServiceCode, SpecialtyCode, Uuid } from '../../src/contract/index.js';
-import { isWellFormedText } from '../../src/contract/verification-intake.js';
+import { IntakeRequestV2 } from '../../src/contract/index.js';
+import { AppointmentFields, DateOfService, PatientRef, TimeZone } from '../../src/patients/appointment-fields.js';
 import { APPOINTMENT_ID_PATTERN } from '../../src/patients/patients.js';
 import { PATIENT_ID_PATTERN } from '../../src/patients/patient-id.js';
-import { isTimeZone } from '../../src/patients/visit-day.js';
 import { TenantSchema } from '../../src/temporal/tenant.js';
 import { COVERAGE_CHANGE_KINDS } from '../../workflows/shared/patient-types.js';
 import { OUTCOMES } from '../../workflows/shared/stages.js';
@@ -13,19 +12,6 @@ import { OUTCOMES } from '../../workflows/shared/stages.js';
  * name, never dropped. The practice's patient reference travels in bodies only, never in a URL (a medical record
  * number is an identifier HIPAA protects); URLs carry the opaque ids the product assigns.
  */
-
-const PatientRef = z
-  .string()
-  .min(1)
-  .max(100)
-  .refine(isWellFormedText, 'must be well-formed Unicode')
-  .describe("The practice's own patient reference (e.g. its medical record number): in bodies only");
-const DateOfService = z.iso.date().describe('YYYY-MM-DD, in `timeZone`');
-const TimeZone = z
-  .string()
-  .max(64)
-  .refine(isTimeZone, 'expected an IANA time zone such as America/New_York')
-  .describe('The practice’s IANA time zone (default UTC): checks are timed from 00:00 of the visit’s day there');
 
 export const PatientIdParams = z.object({
   patientId: z.string().regex(PATIENT_ID_PATTERN, 'expected a patient id (pt_…)').describe('`pt_<hex>`'),
@@ -39,32 +25,20 @@ export const PatientLookupRequest = z
   .meta({ id: 'PatientLookupRequest', examples: [{ patientRef: 'MRN-0042' }] });
 export const PatientLookupResponse = z.object({ patientId: z.string() }).meta({ id: 'PatientLookupResponse' });
 
-export const NewAppointmentRequest = z
-  .strictObject({
-    patientRef: PatientRef,
-    patient: IntakeRequestV2.shape.patient,
-    payerId: IntakeRequestV2.shape.payerId,
-    dateOfService: DateOfService,
-    timeZone: TimeZone.optional(),
-    specialtyCode: SpecialtyCode,
-    placeOfServiceCode: PlaceOfServiceCode,
-    providerGroupId: Uuid.optional(),
-    tenant: TenantSchema.optional(),
-  })
-  .meta({
-    id: 'NewAppointmentRequest',
-    examples: [
-      {
-        patientRef: 'MRN-0042',
-        patient: { firstName: 'Ada', lastName: 'Lovelace', dateOfBirth: '12/10/1985', memberId: 'M1234567' },
-        payerId: '60054',
-        dateOfService: '2026-12-14',
-        timeZone: 'America/Chicago',
-        specialtyCode: 'PRC',
-        placeOfServiceCode: '11',
-      },
-    ],
-  });
+export const NewAppointmentRequest = z.strictObject({ ...AppointmentFields, tenant: TenantSchema.optional() }).meta({
+  id: 'NewAppointmentRequest',
+  examples: [
+    {
+      patientRef: 'MRN-0042',
+      patient: { firstName: 'Ada', lastName: 'Lovelace', dateOfBirth: '12/10/1985', memberId: 'M1234567' },
+      payerId: '60054',
+      dateOfService: '2026-12-14',
+      timeZone: 'America/Chicago',
+      specialtyCode: 'PRC',
+      placeOfServiceCode: '11',
+    },
+  ],
+});
 
 export const RescheduleRequest = z
   .strictObject({ dateOfService: DateOfService, timeZone: TimeZone.optional() })

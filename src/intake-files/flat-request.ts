@@ -27,12 +27,6 @@ export const FLAT_COLUMNS = [
 export type FlatColumn = (typeof FLAT_COLUMNS)[number];
 export type FlatRequest = Partial<Record<FlatColumn, string>>;
 
-const flatColumns: ReadonlySet<string> = new Set(FLAT_COLUMNS);
-
-export function isFlatColumn(name: string): name is FlatColumn {
-  return flatColumns.has(name);
-}
-
 /** Drops undefined fields, so an empty cell reads as an absent field rather than an empty string. */
 function compact(fields: Record<string, unknown>): Record<string, unknown> | undefined {
   const kept = Object.entries(fields).filter(([, value]) => value !== undefined);

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { CsvError, parse as parseCsv } from 'csv-parse/sync';
-import { FLAT_COLUMNS, flatToRequest, isFlatColumn, type FlatRequest } from './flat-request.js';
+import { FLAT_COLUMNS, flatToRequest, type FlatRequest } from './flat-request.js';
 
 /**
  * Reading intake files: CSV (one patient per row, the columns of `FLAT_COLUMNS`) or JSONL (one request object per
@@ -76,14 +76,32 @@ function parseCsvRecords(text: string): CsvRecord[] {
 }
 
 export function parseCsvRequests(text: string): IntakeRow[] {
+  return parseCsvTable(text, FLAT_COLUMNS).map(({ cells, ...row }) =>
+    cells === undefined ? row : { ...row, request: flatToRequest(cells as FlatRequest) },
+  );
+}
+
+/** One data row of a CSV table: its cells by column, or the problem that kept them from being read. */
+export interface CsvTableRow {
+  row: number;
+  line: number;
+  cells?: Record<string, string>;
+  problem?: RowProblem;
+}
+
+/**
+ * The data rows of a CSV whose header names columns of `columns` (any subset, any order; an unknown one stops the
+ * file, naming it). Every intake file (verifications, appointments) is read through here.
+ */
+export function parseCsvTable(text: string, columns: readonly string[]): CsvTableRow[] {
   const [head, ...records] = parseCsvRecords(text);
   if (!head) return [];
   const header = head.record.map((name) => name.trim());
-  const unknown = header.filter((name) => !isFlatColumn(name));
+  const unknown = header.filter((name) => !columns.includes(name));
   if (unknown.length > 0) {
     throw new IntakeFileError(
       `unknown CSV column${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `"${n}"`).join(', ')}; ` +
-        `the columns are: ${FLAT_COLUMNS.join(', ')}`,
+        `the columns are: ${columns.join(', ')}`,
     );
   }
   let linesBefore = newlines(head.raw);
@@ -100,9 +118,9 @@ export function parseCsvRequests(text: string): IntakeRow[] {
         },
       };
     }
-    const flat: FlatRequest = {};
-    header.forEach((name, i) => (flat[name as keyof FlatRequest] = record[i]));
-    return { ...at, request: flatToRequest(flat) };
+    const cells: Record<string, string> = {};
+    header.forEach((name, i) => (cells[name] = record[i]!));
+    return { ...at, cells };
   });
 }
 

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
 import type { SearchAttributePair } from '@temporalio/common';
 import type { VerificationPatient } from '../contract/index.js';
@@ -35,6 +35,11 @@ export interface Patients {
   policy?: Partial<CheckPolicy>;
   /** Waiting times of the verifications patients start (tests shorten them). */
   verificationTiming?: Partial<Timing>;
+  /**
+   * When a date of service starts (epoch ms): its 00:00 in its zone, unless a benchmark compresses time (decision
+   * 0053). The workflow only ever sees the result.
+   */
+  calendar?: (dateOfService: string, timeZone: string) => number;
 }
 
 export const DEFAULT_TIME_ZONE = 'UTC';
@@ -49,6 +54,12 @@ export const patientIdFor = (patients: Patients, tenant: string | undefined, pat
 /** An appointment's id names its patient (an opaque id too), so `PUT`/`DELETE /appointments/:id` need nothing else. */
 export const appointmentIdFor = (patientId: string) =>
   `apt_${patientId.slice('pt_'.length)}_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
+/**
+ * The appointment a practice's own reference names (decision 0052): an HMAC under the patient id key, so the same
+ * reference of the same patient, uploaded again, is the same appointment, and the id reveals nothing of it.
+ */
+export const appointmentIdOf = (idKey: Buffer, patientId: string, appointmentRef: string) =>
+  `apt_${patientId.slice('pt_'.length)}_${createHmac('sha256', idKey).update('appointment\u0000').update(patientId).update('\u0000').update(appointmentRef).digest('hex').slice(0, 16)}`;
 export const APPOINTMENT_ID_PATTERN = /^apt_([0-9a-f]{32})_[0-9a-f]{16}$/;
 export const patientOfAppointment = (appointmentId: string) =>
   `pt_${APPOINTMENT_ID_PATTERN.exec(appointmentId)?.[1] ?? ''}`;
@@ -63,7 +74,13 @@ export interface NewAppointment {
   specialtyCode: AppointmentDetails['specialtyCode'];
   placeOfServiceCode: string;
   providerGroupId?: string;
+  /** The practice's own reference of the visit: the appointment's id is derived from it (else a random one). */
+  appointmentRef?: string;
 }
+
+/** The start of a visit's day as these patients count days. */
+export const visitDayStart = (patients: Patients, dateOfService: string, timeZone: string) =>
+  (patients.calendar ?? dayStartsAt)(dateOfService, timeZone);
 
 /**
  * Books an appointment on its patient, starting the patient on its first (update-with-start: the update reaches the
@@ -76,7 +93,7 @@ export async function scheduleAppointment(patients: Patients, request: NewAppoin
   const appointment: AppointmentDetails = {
     dateOfService: request.dateOfService,
     timeZone,
-    dayStartsAt: dayStartsAt(request.dateOfService, timeZone),
+    dayStartsAt: visitDayStart(patients, request.dateOfService, timeZone),
     specialtyCode: request.specialtyCode,
     placeOfServiceCode: request.placeOfServiceCode,
     ...(request.payerId ? { payerId: request.payerId } : {}),
@@ -101,7 +118,16 @@ export async function scheduleAppointment(patients: Patients, request: NewAppoin
     ...startMetadata('Patient', { tenant }),
   });
   const held: Appointment = await patients.client.workflow.executeUpdateWithStart(scheduleAppointmentUpdate, {
-    args: [{ appointmentId: appointmentIdFor(patientId), patient: request.patient, appointment }],
+    args: [
+      {
+        appointmentId:
+          request.appointmentRef === undefined
+            ? appointmentIdFor(patientId)
+            : appointmentIdOf(patients.idKey, patientId, request.appointmentRef),
+        patient: request.patient,
+        appointment,
+      },
+    ],
     startWorkflowOperation: start,
   });
   return { patientId, appointment: held };
@@ -120,7 +146,7 @@ export async function rescheduleAppointment(
         appointmentId,
         dateOfService: change.dateOfService,
         timeZone,
-        dayStartsAt: dayStartsAt(change.dateOfService, timeZone),
+        dayStartsAt: visitDayStart(patients, change.dateOfService, timeZone),
       },
     ],
   });

@@ -68,6 +68,7 @@ describe('intake API OpenAPI document', () => {
       assert.equal(result.valid, true);
       assert.deepEqual(Object.keys(document.paths).sort(), [
         '/appointments',
+        '/appointments/uploads',
         '/appointments/{appointmentId}',
         '/batches',
         '/batches/{batchId}',

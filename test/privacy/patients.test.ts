@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { freePort } from '../../apps/dev/temporal-dev-server.js';
@@ -17,12 +20,17 @@ import { testCodecEnv } from '../setup/codec.js';
 import { startTestSandbox, type TestSandbox } from '../setup/sandbox.js';
 import { testTemporal } from '../setup/temporal.js';
 import { eventually } from '../setup/workflow-harness.js';
+import { runCli } from '../cli/run-cli.js';
 
 /** Patient values that appear nowhere else, and the practice's reference (a medical record number is PHI too). */
 const PATIENT = { firstName: 'Phelicity', lastName: 'Obscurant', dateOfBirth: '07/21/1971', memberId: 'MPHI9081726' };
 const PATIENT_REF = `MRN-PHI-${randomUUID().slice(0, 8)}`;
 const DATE_OF_SERVICE = new Date().toISOString().slice(0, 10);
-const SECRETS = [...Object.values(PATIENT), PATIENT_REF];
+/** A second patient, booked by a schedule upload (by the intake API, then by the CLI), and the upload's references. */
+const UPLOADED = { firstName: 'Quintessa', lastName: 'Unrevealed', dateOfBirth: '03/14/1966', memberId: 'MUPL5546372' };
+const UPLOAD_REF = `MRN-UPL-${randomUUID().slice(0, 8)}`;
+const APPOINTMENT_REF = `APT-UPL-${randomUUID().slice(0, 8)}`;
+const SECRETS = [...Object.values(PATIENT), PATIENT_REF, ...Object.values(UPLOADED), UPLOAD_REF, APPOINTMENT_REF];
 
 const leaks = (text: string) => SECRETS.filter((value) => text.includes(value));
 /** A history or description as text, its payloads' bytes read as UTF-8 (so plaintext would show). */
@@ -42,6 +50,10 @@ describe('no patient data in patients’ and appointments’ ids, search attribu
   let patientId: string;
   let verificationWorkflowId: string;
   let taskQueue: string;
+  let uploadedPatientId: string;
+  let workerHttpPort: number;
+  const uploadAnswers: string[] = [];
+  let cliOutput = '';
   const intakeLogs: string[] = [];
   const key = 'an-intake-key-of-at-least-32-characters';
   const idKey = randomBytes(32);
@@ -50,6 +62,7 @@ describe('no patient data in patients’ and appointments’ ids, search attribu
     const { server, client } = testTemporal();
     sandbox = await startTestSandbox();
     taskQueue = `privacy-patients-${randomUUID()}`;
+    workerHttpPort = await freePort();
     worker = startWorkerProcess({
       ...testCodecEnv(),
       TEMPORAL_ADDRESS: server.address,
@@ -58,7 +71,7 @@ describe('no patient data in patients’ and appointments’ ids, search attribu
       ELIGIBILITY_BASE_URL: sandbox.url,
       ELIGIBILITY_CLIENT_ID: sandbox.config.clientId,
       ELIGIBILITY_CLIENT_SECRET: sandbox.config.clientSecret,
-      WORKER_HTTP_PORT: String(await freePort()),
+      WORKER_HTTP_PORT: String(workerHttpPort),
       WORKER_WORKFLOW_BUNDLE: workflowBundleFile(),
       ELIGIBILITY_DISCOVERY_CREATE_PATH: '/sandbox/discoveries',
       LOG_LEVEL: 'debug',
@@ -117,6 +130,46 @@ describe('no patient data in patients’ and appointments’ ids, search attribu
     );
     assert.equal(view.timeline[0]!.coverage, 'covered');
     verificationWorkflowId = view.timeline[0]!.workflowId;
+
+    // A schedule upload: a row the patient refuses by a value (a bad date of birth), then the same file again with
+    // the date moved (a reschedule), through the intake API; then through the CLI.
+    const schedule = (dateOfService: string, dateOfBirth = UPLOADED.dateOfBirth) =>
+      'appointmentRef,patientRef,firstName,lastName,dateOfBirth,memberId,payerId,dateOfService,specialtyCode,placeOfServiceCode\n' +
+      `${APPOINTMENT_REF},${UPLOAD_REF},${UPLOADED.firstName},${UPLOADED.lastName},${dateOfBirth},${UPLOADED.memberId},60054,${dateOfService},PRC,11\n` +
+      `${APPOINTMENT_REF}-2,${UPLOAD_REF},${UPLOADED.firstName},${UPLOADED.lastName},${UPLOADED.lastName},${UPLOADED.memberId},60054,${dateOfService},PRC,11\n`;
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    for (const file of [schedule(DATE_OF_SERVICE), schedule(tomorrow)]) {
+      const answer = await intake.inject({
+        method: 'POST',
+        url: '/appointments/uploads',
+        headers: { 'x-api-key': key, 'content-type': 'text/csv' },
+        payload: file,
+      });
+      assert.equal(answer.statusCode, 200, answer.body);
+      uploadAnswers.push(answer.body);
+    }
+    assert.match(uploadAnswers[0]!, /"status":"booked"/);
+    assert.match(uploadAnswers[1]!, /"status":"rescheduled"/);
+    uploadedPatientId = uploadAnswers[0]!
+      .split('\n')
+      .filter((line) => line.includes('"booked"'))
+      .map((line) => (JSON.parse(line) as { patientId: string }).patientId)[0]!;
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'privacy-upload-'));
+    try {
+      const file = path.join(dir, 'schedule.csv');
+      await fs.writeFile(file, schedule(DATE_OF_SERVICE));
+      const cli = await runCli(['appointments', 'upload', file], {
+        TEMPORAL_ADDRESS: server.address,
+        TEMPORAL_NAMESPACE: server.namespace,
+        TEMPORAL_TASK_QUEUE: taskQueue,
+        PATIENT_ID_KEY: idKey.toString('base64'),
+        LOG_LEVEL: 'debug',
+      });
+      cliOutput = cli.stdout + cli.stderr;
+      assert.match(cli.stdout, /2 rows: 0 booked, 1 rescheduled, 0 unchanged, 1 rejected, 0 failed/, cliOutput);
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
   });
 
   after(async () => {
@@ -134,7 +187,11 @@ describe('no patient data in patients’ and appointments’ ids, search attribu
 
   it('keeps patient values and the reference out of workflow ids and search attributes', async () => {
     const { client } = testTemporal();
-    for (const workflowId of [patientWorkflowId(patientId), verificationWorkflowId]) {
+    for (const workflowId of [
+      patientWorkflowId(patientId),
+      verificationWorkflowId,
+      patientWorkflowId(uploadedPatientId),
+    ]) {
       assertNoLeak(workflowId, 'a workflow id');
       const described = await client.workflow.getHandle(workflowId).describe();
       assertNoLeak(asText(described.raw.workflowExecutionInfo?.searchAttributes), `${workflowId}'s search attributes`);
@@ -144,7 +201,11 @@ describe('no patient data in patients’ and appointments’ ids, search attribu
 
   it('keeps them out of the histories in plaintext (every payload encrypted)', async () => {
     const { client } = testTemporal();
-    for (const workflowId of [patientWorkflowId(patientId), verificationWorkflowId]) {
+    for (const workflowId of [
+      patientWorkflowId(patientId),
+      verificationWorkflowId,
+      patientWorkflowId(uploadedPatientId),
+    ]) {
       const history = await client.workflow.getHandle(workflowId).fetchHistory();
       assertNoLeak(asText(history), `${workflowId}'s history`);
     }
@@ -191,5 +252,14 @@ describe('no patient data in patients’ and appointments’ ids, search attribu
     assertNoLeak(output, "the worker's output");
     assertNoLeak(intakeLogs.join(''), "the intake API's logs");
     assertNoLeak((await intake.inject({ url: '/metrics' })).body, "the intake API's /metrics");
+    const workerMetrics = await (await fetch(`http://127.0.0.1:${workerHttpPort}/metrics`)).text();
+    assert.match(workerMetrics, /temporal_/, "the worker's /metrics answered");
+    assertNoLeak(workerMetrics, "the worker's /metrics");
+  });
+
+  it('keeps them out of a schedule upload’s answers and the CLI’s output', () => {
+    uploadAnswers.forEach((answer, i) => assertNoLeak(answer, `upload ${i + 1}'s answer`));
+    assert.match(uploadAnswers[0]!, /"param":"patient.dateOfBirth"/);
+    assertNoLeak(cliOutput, '`eligibility appointments upload`');
   });
 });
