@@ -195,9 +195,16 @@ describe('traffic governor', function () {
     // Every worker of the governor's queue goes; a new one takes over its history.
     await harness.stop();
     harness = await startWorkflowHarness({ rateBurst: 1000, ratePerSecond: 1000 }, { taskQueue: harness.taskQueue });
-    await send(queue, report({ answered: 20 }));
-    // The governor's next task waits out its sticky queue on the stopped worker (10 s) before the new one takes it.
-    await queueRateBecomes(queue, 40, 90_000);
+    // The governor's next task waits out its sticky queue on the stopped worker (10 s) before the new one takes it. A
+    // worker reports every interval; so does this test, so that beside the whole suite a report is still fresh (30 s)
+    // when the governor gets to it.
+    const reporting = setInterval(() => void send(queue, report({ answered: 20 })).catch(() => undefined), 5000);
+    try {
+      await send(queue, report({ answered: 20 }));
+      await queueRateBecomes(queue, 40, 90_000);
+    } finally {
+      clearInterval(reporting);
+    }
     assert.equal((await status(queue)).totals.raises, 2);
   });
 
