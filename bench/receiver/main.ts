@@ -3,7 +3,7 @@
  * issue 37's acceptance of the webhook receiver, side by side in one run on one dev server (bench/receiver/stack.ts):
  * - throughput: signed `discovery.updated` deliveries per second through the receiver beside bare signal-with-starts
  *   per second (the receiver's one call, made from a client), alternating in rounds, each delivery or call for a new
- *   discovery; deliveries answered 503 (the receiver's 4 s Temporal deadline);
+ *   discovery that has completed; deliveries answered 503 (the receiver's 4 s Temporal deadline);
  * - latency: `--waiters` discoveries, each awaited by a verification registered with `discovery-<id>`, completed and
  *   then delivered one every `--stagger-ms`, and again all at once: delivery sent → the discovery fetched by
  *   `discovery-<id>` (its activity's completion in history, server clock) and → handed to the verification;
@@ -23,7 +23,7 @@ import {
   bareSignalWithStart,
   completeDiscovery,
   deliver,
-  pendingDiscovery,
+  newDiscovery,
   startReceiverStack,
   type ReceiverStack,
 } from './stack.js';
@@ -38,9 +38,9 @@ const log = (line: string) => console.log(`[${String(Math.round((Date.now() - t0
 const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
 const not200 = (statuses: number[]) => statuses.filter((status) => status !== 200).length;
 
-async function discoveries(r: ReceiverStack, n: number): Promise<string[]> {
+async function discoveries(r: ReceiverStack, n: number, complete = false): Promise<string[]> {
   const ids: string[] = [];
-  await forEachLimited(n, 16, async () => void ids.push(await pendingDiscovery(r.stack)));
+  await forEachLimited(n, 16, async () => void ids.push(await newDiscovery(r.stack, complete)));
   return ids;
 }
 
@@ -50,7 +50,7 @@ async function timed(n: number, task: (i: number) => Promise<void>): Promise<num
   return n / ((performance.now() - started) / 1000);
 }
 
-/** The sandbox's discovery fetches so far (each new `discovery-<id>` makes one at once, then waits 15 s to poll). */
+/** The sandbox's discovery fetches so far (each new `discovery-<id>` makes one at once, finds it complete, closes). */
 async function fetchesSoFar(r: ReceiverStack): Promise<number> {
   const res = await fetch(`${r.stack.sandboxUrl}/sandbox/stats`);
   const stats = (await res.json()) as { calls: Record<string, Record<string, number>> };
@@ -69,7 +69,7 @@ async function throughput(r: ReceiverStack) {
   const statuses = new Map<number, number>();
   let started = 0;
   for (let round = 1; round <= rounds; round += 1) {
-    const [forBare, forReceiver] = [await discoveries(r, deliveries), await discoveries(r, deliveries)];
+    const [forBare, forReceiver] = [await discoveries(r, deliveries, true), await discoveries(r, deliveries, true)];
     const bareRun = async () => {
       bare.push(await timed(deliveries, (i) => bareSignalWithStart(r.stack, forBare[i]!, `evt_${randomUUID()}`)));
       log(`round ${round}: bare signal-with-starts ${bare.at(-1)!.toFixed(1)}/s`);

@@ -82,12 +82,15 @@ export async function startReceiverStack(): Promise<ReceiverStack> {
   };
 }
 
-/** A discovery at the sandbox that stays pending until `completeDiscovery`. */
-export async function pendingDiscovery(stack: BenchStack): Promise<string> {
+/**
+ * A discovery at the sandbox: pending until `completeDiscovery`, or complete at once (`complete`), as the discovery a
+ * `discovery.updated` delivery usually announces: its `discovery-<id>` fetches it once and closes, leaving no polls.
+ */
+export async function newDiscovery(stack: BenchStack, complete = false): Promise<string> {
   const res = await fetch(`${stack.sandboxUrl}/sandbox/discoveries`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ ...PATIENT, delayMs: -1 }),
+    body: JSON.stringify({ ...PATIENT, delayMs: complete ? 0 : -1 }),
   });
   return ((await res.json()) as { discoveryId: string }).discoveryId;
 }
