@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { patientFieldsOfAll } from '../audit/patient-fields.js';
 import { firstInvalidParam } from '../contract/errors.js';
 import {
   IntakeFileError,
@@ -77,3 +78,11 @@ export function readAppointmentUpload(bytes: Uint8Array, format: IntakeFormat): 
 
 /** zod states what it expected, never the value it received (patient data). */
 const messageOf = (error: z.ZodError) => error.issues[0]?.message ?? 'invalid';
+
+/** What an upload discloses, by field name, for its audit entry (the API's and the CLI's alike). */
+export const uploadDisclosedFields = (rows: readonly UploadRow[]): string[] => [
+  'patientRef',
+  'appointmentRef',
+  'dateOfService',
+  ...patientFieldsOfAll(rows.map((r) => r.appointment)),
+];

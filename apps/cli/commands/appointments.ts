@@ -39,10 +39,10 @@ Examples:
     .action(async (file: string, options: UploadOptions) => {
       const fs = await import('node:fs/promises');
       const { intakeFormat } = await import('../../../src/intake-files/read-requests.js');
-      const { readAppointmentUpload } = await import('../../../src/appointment-uploads/read-upload.js');
+      const { readAppointmentUpload, uploadDisclosedFields } =
+        await import('../../../src/appointment-uploads/read-upload.js');
       const { bookUpload } = await import('../../../src/appointment-uploads/book-upload.js');
       const { loadPatientIdKey } = await import('../../../src/patients/id-key.js');
-      const { patientFieldsOfAll } = await import('../../../src/audit/patient-fields.js');
       const { tenantToStart } = await import('../person.js');
       const { recordAccess } = await import('../audit-record.js');
       const { UploadProgress } = await import('../upload-progress.js');
@@ -57,12 +57,7 @@ Examples:
       await recordAccess(ctx, {
         action: 'appointment.upload',
         ...(tenant ? { tenant } : {}),
-        fields: [
-          'patientRef',
-          'appointmentRef',
-          'dateOfService',
-          ...patientFieldsOfAll(rows.map((r) => r.appointment)),
-        ],
+        fields: uploadDisclosedFields(rows),
         outcome: 'ok',
       });
       const progress = new UploadProgress(rows.length);

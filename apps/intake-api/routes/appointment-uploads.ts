@@ -1,8 +1,11 @@
 import { PassThrough } from 'node:stream';
 import { z } from 'zod';
-import { patientFieldsOfAll } from '../../../src/audit/patient-fields.js';
 import { bookUpload } from '../../../src/appointment-uploads/book-upload.js';
-import { AppointmentUploadError, readAppointmentUpload } from '../../../src/appointment-uploads/read-upload.js';
+import {
+  AppointmentUploadError,
+  readAppointmentUpload,
+  uploadDisclosedFields,
+} from '../../../src/appointment-uploads/read-upload.js';
 import { INVALID_REQUEST } from '../../../src/contract/index.js';
 import { TenantSchema } from '../../../src/temporal/tenant.js';
 import { audit } from '../access.js';
@@ -80,12 +83,7 @@ export function appointmentUploadRoutes(app: IntakeApp, deps: IntakeDeps): void 
           await audit(deps.access, request, {
             action: 'appointment.upload',
             ...(owner.tenant ? { tenant: owner.tenant } : {}),
-            fields: [
-              'patientRef',
-              'appointmentRef',
-              'dateOfService',
-              ...patientFieldsOfAll(rows.map((r) => r.appointment)),
-            ],
+            fields: uploadDisclosedFields(rows),
             outcome: 'ok',
           });
           const stream = new PassThrough();
