@@ -71,9 +71,11 @@ export async function registerDiscoveryWaiter(
 ): Promise<DiscoveryRegistration> {
   const discovery = await fetchDiscovery(discoveryId);
   if (discovery.status === 'complete') return { handout: { discoveryId, outcome: 'complete', discovery } };
-  const { client, info } = Context.current();
+  const { client, info, cancellationSignal } = Context.current();
   const input = { discoveryId, looked: true, waiters: [waiterId], ...(timing ? { timing } : {}) };
-  const registration = await register(client, info.taskQueue, input);
+  // The update waits for a worker of this queue to run `discovery-<id>`: a worker shutting down (no poller left) would
+  // otherwise wait with it until the activity's timeout. Cancelled, the next attempt registers again (idempotent).
+  const registration = await client.withAbortSignal(cancellationSignal, () => register(client, info.taskQueue, input));
   if (registration.handout || registration.looked || registration.earlierOwner) return registration;
   // A run that has not fetched yet may have started after the look above, and after an earlier run closed with the
   // discovery complete: look again, now that any later change wakes the run this waiter is registered with.
