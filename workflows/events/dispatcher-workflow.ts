@@ -147,15 +147,13 @@ export async function eventDispatcherWorkflow(input: DispatcherInput): Promise<v
 
   for (;;) {
     if (chores.length > 0 && !choring) void doChores();
-    const ready = book.startable(Date.now());
-    for (const entry of ready) if (entry.firstAttemptAt !== undefined) start(entry);
-    const fresh = ready.filter((entry) => entry.firstAttemptAt === undefined);
-    for (const endpointId of new Set(fresh.map((e) => e.endpointId))) {
-      startFirst(
-        endpointId,
-        fresh.filter((e) => e.endpointId === endpointId),
-      );
+    // Carried or failed deliveries go on alone; the rest start together, one first attempt per endpoint.
+    const firsts = new Map<string, QueuedDelivery[]>();
+    for (const entry of book.startable(Date.now())) {
+      if (entry.firstAttemptAt !== undefined) start(entry);
+      else firsts.set(entry.endpointId, [...(firsts.get(entry.endpointId) ?? []), entry]);
     }
+    for (const [endpointId, entries] of firsts) startFirst(endpointId, entries);
     if (book.isEmpty() && chores.length === 0 && !choring) {
       await condition(allHandlersFinished);
       // A signal that came with the last task (an endpoint created meanwhile) keeps it going.

@@ -1,5 +1,5 @@
 import type { BatchCounts } from './batch-types.js';
-import type { CoverageChangeKind } from './patient-types.js';
+import type { CoverageChange } from './patient-types.js';
 import type { Stage } from './stages.js';
 
 /*
@@ -95,17 +95,7 @@ export interface BatchEventData {
 }
 
 /** `coverage.changed`: the patient's opaque id, the kinds of change and the verifications compared; no value. */
-export interface CoverageChangedEventData {
-  patientId: string;
-  changeId: string;
-  kinds: CoverageChangeKind[];
-  /** The verification that found the change, and the one it was compared with. */
-  workflowId: string;
-  previousWorkflowId: string;
-  verificationId?: string;
-  payerId?: string;
-  previousPayerId?: string;
-}
+export type CoverageChangedEventData = { patientId: string } & Omit<CoverageChange, 'at' | 'seenAt'>;
 
 export type EventData = VerificationEventData | BatchEventData | CoverageChangedEventData;
 

@@ -10,6 +10,7 @@ import { html } from '../views/html.js';
 import { hiddenCsrf } from '../views/layout.js';
 import { changeKinds } from '../views/patient-record.js';
 import { notFoundPage } from './not-found.js';
+import { verificationLink } from '../views/links.js';
 
 /**
  * The Changes worklist (issue 35): coverage changes of the operator's tenants nobody has marked seen, newest first,
@@ -38,7 +39,7 @@ export function coverageChangePages(app: FastifyInstance, deps: ConsoleDeps): vo
                     <td>${new Date(c.at).toISOString()}</td>
                     <td>${changeKinds(c)}</td>
                     <td><a href="/patients/${c.patientId}">${c.patientId}</a></td>
-                    <td><a href="/verifications/${encodeURIComponent(c.workflowId)}">${c.workflowId}</a></td>
+                    <td>${verificationLink(c.workflowId)}</td>
                     <td>
                       <form method="post" action="/changes/${c.changeId}/seen">
                         ${hiddenCsrf(csrf)}<button type="submit">Mark seen</button>

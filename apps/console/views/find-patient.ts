@@ -3,6 +3,7 @@ import { html, type Html } from './html.js';
 import { hiddenCsrf, time } from './layout.js';
 import { payer, type PayerNameMap } from './payer.js';
 import { stageBadge } from './stage-words.js';
+import { batchLink, verificationLink } from './links.js';
 
 /** What the patient form holds when it is shown again (never put in a URL: the form is posted). */
 export interface PatientQuery {
@@ -93,7 +94,7 @@ export function patientMatches(matches: readonly PatientMatch[], names: PayerNam
             html`<tr>
               <td>${time(m.startTime)}</td>
               <td>
-                <a href="/verifications/${encodeURIComponent(m.workflowId)}">${m.workflowId}</a>
+                ${verificationLink(m.workflowId)}
                 ${
                   m.supersededBy
                     ? html`<br /><small
@@ -105,7 +106,7 @@ export function patientMatches(matches: readonly PatientMatch[], names: PayerNam
               </td>
               <td>${stageBadge(m.stage)}</td>
               <td>${payer(m.payerId, names) ?? ''}</td>
-              <td>${m.batchId ? html`<a href="/batches/${encodeURIComponent(m.batchId)}">${m.batchId}</a>` : ''}</td>
+              <td>${m.batchId ? batchLink(m.batchId) : ''}</td>
             </tr>`,
         )}
       </tbody>

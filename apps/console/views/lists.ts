@@ -4,6 +4,7 @@ import { age, time } from './layout.js';
 import { pager, type Paged } from './paging.js';
 import { payer, type PayerNameMap } from './payer.js';
 import { stageBadge } from './stage-words.js';
+import { batchLink, verificationLink } from './links.js';
 
 const dash = (value: Html | string | undefined) => value ?? html`<span class="muted">–</span>`;
 
@@ -41,13 +42,11 @@ export function listTable(p: Paged<ListRow | FailedRow>, names: PayerNameMap, o:
             (r) =>
               html`<tr>
                 <td>${age(r.startedAt, now)} ago<br /><small class="muted">${time(r.startedAt)}</small></td>
-                <td><a href="/verifications/${encodeURIComponent(r.workflowId)}">${r.workflowId}</a></td>
+                <td>${verificationLink(r.workflowId)}</td>
                 <td>${stageBadge(r.stage)}</td>
                 <td>${dash(payer(r.payerId, names))}</td>
                 ${o.errorField ? html`<td><code>${(r as FailedRow).errorField}</code></td>` : ''}
-                <td>
-                  ${r.batchId ? html`<a href="/batches/${encodeURIComponent(r.batchId)}">${r.batchId}</a>` : dash(undefined)}
-                </td>
+                <td>${r.batchId ? batchLink(r.batchId) : dash(undefined)}</td>
               </tr>`,
           )}
         </tbody>

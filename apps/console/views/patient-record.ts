@@ -3,10 +3,9 @@ import type { ConsoleOperator } from '../../../src/access/operators.js';
 import type { CoverageChange, PatientView } from '../../../workflows/shared/patient-types.js';
 import { html, type Html } from './html.js';
 import { facts } from './patient.js';
+import { verificationLink } from './links.js';
 
 const when = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
-const verificationLink = (workflowId: string) =>
-  html`<a href="/verifications/${encodeURIComponent(workflowId)}">${workflowId}</a>`;
 
 /** The patient as the operator may see it: a viewer sees member ids by their last four and the year of birth only. */
 export function patientFor(operator: ConsoleOperator, view: PatientView): PatientView {

@@ -3,6 +3,7 @@ import { html, type Html } from './html.js';
 import { time } from './layout.js';
 import { payer, payerAliases, type PayerNameMap } from './payer.js';
 import { stageBadge } from './stage-words.js';
+import { batchLink, verificationLink } from './links.js';
 
 /** A definition list of the pairs that have a value. */
 export function facts(pairs: readonly [string, Html | string | number | undefined][]): Html {
@@ -54,18 +55,13 @@ export function identifiersCard(
   return html`<section class="card" aria-labelledby="ids-h">
     <h2 id="ids-h">Verification</h2>
     ${facts([
-      ['Workflow', html`<a href="/verifications/${encodeURIComponent(detail.workflowId)}">${detail.workflowId}</a>`],
+      ['Workflow', verificationLink(detail.workflowId)],
       ['Stage', stageBadge(detail.stage)],
       ['Caller id', s?.callerId ?? detail.runOf?.callerId],
       ['Payer', payer(detail.payerId ?? s?.payerId, names)],
       ['Payer also known as', payerAliases(detail.payerId ?? s?.payerId, names)],
       ['Specialty', detail.specialtyCode ?? s?.specialtyCode],
-      [
-        'Batch',
-        detail.batchId
-          ? html`<a href="/batches/${encodeURIComponent(detail.batchId)}">${detail.batchId}</a>`
-          : undefined,
-      ],
+      ['Batch', detail.batchId ? batchLink(detail.batchId) : undefined],
       ['Tenant', detail.tenant],
       ['Verification id', s?.verificationId ?? detail.runOf?.verificationId],
       ['Started', time(detail.startedAt)],

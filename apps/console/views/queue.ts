@@ -4,6 +4,7 @@ import { age, time } from './layout.js';
 import { pager, type Paged } from './paging.js';
 import { payer, type PayerNameMap } from './payer.js';
 import { WorkflowType } from '../../../workflows/shared/workflow-types.js';
+import { batchLink, verificationLink } from './links.js';
 
 const dash = (value: string | undefined) => value ?? html`<span class="muted">–</span>`;
 
@@ -41,7 +42,7 @@ export function queueTable(p: Paged<QueueRow>, o: QueueTableOptions, action: (ro
               html`<tr>
                 <td>${age(r.startedAt, now)}<br /><small class="muted">since ${time(r.startedAt)}</small></td>
                 <td>
-                  <a href="/verifications/${encodeURIComponent(r.workflowId)}">${r.workflowId}</a>${
+                  ${verificationLink(r.workflowId)}${
                     r.type === WorkflowType.runInput
                       ? html`<br /><small class="muted">its verification had closed</small>`
                       : ''
@@ -49,9 +50,7 @@ export function queueTable(p: Paged<QueueRow>, o: QueueTableOptions, action: (ro
                 </td>
                 <td>${payer(r.payerId, o.names) ?? dash(undefined)}</td>
                 <td>${dash(r.specialtyCode)}</td>
-                <td>
-                  ${r.batchId ? html`<a href="/batches/${encodeURIComponent(r.batchId)}">${r.batchId}</a>` : dash(undefined)}
-                </td>
+                <td>${r.batchId ? batchLink(r.batchId) : dash(undefined)}</td>
                 <td>${dash(r.tenant)}</td>
                 <td>${action(r)}</td>
               </tr>`,
