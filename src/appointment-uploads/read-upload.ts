@@ -5,6 +5,7 @@ import {
   IntakeFileError,
   parseCsvTable,
   parseJsonlRequests,
+  uploadText,
   type IntakeFormat,
 } from '../intake-files/read-requests.js';
 import { AppointmentFields, AppointmentRef } from '../patients/appointment-fields.js';
@@ -36,13 +37,7 @@ export class AppointmentUploadError extends Error {
  * row validated, and a reference given twice refused at its second row, so one file never books a visit twice.
  */
 export function readAppointmentUpload(bytes: Uint8Array, format: IntakeFormat): UploadRow[] {
-  if (bytes.length === 0) throw new AppointmentUploadError('the file is empty');
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw new AppointmentUploadError('the file is not UTF-8 text (save it as "CSV UTF-8")');
-  }
+  const text = uploadText(bytes, (message) => new AppointmentUploadError(message));
   let raw: { row: number; line: number; value?: unknown; problem?: UploadRow['problem'] }[];
   try {
     raw =

@@ -2,6 +2,7 @@ import {
   IntakeFileError,
   parseCsvRequests,
   parseJsonlRequests,
+  uploadText,
   type IntakeFormat,
   type IntakeRow,
 } from '../intake-files/read-requests.js';
@@ -18,13 +19,7 @@ export class BatchUploadError extends Error {
  * (quoting, known columns), and at most `MAX_BATCH_ITEMS` rows. The CLI and the intake API read files through here.
  */
 export function readUpload(bytes: Uint8Array, format: IntakeFormat): IntakeRow[] {
-  if (bytes.length === 0) throw new BatchUploadError('the file is empty');
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw new BatchUploadError('the file is not UTF-8 text (save it as "CSV UTF-8")');
-  }
+  const text = uploadText(bytes, (message) => new BatchUploadError(message));
   let rows: IntakeRow[];
   try {
     rows = format === 'csv' ? parseCsvRequests(text) : parseJsonlRequests(text);

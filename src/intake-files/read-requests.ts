@@ -138,3 +138,16 @@ export function parseJsonlRequests(text: string): IntakeRow[] {
   });
   return rows;
 }
+
+/**
+ * An uploaded file's text, refused with `refuse`'s error when it is empty or not UTF-8 (a spreadsheet's legacy encoding
+ * would garble names into values that look valid).
+ */
+export function uploadText(bytes: Uint8Array, refuse: (message: string) => Error): string {
+  if (bytes.length === 0) throw refuse('the file is empty');
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw refuse('the file is not UTF-8 text (save it as "CSV UTF-8")');
+  }
+}
