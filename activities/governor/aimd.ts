@@ -105,7 +105,7 @@ export function governorObserve(
     rateLimited: state.totals.rateLimited + report.rateLimited,
   };
   const maxRps = report.maxRps;
-  let next: GovernorState = { ...state, workers, totals, maxRps, step: countStep(state, report, nowMs) };
+  let next: GovernorState = { ...state, workers, totals, maxRps, step: countStep(state, report, nowMs, settings) };
   const change = (rps: number, reason: string, extra: Partial<GovernorState> = {}): GovernorState => {
     const bounded = roundRps(Math.max(settings.minRps, maxRps === null ? rps : Math.min(maxRps, rps)));
     if (bounded === next.rps) return { ...next, ...extra };
@@ -193,8 +193,18 @@ function raisedFromNow(
  * The calls counted toward the current rate's step: a report's calls, each worker's, in the share of its interval
  * that fell after the rate last changed (a report straddling a change is mostly the old rate's).
  */
-function countStep(state: GovernorState, report: OutcomeReport, nowMs: number): NonNullable<GovernorState['step']> {
-  const step = state.step ?? { sinceMs: nowMs, calls: 0 };
+function countStep(
+  state: GovernorState,
+  report: OutcomeReport,
+  nowMs: number,
+  settings: GovernorSettings,
+): NonNullable<GovernorState['step']> {
+  // After a silence longer than a report stays fresh (every worker gone: a restart, a deploy), the step starts again
+  // with this report's interval: time nobody was there to call is not a rate left unfilled, and counting it would hold
+  // the rate down for minutes after the workers are back.
+  const heardMs = Math.max(...Object.values(state.workers).map((w) => w.atMs));
+  const silent = state.step !== undefined && nowMs - heardMs > settings.reportFreshMs;
+  const step = silent ? { sinceMs: nowMs - report.intervalMs, calls: 0 } : (state.step ?? { sinceMs: nowMs, calls: 0 });
   const overlap = report.intervalMs <= 0 ? 0 : Math.min(1, Math.max(0, (nowMs - step.sinceMs) / report.intervalMs));
   return { ...step, calls: step.calls + (report.answered + report.rateLimited) * overlap };
 }

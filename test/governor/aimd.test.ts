@@ -203,6 +203,17 @@ describe('the governor’s AIMD (defaults)', () => {
     assert.equal(after(settings), 64);
   });
 
+  it('after every worker was silent longer than a report stays fresh, demand is read from the workers back, not the gap', () => {
+    // Slow start, each rate filled, to 64 in 4 s; then no report for 60 s (every worker restarting); then full seconds.
+    const slowStart = run(initialGovernorState(null, settings), 0, 6);
+    let state = slowStart.state;
+    assert.equal(state.rps, 64);
+    const back = slowStart.nowMs + 60_000;
+    for (let s = 1; s <= 3; s++) state = governorObserve(state, second(64), back + s * 1000, settings);
+    // Over the whole step, 64 calls a second for 3 of 63 s would read as 3 a second: no raise for minutes.
+    assert.equal(state.rps, 128);
+  });
+
   it('a refused bunch under the limit read before lowers that limit by one fast-convergence step at most', () => {
     const state: GovernorState = { ...initialGovernorState(null, settings), rps: 33.63, limitedAtRps: 39.56 };
     // 45 calls in a second at a rate of 33.63: a backlog dispatched at once after a stall, one of them refused.

@@ -185,27 +185,37 @@ describe('traffic governor', function () {
     await recordHistory('governor-continued-as-new', client.workflow.getHandle(governorWorkflowId(queue), firstRunId));
   });
 
-  it('keeps its rate across a restart of the workers that run it', async function () {
+  it('keeps its rate across a restart of the workers that run it, and governs on', async function () {
     // Beside the whole suite on two cores the new worker's first task can take most of a minute.
     this.timeout(120_000);
     const queue = `governed-${randomUUID()}`;
     await send(queue, report({}));
     await send(queue, report({ answered: 10 }));
     await queueRateBecomes(queue, 20);
-    // Every worker of the governor's queue goes; a new one takes over its history.
+    // Every worker of the governor's queue goes; a new one takes over its history. (Its next task waits out its sticky
+    // queue on the stopped worker, 10 s, before the new one takes it.)
     await harness.stop();
     harness = await startWorkflowHarness({ rateBurst: 1000, ratePerSecond: 1000 }, { taskQueue: harness.taskQueue });
-    // The governor's next task waits out its sticky queue on the stopped worker (10 s) before the new one takes it. A
-    // worker reports every interval; so does this test, so that beside the whole suite a report is still fresh (30 s)
-    // when the governor gets to it.
-    const reporting = setInterval(() => void send(queue, report({ answered: 20 })).catch(() => undefined), 5000);
-    try {
-      await send(queue, report({ answered: 20 }));
-      await queueRateBecomes(queue, 40, 90_000);
-    } finally {
-      clearInterval(reporting);
-    }
-    assert.equal((await status(queue)).totals.raises, 2);
+    await send(queue, report({ answered: 5 }));
+    const heard = await eventually(
+      async () => {
+        const s = await status(queue);
+        return s.totals.reports === 3 ? s : undefined;
+      },
+      90_000,
+      'the new worker to take the report',
+    );
+    // The rate it found is kept, not started over; and it still governs: a 429 cuts it.
+    assert.equal(heard.rps, 20);
+    assert.equal(await readQueueRateLimit(testTemporal().client, queue), 20);
+    await send(queue, report({ answered: 10, rateLimited: 10, retryAfterMs: 1000 }));
+    const cut = await eventually(async () => {
+      const s = await status(queue);
+      return s.totals.cuts === 1 ? s : undefined;
+    });
+    assert.ok(cut.rps < 20, `expected a cut below 20, found ${cut.rps}`);
+    await queueRateBecomes(queue, cut.rps);
+    assert.equal(cut.totals.raises, 1);
   });
 
   it('hears a 429 from the service through the activities and the reporter, and cuts the rate', async () => {
