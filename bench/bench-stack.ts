@@ -1,11 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import { encryptedDataConverter } from '../src/codec/data-converter.js';
 import { codecKeys, generateKey } from '../src/codec/keys.js';
 import { loadConfig } from '../src/config.js';
 import { findTemporalCli } from '../apps/dev/temporal-cli.js';
-import { startDevServer, type DevServer } from '../apps/dev/temporal-dev-server.js';
+import { freePort, startDevServer, type DevServer } from '../apps/dev/temporal-dev-server.js';
 import { createSandbox, type Sandbox } from '../sandbox/server.js';
 
 /**
@@ -53,6 +54,8 @@ export async function startBenchStack(options: BenchStackOptions = {}): Promise<
     ELIGIBILITY_MAX_RPS: '100000',
     CODEC_KEYS: keys,
     LOG_LEVEL: 'warn',
+    // Not the default 4040, which a stack already running on the machine may hold.
+    WORKER_HTTP_PORT: String(await freePort()),
   };
   return {
     server,
@@ -67,6 +70,19 @@ export async function startBenchStack(options: BenchStackOptions = {}): Promise<
       await server.stop();
     },
   };
+}
+
+/**
+ * The `eligibility` command as a user runs it: the compiled build, made here first (`npm run build`) so that it is this
+ * tree's. Not the TypeScript sources through tsx, whose loader a worker would carry as some 40 MB of its memory.
+ */
+export function builtCli(): string[] {
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  execFileSync(process.execPath, ['--import', 'tsx', 'scripts/build.ts'], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  return [fileURLToPath(new URL('../bin/eligibility.js', import.meta.url))];
 }
 
 /** What a worker process prints once it polls its task queue (workers/run-worker.ts, bench/worker-child.ts). */

@@ -8,7 +8,6 @@
  * the workflows, and the launcher that waits for it is reported beside it.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import type { WorkflowHandle } from '@temporalio/client';
 import { variables } from '../src/config.js';
 import { SandboxRunList } from '../src/contract/index.js';
@@ -16,6 +15,7 @@ import { startVerification } from '../src/temporal/start-verification.js';
 import { verificationWorkflowId } from '../workflows/shared/ids.js';
 import { runAwaitingInputSignal, supplyRunInputUpdate } from '../workflows/shared/messages.js';
 import {
+  builtCli,
   envArgs,
   forEachLimited,
   numberArg,
@@ -32,8 +32,6 @@ import {
   type ProcessMemory,
 } from './proc-stats.js';
 
-// The command from the TypeScript sources, as the tests run it (no build needed).
-const CLI = ['--import', 'tsx', fileURLToPath(new URL('../apps/cli/main.ts', import.meta.url))];
 const COUNT = numberArg('count', 10_000);
 const WORKER_ENV = envArgs();
 const DEADLINE = Date.now() + numberArg('max-minutes', 25) * 60_000;
@@ -81,7 +79,7 @@ async function run() {
   console.log(`Worker memory: ${COUNT} verifications awaiting input; worker cache ${cache} workflows`);
   console.log(`  worker settings: ${settings.length > 0 ? settings.join(' ') : 'defaults'}`);
   const stack = await startBenchStack();
-  const worker = startWorkerChild([...CLI, 'worker'], { ...stack.workerEnv, ...WORKER_ENV });
+  const worker = startWorkerChild([...builtCli(), 'worker'], { ...stack.workerEnv, ...WORKER_ENV });
   try {
     await worker.ready;
     await sleep(3000);

@@ -2,10 +2,13 @@
  * `npm run bench:workflow-heap [-- --count 200]`: what one cached workflow holds in the worker's JavaScript heap, live
  * (after full garbage collections), for three workflows:
  *   - a wait alone (bench/waiting-workflow.ts): what the SDK itself keeps per workflow;
- *   - the same wait in a bundle holding the project's workflow modules: with `reuseV8Context` each workflow
- *     instantiates the modules of its bundle for itself, so the difference is their module-level objects;
+ *   - the same wait in a bundle holding the project's workflow modules: the modules are preloaded (loaded once and
+ *     shared by every workflow of the worker's reused V8 context), so the difference is what each workflow still
+ *     holds of them;
  *   - a verification awaiting input: the above plus its own state;
- *   - a patient waiting on the timer of its next check (workflows/patient): the same plus its own state.
+ *   - a patient waiting on the timer of its next check (workflows/patient): the same plus its own state;
+ *   - the same two with the modules not preloaded, as before decision 58: each workflow instantiated every module of
+ *     the bundle for itself.
  * The worker runs in this process in debug mode (workflows in the main thread, so one heap holds everything), with
  * a cache larger than `count`; RSS is left out on purpose: it is live data plus V8's headroom, see bench:worker-memory.
  * The sandbox runs in this process too: its record of each verification (a few kB) is counted with the last figure.
@@ -47,6 +50,8 @@ function liveHeapMb(): number {
 interface Case {
   name: string;
   workflowsPath: string;
+  /** The bundle's modules loaded once for every workflow (default), or instantiated by each. */
+  preloaded?: boolean;
   /** Starts workflow `i` and returns once it waits. */
   start(stack: BenchStack, taskQueue: string, i: number): Promise<void>;
 }
@@ -106,6 +111,13 @@ const cases: Case[] = [
   },
   { name: 'verification awaiting input', workflowsPath: defaultWorkflowsPath, start: awaitingInput },
   { name: 'patient waiting on its timer', workflowsPath: defaultWorkflowsPath, start: idlePatient },
+  {
+    name: 'verification, not preloaded',
+    workflowsPath: defaultWorkflowsPath,
+    start: awaitingInput,
+    preloaded: false,
+  },
+  { name: 'patient, not preloaded', workflowsPath: defaultWorkflowsPath, start: idlePatient, preloaded: false },
 ];
 
 async function measure(stack: BenchStack, c: Case): Promise<{ kb: number; cached: number }> {
@@ -115,7 +127,7 @@ async function measure(stack: BenchStack, c: Case): Promise<{ kb: number; cached
   const worker = await Worker.create({
     connection,
     taskQueue,
-    workflowBundle: await bundleWorkflows({ workflowsPath: c.workflowsPath }),
+    workflowBundle: await bundleWorkflows({ workflowsPath: c.workflowsPath, preloaded: c.preloaded ?? true }),
     debugMode: true,
     activities: createActivities(new EligibilityClient(config.service)),
     dataConverter: encryptedDataConverter(codecKeys(stack.workerEnv.CODEC_KEYS!, 'bench key')),
@@ -154,10 +166,21 @@ async function run() {
       results.push(kb);
       console.log(`  ${c.name.padEnd(30)} ${kb.toFixed(0).padStart(6)} kB  (${cached} cached)`);
     }
-    const [floor, modules, verification, patient] = results as [number, number, number, number];
-    console.log(`  module-level objects of the workflow bundle: ${(modules - floor).toFixed(0)} kB per workflow`);
-    console.log(`  a verification's own state:                  ${(verification - modules).toFixed(0)} kB`);
-    console.log(`  an idle patient's own state:                 ${(patient - modules).toFixed(0)} kB`);
+    const [floor, modules, verification, patient, verificationEach, patientEach] = results as [
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+    ];
+    console.log(`  what a workflow holds of the bundle's modules: ${(modules - floor).toFixed(0)} kB per workflow`);
+    console.log(`  a verification's own state:                    ${(verification - modules).toFixed(0)} kB`);
+    console.log(`  an idle patient's own state:                   ${(patient - modules).toFixed(0)} kB`);
+    console.log(
+      `  preloaded ÷ not: verification ${(verification / verificationEach).toFixed(2)}, ` +
+        `patient ${(patient / patientEach).toFixed(2)}`,
+    );
   } finally {
     await stack.stop();
   }

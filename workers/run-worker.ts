@@ -20,7 +20,6 @@ import { temporalConnectionOptions } from '../src/temporal/connection-options.js
 import { readQueueRateLimit } from '../src/temporal/task-queue-rate.js';
 import { setUpTracing } from '../src/tracing/tracing.js';
 import { createWorker } from './create-worker.js';
-import { openEventsWorker } from './events-worker.js';
 import { buildIdOf } from './deployment-version.js';
 import { GovernorReporter } from './governor-reporter.js';
 import { untilDrained } from './drain-watch.js';
@@ -68,7 +67,7 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
     // One client per process: one cached token shared by every activity of this worker.
     // Batches start, count and cancel their items with a Temporal client over the worker's own connection.
     const { namespace, taskQueue } = config.temporal;
-    const tracing = setUpTracing(config.observability, 'worker');
+    const tracing = await setUpTracing(config.observability, 'worker');
     const temporal = new Client({
       connection,
       namespace,
@@ -113,12 +112,13 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
       tracing,
       deployment,
     });
-    // Outbound events' dispatchers and deliveries, on their own task queue beside this one (DESIGN §14).
-    const events = await openEventsWorker(config, connection, dataConverter, {
-      workflowBundle,
-      deployment,
-      tracing,
-    });
+    // Outbound events' dispatchers and deliveries, on their own task queue beside this one (DESIGN §14). Only with a
+    // database, where endpoints are kept; without one its code (the store's) is not even loaded.
+    const events = config.database.url
+      ? await (
+          await import('./events-worker.js')
+        ).openEventsWorker(config, connection, dataConverter, { workflowBundle, deployment, tracing })
+      : undefined;
     if (options.signal?.aborted) {
       await events?.close();
       return;

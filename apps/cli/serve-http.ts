@@ -37,7 +37,7 @@ export async function serveHttp(config: Config, options: ServeHttpOptions): Prom
   const { createDataConverter } = await import('../../src/codec/data-converter.js');
   const { setUpTracing } = await import('../../src/tracing/tracing.js');
   const dataConverter = await createDataConverter(config.codec);
-  const tracing = setUpTracing(config.observability, options.role);
+  const tracing = await setUpTracing(config.observability, options.role);
   const temporal = await connectClient(config.temporal, { dataConverter, interceptors: tracing.clientInterceptors });
   try {
     const app = options.create(temporal.client, createLogger(config));

@@ -7,15 +7,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { variables } from '../../src/config.js';
 import { readPatient, scheduleAppointment, type Patients } from '../../src/patients/patients.js';
 import { patientWorkflowId } from '../../workflows/shared/ids.js';
-import { envArgs, forEachLimited, numberArg, startBenchStack, startWorkerChild } from '../bench-stack.js';
+import { builtCli, envArgs, forEachLimited, numberArg, startBenchStack, startWorkerChild } from '../bench-stack.js';
 import { mb, processCpuMs, processMemory, relaunchedWorkerPid, sharedAwareMb } from '../proc-stats.js';
 import { wakeTask } from './wake-task.js';
 
-const CLI = ['--import', 'tsx', fileURLToPath(new URL('../../apps/cli/main.ts', import.meta.url))];
 const COUNT = numberArg('count', 10_000);
 const PROBES = numberArg('probes', 20);
 const WORKER_ENV = envArgs();
@@ -40,7 +38,7 @@ async function run() {
   const settings = Object.entries(WORKER_ENV).map(([k, v]) => `${k}=${v}`);
   console.log(`  worker settings: ${settings.length > 0 ? settings.join(' ') : 'defaults'}`);
   const stack = await startBenchStack();
-  const worker = startWorkerChild([...CLI, 'worker'], { ...stack.workerEnv, ...WORKER_ENV });
+  const worker = startWorkerChild([...builtCli(), 'worker'], { ...stack.workerEnv, ...WORKER_ENV });
   try {
     await worker.ready;
     await sleep(3000);

@@ -19,18 +19,20 @@ const percentile = (sorted: number[], p: number) =>
   sorted.length === 0 ? 0 : Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!);
 
 /**
- * The month's figures. A scheduled appointment is verified inside its window when the sandbox created a verification
- * of its patient from one reuse window (a day) before its morning check until its day ends: the visit is met by an
- * answer no older than the policy allows. Twice in one window: two creations for one patient less than a reuse window
- * apart (the product reuses an answer that recent). A cancelled appointment is verified when a creation for its
- * patient follows the cancel and is none of the checks it had run before.
+ * The month's figures. A scheduled appointment is verified inside its window when a verification of its patient that
+ * the sandbox created was answered from one reuse window (a day) before its morning check until its day ends: the
+ * visit is met by an answer no older than the policy allows, its age counted from when it was answered, as the
+ * product's reuse rule counts it (at 12 s days a verification's second of work is two compressed hours, so a count from
+ * its creation would miss answers the rule rightly reuses). Twice in one window: two creations for one patient less
+ * than a reuse window apart (the product reuses an answer that recent). A cancelled appointment is verified when a
+ * creation for its patient follows the cancel and is none of the checks it had run before.
  */
 export function judgeMonth({ views, creations, cancelled, dayMs, now }: MonthInput) {
   const entryOf = new Map<string, { view: PatientView; entry: CoverageEntry }>();
   for (const view of views) {
     for (const entry of view.timeline) if (entry.verificationId) entryOf.set(entry.verificationId, { view, entry });
   }
-  const byPatient = new Map<string, { at: number; workflowId: string }[]>();
+  const byPatient = new Map<string, { at: number; answeredAt: number; workflowId: string }[]>();
   let unattributed = 0;
   for (const c of creations) {
     const known = entryOf.get(c.verificationId);
@@ -39,7 +41,7 @@ export function judgeMonth({ views, creations, cancelled, dayMs, now }: MonthInp
       continue;
     }
     const list = byPatient.get(known.view.patientId) ?? [];
-    list.push({ at: c.at, workflowId: known.entry.workflowId });
+    list.push({ at: c.at, answeredAt: known.entry.at, workflowId: known.entry.workflowId });
     byPatient.set(known.view.patientId, list);
   }
   const createdAt = new Map<string, number>();
@@ -78,7 +80,7 @@ export function judgeMonth({ views, creations, cancelled, dayMs, now }: MonthInp
       const to = appointment.dayStartsAt + dayMs;
       if (to > now) continue;
       appointments++;
-      if (created.some((c) => c.at >= from && c.at < to)) {
+      if (created.some((c) => c.answeredAt >= from && c.answeredAt < to)) {
         insideWindow++;
         continue;
       }

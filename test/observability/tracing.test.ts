@@ -53,8 +53,8 @@ describe('OpenTelemetry tracing', function () {
   });
   after(async () => sandbox?.close());
 
-  it('is off unless OTEL_EXPORTER_OTLP_ENDPOINT is set: no exporter, no client interceptor', () => {
-    const tracing = setUpTracing(loadConfig({}).observability, 'intake');
+  it('is off unless OTEL_EXPORTER_OTLP_ENDPOINT is set: no exporter, no client interceptor', async () => {
+    const tracing = await setUpTracing(loadConfig({}).observability, 'intake');
     assert.equal(tracing.spanProcessor, undefined);
     assert.deepEqual(tracing.clientInterceptors, []);
   });
@@ -65,7 +65,7 @@ describe('OpenTelemetry tracing', function () {
       OTEL_EXPORTER_OTLP_ENDPOINT: `${collector.url}/`,
       OTEL_SERVICE_NAME: 'eligibility-test',
     });
-    const tracing = setUpTracing(config.observability, 'worker');
+    const tracing = await setUpTracing(config.observability, 'worker');
     const { nativeConnection, connection, server } = testTemporal();
     const taskQueue = `tracing-${randomUUID()}`;
     const service = loadConfig({ ELIGIBILITY_BASE_URL: sandbox.url }).service;
