@@ -84,7 +84,9 @@ async function decodesInTemporalUi(out: string): Promise<void> {
 // `eligibility dev` brings up its own Temporal dev server (that is what `npm start` does and what is tested here),
 // on free ports and a throwaway data folder, so it never meets the suite's shared server or a developer's `.data/`.
 describe('eligibility dev (npm start)', function () {
-  this.timeout(120_000);
+  // Its own Temporal server, a workflow bundle built at start and twelve verifications: beside the whole suite on two
+  // cores, well over a minute.
+  this.timeout(240_000);
 
   it('runs the example file to its summary with the expected outcomes and stops cleanly on SIGINT', async () => {
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'eligibility-dev-'));
@@ -109,10 +111,10 @@ describe('eligibility dev (npm start)', function () {
     child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     try {
-      const deadline = Date.now() + 100_000;
+      const deadline = Date.now() + 180_000;
       while (!out.includes('Ctrl-C stops everything')) {
         if (child.exitCode !== null) assert.fail(`eligibility dev exited early (${child.exitCode}):\n${out}\n${err}`);
-        if (Date.now() > deadline) assert.fail(`no summary within 100 s:\n${out}\n${err}`);
+        if (Date.now() > deadline) assert.fail(`no summary within 180 s:\n${out}\n${err}`);
         await new Promise((resolve) => setTimeout(resolve, 250));
       }
       for (const [workflowId, stage] of Object.entries(EXPECTED)) {
