@@ -27,6 +27,7 @@ import { scheduleAppointment } from '../src/patients/patients.js';
 import { startVerification } from '../src/temporal/start-verification.js';
 import { verificationWorkflowId } from '../workflows/shared/ids.js';
 import { runAwaitingInputSignal, statusQuery } from '../workflows/shared/messages.js';
+import { workerSinks } from '../workers/create-worker.js';
 import { bundleWorkflows, defaultWorkflowsPath } from '../workers/workflow-bundle.js';
 import { forEachLimited, numberArg, startBenchStack, type BenchStack } from './bench-stack.js';
 
@@ -129,6 +130,7 @@ async function measure(stack: BenchStack, c: Case): Promise<{ kb: number; cached
     taskQueue,
     workflowBundle: await bundleWorkflows({ workflowsPath: c.workflowsPath, preloaded: c.preloaded ?? true }),
     debugMode: true,
+    sinks: workerSinks(),
     activities: createActivities(new EligibilityClient(config.service)),
     dataConverter: encryptedDataConverter(codecKeys(stack.workerEnv.CODEC_KEYS!, 'bench key')),
     maxCachedWorkflows: COUNT + 10,
