@@ -165,6 +165,7 @@ function limitScenario(kind: 'known' | 'unknown', rps: number): TrafficScenario 
       if (stack.engineCeiling !== undefined) {
         figures.push(machineFigure(name, rps, count, run.trace, stack.engineCeiling));
       }
+      if (process.argv.includes('--no-peer')) return [...figures, ...projectFigures(name, run)];
       await stack.resetSandbox(rps);
       log(`${name}: naive peer, ${count} verifications`);
       const peer = await naive(stack, rps, count);
