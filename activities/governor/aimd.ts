@@ -195,8 +195,8 @@ function raisedFromNow(
  * that fell after the rate last changed (a report straddling a change is mostly the old rate's).
  */
 function countStep(state: GovernorState, report: OutcomeReport, nowMs: number): NonNullable<GovernorState['step']> {
-  let step = state.step ?? { sinceMs: nowMs - report.intervalMs, calls: 0 };
   const calls = report.answered + report.rateLimited;
+  let step = state.step ?? { sinceMs: nowMs - (calls > 0 ? report.intervalMs : 0), calls: 0 };
   // A step starts at its first call (a report's interval starts at its first call too): time nothing was asked of the
   // service, a governor started with its worker an hour before the first batch, is no demand left unfilled.
   if (step.calls === 0 && calls > 0) step = { ...step, sinceMs: Math.max(step.sinceMs, nowMs - report.intervalMs) };
@@ -330,7 +330,8 @@ const BUCKET_SECONDS = 1;
  */
 function tookOverStep(state: GovernorState, nowMs: number): number | undefined {
   const { step } = state;
-  if (!step || step.calls === 0) return undefined;
+  // Which of a handful of calls met the bucket empty is chance: too few to read a rate from.
+  if (!step || step.calls < MIN_SHARE_CALLS) return undefined;
   return step.calls / ((nowMs - step.sinceMs) / 1000 + BUCKET_SECONDS);
 }
 
