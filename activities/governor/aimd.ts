@@ -83,7 +83,8 @@ export function decideRate({ state, maxRps, reports, nowMs, settings }: RateDeci
  *   rises: by `slowStartFactor` until the first 429 (a high limit is found in a few reports), then by half the gap to
  *   the rate last refused, where it stays a while (`stayAfterRefusal`) before probing above it by steps that double
  *   from `probeShare` of it: the rate spends most of its time at the limit, and finds out within seconds when the
- *   limit goes up.
+ *   limit goes up. The start rate is held `slowStartEveryMs` from its first call (a limit under it shows within that);
+ *   the steps after it, a second each (`raiseEveryMs`).
  * - Never above `maxRps` (ELIGIBILITY_MAX_RPS) when set, never below `minRps`.
  */
 export function governorObserve(
@@ -271,9 +272,11 @@ function stayAfterRefusal(state: GovernorState, limitedAt: number, settings: Gov
 
 /**
  * The rate the service's limit is taken to be at, from a report with 429s. Known (ELIGIBILITY_MAX_RPS): the rate. In
- * slow start: the rate before the last raise (the service's bucket hid for a second or two that the raise passed the
- * limit), or 0.925 × the demand over the step if more and the calls never filled it in a second or more, or, with over a fifth of the calls refused, the share of this rate the service answered if higher (before
- * any raise: that share, or the rate). Probing, whose steps double: the rate two raising reports back (the bucket
+ * slow start, at most the rate, the highest of: the rate before the last raise if it held 2 s (the service's bucket
+ * hid for a second or two that the raise passed the limit; else the rate before that one, else half this rate), 0.925
+ * × the demand over the step if the calls never filled it in a second or more, the calls the service took over the
+ * step with its bucket counted (`tookOverStep`, from 10 calls), and with over a fifth of the calls refused the share of
+ * this rate the service answered (before any raise with none of these: that share, or the rate). Probing, whose steps double: the rate two raising reports back (the bucket
  * hides more of a larger step), never under the limit probed from. At or under the rate refused before: a little under this rate
  * (TCP CUBIC's fast convergence), or the rate would climb back and be refused there again and again; with over a
  * fifth refused (R was lowered under the rate), the share answered if lower, at most a halving, since a short report
