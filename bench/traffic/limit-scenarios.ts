@@ -211,6 +211,10 @@ function firstBatchScenario(rps: number): TrafficScenario {
         figures.push(
           { ...throughput!, target: batch.target },
           { ...refused!, target: '≤ 1%' },
+          // With `engine` run first: whether this machine, not the limit, bound the run.
+          ...(stack.engineCeiling === undefined
+            ? []
+            : [{ ...machineFigure(name, rps, batch.count, run.trace, stack.engineCeiling), subject }]),
           ...projectFigures(name, run)
             .filter((f) => f.name === 'governor at the end' || f.name === 'machine CPU busy')
             .map((f) => ({ ...f, subject })),
