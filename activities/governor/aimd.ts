@@ -142,8 +142,8 @@ export function governorObserve(
   if (limitedAt === undefined) {
     // The start rate is held 2 s from its first call: a limit under it (R = 5 from 8) shows within that, before a raise
     // adds to the calls refused. Once it held, nothing is known to be near: each step after it lasts a second.
-    const held = nowMs - (next.step?.sinceMs ?? nowMs);
-    if (next.totals.raises === 0 && held < settings.slowStartEveryMs) return next;
+    const heldMs = nowMs - (next.step?.sinceMs ?? nowMs);
+    if (next.totals.raises === 0 && heldMs < settings.slowStartEveryMs) return next;
     return change(next.rps * settings.slowStartFactor, SLOW_START_REASON, {
       lastRaiseMs: nowMs,
       ...raisedFromNow(next, nowMs),
