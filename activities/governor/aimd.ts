@@ -83,7 +83,8 @@ export function decideRate({ state, maxRps, reports, nowMs, settings }: RateDeci
  *   rises: by `slowStartFactor` until the first 429 (a high limit is found in a few reports), then by half the gap to
  *   the rate last refused, where it stays a while (`stayAfterRefusal`) before probing above it by steps that double
  *   from `probeShare` of it: the rate spends most of its time at the limit, and finds out within seconds when the
- *   limit goes up.
+ *   limit goes up. The start rate is held `slowStartEveryMs` from its first call (a limit under it shows within that);
+ *   the steps after it, a second each (`raiseEveryMs`).
  * - Never above `maxRps` (ELIGIBILITY_MAX_RPS) when set, never below `minRps`.
  */
 export function governorObserve(
@@ -118,7 +119,7 @@ export function governorObserve(
   if (nowMs < next.holdUntilMs) return next;
 
   if (report.rateLimited > 0) {
-    const limitedAt = refusedAt(next, report, workers, stepDemand(next, nowMs));
+    const limitedAt = refusedAt(next, report, workers, stepDemand(next, nowMs), nowMs, settings);
     return change(limitedAt * settings.decrease, `429 from the service (${report.rateLimited} in a report)`, {
       limitedAtRps: roundRps(limitedAt),
       atLimitSinceMs: undefined,
@@ -139,9 +140,10 @@ export function governorObserve(
   if (maxRps !== null && next.rps >= maxRps) return next;
   const limitedAt = next.limitedAtRps;
   if (limitedAt === undefined) {
-    // A step every 2 s, not every second: the service's bucket hides for a second or two that a step passed the limit,
-    // and each step taken meanwhile would double the calls refused once it shows.
-    if (nowMs - next.lastRaiseMs < settings.slowStartEveryMs) return next;
+    // The start rate is held 2 s from its first call: a limit under it (R = 5 from 8) shows within that, before a raise
+    // adds to the calls refused. Once it held, nothing is known to be near: each step after it lasts a second.
+    const heldMs = nowMs - (next.step?.sinceMs ?? nowMs);
+    if (next.totals.raises === 0 && heldMs < settings.slowStartEveryMs) return next;
     return change(next.rps * settings.slowStartFactor, SLOW_START_REASON, {
       lastRaiseMs: nowMs,
       ...raisedFromNow(next, nowMs),
@@ -175,7 +177,7 @@ export function governorObserve(
 
 /**
  * The last two rates raised from, this one added: as the calls a second its step reached if under the rate (a worker short of CPU never filled it: the service never saw the rate, so a 429 later says nothing of
- * it), and keeps how long it had held when the raise came (since the rate last changed).
+ * it), and keeps how long it had held when the raise came (since its step's first call).
  */
 function raisedFromNow(
   state: GovernorState,
@@ -185,7 +187,7 @@ function raisedFromNow(
   const reached = Math.min(state.rps, stepDemand(state, nowMs) ?? state.rps);
   return {
     raisedFrom: [...before, roundRps(reached)].slice(-2),
-    lastRaisedFromHeldMs: nowMs - (state.lastChange?.atMs ?? nowMs),
+    lastRaisedFromHeldMs: nowMs - (state.step?.sinceMs ?? state.lastChange?.atMs ?? nowMs),
   };
 }
 
@@ -199,14 +201,21 @@ function countStep(
   nowMs: number,
   settings: GovernorSettings,
 ): NonNullable<GovernorState['step']> {
-  // After a silence longer than a report stays fresh (every worker gone: a restart, a deploy), the step starts again
-  // with this report's interval: time nobody was there to call is not a rate left unfilled, and counting it would hold
-  // the rate down for minutes after the workers are back.
+  const calls = report.answered + report.rateLimited;
+  // After a silence longer than a report stays fresh (every worker gone: a restart, a deploy), the step starts again:
+  // time nobody was there to call is not a rate left unfilled, and counting it would hold the rate down for minutes
+  // after the workers are back.
   const heardMs = Math.max(...Object.values(state.workers).map((w) => w.atMs));
   const silent = state.step !== undefined && nowMs - heardMs > settings.reportFreshMs;
-  const step = silent ? { sinceMs: nowMs - report.intervalMs, calls: 0 } : (state.step ?? { sinceMs: nowMs, calls: 0 });
+  let step =
+    state.step !== undefined && !silent
+      ? state.step
+      : { sinceMs: nowMs - (calls > 0 ? report.intervalMs : 0), calls: 0 };
+  // A step starts at its first call (a report's interval starts at its first call too): time nothing was asked of the
+  // service, a governor started with its worker an hour before the first batch, is no demand left unfilled.
+  if (step.calls === 0 && calls > 0) step = { ...step, sinceMs: Math.max(step.sinceMs, nowMs - report.intervalMs) };
   const overlap = report.intervalMs <= 0 ? 0 : Math.min(1, Math.max(0, (nowMs - step.sinceMs) / report.intervalMs));
-  return { ...step, calls: step.calls + (report.answered + report.rateLimited) * overlap };
+  return { ...step, calls: step.calls + calls * overlap };
 }
 
 /**
@@ -276,9 +285,11 @@ function stayAfterRefusal(state: GovernorState, limitedAt: number, settings: Gov
 
 /**
  * The rate the service's limit is taken to be at, from a report with 429s. Known (ELIGIBILITY_MAX_RPS): the rate. In
- * slow start: the rate before the last raise (the service's bucket hid for a second or two that the raise passed the
- * limit), or 0.925 × the demand over the step if more and the calls never filled it in a second or more, or, with over a fifth of the calls refused, the share of this rate the service answered if higher (before
- * any raise: that share, or the rate). Probing, whose steps double: the rate two raising reports back (the bucket
+ * slow start, at most the rate, the highest of: the rate before the last raise if it held 2 s (the service's bucket
+ * hid for a second or two that the raise passed the limit; else the rate before that one, else half this rate), 0.925
+ * × the demand over the step if the calls never filled it in a second or more, the calls the service took over the
+ * step with its bucket counted (`tookOverStep`, from 10 calls), and with over a fifth of the calls refused the share of
+ * this rate the service answered (before any raise with none of these: that share, or the rate). Probing, whose steps double: the rate two raising reports back (the bucket
  * hides more of a larger step), never under the limit probed from. At or under the rate refused before: a little under this rate
  * (TCP CUBIC's fast convergence), or the rate would climb back and be refused there again and again; with over a
  * fifth refused (R was lowered under the rate), the share answered if lower, at most a halving, since a short report
@@ -290,6 +301,8 @@ function refusedAt(
   report: OutcomeReport,
   workers: GovernorState['workers'],
   demand: number | undefined,
+  nowMs: number,
+  settings: GovernorSettings,
 ): number {
   const calls = Math.max(report.answered + report.rateLimited, 1);
   const overshoot = report.rateLimited / calls > MANY_REFUSED_SHARE && calls >= MIN_SHARE_CALLS;
@@ -304,9 +317,14 @@ function refusedAt(
     // the rate), were refused at their own rate, not at this one: the limit is a little under what they reached, and
     // no hidden step is assumed.
     const unfilled = demand !== undefined && demand < BINDING_SHARE * rps;
-    const before = unfilled ? Math.max(raisedFrom.at(-1) ?? 0, demand * FAST_CONVERGENCE) : raisedFrom.at(-1);
-    if (before === undefined) return overshoot ? answeredRps : rps;
-    return overshoot ? Math.max(before, answeredRps) : before;
+    const proven = provenBefore(state, settings);
+    const before = unfilled ? Math.max(proven ?? 0, demand * FAST_CONVERGENCE) : proven;
+    // What the service took over this step before refusing, its bucket counted: a better reading than the rate
+    // before, which may be half the limit (32 of 40, refused at 64).
+    const took = tookOverStep(state, nowMs);
+    if (before === undefined && took === undefined) return overshoot ? answeredRps : rps;
+    const floor = before ?? rps / 2;
+    return Math.min(rps, Math.max(floor, took ?? 0, overshoot ? answeredRps : 0));
   }
   if (rps > limitedAtRps) return Math.max(limitedAtRps, raisedFrom.length === 2 ? raisedFrom[0]! : 0, held(state));
   // Calls far above the rate came in a bunch, and the bunch was refused, not the rate. The limit read
@@ -315,6 +333,34 @@ function refusedAt(
     return Math.max(rps, limitedAtRps * FAST_CONVERGENCE);
   }
   return overshoot ? Math.min(rps * FAST_CONVERGENCE, answeredRps) : rps * FAST_CONVERGENCE;
+}
+
+/** The service's bucket, taken to hold this many seconds of its limit (a one-second burst: the strictest reading). */
+const BUCKET_SECONDS = 1;
+
+/**
+ * In slow start, the calls a second the service took over the step at this rate before its first 429: a bucket of R
+ * over one second, full when the step began (the rate before was under the limit), and R more each second, so
+ * R = calls ÷ (seconds + 1). A step that began over the limit began with a bucket part empty, and reads lower. A
+ * bucket of more than a second reads higher: the next 429 reads it again, a little under the rate.
+ */
+function tookOverStep(state: GovernorState, nowMs: number): number | undefined {
+  const { step } = state;
+  // Which of a handful of calls met the bucket empty is chance: too few to read a rate from.
+  if (!step || step.calls < MIN_SHARE_CALLS) return undefined;
+  return step.calls / ((nowMs - step.sinceMs) / 1000 + BUCKET_SECONDS);
+}
+
+/**
+ * In slow start, the rate before the last raise, the limit's floor when it held `slowStartEveryMs` (the service's
+ * bucket hides a raise past the limit for a second or two, no longer); one that held a second, as the steps after the
+ * start rate do, proves less: the rate before it.
+ */
+function provenBefore(state: GovernorState, settings: GovernorSettings): number | undefined {
+  const raisedFrom = state.raisedFrom ?? [];
+  const heldMs = state.lastRaisedFromHeldMs;
+  if (heldMs === undefined || heldMs >= settings.slowStartEveryMs) return raisedFrom.at(-1);
+  return raisedFrom.length === 2 ? raisedFrom[0] : undefined;
 }
 
 /**

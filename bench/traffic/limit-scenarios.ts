@@ -165,6 +165,7 @@ function limitScenario(kind: 'known' | 'unknown', rps: number): TrafficScenario 
       if (stack.engineCeiling !== undefined) {
         figures.push(machineFigure(name, rps, count, run.trace, stack.engineCeiling));
       }
+      if (process.argv.includes('--no-peer')) return [...figures, ...projectFigures(name, run)];
       await stack.resetSandbox(rps);
       log(`${name}: naive peer, ${count} verifications`);
       const peer = await naive(stack, rps, count);
@@ -175,6 +176,51 @@ function limitScenario(kind: 'known' | 'unknown', rps: number): TrafficScenario 
         ...throughputFigures(name, 'naive peer', rps, count, peer),
         ...engine,
       ];
+    },
+  };
+}
+
+/** A first batch's sizes on a new queue (`first-batch-40`): short, where the start dominates, and the usual run. */
+const FIRST_BATCHES = [
+  { count: 400, target: '≥ 0.9' },
+  { count: 1000, target: '≥ 0.95' },
+];
+
+/**
+ * A governor that has never seen the service, at an unknown R: each first batch on a task queue of its own, the
+ * short and the usual run side by side (the start is paid once per queue, and dominates a short run). The project
+ * only: the naive peer's figures at this R are `unknown-R`'s.
+ */
+function firstBatchScenario(rps: number): TrafficScenario {
+  const name = `first-batch-${rps}`;
+  return {
+    name,
+    description: `R = ${rps}/s, ELIGIBILITY_MAX_RPS unset: first batches of ${FIRST_BATCHES.map((b) => b.count).join(' and ')} on new queues (--count ignored)`,
+    async run(stack, { log }) {
+      const figures: Figure[] = [];
+      for (const batch of FIRST_BATCHES) {
+        await stack.resetSandbox(rps);
+        log(`${name}: project, a first batch of ${batch.count} on a new queue`);
+        const run = await runProject(stack, {
+          maxRps: undefined,
+          count: batch.count,
+          maxMs: maxMsFor(batch.count, rps),
+        });
+        const subject = `project, ${batch.count}`;
+        const [throughput, refused] = throughputFigures(name, subject, rps, batch.count, run.trace);
+        figures.push(
+          { ...throughput!, target: batch.target },
+          { ...refused!, target: '≤ 1%' },
+          // With `engine` run first: whether this machine, not the limit, bound the run.
+          ...(stack.engineCeiling === undefined
+            ? []
+            : [{ ...machineFigure(name, rps, batch.count, run.trace, stack.engineCeiling), subject }]),
+          ...projectFigures(name, run)
+            .filter((f) => f.name === 'governor at the end' || f.name === 'machine CPU busy')
+            .map((f) => ({ ...f, subject })),
+        );
+      }
+      return figures;
     },
   };
 }
@@ -249,5 +295,6 @@ export const limitScenarios: TrafficScenario[] = [
   limitScenario('unknown', 5),
   limitScenario('unknown', 40),
   limitScenario('unknown', 200),
+  firstBatchScenario(40),
   halvedScenario(40),
 ];

@@ -1,11 +1,12 @@
 /**
- * `npm run bench:traffic [-- --only known-10,halved-40] [--count 1000] [--env NAME=value]`: traffic governance measured side by side in
+ * `npm run bench:traffic [-- --only known-10,halved-40] [--count 1000] [--env NAME=value] [--no-peer]`: traffic governance measured side by side in
  * one run, the project (real `eligibility worker` processes, the governor) beside a naive peer (a direct script) and,
  * at a known R, the engine alone (a verification's shape with no-op activities: bench/traffic/engine-ceiling.ts), on
  * the sandbox with its rate limit R set per scenario and moved mid-run. Prints one table of figures at the end.
  * Scenarios run one after the other (`--list` names them); a run of all of them takes a long while at R = 5.
  * `--trace-governor` prints the governor's rate each time it moves during the project's runs; `--trace-calls` prints
- * the service's calls and creations each second of them, and when the last start returned.
+ * the service's calls and creations each second of them, and when the last start returned; `--no-peer` leaves out the
+ * naive peer and the engine behind the limit (the project's figures only).
  */
 import { table } from '../../src/text-format.js';
 import { numberArg } from '../bench-stack.js';

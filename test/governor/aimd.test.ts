@@ -35,18 +35,73 @@ describe('the governor’s AIMD (defaults)', () => {
     const first = decideRate({ state: undefined, maxRps: null, reports: [], nowMs: 0 });
     assert.equal(first.rps, settings.initialRps);
     assert.equal(decideRate({ state: undefined, maxRps: 12, reports: [], nowMs: 0 }).rps, 12);
-    // Two reports at one instant: the first fills the rate (a raise is due), the second is refused (a cut from it).
-    const after = decideRate({ state: first, maxRps: null, reports: [second(8), second(15, 1)], nowMs: 2000 });
+    // Two reports at one instant: the first fills the rate for 2 s (a raise is due), the second is refused (a cut from
+    // it).
+    const filled = { ...second(16), intervalMs: 2000 };
+    const after = decideRate({ state: first, maxRps: null, reports: [filled, second(15, 1)], nowMs: 2000 });
     assert.deepEqual([after.totals.raises, after.totals.cuts, after.limitedAtRps], [1, 1, 8]);
     // The settings a governor was started with override the defaults.
     const quick = decideRate({ state: undefined, maxRps: null, reports: [], nowMs: 0, settings: { initialRps: 3 } });
     assert.equal(quick.rps, 3);
   });
 
-  it('starts low and doubles every 2 s while calls fill the rate, with no limit known', () => {
+  it('starts low, holds it 2 s, then doubles every second while calls fill the rate, with no limit known', () => {
     const { rates } = run(initialGovernorState(null, settings), 0, 6);
     assert.equal(settings.initialRps, 8);
-    assert.deepEqual(rates, [8, 16, 16, 32, 32, 64]);
+    assert.deepEqual(rates, [8, 16, 32, 64, 128, 256]);
+  });
+
+  it('a governor started long before the first calls counts its start rate from them, not from its start', () => {
+    // Started with its worker (an empty report), then an hour without a call.
+    let state = decideRate({ state: undefined, maxRps: null, reports: [second(0)], nowMs: 0 });
+    const { rates } = run(state, 3_600_000, 3);
+    assert.deepEqual(rates, [8, 16, 32]);
+    // Nor does a step whose rate nobody asked for a while: it counts from its first call.
+    state = {
+      ...state,
+      rps: 32,
+      step: { sinceMs: 0, calls: 0 },
+      lastRaiseMs: 0,
+      totals: { ...state.totals, raises: 2 },
+    };
+    assert.equal(run(state, 3_600_000, 1).rates[0], 64);
+  });
+
+  it('refused in slow start, reads the limit from the calls the service took over the step, its bucket counted', () => {
+    // Raised from 32 (held a second) to 64: a bucket of 40 and 40 a second take 107 calls in 1.67 s.
+    let state: GovernorState = {
+      ...initialGovernorState(null, settings),
+      rps: 64,
+      raisedFrom: [16, 32],
+      lastRaisedFromHeldMs: 1000,
+      step: { sinceMs: 0, calls: 0 },
+    };
+    state = governorObserve(state, second(64), 1000, settings);
+    state = governorObserve(state, { ...second(42, 1), intervalMs: 670 }, 1670, settings);
+    assert.equal(state.limitedAtRps, 40.07);
+    assert.equal(state.rps, 34.06);
+  });
+
+  it('refused at the start rate (R = 5 from 8), one cut reaches under the limit', () => {
+    let state = decideRate({ state: undefined, maxRps: null, reports: [second(0)], nowMs: 0 });
+    state = governorObserve(state, second(8), 1000, settings);
+    // The service's bucket of 5 runs dry after 1.7 s at 8 a second.
+    state = governorObserve(state, { ...second(5, 1), intervalMs: 700 }, 1700, settings);
+    assert.equal(state.limitedAtRps, 5.19);
+    assert.equal(state.rps, 4.41);
+  });
+
+  it('refused in slow start after a step of a second, the rate before it is not taken as proven', () => {
+    // 16 held a second only: 32, refused at once, may have been hidden over the limit; 16 held 2 s is the floor.
+    const state: GovernorState = {
+      ...initialGovernorState(null, settings),
+      rps: 64,
+      raisedFrom: [16, 32],
+      lastRaisedFromHeldMs: 1000,
+    };
+    // Refused within a quarter of a second of the raise: too few calls taken to read more.
+    const refused = { ...second(9, 1), intervalMs: 250 };
+    assert.equal(governorObserve(state, refused, 1000, settings).limitedAtRps, 16);
   });
 
   it('refused in slow start, closes in on the rate before the last raise and probes above it at once', () => {
@@ -204,14 +259,18 @@ describe('the governor’s AIMD (defaults)', () => {
   });
 
   it('after every worker was silent longer than a report stays fresh, demand is read from the workers back, not the gap', () => {
-    // Slow start, each rate filled, to 64 in 4 s; then no report for 60 s (every worker restarting); then full seconds.
+    // Slow start, each rate filled, for 6 s; then no report for 60 s (every worker restarting); then full seconds.
     const slowStart = run(initialGovernorState(null, settings), 0, 6);
     let state = slowStart.state;
-    assert.equal(state.rps, 64);
-    const back = slowStart.nowMs + 60_000;
-    for (let s = 1; s <= 3; s++) state = governorObserve(state, second(64), back + s * 1000, settings);
-    // Over the whole step, 64 calls a second for 3 of 63 s would read as 3 a second: no raise for minutes.
-    assert.equal(state.rps, 128);
+    const before = state.rps;
+    // Two seconds at half the rate (no raise), so the step has calls when the workers go.
+    for (let s = 1; s <= 2; s++)
+      state = governorObserve(state, second(before / 2), slowStart.nowMs + s * 1000, settings);
+    assert.equal(state.rps, before);
+    const back = slowStart.nowMs + 2000 + 60_000;
+    for (let s = 1; s <= 3; s++) state = governorObserve(state, second(before), back + s * 1000, settings);
+    // Over the whole step, 3 full seconds of 63 would read as a twentieth of the rate: no raise for minutes.
+    assert.ok(state.rps > before, `expected a raise above ${before}, found ${state.rps}`);
   });
 
   it('a refused bunch under the limit read before lowers that limit by one fast-convergence step at most', () => {

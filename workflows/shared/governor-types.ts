@@ -32,9 +32,9 @@ export interface GovernorSettings {
   decrease: number;
   /** Above the rate last refused, the first probe adds this share of it, and each next one twice the last. */
   probeShare: number;
-  /** Before the first 429 (slow start), each raise multiplies the rate by this ... */
+  /** Before the first 429 (slow start), each raise multiplies the rate by this (at most once per `raiseEveryMs`). */
   slowStartFactor: number;
-  /** ... at most once per this long. */
+  /** The start rate is held this long from its first call before the first raise: a limit under it shows meanwhile. */
   slowStartEveryMs: number;
   /**
    * Back at the rate last refused, it stays there this long before probing above it (0: probe at once). The service's
