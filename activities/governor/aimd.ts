@@ -206,7 +206,7 @@ function countStep(
   // time nobody was there to call is not a rate left unfilled, and counting it would hold the rate down for minutes
   // after the workers are back.
   const heardMs = Math.max(...Object.values(state.workers).map((w) => w.atMs));
-  const silent = state.step !== undefined && nowMs - heardMs > settings.reportFreshMs;
+  const silent = nowMs - heardMs > settings.reportFreshMs;
   let step =
     state.step !== undefined && !silent
       ? state.step

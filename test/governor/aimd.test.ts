@@ -30,6 +30,14 @@ function run(state: GovernorState, nowMs: number, seconds: number, calls = (rps:
   return { state, rates, nowMs: nowMs + seconds * 1000 };
 }
 
+/** In slow start at 64, raised from 16 and then 32 (`extra` overrides), under `given` settings. */
+const raisedTo64 = (extra: Partial<GovernorState> = {}, given = settings): GovernorState => ({
+  ...initialGovernorState(null, given),
+  rps: 64,
+  raisedFrom: [16, 32],
+  ...extra,
+});
+
 describe('the governor’s AIMD (defaults)', () => {
   it('decideRate starts from the ceiling or the initial rate, then reads the reports in order', () => {
     const first = decideRate({ state: undefined, maxRps: null, reports: [], nowMs: 0 });
@@ -69,13 +77,7 @@ describe('the governor’s AIMD (defaults)', () => {
 
   it('refused in slow start, reads the limit from the calls the service took over the step, its bucket counted', () => {
     // Raised from 32 (held a second) to 64: a bucket of 40 and 40 a second take 107 calls in 1.67 s.
-    let state: GovernorState = {
-      ...initialGovernorState(null, settings),
-      rps: 64,
-      raisedFrom: [16, 32],
-      lastRaisedFromHeldMs: 1000,
-      step: { sinceMs: 0, calls: 0 },
-    };
+    let state = raisedTo64({ lastRaisedFromHeldMs: 1000, step: { sinceMs: 0, calls: 0 } });
     state = governorObserve(state, second(64), 1000, settings);
     state = governorObserve(state, { ...second(42, 1), intervalMs: 670 }, 1670, settings);
     assert.equal(state.limitedAtRps, 40.07);
@@ -93,19 +95,14 @@ describe('the governor’s AIMD (defaults)', () => {
 
   it('refused in slow start after a step of a second, the rate before it is not taken as proven', () => {
     // 16 held a second only: 32, refused at once, may have been hidden over the limit; 16 held 2 s is the floor.
-    const state: GovernorState = {
-      ...initialGovernorState(null, settings),
-      rps: 64,
-      raisedFrom: [16, 32],
-      lastRaisedFromHeldMs: 1000,
-    };
+    const state = raisedTo64({ lastRaisedFromHeldMs: 1000 });
     // Refused within a quarter of a second of the raise: too few calls taken to read more.
     const refused = { ...second(9, 1), intervalMs: 250 };
     assert.equal(governorObserve(state, refused, 1000, settings).limitedAtRps, 16);
   });
 
   it('refused in slow start, closes in on the rate before the last raise and probes above it at once', () => {
-    let state: GovernorState = { ...initialGovernorState(null, settings), rps: 64, raisedFrom: [16, 32] };
+    let state = raisedTo64();
     // One refused of 60: the bucket hid for a while that the raise from 32 passed the limit.
     state = governorObserve(state, second(59, 1), 1000, settings);
     assert.equal(state.limitedAtRps, 32);
@@ -250,7 +247,7 @@ describe('the governor’s AIMD (defaults)', () => {
     // At 64 since 0, a worker short of CPU reports 37 calls a second, then a bunch of 53 (over 0.8 of 64).
     const reports = [37, 37, 37, 37, 37, 37, 37, 37, 53];
     const after = (given: typeof settings) => {
-      let state: GovernorState = { ...initialGovernorState(null, given), rps: 64, raisedFrom: [16, 32] };
+      let state = raisedTo64({}, given);
       state = { ...state, step: { sinceMs: 0, calls: 0 } };
       reports.forEach((calls, i) => (state = governorObserve(state, second(calls), (i + 1) * 1000, given)));
       return state.rps;
@@ -285,7 +282,7 @@ describe('the governor’s AIMD (defaults)', () => {
   });
 
   it('refused in slow start at a rate its calls never filled, takes the limit a little under what they reached', () => {
-    let state: GovernorState = { ...initialGovernorState(null, settings), rps: 64, raisedFrom: [16, 32] };
+    let state = raisedTo64();
     state = { ...state, step: { sinceMs: 0, calls: 0 } };
     // At 64 since 0, a worker short of CPU makes 45 calls a second; the service's bucket runs dry after 8 s.
     for (let i = 1; i <= 8; i += 1) state = governorObserve(state, second(45), i * 1000, settings);
