@@ -3,8 +3,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { readPatient, scheduleAppointment, type NewAppointment, type Patients } from '../../src/patients/patients.js';
 import { patientRefreshVerificationId, patientWorkflowId } from '../../workflows/shared/ids.js';
 import { refreshCoverageSignal } from '../../workflows/shared/patient-messages.js';
-import { refreshTotals, type RefreshProgress } from '../../workflows/shared/refresh-types.js';
-import { RefreshId, VisitMonths } from '../../workflows/shared/search-attributes.js';
+import { refreshTotals, type RefreshPolicy, type RefreshProgress } from '../../workflows/shared/refresh-types.js';
+import { RefreshId, Tenant, VisitMonths } from '../../workflows/shared/search-attributes.js';
 import { WorkflowType } from '../../workflows/shared/workflow-types.js';
 import type { refreshWorkflow } from '../../workflows/refresh/index.js';
 import { FAST, callerId } from '../setup/fixtures.js';
@@ -42,11 +42,11 @@ describe('refreshWorkflow: the monthly refresh of active patients', function () 
     placeOfServiceCode: '11',
   });
 
-  async function refresh(tenant: string, name: string): Promise<RefreshProgress> {
+  async function refresh(tenant: string, name: string, policy: Partial<RefreshPolicy> = {}): Promise<RefreshProgress> {
     return client().workflow.execute<typeof refreshWorkflow>(WorkflowType.refresh, {
       workflowId: `refresh-${tenant}-${name}`,
       taskQueue: h.taskQueue,
-      args: [{ tenant, policy: { pageSize: 2, settleSeconds: 0.5, maxInFlight: 3 } }],
+      args: [{ tenant, policy: { pageSize: 2, settleSeconds: 0.5, maxInFlight: 3, ...policy } }],
     });
   }
 
@@ -168,5 +168,30 @@ describe('refreshWorkflow: the monthly refresh of active patients', function () 
         `patient ${i}: ${kind}`,
       );
     }
+  });
+
+  it('reports a patient that cannot answer as unanswered after stalledSeconds, and verifies the others', async () => {
+    const tenant = `clinic-${randomUUID().slice(0, 8)}`;
+    const booked = await Promise.all([1, 2, 3].map(() => scheduleAppointment(p, visit(tenant, day(20)))));
+    // A patient whose every workflow task fails (no input): listed like the others, it never takes a refresh.
+    const stuck = `pt_${randomBytes(16).toString('hex')}`;
+    const month = day(20).slice(0, 7);
+    await client().workflow.start(WorkflowType.patient, {
+      workflowId: patientWorkflowId(stuck),
+      taskQueue: h.taskQueue,
+      args: [],
+      typedSearchAttributes: [
+        { key: Tenant, value: tenant },
+        { key: VisitMonths, value: [month] },
+      ],
+    });
+    await indexed(booked.map((b) => b.patientId));
+
+    const result = await refresh(tenant, 'stuck', { stalledSeconds: 4 });
+    assert.equal(result.phase, 'done');
+    assert.equal(result.patients, 3);
+    assert.equal(result.unanswered, 1);
+    assert.deepEqual(refreshTotals(result.verifications!), { running: 0, verified: 3, failed: 0 });
+    await client().workflow.getHandle(patientWorkflowId(stuck)).terminate('test over');
   });
 });

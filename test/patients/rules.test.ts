@@ -4,6 +4,7 @@ import { patientIdOf } from '../../src/patients/patient-id.js';
 import { dayStartsAt, isTimeZone } from '../../src/patients/visit-day.js';
 import { checksFor, nextCheck, reusableEntry } from '../../workflows/patient/check-plan.js';
 import { coverageChanges } from '../../workflows/patient/coverage-changes.js';
+import { stallWatch } from '../../workflows/refresh/stall-watch.js';
 import type { Appointment, CoverageEntry, CoverageState } from '../../workflows/shared/patient-types.js';
 import { DEFAULT_CHECK_POLICY } from '../../workflows/shared/patient-types.js';
 
@@ -87,5 +88,25 @@ describe('patients: ids, visit days, check plans and coverage changes', () => {
     assert.deepEqual(coverageChanges([covered, entry('failed')], entry('failed')), [], 'reported once');
     assert.deepEqual(coverageChanges([covered, entry('failed')], entry('no-coverage')), ['coverage-lost']);
     assert.deepEqual(coverageChanges([entry('failed')], covered), [], 'nothing answered before');
+  });
+
+  describe("a refresh's stall watch", () => {
+    it('calls asking stalled only after stalledMs without one more patient taking the refresh, however many looks', () => {
+      const stalled = stallWatch(10_000);
+      assert.equal(stalled(0, 200, 0), false);
+      // A worker restart: a hundred looks in 9 s, asking, and nobody answers yet. Not stalled.
+      for (let at = 90; at < 9_900; at += 90) assert.equal(stalled(at, 200, 0), false, `at ${at} ms`);
+      assert.equal(stalled(9_950, 200, 150), false, 'answers came back');
+      assert.equal(stalled(19_000, 5, 150), false);
+      assert.equal(stalled(19_950, 5, 150), true, '10 s without one more answer');
+    });
+
+    it('does not count a look that asked nobody', () => {
+      const stalled = stallWatch(1_000);
+      assert.equal(stalled(0, 3, 7), false);
+      assert.equal(stalled(5_000, 0, 7), false);
+      assert.equal(stalled(5_500, 3, 7), false);
+      assert.equal(stalled(6_000, 3, 7), true);
+    });
   });
 });

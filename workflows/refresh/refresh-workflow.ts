@@ -13,6 +13,7 @@ import {
 import { ON_CURRENT_VERSION, newVersionIsCurrent } from '../shared/versioning.js';
 import type { RefreshActivities } from './activities.js';
 import { activeMonths } from './active-months.js';
+import { stallWatch } from './stall-watch.js';
 
 const { askActivePatients, countRefresh } = proxyLocalActivities<RefreshActivities>(batchActivityOptions);
 
@@ -47,8 +48,7 @@ export async function refreshWorkflow(input: RefreshWorkflowInput): Promise<Refr
 
   // Asking: pages until visibility shows no active patient without this refresh, twice, a settle apart (it lags).
   let emptyLooks = 0;
-  let stalled = 0;
-  let answered = -1;
+  const stalled = stallWatch(policy.stalledSeconds * 1000);
   while (state.phase === 'asking') {
     const asked = await askActivePatients({
       tenant: input.tenant,
@@ -66,10 +66,7 @@ export async function refreshWorkflow(input: RefreshWorkflowInput): Promise<Refr
     await settle();
     while (state.phase === 'asking' && inFlight(await look()) >= policy.maxInFlight) await settle();
     // Asking the same patients again and again while none more takes the refresh: they cannot answer (stuck).
-    const now = counts?.patients ?? (await look()).patients;
-    stalled = asked > 0 && now <= answered ? stalled + 1 : 0;
-    answered = now;
-    if (stalled >= policy.stalledLooks) {
+    if (stalled(Date.now(), asked, (counts ?? (await look())).patients)) {
       state.unanswered = asked;
       state.phase = 'finishing';
     }

@@ -23,9 +23,10 @@ export interface RefreshPolicy {
   settleSeconds: number;
   /** Continue as new after this many history events: the history stays bounded for any number of patients. */
   continueAfterEvents: number;
-  /** Looks in a row that ask patients while none more takes the refresh (a patient stuck, its worker gone): after
-   * these, the refresh stops asking and reports them `unanswered`. */
-  stalledLooks: number;
+  /** How long patients may be asked while not one more takes the refresh (a patient stuck: its workflow task failing)
+   * before the refresh stops asking and reports them `unanswered`. Long beside a worker's restart, which holds answers
+   * back for seconds to a minute. */
+  stalledSeconds: number;
 }
 
 export const DEFAULT_REFRESH_POLICY: RefreshPolicy = {
@@ -33,7 +34,7 @@ export const DEFAULT_REFRESH_POLICY: RefreshPolicy = {
   maxInFlight: 400,
   settleSeconds: 5,
   continueAfterEvents: 1000,
-  stalledLooks: 12,
+  stalledSeconds: 600,
 };
 
 export interface RefreshWorkflowInput {
@@ -57,7 +58,7 @@ export interface RefreshCarried {
   asked: number;
   pages: number;
   finishedAt?: number;
-  /** Patients still asked when the refresh stopped asking because none answered (see `stalledLooks`). */
+  /** Patients still asked when the refresh stopped asking because none answered (see `stalledSeconds`). */
   unanswered?: number;
 }
 
