@@ -1,10 +1,11 @@
 /**
- * `npm run bench:month [-- --patients 10000 --appointments 12000 --day-seconds 60 --lead-seconds 600 --concurrency 32]`: a
- * time-compressed month (issue 35, decision 0053). The appointments are booked through the schedule upload, visits
- * spread over 30 days of `--day-seconds` each with the default check policy scaled to that day; while the month runs,
- * 5% are rescheduled and 5% cancelled. Counted from the sandbox's own record of the verifications it created (each
- * attributed to its patient through the verification id the patient's timeline holds) and from the patients' state:
- * appointments verified inside their window, verifications twice in one reuse window, cancelled ones verified.
+ * `npm run bench:month [-- --patients 10000 --appointments 12000 --day-seconds 60 --lead-seconds 600 --concurrency 32]
+ * [--env NAME=value]`: a time-compressed month (issue 35, decision 0053). The appointments are booked through the
+ * schedule upload, visits spread over 30 days of `--day-seconds` each with the default check policy scaled to that
+ * day; while the month runs, 5% are rescheduled and 5% cancelled. Counted from the sandbox's own record of the
+ * verifications it created (each attributed to its patient through the verification id the patient's timeline holds)
+ * and from the patients' state: appointments verified inside their window, verifications twice in one reuse window,
+ * cancelled ones verified. `--env` settings go to the worker; each progress line says where its workflow tasks waited.
  */
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -13,8 +14,9 @@ import type { UploadRow } from '../../src/appointment-uploads/read-upload.js';
 import type { UploadRowResult } from '../../src/appointment-uploads/book-upload.js';
 import { cancelAppointment, readPatient, rescheduleAppointment, type Patients } from '../../src/patients/patients.js';
 import type { Appointment, PatientView } from '../../workflows/shared/patient-types.js';
-import { builtCli, forEachLimited, numberArg, startBenchStack, startWorkerChild } from '../bench-stack.js';
+import { builtCli, envArgs, forEachLimited, numberArg, startBenchStack, startWorkerChild } from '../bench-stack.js';
 import { processCpuMs, relaunchedWorkerPid } from '../proc-stats.js';
+import { describeInterval, readWorkerMetrics } from '../worker-metrics.js';
 import { compressedDayStart, compressedPolicy, dateOfDay, type CompressedMonth } from './month-plan.js';
 import { judgeMonth, type SandboxCreation } from './month-judge.js';
 
@@ -51,7 +53,8 @@ async function run() {
   const dayMs = DAY_SECONDS * 1000;
   const rand = random(42);
   const stack = await startBenchStack();
-  const worker = startWorkerChild([...builtCli(), 'worker'], stack.workerEnv);
+  const workerEnv = { ...stack.workerEnv, ...envArgs() };
+  const worker = startWorkerChild([...builtCli(), 'worker'], workerEnv);
   try {
     await worker.ready;
     const pid = relaunchedWorkerPid(worker.pid);
@@ -166,11 +169,17 @@ async function run() {
     const idOf = new Map(booked.results.map((r) => [r.row, r]));
     const end = month.origin + (LAST_VISIT_DAY + 1) * dayMs;
     let last = -1;
+    let metrics = { at: Date.now(), sample: await readWorkerMetrics(workerEnv.WORKER_HTTP_PORT!) };
     while (Date.now() < end) {
       await sleep(Math.min(30_000, Math.max(0, end - Date.now())));
       const created = (await sandboxCreations(stack.sandboxUrl)).length;
       const day = Math.floor((Date.now() - month.origin) / dayMs);
-      console.log(`  day ${day}: ${created} verifications created so far (${((Date.now() - t0) / 1000) | 0} s)`);
+      const now = { at: Date.now(), sample: await readWorkerMetrics(workerEnv.WORKER_HTTP_PORT!) };
+      console.log(
+        `  day ${day}: ${created} verifications created so far (${((Date.now() - t0) / 1000) | 0} s); ` +
+          describeInterval(metrics.sample, now.sample, (now.at - metrics.at) / 1000),
+      );
+      metrics = now;
       last = created;
     }
     await changing;
