@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { progressLine } from '../../apps/cli/commands/schedules.js';
 import { readPatient, scheduleAppointment, type NewAppointment, type Patients } from '../../src/patients/patients.js';
 import { patientRefreshVerificationId, patientWorkflowId } from '../../workflows/shared/ids.js';
 import { refreshCoverageSignal } from '../../workflows/shared/patient-messages.js';
@@ -170,7 +171,7 @@ describe('refreshWorkflow: the monthly refresh of active patients', function () 
     }
   });
 
-  it('reports a patient that cannot answer as unanswered after stalledSeconds, and verifies the others', async () => {
+  it('reports a patient that cannot answer as unanswered after stalledSeconds across continue-as-new, and verifies the others', async () => {
     const tenant = `clinic-${randomUUID().slice(0, 8)}`;
     const booked = await Promise.all([1, 2, 3].map(() => scheduleAppointment(p, visit(tenant, day(20)))));
     // A patient whose every workflow task fails (no input): listed like the others, it never takes a refresh.
@@ -187,10 +188,20 @@ describe('refreshWorkflow: the monthly refresh of active patients', function () 
     });
     await indexed(booked.map((b) => b.patientId));
 
-    const result = await refresh(tenant, 'stuck', { stalledSeconds: 4 });
+    // Continuing as new every few looks, sooner than the stall: the stall's clock goes with the run's state.
+    const result = await refresh(tenant, 'stuck', { stalledSeconds: 4, continueAfterEvents: 30 });
     assert.equal(result.phase, 'done');
     assert.equal(result.patients, 3);
     assert.equal(result.unanswered, 1);
+    assert.match(progressLine(result), /; 1 asked never answered \(their workflows are stuck\)$/);
+    await eventually(
+      async () => {
+        const query = `WorkflowId = '${result.refreshId}' AND ExecutionStatus = 'ContinuedAsNew'`;
+        return (await client().workflow.count(query)).count > 0 ? true : undefined;
+      },
+      10_000,
+      'the refresh continued as new while it waited',
+    );
     assert.deepEqual(refreshTotals(result.verifications!), { running: 0, verified: 3, failed: 0 });
     await client().workflow.getHandle(patientWorkflowId(stuck)).terminate('test over');
   });

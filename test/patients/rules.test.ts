@@ -4,8 +4,9 @@ import { patientIdOf } from '../../src/patients/patient-id.js';
 import { dayStartsAt, isTimeZone } from '../../src/patients/visit-day.js';
 import { checksFor, nextCheck, reusableEntry } from '../../workflows/patient/check-plan.js';
 import { coverageChanges } from '../../workflows/patient/coverage-changes.js';
-import { stallWatch } from '../../workflows/refresh/stall-watch.js';
+import { hasStalled, watchAnswers } from '../../workflows/refresh/stall-watch.js';
 import type { Appointment, CoverageEntry, CoverageState } from '../../workflows/shared/patient-types.js';
+import type { RefreshAnswered } from '../../workflows/shared/refresh-types.js';
 import { DEFAULT_CHECK_POLICY } from '../../workflows/shared/patient-types.js';
 
 const entry = (coverage: CoverageState, fields: Partial<CoverageEntry> = {}): CoverageEntry => ({
@@ -90,23 +91,33 @@ describe('patients: ids, visit days, check plans and coverage changes', () => {
     assert.deepEqual(coverageChanges([entry('failed')], covered), [], 'nothing answered before');
   });
 
-  describe("a refresh's stall watch", () => {
-    it('calls asking stalled only after stalledMs without one more patient taking the refresh, however many looks', () => {
-      const stalled = stallWatch(10_000);
-      assert.equal(stalled(0, 200, 0), false);
+  describe("a refresh's stall rule", () => {
+    const watch = (looks: [at: number, asked: number, patients: number][]) =>
+      looks.reduce<RefreshAnswered | undefined>(
+        (answered, [at, asked, patients]) => watchAnswers(answered, { at, asked, patients }),
+        undefined,
+      )!;
+
+    it('stalls only after stalledMs without one more patient taking the refresh, however many looks', () => {
       // A worker restart: a hundred looks in 9 s, asking, and nobody answers yet. Not stalled.
-      for (let at = 90; at < 9_900; at += 90) assert.equal(stalled(at, 200, 0), false, `at ${at} ms`);
-      assert.equal(stalled(9_950, 200, 150), false, 'answers came back');
-      assert.equal(stalled(19_000, 5, 150), false);
-      assert.equal(stalled(19_950, 5, 150), true, '10 s without one more answer');
+      const restart: [number, number, number][] = [];
+      for (let at = 0; at < 9_900; at += 90) restart.push([at, 200, 0]);
+      assert.equal(hasStalled(watch(restart), 9_900, 10_000), false);
+      const answered = watch([...restart, [9_950, 200, 150], [19_000, 5, 150]]);
+      assert.deepEqual(answered, { patients: 150, since: 9_950 }, 'answers came back at 9,950');
+      assert.equal(hasStalled(answered, 19_000, 10_000), false);
+      assert.equal(hasStalled(answered, 19_950, 10_000), true, '10 s without one more answer');
     });
 
-    it('does not count a look that asked nobody', () => {
-      const stalled = stallWatch(1_000);
-      assert.equal(stalled(0, 3, 7), false);
-      assert.equal(stalled(5_000, 0, 7), false);
-      assert.equal(stalled(5_500, 3, 7), false);
-      assert.equal(stalled(6_000, 3, 7), true);
+    it('restarts its clock on a look that asked nobody', () => {
+      assert.deepEqual(
+        watch([
+          [0, 3, 7],
+          [5_000, 0, 7],
+          [5_500, 3, 7],
+        ]),
+        { patients: 7, since: 5_000 },
+      );
     });
   });
 });

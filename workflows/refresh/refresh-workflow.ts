@@ -13,7 +13,7 @@ import {
 import { ON_CURRENT_VERSION, newVersionIsCurrent } from '../shared/versioning.js';
 import type { RefreshActivities } from './activities.js';
 import { activeMonths } from './active-months.js';
-import { stallWatch } from './stall-watch.js';
+import { hasStalled, watchAnswers } from './stall-watch.js';
 
 const { askActivePatients, countRefresh } = proxyLocalActivities<RefreshActivities>(batchActivityOptions);
 
@@ -48,7 +48,6 @@ export async function refreshWorkflow(input: RefreshWorkflowInput): Promise<Refr
 
   // Asking: pages until visibility shows no active patient without this refresh, twice, a settle apart (it lags).
   let emptyLooks = 0;
-  const stalled = stallWatch(policy.stalledSeconds * 1000);
   while (state.phase === 'asking') {
     const asked = await askActivePatients({
       tenant: input.tenant,
@@ -66,7 +65,9 @@ export async function refreshWorkflow(input: RefreshWorkflowInput): Promise<Refr
     await settle();
     while (state.phase === 'asking' && inFlight(await look()) >= policy.maxInFlight) await settle();
     // Asking the same patients again and again while none more takes the refresh: they cannot answer (stuck).
-    if (stalled(Date.now(), asked, (counts ?? (await look())).patients)) {
+    const patients = (counts ?? (await look())).patients;
+    state.answered = watchAnswers(state.answered, { at: Date.now(), asked, patients });
+    if (hasStalled(state.answered, Date.now(), policy.stalledSeconds * 1000)) {
       state.unanswered = asked;
       state.phase = 'finishing';
     }

@@ -60,6 +60,14 @@ export interface RefreshCarried {
   finishedAt?: number;
   /** Patients still asked when the refresh stopped asking because none answered (see `stalledSeconds`). */
   unanswered?: number;
+  /** While asking: the patients that had taken the refresh at the last look, and since when none more has. */
+  answered?: RefreshAnswered;
+}
+
+export interface RefreshAnswered {
+  patients: number;
+  /** Epoch ms. */
+  since: number;
 }
 
 /** The refresh as people follow it: from visibility, so a moment's picture while it runs, exact once it stops. */

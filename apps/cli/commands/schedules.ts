@@ -43,12 +43,13 @@ function printView(view: RefreshScheduleView): void {
   );
 }
 
-/** A refresh's progress as one line: patients asked, verified, failed, running. */
+/** A refresh's progress as one line: patients asked, verified, failed, running, and any that never answered. */
 export function progressLine(p: RefreshProgress): string {
   const t = p.verifications ? refreshTotals(p.verifications) : { running: 0, verified: 0, failed: 0 };
   return (
     `${p.refreshId}: ${p.phase}; patients ${p.patients}, verified ${t.verified}, failed ${t.failed}, ` +
-    `running ${t.running} (months ${p.months[0]}…${p.months.at(-1)})`
+    `running ${t.running} (months ${p.months[0]}…${p.months.at(-1)})` +
+    (p.unanswered ? `; ${p.unanswered} asked never answered (their workflows are stuck)` : '')
   );
 }
 

@@ -32,7 +32,7 @@ function progressCell(p: RefreshProgress | undefined) {
   if (!p) return html`—`;
   const t = p.verifications ? refreshTotals(p.verifications) : { running: 0, verified: 0, failed: 0 };
   return html`<code>${p.refreshId}</code><br />${p.phase}: ${p.patients} patients, ${t.verified} verified, ${t.failed}
-    failed, ${t.running} running`;
+    failed, ${t.running} running${p.unanswered ? html`; ${p.unanswered} asked never answered (stuck)` : ''}`;
 }
 
 /**
