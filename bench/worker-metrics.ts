@@ -10,7 +10,8 @@ export async function readWorkerMetrics(workerHttpPort: string | number): Promis
   const text = await (await fetch(`http://127.0.0.1:${workerHttpPort}/metrics`)).text();
   const sums: MetricsSample = new Map();
   for (const line of text.split('\n')) {
-    const match = /^([a-zA-Z_:][\w:]*)(\{[^}]*\})?\s+(\S+)$/.exec(line);
+    // Label values are quoted and may hold braces (`endpoint="GET /v2/verifications/{id}"`).
+    const match = /^([a-zA-Z_:][\w:]*)(\{(?:[^"}]|"(?:[^"\\]|\\.)*")*\})?\s+(\S+)$/.exec(line);
     if (!match) continue;
     if (match[1]!.endsWith('_bucket')) continue;
     const value = Number(match[3]);

@@ -138,9 +138,9 @@ export const variables = {
   }),
   WORKER_MAX_CACHED_WORKFLOWS: v({
     schema: z.coerce.number().int().min(2),
-    default: '500',
+    default: '200',
     description:
-      'Workflows a worker keeps in memory between their tasks; an evicted one is replayed from its history when it next wakes (fits a 1 GB container; see docs/operating/workers.md)',
+      'Workflows a worker keeps in memory between their tasks; an evicted one is replayed from its history when it next wakes (the default keeps a worker within 300 MB; see docs/operating/workers.md)',
   }),
   WORKER_MAX_CONCURRENT_WORKFLOW_TASKS: v({
     schema: positiveInt,

@@ -19,69 +19,12 @@ import { runAwaitingInputSignal } from '../../workflows/shared/messages.js';
 import type { VerificationStatus } from '../../workflows/shared/types.js';
 import { numberArg } from '../bench-stack.js';
 import { SandboxControl } from '../faults/sandbox-control.js';
-import { createdTimes, type CreatedTimes } from './history-times.js';
+import { checkIns, timesToCreated, type Figures } from './check-ins.js';
+import { serviceCalls } from './measure.js';
 import { benchRequest, percentile, seconds, startLanesStack, type LanesStack } from './lanes-stack.js';
 
 const log = (line: string) => console.log(line);
 const TARGET_P95_MS = 2000;
-
-interface Submitted {
-  workflowId: string;
-  atMs: number;
-  /** How long the intake API took to answer the start. */
-  startMs: number;
-}
-
-interface Figures {
-  createdMs: number[];
-  /** Of each: how long its workflow tasks and its activity tasks waited in the task queue. */
-  queued: { start: number; workflowTasks: number; sticky: number; activities: number }[];
-  notCreated: number;
-}
-
-/** Submits `count` check-ins `intervalMs` apart; `during(i)` runs after the i-th submission (not awaited by it). */
-async function checkIns(
-  lanes: LanesStack,
-  tag: string,
-  count: number,
-  intervalMs: number,
-  during?: (i: number) => void,
-) {
-  const submitted: Submitted[] = [];
-  const t0 = Date.now();
-  for (let i = 0; i < count; i += 1) {
-    await sleep(Math.max(0, t0 + i * intervalMs - Date.now()));
-    const atMs = Date.now();
-    const answer = await lanes.intake('POST', '/verifications', benchRequest(`${tag}-${i}`));
-    if (answer.status !== 202) throw new Error(`check-in ${i}: ${answer.status} ${JSON.stringify(answer.body)}`);
-    submitted.push({ workflowId: (answer.body as { workflowId: string }).workflowId, atMs, startMs: answer.ms });
-    during?.(i);
-  }
-  return submitted;
-}
-
-/** Waits (up to `timeoutMs`) for every submitted check-in to reach `created`, then reads the times. */
-async function timesToCreated(lanes: LanesStack, submitted: Submitted[], timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs;
-  const figures: Figures = { createdMs: [], queued: [], notCreated: 0 };
-  for (const { workflowId, atMs, startMs } of submitted) {
-    let created: CreatedTimes | undefined;
-    while ((created = await createdTimes(lanes.stack.client, workflowId)) === undefined && Date.now() < deadline) {
-      await sleep(500);
-    }
-    if (created === undefined) figures.notCreated += 1;
-    else {
-      figures.createdMs.push(created.createdMs - atMs);
-      figures.queued.push({
-        start: startMs,
-        workflowTasks: created.workflowTaskQueuedMs,
-        sticky: created.stickyQueuedMs,
-        activities: created.activityQueuedMs,
-      });
-    }
-  }
-  return figures;
-}
 
 /** A front-desk verification whose run asks for input, announced to it as the webhook receiver would. */
 async function openRun(lanes: LanesStack, id: string): Promise<{ workflowId: string; flowRunId: string }> {
@@ -118,11 +61,6 @@ const line = (label: string, f: Figures) =>
         `calls ${seconds(f.queued[i]!.activities)})`,
     )
     .join('; ')}`;
-
-const serviceCalls = (stats: Awaited<ReturnType<LanesStack['sandboxStats']>>) =>
-  Object.entries(stats.calls)
-    .filter(([route]) => route.includes('/v1/') || route.includes('/v2/'))
-    .reduce((sum, [, byStatus]) => sum + Object.values(byStatus).reduce((a, b) => a + b, 0), 0);
 
 /** Submits a batch of `rows` through the intake API and resolves once it has had 5 s worth of calls at R answered. */
 async function saturatingBatch(lanes: LanesStack, rows: number, rate: number) {

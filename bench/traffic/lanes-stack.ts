@@ -15,8 +15,10 @@ const INTAKE_KEY = 'bench-traffic-intake-key-0123456789abcdef';
 export interface LanesStackOptions {
   /** The service's rate limit R (requests per second), which the sandbox enforces. */
   rate: number;
-  /** `ELIGIBILITY_MAX_RPS`: the limit the worker is told (until the governor discovers it). */
-  maxRps: number;
+  /** `ELIGIBILITY_MAX_RPS`: the limit the workers are told; undefined, none (the governor discovers it). */
+  maxRps: number | undefined;
+  /** Worker processes polling the one task queue (default 1): one governor sets the rate they share. */
+  workers?: number;
   /** `ELIGIBILITY_TENANT_WEIGHTS`, as JSON. */
   tenantWeights?: string;
   /** Port of the intake API (the bench's own range). */
@@ -28,7 +30,10 @@ export interface LanesStackOptions {
 /** The bench stack (bench/bench-stack.ts) with the rate limit binding, a real worker process and the intake API. */
 export interface LanesStack {
   stack: BenchStack;
+  /** The first of `workers`. */
   worker: WorkerChild;
+  /** Every worker process, with the port of its `/metrics`. */
+  workers: { child: WorkerChild; httpPort: number }[];
   intakeUrl: string;
   /** A call to the intake API with its key: status, body and the milliseconds it took. */
   intake(
@@ -46,18 +51,23 @@ export interface LanesStack {
 export async function startLanesStack(options: LanesStackOptions): Promise<LanesStack> {
   // The bucket holds one second of calls: a burst above R is refused, as a real service would.
   const stack = await startBenchStack({ sandboxRate: { perSecond: options.rate, burst: options.rate } });
-  let worker: WorkerChild | undefined;
+  const workers: { child: WorkerChild; httpPort: number }[] = [];
   let api: FastifyInstance | undefined;
   try {
-    worker = startWorkerChild([BIN, 'worker'], {
-      ...stack.workerEnv,
-      ELIGIBILITY_MAX_RPS: String(options.maxRps),
-      WORKER_SHUTDOWN_GRACE_SECONDS: '0',
+    const { ELIGIBILITY_MAX_RPS: _told, ...workerEnv } = stack.workerEnv;
+    for (let i = 0; i < (options.workers ?? 1); i += 1) {
       // Its metrics and probes on a port of its own: another bench may run beside this one.
-      WORKER_HTTP_PORT: String(await freePort()),
-      ...(options.tenantWeights ? { ELIGIBILITY_TENANT_WEIGHTS: options.tenantWeights } : {}),
-    });
-    await worker.ready;
+      const httpPort = await freePort();
+      const child = startWorkerChild([BIN, 'worker'], {
+        ...workerEnv,
+        ...(options.maxRps !== undefined ? { ELIGIBILITY_MAX_RPS: String(options.maxRps) } : {}),
+        WORKER_SHUTDOWN_GRACE_SECONDS: '0',
+        WORKER_HTTP_PORT: String(httpPort),
+        ...(options.tenantWeights ? { ELIGIBILITY_TENANT_WEIGHTS: options.tenantWeights } : {}),
+      });
+      workers.push({ child, httpPort });
+      await child.ready;
+    }
     const config = loadConfig({
       INTAKE_API_KEY: INTAKE_KEY,
       LOG_LEVEL: 'warn',
@@ -72,10 +82,11 @@ export async function startLanesStack(options: LanesStackOptions): Promise<Lanes
     });
     const intakeUrl = (await api.listen({ host: '127.0.0.1', port: options.intakePort })).replace(/\/$/, '');
     const sandboxGet = async (path: string) => (await fetch(`${stack.sandboxUrl}${path}`)).json() as Promise<unknown>;
-    const started = { stack, worker, api };
+    const started = { stack, workers, api };
     return {
       stack,
-      worker,
+      worker: workers[0]!.child,
+      workers,
       intakeUrl,
       intake: (method, path, body, headers) =>
         callIntake({ url: intakeUrl, apiKey: INTAKE_KEY }, method, path, body, headers),
@@ -86,13 +97,13 @@ export async function startLanesStack(options: LanesStackOptions): Promise<Lanes
         }[],
       async stop() {
         await started.api.close();
-        await started.worker.stop();
+        for (const { child } of started.workers) await child.stop();
         await started.stack.stop();
       },
     };
   } catch (err) {
     await api?.close();
-    await worker?.stop();
+    for (const { child } of workers) await child.stop();
     await stack.stop();
     throw err;
   }

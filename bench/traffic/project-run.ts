@@ -52,10 +52,17 @@ export interface ProjectRun {
  */
 export async function runProject(
   stack: TrafficStack,
-  options: { maxRps: number | undefined; count: number; maxMs: number; onTick?: (created: number) => Promise<boolean> },
+  options: {
+    maxRps: number | undefined;
+    count: number;
+    maxMs: number;
+    onTick?: (created: number) => Promise<boolean>;
+    /** Settings of this run's worker, over the bench's and `--env`'s. */
+    env?: Record<string, string>;
+  },
 ): Promise<ProjectRun> {
   const client: Client = stack.bench.client;
-  const { worker, taskQueue } = await stack.startWorker(options.maxRps);
+  const { worker, taskQueue } = await stack.startWorker(options.maxRps, options.env);
   const cpu = watchCpu({
     worker: () => processTree(worker.pid!),
     server: () => processTree(stack.bench.server.pid),
