@@ -1,9 +1,12 @@
 /**
- * `npm run bench:receiver [-- --deliveries 1000] [--concurrency 32] [--rounds 2] [--waiters 50] [--stagger-ms 100]`:
+ * `npm run bench:receiver [-- --deliveries 1000] [--concurrency 32] [--rounds 2] [--warmup 200] [--waiters 50]
+ * [--stagger-ms 100]`:
  * issue 37's acceptance of the webhook receiver, side by side in one run on one dev server (bench/receiver/stack.ts):
  * - throughput: signed `discovery.updated` deliveries per second through the receiver beside bare signal-with-starts
  *   per second (the receiver's one call, made from a client), alternating in rounds, each delivery or call for a new
- *   discovery that has completed; deliveries answered 503 (the receiver's 4 s Temporal deadline);
+ *   discovery that has completed, after `--warmup` untimed of each (a receiver in service is a warm process, not one
+ *   whose code the JIT has not seen yet); deliveries answered 503 (the receiver's 4 s Temporal deadline, warm-up
+ *   included);
  * - latency: `--waiters` discoveries, each awaited by a verification registered with `discovery-<id>`, completed and
  *   then delivered one every `--stagger-ms`, and again all at once: delivery sent → the discovery fetched by
  *   `discovery-<id>` (its activity's completion in history, server clock) and → handed to the verification;
@@ -31,6 +34,7 @@ import {
 const deliveries = numberArg('deliveries', 1000);
 const concurrency = numberArg('concurrency', 32);
 const rounds = numberArg('rounds', 2);
+const warmup = numberArg('warmup', 200);
 const waiters = numberArg('waiters', 50);
 const staggerMs = numberArg('stagger-ms', 100);
 const t0 = Date.now();
@@ -68,6 +72,17 @@ async function throughput(r: ReceiverStack) {
   const received: number[] = [];
   const statuses = new Map<number, number>();
   let started = 0;
+  const sendThroughReceiver = async (discoveryId: string) => {
+    const status = await deliver(r.receiverUrl, discoveryId, `evt_${randomUUID()}`);
+    statuses.set(status, (statuses.get(status) ?? 0) + 1);
+  };
+  if (warmup > 0) {
+    const [forBare, forReceiver] = [await discoveries(r, warmup, true), await discoveries(r, warmup, true)];
+    await forEachLimited(warmup, concurrency, (i) => bareSignalWithStart(r.stack, forBare[i]!, `evt_${randomUUID()}`));
+    await forEachLimited(warmup, concurrency, (i) => sendThroughReceiver(forReceiver[i]!));
+    started += 2 * warmup;
+    log(`warmed up: ${warmup} bare signal-with-starts and ${warmup} deliveries, untimed`);
+  }
   for (let round = 1; round <= rounds; round += 1) {
     const [forBare, forReceiver] = [await discoveries(r, deliveries, true), await discoveries(r, deliveries, true)];
     const bareRun = async () => {
@@ -75,12 +90,7 @@ async function throughput(r: ReceiverStack) {
       log(`round ${round}: bare signal-with-starts ${bare.at(-1)!.toFixed(1)}/s`);
     };
     const receiverRun = async () => {
-      received.push(
-        await timed(deliveries, async (i) => {
-          const status = await deliver(r.receiverUrl, forReceiver[i]!, `evt_${randomUUID()}`);
-          statuses.set(status, (statuses.get(status) ?? 0) + 1);
-        }),
-      );
+      received.push(await timed(deliveries, (i) => sendThroughReceiver(forReceiver[i]!)));
       log(`round ${round}: deliveries through the receiver ${received.at(-1)!.toFixed(1)}/s`);
     };
     // Each phase starts once the worker has caught up with the last (its new workflows' first fetches), and the
@@ -225,7 +235,7 @@ async function run() {
           ['  ÷ bare', ratio.toFixed(2), `≥ 0.8: ${met(ratio >= 0.8)}`],
           [
             'deliveries answered 503 (other statuses)',
-            `${answered503} of ${deliveries * rounds}${others.length ? ` (${others.map(([c, n]) => `${n}× ${c}`).join(', ')})` : ''}`,
+            `${answered503} of ${deliveries * rounds + warmup}${others.length ? ` (${others.map(([c, n]) => `${n}× ${c}`).join(', ')})` : ''}`,
             `0: ${met(answered503 === 0)}`,
           ],
           [

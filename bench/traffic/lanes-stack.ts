@@ -120,6 +120,19 @@ export function benchRequest(id: string | undefined, specialtyCode = 'PRC'): Rec
   };
 }
 
+/** A batch's items started, and those past `created` (visibility: their `VerificationStage`). */
+export async function batchItemCounts(
+  lanes: LanesStack,
+  batchId: string,
+): Promise<{ started: number; created: number }> {
+  const count = async (query: string) => (await lanes.stack.client.workflow.count(query)).count;
+  const batch = `WorkflowType = 'verificationWorkflow' AND BatchId = '${batchId}'`;
+  return {
+    started: await count(batch),
+    created: await count(`${batch} AND VerificationStage IN ('created', 'completed')`),
+  };
+}
+
 /** The p-th percentile (nearest rank) of `values`. */
 export function percentile(values: readonly number[], p: number): number {
   if (values.length === 0) return Number.NaN;

@@ -7,7 +7,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { numberArg } from '../bench-stack.js';
-import { benchRequest, seconds, startLanesStack, type LanesStack } from './lanes-stack.js';
+import { batchItemCounts, benchRequest, seconds, startLanesStack } from './lanes-stack.js';
 
 const log = (line: string) => console.log(line);
 const SAMPLE_MS = 2000;
@@ -18,16 +18,6 @@ interface Clinic {
   rows: number;
   batchId: string;
   weight: number;
-}
-
-/** Items of the batch started, and past `created` (visibility: its `VerificationStage`). */
-async function counts(lanes: LanesStack, clinic: Clinic): Promise<{ started: number; created: number }> {
-  const count = async (query: string) => (await lanes.stack.client.workflow.count(query)).count;
-  const batch = `WorkflowType = 'verificationWorkflow' AND BatchId = '${clinic.batchId}'`;
-  return {
-    started: await count(batch),
-    created: await count(`${batch} AND VerificationStage IN ('created', 'completed')`),
-  };
 }
 
 async function run() {
@@ -73,7 +63,7 @@ async function run() {
     const doneAt: Partial<Record<'big' | 'small', number>> = {};
     while (Date.now() - t0 < maxWaitMs && (doneAt.big === undefined || doneAt.small === undefined)) {
       await sleep(SAMPLE_MS);
-      const [b, m] = [await counts(lanes, big), await counts(lanes, small)];
+      const [b, m] = [await batchItemCounts(lanes, big.batchId), await batchItemCounts(lanes, small.batchId)];
       const sample = {
         atMs: Date.now() - t0,
         big: b.created,

@@ -14,7 +14,7 @@ import { numberArg } from '../bench-stack.js';
 import { readWorkerMetrics, type MetricsSample } from '../worker-metrics.js';
 import { checkIns, timesToCreated } from './check-ins.js';
 import { serviceCalls } from './measure.js';
-import { benchRequest, percentile, seconds, startLanesStack, type LanesStack } from './lanes-stack.js';
+import { batchItemCounts, benchRequest, percentile, seconds, startLanesStack } from './lanes-stack.js';
 
 const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
 const SAMPLE_MS = 2000;
@@ -44,15 +44,6 @@ interface PhaseFigures {
   smallShare: number;
   createdMs: number[];
   notCreated: number;
-}
-
-async function createdCount(lanes: LanesStack, clinic: Clinic): Promise<{ started: number; created: number }> {
-  const count = async (query: string) => (await lanes.stack.client.workflow.count(query)).count;
-  const batch = `WorkflowType = 'verificationWorkflow' AND BatchId = '${clinic.batchId}'`;
-  return {
-    started: await count(batch),
-    created: await count(`${batch} AND VerificationStage IN ('created', 'completed')`),
-  };
 }
 
 async function phase(workerCount: number, port: number): Promise<PhaseFigures> {
@@ -98,7 +89,7 @@ async function phase(workerCount: number, port: number): Promise<PhaseFigures> {
         const r = m.get(RATE);
         if ((m.get(REQUESTS) ?? 0) > (first[i]!.get(REQUESTS) ?? 0) && r !== undefined) rates[i]!.push(r);
       });
-      const [b, s] = [await createdCount(lanes, big), await createdCount(lanes, small)];
+      const [b, s] = [await batchItemCounts(lanes, big.batchId), await batchItemCounts(lanes, small.batchId)];
       samples.push({ big: b.created, small: s.created });
       if (samples.length % 10 === 0) log(`  ${seconds(Date.now() - t0)}: created ${b.created} + ${s.created}`);
       if ((b.created >= big.rows && s.created >= small.rows) || Date.now() > deadline) break;
