@@ -81,8 +81,21 @@ describe('outbound events: signed, ordered, retried deliveries', function () {
         (delivery.event as unknown as { links: { self: string } }).links.self,
         `/verifications/${workflowId}`,
       );
+      // The identifiers are random and may hold any digits ('1985' inside a hex id is no birth year): taken out first.
+      const event = delivery.event as unknown as { timestamp: string; tenant: string; links: { self: string } };
+      const identifiers = [
+        event.timestamp,
+        event.tenant,
+        event.links.self,
+        delivery.event.id,
+        ...['workflowId', 'verificationId', 'discoveryId', 'batchId'].map((key) => delivery.event.data[key]),
+      ];
+      const text = identifiers.reduce<string>(
+        (body, id) => (typeof id === 'string' ? body.replaceAll(id, '') : body),
+        delivery.body,
+      );
       for (const patientValue of ['Ada', 'Lovelace', '12/10/1985', 'M1234567', '1985']) {
-        assert.ok(!delivery.body.includes(patientValue), `${patientValue} in ${delivery.body}`);
+        assert.ok(!text.includes(patientValue), `${patientValue} in ${delivery.body}`);
       }
     }
     assert.equal(got[1]!.event.data.stage, 'completed');
