@@ -10,6 +10,7 @@ import { v2Intake } from '../setup/fixtures.js';
 import { startIntakeApiHarness } from '../setup/intake-api-harness.js';
 import { testTemporal } from '../setup/temporal.js';
 import { eventually } from '../setup/workflow-harness.js';
+import { boundedTeardown } from '../setup/bounded-teardown.js';
 
 /**
  * Tenants as security boundaries (DESIGN §13): a client of tenant B tries every route of the intake API on tenant A's
@@ -46,7 +47,7 @@ describe('intake API: tenants, scopes and the audit trail', function () {
   });
   after(async () => {
     await stop?.();
-    await store?.close();
+    if (store) await boundedTeardown('the store close', store.close(), 10_000);
   });
 
   const as = (key: string, options: InjectOptions) =>

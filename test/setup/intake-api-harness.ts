@@ -8,6 +8,7 @@ import { testTemporal } from './temporal.js';
 import { testBlindIndex } from './codec.js';
 import { startWorkflowHarness, type WorkflowHarness } from './workflow-harness.js';
 import { watchAnswers } from './documented-answers.js';
+import { boundedTeardown } from './bounded-teardown.js';
 
 /** A workflow harness with the intake API in front of it (key TEST_INTAKE_KEY, short waits), as its suites need. */
 export interface IntakeApiHarness {
@@ -59,8 +60,8 @@ export async function startIntakeApiHarness(options: IntakeApiHarnessOptions = {
     api,
     stop: async () => {
       const undocumented = answers.undocumented();
-      await api.close();
-      await harness.stop();
+      await boundedTeardown('the intake API close', api.close(), 5_000);
+      await boundedTeardown('the workflow harness stop', harness.stop(), 20_000);
       if (undocumented.length > 0)
         throw new Error(`answers the OpenAPI document does not name: ${undocumented.join(', ')}`);
     },

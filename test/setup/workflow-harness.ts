@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Worker } from '@temporalio/worker';
 import { createBatchActivities } from '../../activities/batch/index.js';
 import { createPatientActivities } from '../../activities/patient.js';
@@ -14,6 +13,7 @@ import { workflowBundle } from './bundle.js';
 import { testBlindIndex, testDataConverter } from './codec.js';
 import { startTestSandbox, type TestSandbox } from './sandbox.js';
 import { testTemporal } from './temporal.js';
+import { boundedTeardown } from './bounded-teardown.js';
 
 /** A sandbox and a real worker (own task queue) on the run's dev server: what a workflow suite runs against. */
 export interface WorkflowHarness {
@@ -72,12 +72,7 @@ export async function startWorkflowHarness(
       worker.shutdown();
       // A worker settles `run()` once it has drained what it runs. Beside a loaded CI run that once took over a minute
       // (the cause is not found yet), so a suite stops waiting after 20 s, says so, and leaves it to mocha's exit.
-      const settled = running.then(() => true);
-      settled.catch(() => undefined); // a failure after the 20 s is not this suite's to report
-      const wait = new AbortController();
-      const timedOut = sleep(20_000, false, { signal: wait.signal }).catch(() => false);
-      const drained = await Promise.race([settled, timedOut]).finally(() => wait.abort());
-      if (!drained) console.warn(`the worker of ${taskQueue} had not drained 20 s after its shutdown; left running`);
+      await boundedTeardown(`the drain of the worker of ${taskQueue}`, running, 20_000);
       await sandbox.close();
     },
   };
