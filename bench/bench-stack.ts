@@ -152,9 +152,15 @@ export function envArgs(): Record<string, string> {
   const env: Record<string, string> = {};
   process.argv.forEach((arg, i) => {
     if (arg !== '--env') return;
-    const [name, ...value] = (process.argv[i + 1] ?? '').split('=');
-    if (!name || value.length === 0) throw new Error('--env expects NAME=value');
-    env[name] = value.join('=');
+    const [name, value] = nameValue(process.argv[i + 1] ?? '', '--env');
+    env[name] = value;
   });
   return env;
+}
+
+/** One `NAME=value` of a command-line flag (`--env`, `--settings`), split at its first `=`. */
+export function nameValue(pair: string, flag: string): [string, string] {
+  const eq = pair.indexOf('=');
+  if (eq < 1) throw new Error(`${flag} expects NAME=value, got ${pair}`);
+  return [pair.slice(0, eq), pair.slice(eq + 1)];
 }

@@ -1,3 +1,4 @@
+import { nameValue } from '../bench-stack.js';
 import { runProject } from './project-run.js';
 import type { TrafficScenario } from './scenario.js';
 
@@ -13,11 +14,7 @@ function comparedSettings(): Record<string, string> {
     spec
       .split(',')
       .filter(Boolean)
-      .map((pair) => {
-        const eq = pair.indexOf('=');
-        if (eq < 1) throw new Error(`--settings: expected NAME=value, got ${pair}`);
-        return [pair.slice(0, eq), pair.slice(eq + 1)];
-      }),
+      .map((pair) => nameValue(pair, '--settings')),
   );
 }
 
