@@ -1,11 +1,13 @@
 import { Context } from '@temporalio/activity';
 import type { EligibilityClient } from '../src/client/index.js';
+import { createEmitActivities } from './events/emit.js';
 import { registerDiscoveryWaiter } from './discovery-waiters.js';
 import { heldBackFailure, toActivityFailure, toV1CreationFailure } from './failures.js';
 import type { CallOutcomes } from './outcomes.js';
 import { HELD_BACK_RETRY_MS, type RateLimitBrake } from './rate-limit-brake.js';
 import { withinRetryWindow } from './retry-window.js';
 import type { CallPolicy } from '../workflows/shared/activity-options.js';
+import type { EmitActivities } from '../workflows/shared/event-emitter.js';
 import type { VerificationActivities } from '../workflows/verification/index.js';
 
 /**
@@ -45,10 +47,15 @@ export interface ActivityDeps {
  * One activity per service call, each a thin wrapper over the client (created once per worker, so every activity
  * shares its token). It implements the verification workflows' port: a fake with another signature does not compile.
  */
-export function createActivities(client: EligibilityClient, deps: ActivityDeps = {}): VerificationActivities {
+export function createActivities(
+  client: EligibilityClient,
+  deps: ActivityDeps = {},
+): VerificationActivities & EmitActivities {
   // The signatures are the port's (`VerificationActivities`), so they are written once, on the workflow side.
   const fetchDiscovery = (discoveryId: string) => serviceCall(deps, (o) => client.getDiscovery(discoveryId, o));
   return {
+    // Emitting does nothing until a worker with the database puts its own in (workers/events-worker.ts).
+    ...createEmitActivities(),
     lookupPayer: (payerId, policy) => serviceCall(deps, (o) => client.getPayer(payerId, o), toActivityFailure, policy),
     fetchDiscovery,
     registerDiscoveryWaiter: (discoveryId, waiterId, timing) =>

@@ -1,15 +1,19 @@
+import type { Client } from '@temporalio/client';
 import { Worker, type NativeConnection } from '@temporalio/worker';
 import type { DataConverter } from '@temporalio/common';
 import { createEventActivities } from '../activities/events/index.js';
-import { loadCodecKeys } from '../src/codec/keys.js';
 import type { Config } from '../src/config.js';
 import { EventEndpoints } from '../src/events/endpoints.js';
 import { EventLog } from '../src/events/event-log.js';
-import { SecretBox } from '../src/events/secret-box.js';
+import { deliveryPolicy, EventDispatchers } from '../src/events/dispatchers.js';
+import { openEmitting } from '../src/events/emitting.js';
+import type { EventOutbox } from '../src/events/outbox.js';
+import { secretBox } from '../src/events/services.js';
 import { createLogger, type Logger } from '../src/logging.js';
 import { openStore } from '../src/store/database.js';
 import type { Tracing } from '../src/tracing/tracing.js';
 import type { EventActivities } from '../workflows/events/index.js';
+import type { EmitActivities } from '../workflows/shared/event-emitter.js';
 import { workerSinks } from './create-worker.js';
 import { deploymentOptions } from './deployment-version.js';
 import type { WorkflowBundleSource } from './workflow-bundle.js';
@@ -59,15 +63,19 @@ export function createEventsWorker(opts: EventsWorkerOptions): Promise<Worker> {
 }
 
 const PURGE_INTERVAL_MS = 3600_000;
+/** Outbox rows still `handed` this long after their handover: their dispatcher has long given up (3 days at most). */
+const HANDED_KEPT_MS = 7 * 24 * 3600_000;
+/** How long closing waits for first attempts (10 s at most each) and handovers under way; the sweeper takes the rest. */
+const CLOSE_WAIT_MS = 10_000;
 
 /**
  * Events are kept for replay for EVENT_RETENTION_DAYS, then deleted: at once, and every hour while the worker runs
  * (idempotent, so several workers doing it costs nothing but a statement). A failed purge is logged and tried again.
  */
-function purgeEvery(intervalMs: number, log: EventLog, logger: Logger): () => void {
+function purgeEvery(intervalMs: number, log: EventLog, outbox: EventOutbox, logger: Logger): () => void {
   const purge = () =>
-    log.purge().then(
-      (deleted) => deleted > 0 && logger.info({ deleted }, 'events past their retention deleted'),
+    Promise.all([log.purge(), outbox.purgeHanded(HANDED_KEPT_MS)]).then(
+      ([deleted]) => deleted > 0 && logger.info({ deleted }, 'events past their retention deleted'),
       (err: unknown) => logger.warn({ error: (err as Error).name }, 'events purge failed; tried again within the hour'),
     );
   void purge();
@@ -76,39 +84,61 @@ function purgeEvery(intervalMs: number, log: EventLog, logger: Logger): () => vo
   return () => clearInterval(timer);
 }
 
+/** What a worker process with the database (DATABASE_URL) runs of outbound events, beside its own workflows. */
+export interface EventsSide {
+  /** The service worker's local activity that emits events (its first attempts run in this process). */
+  emitActivities: EmitActivities;
+  /** Creates the events worker (dispatchers and deliveries) and starts sweeping the outbox and purging old events. */
+  createWorker(
+    connection: NativeConnection,
+    dataConverter: DataConverter,
+    code: Pick<EventsWorkerOptions, 'workflowBundle' | 'deployment' | 'tracing'>,
+  ): Promise<Worker>;
+  /** Lets first attempts and handovers under way finish (a few seconds at most), then closes the store. */
+  close(): Promise<void>;
+}
+
 /**
- * The events worker of a process with the database (DATABASE_URL): its store and the codec keys that open endpoint
- * secrets. Undefined without a database: then no endpoint can exist, and nothing is delivered.
+ * The events of a process with the database (DATABASE_URL): its store, the codec keys that open endpoint secrets, the
+ * outbox with its first attempts and handovers (DESIGN §14, decision 60). Undefined without a database: then no
+ * endpoint can exist, and nothing is delivered.
  */
-export async function openEventsWorker(
-  config: Config,
-  connection: NativeConnection,
-  dataConverter: DataConverter,
-  code: Pick<EventsWorkerOptions, 'workflowBundle' | 'deployment' | 'tracing'>,
-): Promise<{ worker: Worker; close: () => Promise<void> } | undefined> {
+export async function openEventsSide(config: Config, temporal: Client): Promise<EventsSide | undefined> {
   if (!config.database.url) return undefined;
   const store = await openStore(config.database.url);
   const logger = createLogger(config, 'events');
+  const stops: (() => void)[] = [];
   try {
-    const keys = config.codec.disabled ? undefined : await loadCodecKeys(config.codec);
+    const box = await secretBox(config);
     const log = new EventLog(store);
-    const worker = await createEventsWorker({
-      connection,
-      namespace: config.temporal.namespace,
-      taskQueue: config.events.taskQueue,
-      dataConverter,
-      ...code,
-      activities: createEventActivities({
-        endpoints: new EventEndpoints(store, new SecretBox(keys)),
-        log,
-        logger,
-      }),
+    const endpoints = new EventEndpoints(store, box);
+    const emitting = openEmitting({
+      store,
+      box,
+      client: temporal,
+      endpoints,
+      log,
+      dispatchers: new EventDispatchers(temporal, deliveryPolicy(config.events), endpoints),
+      logger,
+      concurrency: config.events.endpointConcurrency,
     });
-    const stopPurging = purgeEvery(PURGE_INTERVAL_MS, log, logger);
     return {
-      worker,
-      close: async () => {
-        stopPurging();
+      emitActivities: emitting.emitActivities,
+      async createWorker(connection, dataConverter, code) {
+        const worker = await createEventsWorker({
+          connection,
+          namespace: config.temporal.namespace,
+          taskQueue: config.events.taskQueue,
+          dataConverter,
+          ...code,
+          activities: createEventActivities({ endpoints, log, logger }),
+        });
+        stops.push(purgeEvery(PURGE_INTERVAL_MS, log, emitting.outbox, logger), emitting.startSweeping());
+        return worker;
+      },
+      async close() {
+        for (const stop of stops) stop();
+        await emitting.close(CLOSE_WAIT_MS);
         await store.close();
       },
     };

@@ -78,8 +78,14 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
     const outcomes = governor ? new CallOutcomes() : undefined;
     const brake = governor ? new RateLimitBrake() : undefined;
     const service = new EligibilityClient(config.service, { onExchange: recordServiceExchange });
+    // Outbound events (DESIGN §14): only with a database, where endpoints are kept; without one its code (the store's)
+    // is not even loaded, and emitting an event does nothing.
+    const eventsSide = config.database.url
+      ? await (await import('./events-worker.js')).openEventsSide(config, temporal)
+      : undefined;
     const activities = {
       ...createActivities(service, { outcomes, brake }),
+      ...eventsSide?.emitActivities,
       ...createPatientActivities(service, { outcomes, brake }),
       ...createBatchActivities({
         client: temporal,
@@ -112,13 +118,11 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
       tracing,
       deployment,
     });
-    // Outbound events' dispatchers and deliveries, on their own task queue beside this one (DESIGN §14). Only with a
-    // database, where endpoints are kept; without one its code (the store's) is not even loaded.
-    const events = config.database.url
-      ? await (
-          await import('./events-worker.js')
-        ).openEventsWorker(config, connection, dataConverter, { workflowBundle, deployment, tracing })
-      : undefined;
+    // Outbound events' dispatchers and deliveries, on their own task queue beside this one.
+    const events = eventsSide && {
+      worker: await eventsSide.createWorker(connection, dataConverter, { workflowBundle, deployment, tracing }),
+      close: () => eventsSide.close(),
+    };
     if (options.signal?.aborted) {
       await events?.close();
       return;

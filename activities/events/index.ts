@@ -1,9 +1,9 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { EventEndpoints, SigningEndpoint } from '../../src/events/endpoints.js';
-import type { AttemptRecord, EventLog } from '../../src/events/event-log.js';
-import { signedHeaders } from '../../src/events/signing.js';
+import type { EventLog } from '../../src/events/event-log.js';
+import { attemptDelivery, attemptRecord, REQUEST_TIMEOUT_MS } from '../../src/events/attempt.js';
 import type { Logger } from '../../src/logging.js';
-import { recordEndpointDisabled, recordEventDelivery } from '../../src/metrics/project-metrics.js';
+import { recordEndpointDisabled } from '../../src/metrics/project-metrics.js';
 import type { EventActivities, FirstAttempt } from '../../workflows/events/index.js';
 import type { OutboundEvent } from '../../workflows/shared/event-catalogue.js';
 import { DeliveryFailure, type DeliveryResult } from '../../workflows/shared/event-types.js';
@@ -14,23 +14,6 @@ export interface EventActivityDeps {
   logger: Logger;
   /** One attempt's HTTP deadline: under the activity's 10 s start-to-close, so the attempt is recorded either way. */
   requestTimeoutMs?: number;
-}
-
-const REQUEST_TIMEOUT_MS = 9_000;
-
-/** One attempt's answer, as the deliveries log keeps it. */
-interface Attempt {
-  outcome: 'delivered' | 'gone' | 'failed';
-  statusCode?: number;
-  errorType?: string;
-  latencyMs: number;
-  attemptedAt: Date;
-}
-
-/** An attempt's failure with no HTTP answer, named by kind (never the message, which may quote the URL). */
-function errorType(err: unknown): string {
-  const name = (err as Error | undefined)?.name;
-  return name === 'TimeoutError' || name === 'AbortError' ? 'timeout' : 'network';
 }
 
 /** When Temporal will try again, from the attempt and the activity's retry policy (shown in the deliveries log). */
@@ -50,44 +33,7 @@ function nextRetryAt(now: number): Date | undefined {
  */
 export function createEventActivities(deps: EventActivityDeps): EventActivities {
   const timeoutMs = deps.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
-
-  /** One signed POST of one event; never throws. */
-  async function attempt(endpoint: SigningEndpoint, event: OutboundEvent): Promise<Attempt> {
-    const body = JSON.stringify(event);
-    const started = Date.now();
-    let status: number | undefined;
-    let failure: string | undefined;
-    try {
-      const response = await fetch(endpoint.url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'eligibility-orchestrator-events/1',
-          ...signedHeaders(event.id, body, endpoint.secrets, new Date()),
-        },
-        body,
-        // A redirect is not followed: the receiver's address is the one its tenant registered.
-        redirect: 'manual',
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      status = response.status;
-      // The body is not read beyond a little: a receiver answers, it does not talk.
-      await response.body?.cancel().catch(() => undefined);
-    } catch (err) {
-      failure = errorType(err);
-    }
-    const latencyMs = Date.now() - started;
-    const outcome: Attempt['outcome'] =
-      status !== undefined && status >= 200 && status < 300 ? 'delivered' : status === 410 ? 'gone' : 'failed';
-    recordEventDelivery(outcome, latencyMs / 1000);
-    return {
-      outcome,
-      ...(status !== undefined ? { statusCode: status } : {}),
-      ...(failure ? { errorType: failure } : outcome !== 'delivered' ? { errorType: `http_${String(status)}` } : {}),
-      latencyMs,
-      attemptedAt: new Date(started),
-    };
-  }
+  const attempt = (endpoint: SigningEndpoint, event: OutboundEvent) => attemptDelivery(endpoint, event, timeoutMs);
 
   /** The endpoint's URL and secrets, read while the events are kept for replay (one round trip before the POSTs). */
   async function prepare(endpointId: string, events: OutboundEvent[]): Promise<SigningEndpoint | undefined> {
@@ -96,23 +42,12 @@ export function createEventActivities(deps: EventActivityDeps): EventActivities 
     return endpoint?.status === 'active' ? endpoint : undefined;
   }
 
-  const record = (endpointId: string, event: OutboundEvent, a: Attempt, nextRetryAt?: Date): AttemptRecord => ({
-    eventId: event.id,
-    endpointId,
-    status: a.outcome,
-    ...(a.statusCode !== undefined ? { statusCode: a.statusCode } : {}),
-    ...(a.errorType ? { errorType: a.errorType } : {}),
-    latencyMs: a.latencyMs,
-    attemptedAt: a.attemptedAt,
-    ...(a.outcome === 'failed' && nextRetryAt ? { nextRetryAt } : {}),
-  });
-
   return {
     async deliverEvent({ endpointId, event }): Promise<DeliveryResult> {
       const endpoint = await prepare(endpointId, [event]);
       if (!endpoint) return { delivered: false };
       const a = await attempt(endpoint, event);
-      await deps.log.recordAttempt(record(endpointId, event, a, nextRetryAt(Date.now())));
+      await deps.log.recordAttempt(attemptRecord(endpointId, event, a, nextRetryAt(Date.now())));
       if (a.outcome === 'delivered') return { delivered: true, statusCode: a.statusCode };
       if (a.outcome === 'gone')
         throw ApplicationFailure.nonRetryable('the endpoint answered 410 Gone', DeliveryFailure.Gone);
@@ -128,7 +63,7 @@ export function createEventActivities(deps: EventActivityDeps): EventActivities 
       const attempts = await Promise.all(events.map((event) => attempt(endpoint, event)));
       // A failed one is tried again at once, alone, by the dispatcher's retrying delivery.
       const now = new Date();
-      await deps.log.recordAttempts(attempts.map((a, i) => record(endpointId, events[i]!, a, now)));
+      await deps.log.recordAttempts(attempts.map((a, i) => attemptRecord(endpointId, events[i]!, a, now)));
       return attempts.map((a) => a.outcome);
     },
 

@@ -82,7 +82,12 @@ export class EventDispatchers {
    * Queues stored events for one endpoint again, each at the dispatcher that delivers its verification's (batch's,
    * patient's) events, in their order; the dispatchers are started first when they are not running.
    */
-  async redeliver(tenant: string, endpointId: string, events: OutboundEvent[]): Promise<void> {
+  async redeliver(
+    tenant: string,
+    endpointId: string,
+    events: OutboundEvent[],
+    opts: { handedOver?: boolean } = {},
+  ): Promise<void> {
     if (events.length === 0) return;
     await this.refresh(tenant);
     const byDispatcher = new Map<string, OutboundEvent[]>();
@@ -92,7 +97,9 @@ export class EventDispatchers {
     }
     await Promise.all(
       [...byDispatcher].map(([workflowId, some]) =>
-        this.client.workflow.getHandle(workflowId).signal(redeliverSignal, { endpointId, events: some }),
+        this.client.workflow
+          .getHandle(workflowId)
+          .signal(redeliverSignal, { endpointId, events: some, ...(opts.handedOver ? { handedOver: true } : {}) }),
       ),
     );
   }

@@ -183,11 +183,22 @@ export class EventEndpoints {
   /** The delivery activity's read: the URL and the secrets signing now, opened; undefined once deleted. */
   async signing(id: string, now = Date.now()): Promise<SigningEndpoint | undefined> {
     const row = await this.store.db.selectFrom('event_endpoints').selectAll().where('id', '=', id).executeTakeFirst();
-    if (!row) return undefined;
-    const previous =
-      row.previous_secret && row.previous_secret_expires_at && new Date(row.previous_secret_expires_at).getTime() > now
-        ? [this.box.open(row.previous_secret)]
-        : [];
-    return { url: row.url, status: row.status, secrets: [this.box.open(row.secret), ...previous] };
+    return row ? signingEndpoint(row, this.box, now) : undefined;
   }
+}
+
+/** An endpoint row's URL and the secrets signing now (the previous one too during a rotation's grace), opened. */
+export function signingEndpoint(
+  row: Pick<
+    Selectable<EventEndpointsTable>,
+    'url' | 'status' | 'secret' | 'previous_secret' | 'previous_secret_expires_at'
+  >,
+  box: SecretBox,
+  now = Date.now(),
+): SigningEndpoint {
+  const previous =
+    row.previous_secret && row.previous_secret_expires_at && new Date(row.previous_secret_expires_at).getTime() > now
+      ? [box.open(row.previous_secret)]
+      : [];
+  return { url: row.url, status: row.status, secrets: [box.open(row.secret), ...previous] };
 }

@@ -57,25 +57,39 @@ export class EventLog {
     await this.recordAttempts([a]);
   }
 
-  /** Appends attempts at several events in one statement (the first attempts a dispatcher makes side by side). */
+  /**
+   * Appends attempts at several events in one statement (the first attempts a dispatcher makes side by side). A
+   * delivered (or gone) event leaves the outbox in the same statement: nothing is left for its dispatcher to deliver.
+   */
   async recordAttempts(attempts: readonly AttemptRecord[]): Promise<void> {
     if (attempts.length === 0) return;
+    const rows = attempts.map((a) => ({
+      event_id: a.eventId,
+      endpoint_id: a.endpointId,
+      attempt: sql<number>`(select count(*)::int + 1 from event_deliveries
+        where event_id = ${a.eventId} and endpoint_id = ${a.endpointId} and attempt > 0)`,
+      status: a.status,
+      status_code: a.statusCode ?? null,
+      error_type: a.errorType ?? null,
+      latency_ms: a.latencyMs ?? null,
+      attempted_at: a.attemptedAt,
+      next_retry_at: a.nextRetryAt ?? null,
+    }));
+    const settled = attempts.filter((a) => a.status === 'delivered' || a.status === 'gone');
+    if (settled.length === 0) {
+      await this.store.db.insertInto('event_deliveries').values(rows).execute();
+      return;
+    }
     await this.store.db
-      .insertInto('event_deliveries')
-      .values(
-        attempts.map((a) => ({
-          event_id: a.eventId,
-          endpoint_id: a.endpointId,
-          attempt: sql<number>`(select count(*)::int + 1 from event_deliveries
-            where event_id = ${a.eventId} and endpoint_id = ${a.endpointId} and attempt > 0)`,
-          status: a.status,
-          status_code: a.statusCode ?? null,
-          error_type: a.errorType ?? null,
-          latency_ms: a.latencyMs ?? null,
-          attempted_at: a.attemptedAt,
-          next_retry_at: a.nextRetryAt ?? null,
-        })),
+      .with('settled', (q) =>
+        q
+          .deleteFrom('event_outbox')
+          .where((eb) =>
+            eb.or(settled.map((a) => eb.and([eb('event_id', '=', a.eventId), eb('endpoint_id', '=', a.endpointId)]))),
+          ),
       )
+      .insertInto('event_deliveries')
+      .values(rows)
       .execute();
   }
 
@@ -90,6 +104,15 @@ export class EventLog {
     // A deleted endpoint's log went with it: there is nothing to redeliver to.
     if (!exists) return;
     await this.keep(...events);
+    await this.store.db
+      .deleteFrom('event_outbox')
+      .where('endpoint_id', '=', endpointId)
+      .where(
+        'event_id',
+        'in',
+        events.map((e) => e.id),
+      )
+      .execute();
     await this.store.db
       .insertInto('event_deliveries')
       .values(

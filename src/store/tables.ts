@@ -109,6 +109,25 @@ export interface EventDeliveriesTable {
   next_retry_at: Date | null;
 }
 
+/**
+ * Where an emitted event stands for one endpoint until it is delivered or its dispatcher has it: `pending`, a first
+ * attempt under way in `owner` (a worker process); `held`, behind an earlier one that is not settled, for the sweeper;
+ * `handing`, being signalled to the dispatcher; `handed`, at the dispatcher (deleted once it is delivered).
+ */
+export type OutboxState = 'pending' | 'held' | 'handing' | 'handed';
+
+export interface EventOutboxTable {
+  seq: ColumnType<string, never, never>;
+  event_id: string;
+  endpoint_id: string;
+  /** What the order is kept within: a verification's workflow id, `batch:<id>`, `patient:<id>` (orderKey). */
+  order_key: string;
+  state: OutboxState;
+  owner: string;
+  /** When its owner took it: a `pending` or `handing` row older than the sweeper's grace has lost its owner. */
+  claimed_at: ColumnType<Date, Date | undefined, Date>;
+}
+
 export interface Tables {
   intake_clients: IntakeClientsTable;
   audit_entries: AuditEntriesTable;
@@ -117,4 +136,5 @@ export interface Tables {
   event_endpoints: EventEndpointsTable;
   events: EventsTable;
   event_deliveries: EventDeliveriesTable;
+  event_outbox: EventOutboxTable;
 }

@@ -4,7 +4,12 @@ import { Worker } from '@temporalio/worker';
 import { workerSinks } from '../../workers/create-worker.js';
 import { eventDispatcherWorkflow } from '../../workflows/events/index.js';
 import type { OutboundEvent } from '../../workflows/shared/event-catalogue.js';
-import { dispatcherStatusQuery, endpointsSignal, redeliverSignal } from '../../workflows/shared/event-messages.js';
+import {
+  dispatcherStatusQuery,
+  endpointsSignal,
+  eventSignal,
+  redeliverSignal,
+} from '../../workflows/shared/event-messages.js';
 import { dispatcherShard, eventDispatcherId } from '../../workflows/shared/event-types.js';
 import { verificationWorkflowId } from '../../workflows/shared/ids.js';
 import { callerId, v2Intake } from '../setup/fixtures.js';
@@ -13,7 +18,8 @@ import { testDataConverter } from '../setup/codec.js';
 import { recordHistory } from '../setup/histories.js';
 import { testTemporal } from '../setup/temporal.js';
 import { eventually } from '../setup/workflow-harness.js';
-import { startEventsStack, type EventsStack } from './event-setup.js';
+import { EventOutbox } from '../../src/events/outbox.js';
+import { startEventsStack, TEST_SWEEPER, type EventsStack } from './event-setup.js';
 import { TestReceiver, verify, type Received } from './receivers.js';
 
 interface Created {
@@ -56,6 +62,27 @@ describe('outbound events: signed, ordered, retried deliveries', function () {
     const started = await stack.as(key, { method: 'POST', url: '/verifications', payload: v2Intake({ id }) });
     assert.equal(started.statusCode, 202, started.body);
     return started.json<{ workflowId: string }>().workflowId;
+  }
+  /** As a verification of an earlier version emits (decision 60 says why): its two events signalled to its dispatcher. */
+  async function signalEvents(tenant: string, shard: number): Promise<string> {
+    let workflowId = verificationWorkflowId(callerId('v2'));
+    while (dispatcherShard(workflowId) !== shard) workflowId = verificationWorkflowId(callerId('v2'));
+    const dispatcher = testTemporal().client.workflow.getHandle(eventDispatcherId(tenant, shard));
+    const stages = [
+      ['verification.created', 'created'],
+      ['verification.completed', 'completed'],
+    ] as const;
+    for (const [type, stage] of stages) {
+      await dispatcher.signal(eventSignal, {
+        id: `evt_${randomUUID().replaceAll('-', '')}`,
+        type,
+        timestamp: new Date().toISOString(),
+        tenant,
+        data: { workflowId, stage },
+        links: { self: `/verifications/${workflowId}` },
+      });
+    }
+    return workflowId;
   }
   const types = (list: Received[]) => list.map((r) => r.event.type);
   const arrived = (r: TestReceiver, id: string, n: number, timeoutMs = 20_000) =>
@@ -100,6 +127,59 @@ describe('outbound events: signed, ordered, retried deliveries', function () {
     }
     assert.equal(got[1]!.event.data.stage, 'completed');
     assert.ok(got[0]!.event.data.verificationId);
+  });
+
+  it('makes the first attempt from the worker that emitted the event: no signal, no dispatcher activity, nothing left in the outbox', async () => {
+    const { receiver: r, url } = await receiver();
+    const { endpoint } = await subscribe(stack.keys.e!, url);
+    const workflowId = await start(stack.keys.e!);
+    await arrived(r, workflowId, 2);
+    const history = await testTemporal().client.workflow.getHandle(workflowId).fetchHistory();
+    const kinds = (history.events ?? []).map((e) => Object.keys(e).find((k) => k.endsWith('EventAttributes')));
+    assert.equal(kinds.filter((k) => k === 'signalExternalWorkflowExecutionInitiatedEventAttributes').length, 0);
+    assert.ok(kinds.filter((k) => k === 'markerRecordedEventAttributes').length >= 2, 'one local activity per event');
+    const rows = await eventually(async () => {
+      const left = await stack.store.db
+        .selectFrom('event_outbox')
+        .select('event_id')
+        .where('endpoint_id', '=', endpoint.id)
+        .execute();
+      return left.length === 0 ? left : undefined;
+    });
+    assert.deepEqual(rows, []);
+    const log = await stack.as(stack.keys.e!, { method: 'GET', url: `/event-endpoints/${endpoint.id}/deliveries` });
+    assert.deepEqual(
+      log.json<{ deliveries: { attempt: number; status: string }[] }>().deliveries.map((d) => [d.attempt, d.status]),
+      [
+        [1, 'delivered'],
+        [1, 'delivered'],
+      ],
+    );
+  });
+
+  it("hands a dead worker's events to the dispatcher once their grace is over, and the verification's later ones follow them in order", async () => {
+    const { receiver: r, url } = await receiver();
+    await subscribe(stack.keys.e!, url);
+    const workflowId = verificationWorkflowId(callerId('v2'));
+    const event = (type: 'verification.created' | 'verification.completed', stage: 'created' | 'completed') => ({
+      id: `evt_${randomUUID().replaceAll('-', '')}`,
+      type,
+      timestamp: new Date().toISOString(),
+      tenant: stack.tenants.e!,
+      data: { workflowId, stage },
+      links: { self: `/verifications/${workflowId}` },
+    });
+    // A worker queued the first and died before its attempt; this process emits the second.
+    const dead = new EventOutbox(stack.store, stack.box, 'a-worker-that-died');
+    const first = event('verification.created', 'created');
+    assert.equal((await dead.enqueue(first))[0]?.state, 'pending');
+    const emittedAt = Date.now();
+    await stack.emit(event('verification.completed', 'completed'));
+    const got = await arrived(r, workflowId, 2, 20_000);
+    assert.deepEqual(types(got), ['verification.created', 'verification.completed']);
+    assert.equal(got[0]!.event.id, first.id);
+    // Held behind the first until the sweeper took that over (3 s in this suite).
+    assert.ok(got[1]!.at - emittedAt >= TEST_SWEEPER.graceMs - 1000, `${got[1]!.at - emittedAt} ms`);
   });
 
   it('redelivers after a 500 with the same webhook-id, and the deliveries log shows both attempts', async () => {
@@ -364,8 +444,9 @@ describe('outbound events: signed, ordered, retried deliveries', function () {
       sinks: workerSinks(),
       dataConverter: testDataConverter(),
     });
+    let firstRunId = '';
     await worker.runUntil(async () => {
-      await client.workflow.signalWithStart(eventDispatcherWorkflow, {
+      const first = await client.workflow.signalWithStart(eventDispatcherWorkflow, {
         workflowId,
         taskQueue: oldQueue,
         args: [{ tenant: stack.tenants.d!, policy: { ...stack.policy, continueAfterEvents: 30 } }],
@@ -379,8 +460,9 @@ describe('outbound events: signed, ordered, retried deliveries', function () {
           },
         ],
       });
+      firstRunId = first.signaledRunId;
       const ids: string[] = [];
-      for (let i = 0; i < 4; i++) ids.push(await start(stack.keys.d!, 0));
+      for (let i = 0; i < 4; i++) ids.push(await signalEvents(stack.tenants.d!, 0));
       for (const id of ids) await arrived(r, id, 2);
     });
     const handle = client.workflow.getHandle(workflowId);
@@ -388,9 +470,20 @@ describe('outbound events: signed, ordered, retried deliveries', function () {
     // Its share of the 24 per endpoint: each of the tenant's 8 dispatchers delivers 3 at once.
     assert.equal((await handle.query(dispatcherStatusQuery)).concurrency, 3);
     // Another verification's events, delivered by the run on the events queue alone (the old queue's worker is gone).
-    const after = await start(stack.keys.d!, 0);
+    const after = await signalEvents(stack.tenants.d!, 0);
     assert.deepEqual(types(await arrived(r, after, 2)), ['verification.created', 'verification.completed']);
-    // A run that received events and delivered them (the replay test replays it).
-    await recordHistory('event-dispatcher', handle);
+    // The last run that received events, delivered them and continued as new (the replay test replays it); the newest
+    // may have only begun.
+    let runId = firstRunId;
+    let ended = client.workflow.getHandle(workflowId, runId);
+    for (;;) {
+      const run = client.workflow.getHandle(workflowId, runId);
+      const last = (await run.fetchHistory()).events?.at(-1);
+      const next = last?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId;
+      if (!next) break;
+      ended = run;
+      runId = next;
+    }
+    await recordHistory('event-dispatcher', ended);
   });
 });

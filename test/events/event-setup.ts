@@ -7,11 +7,14 @@ import { AuditTrail } from '../../src/audit/audit-trail.js';
 import { loadConfig } from '../../src/config.js';
 import { EventEndpoints } from '../../src/events/endpoints.js';
 import { EventLog } from '../../src/events/event-log.js';
+import { openEmitting } from '../../src/events/emitting.js';
+import type { SweeperTiming } from '../../src/events/outbox-sweeper.js';
 import { SecretBox } from '../../src/events/secret-box.js';
 import { eventServices } from '../../src/events/services.js';
 import { createLogger } from '../../src/logging.js';
 import type { Store } from '../../src/store/database.js';
 import { createEventsWorker } from '../../workers/events-worker.js';
+import type { OutboundEvent } from '../../workflows/shared/event-catalogue.js';
 import { DEFAULT_DELIVERY_POLICY, type DeliveryPolicy } from '../../workflows/shared/event-types.js';
 import { FAST_BATCH } from '../batches/helpers.js';
 import { workflowBundle } from '../setup/bundle.js';
@@ -31,6 +34,9 @@ export const TEST_POLICY = {
   drainSeconds: 1,
 } satisfies Partial<DeliveryPolicy>;
 
+/** The outbox looked at twice a second; a row its owner has held for 3 s is taken over. */
+export const TEST_SWEEPER: SweeperTiming = { intervalMs: 500, graceMs: 3_000 };
+
 export interface EventsStack {
   store: Store;
   api: FastifyInstance;
@@ -39,6 +45,10 @@ export interface EventsStack {
   tenants: Record<string, string>;
   /** The dispatchers' and deliveries' policy; its `taskQueue` is the events worker's. */
   policy: DeliveryPolicy;
+  /** What opens endpoint secrets (another process's outbox in a test). */
+  box: SecretBox;
+  /** Emits an event as the workers' local activity does. */
+  emit(event: OutboundEvent): Promise<void>;
   as(key: string, options: InjectOptions): Promise<LightMyRequestResponse>;
   stop(): Promise<void>;
 }
@@ -67,10 +77,28 @@ export async function startEventsStack(): Promise<EventsStack> {
     }),
   });
   const running = worker.run();
+  const services = eventServices(store, box, client, config, policy);
+  const log = new EventLog(store);
+  const logger = createLogger(config, 'events');
+  const emitting = openEmitting({
+    store,
+    box,
+    client,
+    endpoints: services.endpoints,
+    log,
+    dispatchers: services.dispatchers,
+    logger,
+    concurrency: 2,
+    requestTimeoutMs: 1500,
+    failingForMs: 2000,
+    sweeper: TEST_SWEEPER,
+  });
+  const stopSweeping = emitting.startSweeping();
   const { api, stop } = await startIntakeApiHarness({
     access: { clients, audit },
     batchTiming: { ...FAST_BATCH, keepOpenSeconds: 30 },
-    events: () => eventServices(store, box, client, config, policy),
+    events: () => services,
+    emitActivities: emitting.emitActivities,
   });
   const suffix = randomUUID().slice(0, 8);
   const tenants = {
@@ -98,10 +126,14 @@ export async function startEventsStack(): Promise<EventsStack> {
     keys,
     tenants,
     policy,
+    box,
+    emit: (event) => emitting.emitActivities.emitEvent({ event }),
     as: (key, options) =>
       api.inject({ ...options, headers: { 'x-api-key': key, ...(options.headers as Record<string, string>) } }),
     async stop() {
+      stopSweeping();
       await stop();
+      await emitting.close(5_000);
       worker.shutdown();
       await running;
       await store.close();

@@ -10,10 +10,8 @@ import {
   type Patients,
 } from '../../src/patients/patients.js';
 import { dayStartsAt } from '../../src/patients/visit-day.js';
-import type { eventDispatcherWorkflow } from '../../workflows/events/index.js';
-import { dispatcherStatusQuery } from '../../workflows/shared/event-messages.js';
-import { DEFAULT_DELIVERY_POLICY, dispatcherShard, eventDispatcherIds } from '../../workflows/shared/event-types.js';
-import { WorkflowType } from '../../workflows/shared/workflow-types.js';
+import { orderKey, type OutboundEvent } from '../../workflows/shared/event-catalogue.js';
+import type { EmitActivities } from '../../workflows/shared/event-emitter.js';
 import type { CheckPolicy, PatientView } from '../../workflows/shared/patient-types.js';
 import { FAST, callerId } from '../setup/fixtures.js';
 import { recordHistory } from '../setup/histories.js';
@@ -29,8 +27,17 @@ const offsetIn = (inSeconds: number) => Math.round((Date.now() - dayStartsAt(tod
 describe('patientWorkflow (time-compressed: offsets in seconds)', function () {
   this.timeout(90_000);
   let h: WorkflowHarness;
+  const emitted: OutboundEvent[] = [];
   before(async () => {
-    h = await startWorkflowHarness();
+    // The events the workflows emit, as the outbox's local activity receives them (tested end to end in test/events).
+    h = await startWorkflowHarness(undefined, {
+      activities: {
+        emitEvent: ({ event }: { event: OutboundEvent }) => {
+          emitted.push(event);
+          return Promise.resolve();
+        },
+      } satisfies EmitActivities,
+    });
   });
   after(async () => h?.stop());
 
@@ -195,26 +202,8 @@ describe('patientWorkflow (time-compressed: offsets in seconds)', function () {
     assert.equal(view.appointments.length, 2, 'the first appointment carried across');
   });
 
-  it("emits coverage.changed to the tenant's dispatcher", async () => {
+  it('emits coverage.changed through the event outbox, in the patient’s order, with no patient value', async () => {
     const tenant = `clinic-${randomUUID().slice(0, 8)}`;
-    // The tenant's dispatchers, with one endpoint taking coverage.changed only; their deliveries go to a queue no worker
-    // polls, so the event stays queued where the status query counts it.
-    const dispatchers = await Promise.all(
-      eventDispatcherIds(tenant).map((workflowId, shard) =>
-        testTemporal().client.workflow.start<typeof eventDispatcherWorkflow>(WorkflowType.eventDispatcher, {
-          taskQueue: h.taskQueue,
-          workflowId,
-          args: [
-            {
-              tenant,
-              shard,
-              policy: { ...DEFAULT_DELIVERY_POLICY, taskQueue: `nowhere-${randomUUID()}` },
-              carried: { asOf: Date.now(), endpoints: [{ id: 'ep-1', events: ['coverage.changed'] }], pending: [] },
-            },
-          ],
-        }),
-      ),
-    );
     const p = patients([{ offsetSeconds: offsetIn(1), reuseWithinSeconds: 0 }]);
     const ref = callerId('mrn');
     const { patientId } = await scheduleAppointment(p, visit({ tenant, patientRef: ref }));
@@ -222,19 +211,14 @@ describe('patientWorkflow (time-compressed: offsets in seconds)', function () {
     const second = { ...patients([{ offsetSeconds: offsetIn(1), reuseWithinSeconds: 0 }]), idKey: p.idKey };
     await scheduleAppointment(second, visit({ tenant, patientRef: ref, payerId: '99999' }));
     await settled(p, patientId, 'the change', (v) => v.changes.length === 1);
-    const held = async () => {
-      const statuses = await Promise.all(dispatchers.map((d) => d.query(dispatcherStatusQuery)));
-      return statuses.map((s) => (s.endpoints[0] ? s.endpoints[0].queued + s.endpoints[0].underWay : 0));
-    };
-    const counts = await eventually(async () => {
-      const now = await held();
-      return now.some((n) => n > 0) ? now : undefined;
-    }, 10_000);
-    assert.deepEqual(
-      counts.flatMap((n, shard) => (n > 0 ? [{ shard, n }] : [])),
-      [{ shard: dispatcherShard(`patient:${patientId}`), n: 1 }],
-      'one coverage.changed, at the patient’s dispatcher, and none of the verifications’ events',
-    );
-    await Promise.all(dispatchers.map((d) => d.terminate('test over')));
+    const changes = await eventually(() => {
+      const found = emitted.filter((e) => e.type === 'coverage.changed' && e.tenant === tenant);
+      return Promise.resolve(found.length > 0 ? found : undefined);
+    });
+    assert.equal(changes.length, 1);
+    const [change] = changes;
+    assert.equal(orderKey(change!), `patient:${patientId}`, 'ordered with the patient’s other events');
+    assert.equal(change!.links.self, `/patients/${patientId}`);
+    assert.ok(!JSON.stringify(change).includes(ref), 'no patient reference in the event');
   });
 });

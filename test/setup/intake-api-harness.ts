@@ -6,6 +6,7 @@ import { createLogger } from '../../src/logging.js';
 import { FAST, TEST_INTAKE_KEY } from './fixtures.js';
 import { testTemporal } from './temporal.js';
 import { testBlindIndex } from './codec.js';
+import type { EmitActivities } from '../../workflows/shared/event-emitter.js';
 import { startWorkflowHarness, type WorkflowHarness } from './workflow-harness.js';
 import { watchAnswers } from './documented-answers.js';
 import { boundedTeardown } from './bounded-teardown.js';
@@ -28,6 +29,8 @@ export interface IntakeApiHarnessOptions {
   access?: IntakeApiOptions['access'];
   /** Event endpoints (DESIGN §14), made with the harness's task queue (where dispatchers run). */
   events?: (taskQueue: string) => IntakeApiOptions['events'];
+  /** The worker's own event emitting (activities/events/emit.ts); default: emitting does nothing. */
+  emitActivities?: EmitActivities;
   /** The patient search index's keys; default: the run's (derived from its codec keys). */
   blindIndex?: IntakeApiOptions['blindIndex'];
   /** Patients and appointments (issue 35): PATIENT_ID_KEY and short check offsets. */
@@ -35,7 +38,10 @@ export interface IntakeApiHarnessOptions {
 }
 
 export async function startIntakeApiHarness(options: IntakeApiHarnessOptions = {}): Promise<IntakeApiHarness> {
-  const harness = await startWorkflowHarness(options.sandbox);
+  const harness = await startWorkflowHarness(
+    options.sandbox,
+    options.emitActivities ? { activities: options.emitActivities } : {},
+  );
   const config = loadConfig({
     INTAKE_API_KEY: TEST_INTAKE_KEY,
     LOG_LEVEL: options.logs ? 'warn' : 'silent',

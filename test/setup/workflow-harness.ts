@@ -32,6 +32,8 @@ export type HarnessWorkerOverrides = Partial<
   taskQueue?: string;
   /** How long one `startBatchItems` takes a page's rows (activities/batch.ts). */
   startSliceMs?: number;
+  /** Activities put in over the defaults (a suite's own event emitting). */
+  activities?: object;
 };
 
 export async function startWorkflowHarness(
@@ -46,7 +48,7 @@ export async function startWorkflowHarness(
   });
   const service = new EligibilityClient(config.service);
   const { nativeConnection, server, client } = testTemporal();
-  const { outcomes, startSliceMs, taskQueue = `test-${randomUUID()}`, ...overrides } = workerOverrides;
+  const { outcomes, startSliceMs, activities, taskQueue = `test-${randomUUID()}`, ...overrides } = workerOverrides;
   const worker = await createWorker({
     connection: nativeConnection,
     namespace: server.namespace,
@@ -57,6 +59,7 @@ export async function startWorkflowHarness(
       ...createBatchActivities({ client, taskQueue, startSliceMs, blindIndex: testBlindIndex() }),
       ...createGovernorActivities(client),
       ...createRefreshActivities({ client }),
+      ...activities,
     },
     dataConverter: testDataConverter(),
     maxActivitiesPerSecond: 500,

@@ -118,7 +118,7 @@ export async function batchWorkflow(input: BatchWorkflowInput): Promise<BatchRes
     if (info.continueAsNewSuggested || info.historyLength >= timing.continueAfterEvents || newVersionIsCurrent()) {
       await condition(allHandlersFinished);
       // A signal the server has not sent yet is dropped once its sender's run has closed.
-      await events.delivered();
+      await events.kept();
       // The memo and search attributes go on explicitly: followers read the memo of whichever run is current.
       await makeContinueAsNewFunc<typeof batchWorkflow>({
         ...ON_CURRENT_VERSION,
@@ -132,7 +132,7 @@ export async function batchWorkflow(input: BatchWorkflowInput): Promise<BatchRes
   await condition(allHandlersFinished);
   publish();
   announceBatch(input.batchId, state, events);
-  await events.delivered();
+  await events.kept();
   return { phase: state.cancelRequested ? 'cancelled' : 'finished', counts: state.counts(), round: state.round };
 }
 

@@ -54,7 +54,10 @@ export async function eventDispatcherWorkflow(input: DispatcherInput): Promise<v
     if (update.asOf >= book.asOf && update.policy) nextPolicy = update.policy;
     for (const [endpointId, events] of book.update(update)) keep(endpointId, events);
   });
-  setHandler(redeliverSignal, ({ endpointId, events }) => book.redeliver(endpointId, events));
+  setHandler(redeliverSignal, ({ endpointId, events, handedOver }) => {
+    if (handedOver) keep(endpointId, book.takeOver(endpointId, events));
+    else book.redeliver(endpointId, events);
+  });
   setHandler(dispatcherStatusQuery, () => book.status(input.tenant, input.shard ?? 0));
 
   const bookkeeping = proxyActivities<EventActivities>({

@@ -61,6 +61,19 @@ export class EndpointQueues {
   }
 
   /**
+   * Events a worker's first attempt could not deliver (or that must follow those), handed over for one endpoint: queued
+   * within the endpoint's share of `maxQueued`. Returns those it does not take (the queue is full, or the endpoint is no
+   * longer active here), for the dispatcher to keep as undelivered.
+   */
+  takeOver(endpointId: string, events: OutboundEvent[]): OutboundEvent[] {
+    if (!this.endpoints.has(endpointId)) return events;
+    const share = Math.max(1, Math.floor(this.maxQueued / Math.max(1, this.endpoints.size)));
+    const room = Math.max(0, share - (this.queued.get(endpointId)?.length ?? 0));
+    for (const event of events.slice(0, room)) this.enqueue({ endpointId, event });
+    return events.slice(room);
+  }
+
+  /**
    * The tenant's active endpoints now; an older list than the one held is ignored. Returns what endpoints no longer
    * active had queued, for the dispatcher to keep as undelivered.
    */

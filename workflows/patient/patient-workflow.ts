@@ -100,7 +100,7 @@ export async function patientWorkflow(input: PatientWorkflowInput): Promise<neve
   async function moveOnIfTime(): Promise<void> {
     if (!timeToMoveOn(policy.continueAfterEvents)) return;
     await condition(allHandlersFinished);
-    await events.delivered();
+    await events.kept();
     await makeContinueAsNewFunc<typeof patientWorkflow>(ON_CURRENT_VERSION)({ ...input, carried: book.state });
   }
 

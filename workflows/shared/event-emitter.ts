@@ -1,19 +1,28 @@
-import { getExternalWorkflowHandle, uuid4 } from '@temporalio/workflow';
+import { proxyLocalActivities, uuid4 } from '@temporalio/workflow';
 import type { EventData, EventType, OutboundEvent } from './event-catalogue.js';
-import { eventSignal } from './event-messages.js';
-import { DEFAULT_EVENT_TENANT, dispatcherOf } from './event-types.js';
+import { DEFAULT_EVENT_TENANT } from './event-types.js';
+
+/** The local activity events are emitted with (activities/events/emit.ts), on every worker of the service's queue. */
+export interface EmitActivities {
+  /** Keeps the event and queues it for the tenant's endpoints (DESIGN §14); their first attempts begin at once. */
+  emitEvent(input: { event: OutboundEvent }): Promise<void>;
+}
+
+const { emitEvent } = proxyLocalActivities<EmitActivities>({
+  startToCloseTimeout: '10 seconds',
+  // The database unreachable: tried again until it is back (the workflow goes on meanwhile, and waits before it closes).
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+  summary: 'emit an event',
+});
 
 /**
- * How a verification, a batch or a patient tells its tenant's dispatcher what happened (DESIGN §14): one signal per event (one
- * billed action) to the one of the tenant's dispatchers that takes what it is about, each sent once the one before has
- * been delivered, so they arrive in order. Nothing
- * waits for them: the workflow goes on at once. A tenant with no endpoint has no dispatcher, and the signal fails: no
- * subscriber, nothing to deliver. Before it closes, the workflow waits for the last one to reach the dispatcher (a
- * signal the server has not sent yet is dropped once its sender has closed); that is one round trip to the server,
- * never a wait for an endpoint.
+ * How a verification, a batch or a patient tells its tenant's endpoints what happened (DESIGN §14, decision 60): a local
+ * activity per event keeps it in the outbox, in order, before the workflow task completes, and the worker's first
+ * attempt follows at once; what that does not deliver goes to the tenant's dispatchers. Nothing waits for an endpoint:
+ * the workflow goes on at once, and before it closes it waits only for the last event to be kept.
  */
 export class EventEmitter {
-  private sent: Promise<void> = Promise.resolve();
+  private chain: Promise<void> = Promise.resolve();
   readonly tenant: string;
 
   constructor(tenant: string | undefined) {
@@ -30,12 +39,12 @@ export class EventEmitter {
       data,
       links: { self },
     };
-    const dispatcher = getExternalWorkflowHandle(dispatcherOf(event));
-    this.sent = this.sent.then(() => dispatcher.signal(eventSignal, event)).catch(() => undefined);
+    // One after the other: the outbox keeps a verification's events in the order they happened.
+    this.chain = this.chain.then(() => emitEvent({ event })).catch(() => undefined);
   }
 
-  /** Resolves once every event emitted so far has reached the dispatcher, or found none. */
-  delivered(): Promise<void> {
-    return this.sent;
+  /** Resolves once every event emitted so far is kept. */
+  kept(): Promise<void> {
+    return this.chain;
   }
 }

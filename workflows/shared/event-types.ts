@@ -55,6 +55,11 @@ export interface EndpointsUpdate {
 export interface Redelivery {
   endpointId: string;
   events: OutboundEvent[];
+  /**
+   * Handed over by a worker whose first attempt failed (src/events/handoff.ts), not asked for by a person: bounded by
+   * the endpoint's share of the queue, and kept as undelivered where the endpoint is no longer active.
+   */
+  handedOver?: boolean;
 }
 
 /**

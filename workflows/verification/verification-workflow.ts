@@ -44,7 +44,7 @@ export async function verificationWorkflow(input: VerificationWorkflowInput): Pr
     return await verify(input, new StageEvents(events));
   } finally {
     // Its events reach the tenant's dispatcher before it closes (a round trip to the server, never to an endpoint).
-    await events.delivered();
+    await events.kept();
   }
 }
 

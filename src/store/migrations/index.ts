@@ -4,6 +4,7 @@ import * as auditAppend from './0002-audit-append.js';
 import * as operators from './0003-operators.js';
 import * as consoleSessions from './0004-console-sessions.js';
 import * as events from './0005-events.js';
+import * as eventOutbox from './0006-event-outbox.js';
 
 /** Every migration, in order, by name: listed here rather than read from the folder, so a compiled build has them. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '0003-operators': operators,
   '0004-console-sessions': consoleSessions,
   '0005-events': events,
+  '0006-event-outbox': eventOutbox,
 };

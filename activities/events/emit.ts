@@ -1,0 +1,17 @@
+import type { FirstDeliveries } from '../../src/events/first-deliveries.js';
+import type { EventOutbox } from '../../src/events/outbox.js';
+import type { EmitActivities } from '../../workflows/shared/event-emitter.js';
+
+/**
+ * The local activity every workflow emits its events with (DESIGN §14, decision 60): the event is kept and queued for
+ * its tenant's endpoints before the workflow task completes, and its first attempts begin at once in this process.
+ * Without a database (no endpoint can exist) it does nothing.
+ */
+export function createEmitActivities(events?: { outbox: EventOutbox; first: FirstDeliveries }): EmitActivities {
+  return {
+    async emitEvent({ event }): Promise<void> {
+      if (!events) return;
+      events.first.take(event, await events.outbox.enqueue(event));
+    },
+  };
+}

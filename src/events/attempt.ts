@@ -1,0 +1,85 @@
+import { recordEventDelivery } from '../metrics/project-metrics.js';
+import type { OutboundEvent } from '../../workflows/shared/event-catalogue.js';
+import type { SigningEndpoint } from './endpoints.js';
+import type { AttemptRecord } from './event-log.js';
+import { signedHeaders } from './signing.js';
+
+/** One attempt's HTTP deadline: under the delivery activity's 10 s start-to-close, so the attempt is recorded either way. */
+export const REQUEST_TIMEOUT_MS = 9_000;
+
+/** One attempt's answer, as the deliveries log keeps it. */
+export interface Attempt {
+  outcome: 'delivered' | 'gone' | 'failed';
+  statusCode?: number;
+  errorType?: string;
+  latencyMs: number;
+  attemptedAt: Date;
+}
+
+/** An attempt's failure with no HTTP answer, named by kind (never the message, which may quote the URL). */
+function errorType(err: unknown): string {
+  const name = (err as Error | undefined)?.name;
+  return name === 'TimeoutError' || name === 'AbortError' ? 'timeout' : 'network';
+}
+
+/**
+ * One signed POST of one event (Standard Webhooks headers); never throws. The dispatcher's activities and the worker's
+ * first attempts (src/events/first-deliveries.ts) both deliver with it.
+ */
+export async function attemptDelivery(
+  endpoint: SigningEndpoint,
+  event: OutboundEvent,
+  timeoutMs = REQUEST_TIMEOUT_MS,
+): Promise<Attempt> {
+  const body = JSON.stringify(event);
+  const started = Date.now();
+  let status: number | undefined;
+  let failure: string | undefined;
+  try {
+    const response = await fetch(endpoint.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'eligibility-orchestrator-events/1',
+        ...signedHeaders(event.id, body, endpoint.secrets, new Date()),
+      },
+      body,
+      // A redirect is not followed: the receiver's address is the one its tenant registered.
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    status = response.status;
+    // The body is not read beyond a little: a receiver answers, it does not talk.
+    await response.body?.cancel().catch(() => undefined);
+  } catch (err) {
+    failure = errorType(err);
+  }
+  const latencyMs = Date.now() - started;
+  const outcome: Attempt['outcome'] =
+    status !== undefined && status >= 200 && status < 300 ? 'delivered' : status === 410 ? 'gone' : 'failed';
+  recordEventDelivery(outcome, latencyMs / 1000);
+  return {
+    outcome,
+    ...(status !== undefined ? { statusCode: status } : {}),
+    ...(failure ? { errorType: failure } : outcome !== 'delivered' ? { errorType: `http_${String(status)}` } : {}),
+    latencyMs,
+    attemptedAt: new Date(started),
+  };
+}
+
+/** An attempt as the deliveries log keeps it; a failed one with when it is tried again, when that is known. */
+export const attemptRecord = (
+  endpointId: string,
+  event: OutboundEvent,
+  a: Attempt,
+  nextRetryAt?: Date,
+): AttemptRecord => ({
+  eventId: event.id,
+  endpointId,
+  status: a.outcome,
+  ...(a.statusCode !== undefined ? { statusCode: a.statusCode } : {}),
+  ...(a.errorType ? { errorType: a.errorType } : {}),
+  latencyMs: a.latencyMs,
+  attemptedAt: a.attemptedAt,
+  ...(a.outcome === 'failed' && nextRetryAt ? { nextRetryAt } : {}),
+});

@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import type { Client } from '@temporalio/client';
+import { createEmitActivities } from '../../activities/events/emit.js';
+import type { Logger } from '../logging.js';
+import { recordEndpointDisabled } from '../metrics/project-metrics.js';
+import type { Store } from '../store/database.js';
+import type { EmitActivities } from '../../workflows/shared/event-emitter.js';
+import type { EventDispatchers } from './dispatchers.js';
+import type { EventEndpoints } from './endpoints.js';
+import type { EventLog } from './event-log.js';
+import { FirstDeliveries, type FirstDeliveriesOptions } from './first-deliveries.js';
+import { DispatcherHandoff } from './handoff.js';
+import { EventOutbox } from './outbox.js';
+import { SWEEPER_TIMING, sweepOutboxEvery, type SweeperTiming } from './outbox-sweeper.js';
+import type { SecretBox } from './secret-box.js';
+
+export interface EmittingDeps extends Pick<FirstDeliveriesOptions, 'requestTimeoutMs' | 'failingForMs'> {
+  store: Store;
+  box: SecretBox;
+  client: Client;
+  endpoints: EventEndpoints;
+  log: EventLog;
+  dispatchers: EventDispatchers;
+  logger: Logger;
+  /** First attempts under way at once per endpoint in this process (EVENTS_ENDPOINT_CONCURRENCY). */
+  concurrency: number;
+  sweeper?: SweeperTiming;
+}
+
+/** A process's side of emitting events: the workers' local activity, its first attempts, handovers and sweeper. */
+export interface Emitting {
+  emitActivities: EmitActivities;
+  outbox: EventOutbox;
+  /** Starts looking for rows a dead process left (every events worker does); returns what stops it. */
+  startSweeping(): () => void;
+  /** Lets first attempts and handovers under way finish, for `timeoutMs` at most each. */
+  close(timeoutMs: number): Promise<void>;
+}
+
+/**
+ * Emitting events through the outbox (DESIGN §14, decision 60), put together: the outbox named for this process, first
+ * attempts in it, handovers to the tenant's dispatchers, and an endpoint that answers 410 disabled at once.
+ */
+export function openEmitting(deps: EmittingDeps): Emitting {
+  const { logger } = deps;
+  const outbox = new EventOutbox(deps.store, deps.box, `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`);
+  const handoff = new DispatcherHandoff(deps.client, outbox, deps.dispatchers, logger);
+  const first = new FirstDeliveries({
+    log: deps.log,
+    handoff,
+    logger,
+    concurrency: deps.concurrency,
+    ...(deps.requestTimeoutMs !== undefined ? { requestTimeoutMs: deps.requestTimeoutMs } : {}),
+    ...(deps.failingForMs !== undefined ? { failingForMs: deps.failingForMs } : {}),
+    // As the dispatcher does with a 410 (activities/events): disabled, what it will not get kept for redelivery, and
+    // the tenant's dispatchers told to stop delivering to it.
+    async gone(endpointId, tenant, events) {
+      const disabled = await deps.endpoints.disable(endpointId, 'gone');
+      await deps.log.keepUndelivered(endpointId, events);
+      if (!disabled) return;
+      recordEndpointDisabled('gone');
+      logger.warn({ endpointId, undelivered: events.length }, 'event endpoint disabled: it answered 410 Gone');
+      await deps.dispatchers.refresh(tenant);
+    },
+  });
+  return {
+    emitActivities: createEmitActivities({ outbox, first }),
+    outbox,
+    startSweeping: () => sweepOutboxEvery(outbox, handoff, logger, deps.sweeper ?? SWEEPER_TIMING),
+    async close(timeoutMs) {
+      await first.drain(timeoutMs);
+      await handoff.close(timeoutMs);
+    },
+  };
+}
