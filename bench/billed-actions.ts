@@ -4,10 +4,29 @@ export type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
 /**
  * Billed Temporal Cloud actions of one history, as TEMPORAL-NOTES §10 lists them: the start (continue-as-new too),
- * every activity attempt, timer, search-attribute upsert, signal received and update accepted. A signal is counted
- * where it is received, so a sender's `SignalExternalWorkflowExecutionInitiated` is not counted again.
+ * every activity attempt, timer, search-attribute upsert, signal received and update accepted, and one for each
+ * workflow task that recorded local activities. A signal is counted where it is received, so a sender's
+ * `SignalExternalWorkflowExecutionInitiated` is not counted again.
  */
 export function billedActions(events: readonly HistoryEvent[]): number {
+  return localActivityTasks(events) + otherActions(events);
+}
+
+/** Workflow tasks whose commands recorded one local activity or more (markers): one billed action each. */
+export function localActivityTasks(events: readonly HistoryEvent[]): number {
+  let tasks = 0;
+  let counted = false;
+  for (const e of events) {
+    if (e.workflowTaskCompletedEventAttributes) counted = false;
+    if (e.markerRecordedEventAttributes && !counted) {
+      tasks += 1;
+      counted = true;
+    }
+  }
+  return tasks;
+}
+
+function otherActions(events: readonly HistoryEvent[]): number {
   let actions = 0;
   for (const e of events) {
     if (e.workflowExecutionStartedEventAttributes) actions += 1;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { billedActions, type HistoryEvent } from '../billed-actions.js';
+import { billedActions, localActivityTasks, type HistoryEvent } from '../billed-actions.js';
 import { forEachLimited } from '../bench-stack.js';
 import { callIntake } from '../faults/intake-http.js';
 import { requestFor } from '../faults/rows.js';
@@ -16,7 +16,9 @@ export interface CostFigures {
   onPerSecond: number;
   offPerSecond: number;
   delivered: number;
+  /** The on-tenant's: its dispatchers' and its verifications' emitting. */
   actions: number;
+  /** Its dispatchers' (handovers received as signals, their attempts, runs, timers). */
   parts: {
     runs: number;
     signals: number;
@@ -24,8 +26,11 @@ export interface CostFigures {
     timers: number;
     other: number;
   };
-  /** Signals the emitters sent (SignalExternalWorkflowExecutionInitiated) for the tenant with and without endpoint. */
-  emitterSignals: { on: number; off: number; offFailed: number; sampled: number };
+  /**
+   * The emitters' local activities: workflow tasks that recorded one or more (one billed action each), in a sample of
+   * each tenant's verifications; `onActions` is the sample's mean times every verification of the on-tenant.
+   */
+  emitters: { on: number; off: number; sampled: number; onActions: number };
 }
 
 /** Starts `count` verifications of `tenant` (16 requests at once) and waits for every one to close. */
@@ -57,7 +62,7 @@ const history = async (stack: FaultStack, workflowId: string, runId?: string): P
  * Issue 34's cost: verifications of a tenant with one endpoint (events on) and of a tenant with none (events off),
  * in alternating rounds on the same worker (off, on, on, off), each round started at once and timed until its last
  * verification has closed: the worker is the bottleneck (the service's limit is far above it). Then the billed actions
- * of the on-tenant's dispatcher (every run) and of its emitters' signals, per event delivered.
+ * of the on-tenant's dispatchers (every run) and of its verifications' emitting, per event delivered.
  */
 export async function costScenario(
   stack: FaultStack,
@@ -96,16 +101,15 @@ export async function costScenario(
   }
   parts.other = actions - parts.runs - parts.signals - parts.attempts - parts.timers;
 
-  // What the emitters sent, from a sample of each tenant's verifications.
+  // What the emitters paid, from a sample of each tenant's verifications (every event is a local activity).
   const sampled = Math.min(50, onIds.length, offIds.length);
-  const emitterSignals = { on: 0, off: 0, offFailed: 0, sampled };
+  const emitters = { on: 0, off: 0, sampled, onActions: 0 };
   for (let i = 0; i < sampled; i++) {
-    const withEndpoint = await history(stack, onIds[i]!);
-    const without = await history(stack, offIds[i]!);
-    emitterSignals.on += withEndpoint.filter((e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes).length;
-    emitterSignals.off += without.filter((e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes).length;
-    emitterSignals.offFailed += without.filter((e) => e.signalExternalWorkflowExecutionFailedEventAttributes).length;
+    emitters.on += localActivityTasks(await history(stack, onIds[i]!));
+    emitters.off += localActivityTasks(await history(stack, offIds[i]!));
   }
+  emitters.onActions = sampled > 0 ? Math.round((emitters.on / sampled) * onIds.length) : 0;
+  actions += emitters.onActions;
   await sink.receiver.stop();
   const mean = (events: 'on' | 'off') => {
     const chosen = rounds.filter((r) => r.events === events);
@@ -118,6 +122,6 @@ export async function costScenario(
     delivered,
     actions,
     parts,
-    emitterSignals,
+    emitters,
   };
 }

@@ -30,12 +30,12 @@ export interface LatencyFigures {
   achievedRate: number;
   /** `timestamp` of the event (the workflow's time when it entered the stage) to its first arrival. */
   fromTimestamp: Spread;
-  /** The same from the emitter's SignalExternalWorkflowExecutionInitiated (the sample). */
-  fromSignal: Spread;
-  /** The sample's parts: stage → signal initiated, signal → attempt began (log), attempt → arrival. */
-  parts: { toSignal: Spread; toAttempt: Spread; toArrival: Spread };
+  /** The sample's parts: stage → first attempt began (the delivery log), attempt → arrival. */
+  parts: { toAttempt: Spread; toArrival: Spread };
+  /** Events the dispatchers were handed (signals received), for either endpoint: the dead one's, and any failed first. */
+  handedOver: number;
   missing: number;
-  /** The first few missing events and their emitters' signals. */
+  /** The first few missing events and what their emitters' histories and the delivery log say. */
   missingNotes: string[];
   stuckAttempts: number;
   dispatcherRuns: number;
@@ -69,8 +69,8 @@ const spread = (values: number[]): Spread => ({
  * two endpoints subscribed to the same events, one answering at once and one that never answers (every attempt times
  * out). Per event of the first: from its stage change to its first arrival. The stage change is the event's
  * `timestamp`: the workflow's clock in the workflow task that entered the stage (the server's time for that task), the
- * moment the verification itself knows the stage; the signal is sent only once that task completes, and after the
- * signal of the event before has reached the dispatcher, so timing from the signal would leave out part of the wait.
+ * moment the verification itself knows the stage, before its local activity keeps the event and the worker's first
+ * attempt begins.
  */
 export async function latencyScenario(
   stack: FaultStack,
@@ -104,18 +104,13 @@ export async function latencyScenario(
   await until(() => [...wanted].every((p) => arrivedPairs().has(p)), Date.now() + 120_000, 500);
   const firsts = firstArrivals(good.receiver.received);
   const got = arrivedPairs();
-  // What became of the first few events that did not arrive: the emitter's signals, as its history tells.
+  // What became of the first few events that did not arrive: the emitter's local activities, as its history tells.
   const missingNotes: string[] = [];
   for (const pair of [...wanted].filter((p) => !got.has(p)).slice(0, 5)) {
     const [workflowId] = pair.split('|') as [string];
     const events = (await stack.client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
     const kinds = events
-      .filter(
-        (e) =>
-          e.signalExternalWorkflowExecutionInitiatedEventAttributes ||
-          e.externalWorkflowExecutionSignaledEventAttributes ||
-          e.signalExternalWorkflowExecutionFailedEventAttributes,
-      )
+      .filter((e) => e.markerRecordedEventAttributes)
       .map(
         (e) =>
           `${Object.keys(e)
@@ -142,36 +137,28 @@ export async function latencyScenario(
     missingNotes.push(`${pair}: ${kinds.join(', ')}; log: ${deliveries.join('; ') || 'no event row'}`);
   }
 
-  // The sample's parts, from the emitter's history and the first attempt's line in the delivery log.
-  const toSignal: number[] = [];
+  // The sample's parts, from the event's timestamp and the first attempt's line in the delivery log.
   const toAttempt: number[] = [];
   const toArrival: number[] = [];
-  const fromSignal: number[] = [];
   const startToCreated: number[] = [];
   const byId = new Map(firsts.map((r) => [r.event.id, r]));
   const sample = ids.filter((_, i) => i % o.sampleEvery === 0);
   for (const workflowId of sample) {
     const events = (await stack.client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
-    const signals = events.filter((e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes);
     const created = firsts.find((r) => subjectOf(r) === workflowId && r.event.type === 'verification.created');
     if (created && events[0]) startToCreated.push(Date.parse(created.event.timestamp) - eventMs(events[0]));
     const mine = firsts.filter((r) => subjectOf(r) === workflowId);
     // The emitter sends its events one after another, in the order it emitted them.
     mine.sort((a, b) => Date.parse(a.event.timestamp) - Date.parse(b.event.timestamp));
-    for (const [i, received] of mine.entries()) {
-      const signal = signals[i];
-      if (!signal) continue;
+    for (const received of mine) {
       const stageAt = Date.parse(received.event.timestamp);
-      const signalAt = eventMs(signal);
       const attempt = await sql<{ at: Date }>`
         select attempted_at as at from event_deliveries
         where event_id = ${received.event.id} and endpoint_id = ${good.endpointId} and attempt = 1
       `.execute(stack.store!.db);
       const attemptAt = attempt.rows[0] ? new Date(attempt.rows[0].at).getTime() : Number.NaN;
-      toSignal.push(signalAt - stageAt);
-      toAttempt.push(attemptAt - signalAt);
+      toAttempt.push(attemptAt - stageAt);
       toArrival.push(byId.get(received.event.id)!.at - attemptAt);
-      fromSignal.push(received.at - signalAt);
     }
   }
   const fromTimestamp = firsts
@@ -180,6 +167,7 @@ export async function latencyScenario(
   const cycle = { queued: [] as number[], running: [] as number[], turnaround: [] as number[] };
   const taskQueued: number[] = [];
   let runs = 0;
+  let handedOver = 0;
   const taskTrouble = { timedOut: 0, failed: 0 };
   const runNotes: string[] = [];
   for await (const info of stack.client.workflow.list({ query: dispatchersQuery(tenant) })) {
@@ -188,6 +176,7 @@ export async function latencyScenario(
     runNotes.push(`dispatcher run ${rel(info.startTime)} to ${rel(info.closeTime)} (${info.status.name})`);
     const events = (await stack.client.workflow.getHandle(info.workflowId, info.runId).fetchHistory()).events ?? [];
     const byId = new Map(events.map((e) => [Number(e.eventId), e]));
+    handedOver += events.filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'redeliver').length;
     taskTrouble.timedOut += events.filter((e) => e.workflowTaskTimedOutEventAttributes).length;
     taskTrouble.failed += events.filter((e) => e.workflowTaskFailedEventAttributes).length;
     for (const e of events) {
@@ -214,8 +203,8 @@ export async function latencyScenario(
     refusedStarts,
     achievedRate,
     fromTimestamp: spread(fromTimestamp),
-    fromSignal: spread(fromSignal),
-    parts: { toSignal: spread(toSignal), toAttempt: spread(toAttempt), toArrival: spread(toArrival) },
+    parts: { toAttempt: spread(toAttempt), toArrival: spread(toArrival) },
+    handedOver,
     missing: [...wanted].filter((p) => !got.has(p)).length,
     missingNotes:
       missingNotes.length > 0
