@@ -148,7 +148,7 @@ function printCost(f: CostFigures) {
         ],
         [
           '  of which',
-          `emitting ${f.emitters.onActions}; dispatchers: ${p.signals} handovers, ${p.attempts} attempts, ${p.runs} runs, ${p.timers} timers, ${p.other} other`,
+          `emitting ${f.emitters.onActions}; dispatchers: ${p.signals} signals (endpoints, handovers), ${p.attempts} attempts, ${p.runs} runs, ${p.timers} timers, ${p.other} other`,
           '',
         ],
         [

@@ -11,14 +11,17 @@ interface Handed {
   event: OutboundEvent;
 }
 
-/** How long events wait to share one signal to their dispatcher, and the longest wait between failed signals. */
-const GATHER_MS = 20;
+/**
+ * How long events wait to share one signal to their dispatcher (a failing endpoint's come in a stream, and each signal
+ * costs an action and the server's time; their retries wait longer anyway), and the longest wait between failed signals.
+ */
+const GATHER_MS = 250;
 const MAX_BACKOFF_MS = 30_000;
 
 /**
  * Hands events to the tenant's dispatchers (DESIGN §14, decision 60): those a worker's first attempt did not deliver,
  * those that must follow them, and those the outbox's sweeper took over. Events for one dispatcher gathered within a
- * few milliseconds go as one signal per endpoint (one billed action), and one dispatcher's signals go one at a time,
+ * quarter of a second go as one signal per endpoint (one billed action), and one dispatcher's signals go one at a time,
  * so a verification's events reach it in the order they were handed. A signal that fails is tried again while the
  * process lives; once it has gone, the outbox rows are marked as at the dispatcher.
  */
