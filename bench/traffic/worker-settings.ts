@@ -5,11 +5,13 @@ import type { TrafficScenario } from './scenario.js';
 /** Far above what two cores reach: the run is bound by the machine, not the limit. */
 const UNTHROTTLED_RPS = 100_000;
 const COUNT = 2000;
+/** The cache the defaults had before decision 59: what issue 37 compares the new default's throughput with. */
+const DEFAULT_COMPARED = 'WORKER_MAX_CACHED_WORKFLOWS=500';
 
 /** `--settings NAME=value,NAME=value`: the worker settings compared with the defaults. */
 function comparedSettings(): Record<string, string> {
   const at = process.argv.indexOf('--settings');
-  const spec = at < 0 ? 'WORKER_MAX_CACHED_WORKFLOWS=250' : (process.argv[at + 1] ?? '');
+  const spec = at < 0 ? DEFAULT_COMPARED : (process.argv[at + 1] ?? '');
   return Object.fromEntries(
     spec
       .split(',')
@@ -25,7 +27,7 @@ function comparedSettings(): Record<string, string> {
  */
 export const workerSettingsScenario: TrafficScenario = {
   name: 'settings-2000',
-  description: `${COUNT} unthrottled verifications: the worker's defaults beside --settings (default WORKER_MAX_CACHED_WORKFLOWS=250), A B B A`,
+  description: `${COUNT} unthrottled verifications: the worker's defaults beside --settings (default ${DEFAULT_COMPARED}), A B B A`,
   async run(stack, { log }) {
     const settings = comparedSettings();
     const label = Object.entries(settings)
@@ -63,11 +65,13 @@ export const workerSettingsScenario: TrafficScenario = {
         name: 'verifications/s (2 runs)',
         value: rates.settings.map((r) => r.toFixed(1)).join(', '),
       },
+      // Issue 37 asks the defaults to keep 0.95 of the settings they replaced (the default --settings); beside a
+      // setting under trial, read it the other way round.
       {
         scenario: 'settings-2000',
-        subject: label,
-        name: 'throughput ÷ the defaults',
-        value: (b / a).toFixed(2),
+        subject: 'defaults',
+        name: `throughput ÷ ${label}'s`,
+        value: (a / b).toFixed(2),
         target: '≥ 0.95',
       },
     ];
