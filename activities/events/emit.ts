@@ -11,7 +11,8 @@ export function createEmitActivities(events?: { outbox: EventOutbox; first: Firs
   return {
     async emitEvent({ event }): Promise<void> {
       if (!events) return;
-      events.first.take(event, await events.outbox.enqueue(event));
+      const kept = await events.outbox.enqueue(event);
+      events.first.take(kept.event, kept.targets);
     },
   };
 }

@@ -16,6 +16,26 @@ export interface Attempt {
   attemptedAt: Date;
 }
 
+/** A value with every object's keys in sorted order (arrays keep theirs). */
+function sortedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedKeys);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((k) => [k, sortedKeys((value as Record<string, unknown>)[k])]),
+  );
+}
+
+/**
+ * The body every attempt at one event sends, whichever copy it was read from: the workflow's, or the database's (whose
+ * jsonb orders keys its own way), so a redelivery carries the same bytes as the first attempt.
+ */
+export function eventBody(event: OutboundEvent): string {
+  const { id, type, timestamp, tenant, data, links } = event;
+  return JSON.stringify({ id, type, timestamp, tenant, data: sortedKeys(data), links });
+}
+
 /** An attempt's failure with no HTTP answer, named by kind (never the message, which may quote the URL). */
 function errorType(err: unknown): string {
   const name = (err as Error | undefined)?.name;
@@ -31,7 +51,7 @@ export async function attemptDelivery(
   event: OutboundEvent,
   timeoutMs = REQUEST_TIMEOUT_MS,
 ): Promise<Attempt> {
-  const body = JSON.stringify(event);
+  const body = eventBody(event);
   const started = Date.now();
   let status: number | undefined;
   let failure: string | undefined;

@@ -26,6 +26,7 @@ export interface SweptRow {
 
 interface TargetRow {
   endpoint_id: string;
+  kept: OutboundEvent | null;
   state: 'pending' | 'held';
   after_handed: boolean;
   url: string;
@@ -51,9 +52,11 @@ export class EventOutbox {
 
   /**
    * Keeps the event and queues it for its endpoints (none: nothing is kept). A repeated call (a retried local activity)
-   * queues nothing again and returns nothing: rows it left are the sweeper's once their grace has passed.
+   * queues nothing again while the first call's rows stand (they are the sweeper's once their grace has passed). Returns
+   * the event as kept: a workflow task that ran its local activity and was then lost (the worker killed) runs again and
+   * emits the same event id at a later time, and every delivery of one id must carry one body.
    */
-  async enqueue(event: OutboundEvent): Promise<OutboxTarget[]> {
+  async enqueue(event: OutboundEvent): Promise<{ event: OutboundEvent; targets: OutboxTarget[] }> {
     const key = orderKey(event);
     const { rows } = await sql<TargetRow>`
       with targets as (
@@ -76,19 +79,23 @@ export class EventOutbox {
         on conflict (event_id, endpoint_id) do nothing
         returning endpoint_id, state
       )
-      select q.endpoint_id, q.state,
+      select q.endpoint_id, q.state, (select payload from events where id = ${event.id}) as kept,
         exists (
           select 1 from event_outbox o where o.endpoint_id = q.endpoint_id and o.order_key = ${key} and o.state = 'handed'
         ) as after_handed,
         t.url, t.status, t.secret, t.previous_secret, t.previous_secret_expires_at
       from queued q join targets t on t.id = q.endpoint_id
     `.execute(this.store.db);
-    return rows.map((r) => ({
-      endpointId: r.endpoint_id,
-      state: r.state,
-      afterHanded: r.after_handed,
-      endpoint: signingEndpoint(r, this.box),
-    }));
+    return {
+      // Seen as it was before this statement: the first call's payload, or none when this call kept it.
+      event: rows[0]?.kept ?? event,
+      targets: rows.map((r) => ({
+        endpointId: r.endpoint_id,
+        state: r.state,
+        afterHanded: r.after_handed,
+        endpoint: signingEndpoint(r, this.box),
+      })),
+    };
   }
 
   /** Marks events as at the dispatcher (signalled to it), from `pending` (a failed first attempt) or `handing`. */

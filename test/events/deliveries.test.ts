@@ -172,7 +172,7 @@ describe('outbound events: signed, ordered, retried deliveries', function () {
     // A worker queued the first and died before its attempt; this process emits the second.
     const dead = new EventOutbox(stack.store, stack.box, 'a-worker-that-died');
     const first = event('verification.created', 'created');
-    assert.equal((await dead.enqueue(first))[0]?.state, 'pending');
+    assert.equal((await dead.enqueue(first)).targets[0]?.state, 'pending');
     const emittedAt = Date.now();
     await stack.emit(event('verification.completed', 'completed'));
     const got = await arrived(r, workflowId, 2, 20_000);
@@ -180,6 +180,31 @@ describe('outbound events: signed, ordered, retried deliveries', function () {
     assert.equal(got[0]!.event.id, first.id);
     // Held behind the first until the sweeper took that over (3 s in this suite).
     assert.ok(got[1]!.at - emittedAt >= TEST_SWEEPER.graceMs - 1000, `${got[1]!.at - emittedAt} ms`);
+  });
+
+  it('delivers an event emitted again by a workflow task that ran twice (its worker killed) with the body it was kept with', async () => {
+    const { receiver: r, url } = await receiver();
+    await subscribe(stack.keys.e!, url);
+    const workflowId = verificationWorkflowId(callerId('v2'));
+    const event = {
+      id: `evt_${randomUUID().replaceAll('-', '')}`,
+      type: 'verification.created' as const,
+      timestamp: new Date(Date.now() - 5_000).toISOString(),
+      tenant: stack.tenants.e!,
+      data: { workflowId, stage: 'created' as const },
+      links: { self: `/verifications/${workflowId}` },
+    };
+    await stack.emit(event);
+    await arrived(r, workflowId, 1);
+    // The task again: the same id (uuid4 is seeded by the run), a later workflow time.
+    await stack.emit({ ...event, timestamp: new Date().toISOString() });
+    const got = await arrived(r, workflowId, 2);
+    assert.deepEqual(
+      got.map((d) => d.headers['webhook-id']),
+      [event.id, event.id],
+    );
+    assert.equal(got[1]!.body, got[0]!.body);
+    assert.equal(got[1]!.event.timestamp, event.timestamp);
   });
 
   it('redelivers after a 500 with the same webhook-id, and the deliveries log shows both attempts', async () => {
@@ -316,6 +341,8 @@ describe('outbound events: signed, ordered, retried deliveries', function () {
     assert.deepEqual(all.json(), { queued: 1 });
     const again = await arrived(r, workflowId, 2);
     assert.equal(again[1]!.event.id, firstId);
+    // Read back from the database (whose jsonb orders keys its own way), sent as the same bytes as the first attempt.
+    assert.equal(again[1]!.body, again[0]!.body);
     verify(again[1]!, secret);
     const one = await stack.as(stack.keys.a!, {
       method: 'POST',
