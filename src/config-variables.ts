@@ -557,7 +557,7 @@ export const variables = {
     schema: positiveInt,
     default: '16',
     description:
-      "Deliveries under way at once per event endpoint (one verification's events always one at a time, in order)",
+      "Deliveries under way at once per event endpoint: first attempts per worker process, and retries across a tenant's dispatchers (one verification's events always one at a time, in order)",
   }),
   PATIENT_ID_KEY: v({
     schema: z.string().min(1).optional(),

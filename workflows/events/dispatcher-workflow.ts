@@ -46,13 +46,15 @@ export async function eventDispatcherWorkflow(input: DispatcherInput): Promise<v
   const keep = (endpointId: string, events: OutboundEvent[], reason?: DisableReason) => {
     if (events.length > 0 || reason) chores.push({ endpointId, events, ...(reason ? { reason } : {}) });
   };
-  setHandler(eventSignal, (event) => {
-    for (const endpointId of book.accept(event)) keep(endpointId, [event]);
-  });
+  // The endpoints first: signals that came with the first task are handed to each handler as it is set, and an event
+  // taken before the signal-with-start's endpoints would find none to go to.
   let nextPolicy = policy;
   setHandler(endpointsSignal, (update) => {
     if (update.asOf >= book.asOf && update.policy) nextPolicy = update.policy;
     for (const [endpointId, events] of book.update(update)) keep(endpointId, events);
+  });
+  setHandler(eventSignal, (event) => {
+    for (const endpointId of book.accept(event)) keep(endpointId, [event]);
   });
   setHandler(redeliverSignal, ({ endpointId, events, handedOver }) => {
     if (handedOver) keep(endpointId, book.takeOver(endpointId, events));
