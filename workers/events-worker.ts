@@ -6,7 +6,7 @@ import type { Config } from '../src/config.js';
 import { EventEndpoints } from '../src/events/endpoints.js';
 import { EventLog } from '../src/events/event-log.js';
 import { deliveryPolicy, EventDispatchers } from '../src/events/dispatchers.js';
-import { openEmitting } from '../src/events/emitting.js';
+import { openEmitting } from '../activities/events/emitting.js';
 import type { EventOutbox } from '../src/events/outbox.js';
 import { secretBox } from '../src/events/services.js';
 import { createLogger, type Logger } from '../src/logging.js';

@@ -7,7 +7,7 @@ import { AuditTrail } from '../../src/audit/audit-trail.js';
 import { loadConfig } from '../../src/config.js';
 import { EventEndpoints } from '../../src/events/endpoints.js';
 import { EventLog } from '../../src/events/event-log.js';
-import { openEmitting } from '../../src/events/emitting.js';
+import { openEmitting } from '../../activities/events/emitting.js';
 import type { SweeperTiming } from '../../src/events/outbox-sweeper.js';
 import { SecretBox } from '../../src/events/secret-box.js';
 import { eventServices } from '../../src/events/services.js';

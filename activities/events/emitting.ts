@@ -1,19 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { Client } from '@temporalio/client';
-import { createEmitActivities } from '../../activities/events/emit.js';
-import type { Logger } from '../logging.js';
-import { recordEndpointDisabled } from '../metrics/project-metrics.js';
-import type { Store } from '../store/database.js';
+import { createEmitActivities } from './emit.js';
+import type { Logger } from '../../src/logging.js';
+import { recordEndpointDisabled } from '../../src/metrics/project-metrics.js';
+import type { Store } from '../../src/store/database.js';
 import type { EmitActivities } from '../../workflows/shared/event-emitter.js';
-import type { EventDispatchers } from './dispatchers.js';
-import type { EventEndpoints } from './endpoints.js';
-import type { EventLog } from './event-log.js';
-import { FirstDeliveries, type FirstDeliveriesOptions } from './first-deliveries.js';
-import { DispatcherHandoff } from './handoff.js';
-import { EventOutbox } from './outbox.js';
-import { SWEEPER_TIMING, sweepOutboxEvery, type SweeperTiming } from './outbox-sweeper.js';
-import type { SecretBox } from './secret-box.js';
+import type { EventDispatchers } from '../../src/events/dispatchers.js';
+import type { EventEndpoints } from '../../src/events/endpoints.js';
+import type { EventLog } from '../../src/events/event-log.js';
+import { FirstDeliveries, type FirstDeliveriesOptions } from '../../src/events/first-deliveries.js';
+import { DispatcherHandoff } from '../../src/events/handoff.js';
+import { EventOutbox } from '../../src/events/outbox.js';
+import { SWEEPER_TIMING, sweepOutboxEvery, type SweeperTiming } from '../../src/events/outbox-sweeper.js';
+import type { SecretBox } from '../../src/events/secret-box.js';
 
 export interface EmittingDeps extends Pick<FirstDeliveriesOptions, 'requestTimeoutMs' | 'failingForMs'> {
   store: Store;
