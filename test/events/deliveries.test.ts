@@ -134,7 +134,10 @@ describe('outbound events: signed, ordered, retried deliveries', function () {
     const { endpoint } = await subscribe(stack.keys.e!, url);
     const workflowId = await start(stack.keys.e!);
     await arrived(r, workflowId, 2);
-    const history = await testTemporal().client.workflow.getHandle(workflowId).fetchHistory();
+    // The attempt can arrive before the task that ran its local activity has completed: the history once it closed.
+    const handle = testTemporal().client.workflow.getHandle(workflowId);
+    await handle.result();
+    const history = await handle.fetchHistory();
     const kinds = (history.events ?? []).map((e) => Object.keys(e).find((k) => k.endsWith('EventAttributes')));
     assert.equal(kinds.filter((k) => k === 'signalExternalWorkflowExecutionInitiatedEventAttributes').length, 0);
     assert.ok(kinds.filter((k) => k === 'markerRecordedEventAttributes').length >= 2, 'one local activity per event');
