@@ -3,12 +3,10 @@ import { Worker, type NativeConnection } from '@temporalio/worker';
 import type { DataConverter } from '@temporalio/common';
 import { createEventActivities } from '../activities/events/index.js';
 import type { Config } from '../src/config.js';
-import { EventEndpoints } from '../src/events/endpoints.js';
 import { EventLog } from '../src/events/event-log.js';
-import { deliveryPolicy, EventDispatchers } from '../src/events/dispatchers.js';
 import { openEmitting } from '../activities/events/emitting.js';
 import type { EventOutbox } from '../src/events/outbox.js';
-import { secretBox } from '../src/events/services.js';
+import { eventServices, secretBox } from '../src/events/services.js';
 import { createLogger, type Logger } from '../src/logging.js';
 import { openStore } from '../src/store/database.js';
 import type { Tracing } from '../src/tracing/tracing.js';
@@ -110,15 +108,12 @@ export async function openEventsSide(config: Config, temporal: Client): Promise<
   const stops: (() => void)[] = [];
   try {
     const box = await secretBox(config);
-    const log = new EventLog(store);
-    const endpoints = new EventEndpoints(store, box);
+    const services = eventServices(store, box, temporal, config);
     const emitting = openEmitting({
       store,
       box,
       client: temporal,
-      endpoints,
-      log,
-      dispatchers: new EventDispatchers(temporal, deliveryPolicy(config.events), endpoints),
+      services,
       logger,
       concurrency: config.events.endpointConcurrency,
     });
@@ -131,9 +126,9 @@ export async function openEventsSide(config: Config, temporal: Client): Promise<
           taskQueue: config.events.taskQueue,
           dataConverter,
           ...code,
-          activities: createEventActivities({ endpoints, log, logger }),
+          activities: createEventActivities({ endpoints: services.endpoints, log: services.log, logger }),
         });
-        stops.push(purgeEvery(PURGE_INTERVAL_MS, log, emitting.outbox, logger), emitting.startSweeping());
+        stops.push(purgeEvery(PURGE_INTERVAL_MS, services.log, emitting.outbox, logger), emitting.startSweeping());
         return worker;
       },
       async close() {

@@ -6,22 +6,19 @@ import type { Logger } from '../../src/logging.js';
 import { recordEndpointDisabled } from '../../src/metrics/project-metrics.js';
 import type { Store } from '../../src/store/database.js';
 import type { EmitActivities } from '../../workflows/shared/event-emitter.js';
-import type { EventDispatchers } from '../../src/events/dispatchers.js';
-import type { EventEndpoints } from '../../src/events/endpoints.js';
-import type { EventLog } from '../../src/events/event-log.js';
 import { FirstDeliveries, type FirstDeliveriesOptions } from '../../src/events/first-deliveries.js';
 import { DispatcherHandoff } from '../../src/events/handoff.js';
 import { EventOutbox } from '../../src/events/outbox.js';
 import { SWEEPER_TIMING, sweepOutboxEvery, type SweeperTiming } from '../../src/events/outbox-sweeper.js';
 import type { SecretBox } from '../../src/events/secret-box.js';
+import type { EventServices } from '../../src/events/services.js';
 
 export interface EmittingDeps extends Pick<FirstDeliveriesOptions, 'requestTimeoutMs' | 'failingForMs'> {
   store: Store;
   box: SecretBox;
   client: Client;
-  endpoints: EventEndpoints;
-  log: EventLog;
-  dispatchers: EventDispatchers;
+  /** The endpoints, the deliveries log and the dispatchers, as the intake API has them. */
+  services: EventServices;
   logger: Logger;
   /** First attempts under way at once per endpoint in this process (EVENTS_ENDPOINT_CONCURRENCY). */
   concurrency: number;
@@ -43,11 +40,11 @@ export interface Emitting {
  * attempts in it, handovers to the tenant's dispatchers, and an endpoint that answers 410 disabled at once.
  */
 export function openEmitting(deps: EmittingDeps): Emitting {
-  const { logger } = deps;
+  const { logger, services } = deps;
   const outbox = new EventOutbox(deps.store, deps.box, `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`);
-  const handoff = new DispatcherHandoff(deps.client, outbox, deps.dispatchers, logger);
+  const handoff = new DispatcherHandoff(deps.client, outbox, services.dispatchers, logger);
   const first = new FirstDeliveries({
-    log: deps.log,
+    log: services.log,
     handoff,
     logger,
     concurrency: deps.concurrency,
@@ -56,12 +53,12 @@ export function openEmitting(deps: EmittingDeps): Emitting {
     // As the dispatcher does with a 410 (activities/events): disabled, what it will not get kept for redelivery, and
     // the tenant's dispatchers told to stop delivering to it.
     async gone(endpointId, tenant, events) {
-      const disabled = await deps.endpoints.disable(endpointId, 'gone');
-      await deps.log.keepUndelivered(endpointId, events);
+      const disabled = await services.endpoints.disable(endpointId, 'gone');
+      await services.log.keepUndelivered(endpointId, events);
       if (!disabled) return;
       recordEndpointDisabled('gone');
       logger.warn({ endpointId, undelivered: events.length }, 'event endpoint disabled: it answered 410 Gone');
-      await deps.dispatchers.refresh(tenant);
+      await services.dispatchers.refresh(tenant);
     },
   });
   return {

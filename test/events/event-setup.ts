@@ -78,15 +78,12 @@ export async function startEventsStack(): Promise<EventsStack> {
   });
   const running = worker.run();
   const services = eventServices(store, box, client, config, policy);
-  const log = new EventLog(store);
   const logger = createLogger(config, 'events');
   const emitting = openEmitting({
     store,
     box,
     client,
-    endpoints: services.endpoints,
-    log,
-    dispatchers: services.dispatchers,
+    services,
     logger,
     concurrency: 2,
     requestTimeoutMs: 1500,
