@@ -152,6 +152,31 @@ const percentile = (xs: number[], p: number) => {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 };
 
+type Step = 'signalled' | 'task started' | 'task completed' | 'fetch started' | 'fetched';
+
+/**
+ * Where the time from the delivery to the fetch goes, from `discovery-<id>`'s history (server clock): each step's
+ * time since the one before it, the first since the delivery was sent.
+ */
+function addSteps(steps: Record<Step, number[]>, events: HistoryEvent[], sentAt: number): void {
+  const signal = events.findIndex((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'discoveryUpdated');
+  if (signal < 0) return;
+  const after = events.slice(signal);
+  const at = [
+    events[signal],
+    after.find((e) => e.workflowTaskStartedEventAttributes),
+    after.find((e) => e.workflowTaskCompletedEventAttributes),
+    after.find((e) => e.activityTaskStartedEventAttributes),
+    after.find((e) => e.activityTaskCompletedEventAttributes),
+  ].map((e) => (e ? eventMs(e) : Number.NaN));
+  const names: Step[] = ['signalled', 'task started', 'task completed', 'fetch started', 'fetched'];
+  let before = sentAt;
+  for (const [k, name] of names.entries()) {
+    if (!Number.isNaN(at[k]!)) steps[name].push(at[k]! - before);
+    before = at[k]!;
+  }
+}
+
 /** Delivery sent → fetched (`discovery-<id>`'s fetch completed) and → handed (the verification's signal). */
 async function latencies(waiting: Waiting[], sentAt: number[], statuses: number[]) {
   const fetched: number[] = [];
@@ -159,6 +184,13 @@ async function latencies(waiting: Waiting[], sentAt: number[], statuses: number[
   const settleBy = Date.now() + 60_000;
   let unsettled = 0;
   const actions = { verification: 0, owner: 0 };
+  const steps: Record<Step, number[]> = {
+    signalled: [],
+    'task started': [],
+    'task completed': [],
+    'fetch started': [],
+    fetched: [],
+  };
   for (const [i, w] of waiting.entries()) {
     // Bounded: a verification whose delivery was lost would otherwise wait for its hourly poll.
     const closed = await Promise.race([
@@ -174,6 +206,7 @@ async function latencies(waiting: Waiting[], sentAt: number[], statuses: number[
     const fetch = ownerEvents.find((e) => e.activityTaskCompletedEventAttributes);
     const handout = mine.find((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'discoveryHandout');
     if (fetch) fetched.push(eventMs(fetch) - sentAt[i]!);
+    addSteps(steps, ownerEvents, sentAt[i]!);
     if (handout) handed.push(eventMs(handout) - sentAt[i]!);
     actions.verification += billedActions(mine);
     actions.owner += billedActions(ownerEvents);
@@ -182,6 +215,7 @@ async function latencies(waiting: Waiting[], sentAt: number[], statuses: number[
   return {
     fetched: spread(fetched),
     handed: spread(handed),
+    steps: Object.fromEntries(Object.entries(steps).map(([k, xs]) => [k, percentile(xs, 50)])) as Record<Step, number>,
     unsettled,
     statuses,
     actions: {
@@ -242,6 +276,13 @@ async function run() {
             `webhook → discovery fetched, ${waiters} staggered ${staggerMs} ms apart`,
             `p50 ${ms(s.fetched.p50)}, p99 ${ms(s.fetched.p99)} (${s.fetched.n})`,
             `p50 ≤ 50 ms, p99 ≤ 250 ms: ${met(s.fetched.p50 <= 50 && s.fetched.p99 <= 250)}`,
+          ],
+          [
+            '  its steps, p50 of each (server clock)',
+            Object.entries(s.steps)
+              .map(([name, v]) => `${name} +${Math.round(v)}`)
+              .join(', '),
+            '',
           ],
           ['  → handed to its verification', `p50 ${ms(s.handed.p50)}, p99 ${ms(s.handed.p99)} (${s.handed.n})`, ''],
           [

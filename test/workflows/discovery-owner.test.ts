@@ -27,6 +27,7 @@ async function historyCounts(handle: WorkflowHandle) {
   return {
     fetches: activity('fetchDiscovery'),
     registrations: activity('registerDiscoveryWaiter'),
+    payerLookups: activity('lookupPayer'),
     timers: events.filter((e) => e.timerStartedEventAttributes).length,
     signalsSent: events.filter((e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes).length,
     signalsReceived: events.filter((e) => e.workflowExecutionSignaledEventAttributes).length,
@@ -43,8 +44,8 @@ describe('discovery-<id> owns its waiters', function () {
   });
   after(async () => h?.stop());
 
-  async function startWaiter(discoveryId: string, timing: Partial<Timing> = HOURLY) {
-    const request = v2Intake({ payerId: undefined, discoveryId });
+  async function startWaiter(discoveryId: string, timing: Partial<Timing> = HOURLY, payerId?: string) {
+    const request = v2Intake({ payerId, discoveryId });
     delete (request.patient as { memberId?: string }).memberId;
     const { workflowId } = await startVerification(client(), request, { taskQueue: h.taskQueue, timing });
     return client().workflow.getHandle<typeof verificationWorkflow>(workflowId);
@@ -111,12 +112,22 @@ describe('discovery-<id> owns its waiters', function () {
     for (const w of waiters) {
       const mine = await historyCounts(w);
       assert.deepEqual(
-        [mine.fetches, mine.registrations, mine.signalsReceived],
-        [0, 1, 1],
-        'each waiter registered once and was handed the discovery, fetching nothing itself',
+        [mine.fetches, mine.registrations, mine.signalsReceived, mine.payerLookups],
+        [0, 1, 1, 0],
+        'each waiter registered once and was handed the discovery, fetching nothing itself, and looked up no payer',
       );
     }
     await recordHistory('discovery-owner-three-waiters', owner(discoveryId));
+  });
+
+  it('looks up a payer the intake named, though a discovery found the member id', async () => {
+    const { discoveryId } = await pendingDiscovery(h.sandbox);
+    const waiter = await startWaiter(discoveryId, HOURLY, v2Intake().payerId);
+    await waitersOf(discoveryId, 1);
+    await h.sandbox.completeDiscovery(discoveryId, true);
+    await owner(discoveryId).signal(discoveryUpdatedSignal, { discoveryId, eventId: 'evt-named-payer' });
+    assert.equal((await waiter.result()).outcome, 'completed');
+    assert.equal((await historyCounts(waiter)).payerLookups, 1, 'the payer the intake named is looked up');
   });
 
   it('gives a waiter that registers after the discovery ended the result at once', async () => {

@@ -35,8 +35,8 @@ const { lookupPayer, createVerificationV2 } = proxyActivities<VerificationActivi
 
 /**
  * One patient's verification of benefits (DESIGN §3): guard the input's structure (the starter validated it), wait for
- * the discovery when the payer or member id is unknown, look the payer up, create the verification (v2 exactly once,
- * v1 at most once), take input for runs that ask for it.
+ * the discovery when the payer or member id is unknown, look the payer up unless the discovery named it, create the
+ * verification (v2 exactly once, v1 at most once), take input for runs that ask for it.
  */
 export async function verificationWorkflow(input: VerificationWorkflowInput): Promise<VerificationResult> {
   const events = new EventEmitter(input.tenant);
@@ -143,6 +143,8 @@ async function verify(input: VerificationWorkflowInput, events: StageEvents): Pr
   // awaiting-discovery: only when the payer or the member id is unknown and a discovery will tell
   let payerId = valid.payerId;
   let memberId = intakeMemberId(valid);
+  // The service named the payer itself (its discovery found it): looking it up would spend a call to learn nothing.
+  let payerNamedByService = false;
   if (waitsForDiscovery(valid)) {
     stage.enter('awaiting-discovery');
     const waited = await discoveries.wait(timing, stopped);
@@ -151,7 +153,10 @@ async function verify(input: VerificationWorkflowInput, events: StageEvents): Pr
     if (waited.kind === 'timed-out') return finish('timed-out');
     const found = waited.discovery;
     if (found.payerName === null || found.memberId === null) return finish('no-coverage');
-    payerId ??= found.payerId;
+    if (payerId === undefined) {
+      payerId = found.payerId;
+      payerNamedByService = true;
+    }
     memberId ??= found.memberId;
   }
   if (payerId === undefined) return fail(invalidRequest('payerId', 'payerId is required'));
@@ -169,18 +174,20 @@ async function verify(input: VerificationWorkflowInput, events: StageEvents): Pr
     progress.at({
       doing: `${summary}; failures retried for ${humanDuration(policy.retryWindowSeconds * 1000)} after the first`,
     });
-  try {
-    const summary = activitySummary.lookupPayer(payerId);
-    calling(summary);
-    // Bulk work begun goes before bulk work new (workflows/priority.ts); replay does not compare a call's priority.
-    const opening = firstCallPriority(workflowInfo().priority);
-    const options = { summary, ...(opening ? { priority: opening } : {}) };
-    await lookupPayer.executeWithOptions(options, [payerId, policy]);
-  } catch (err) {
-    if (isActivityFailureOfType(err, FailureType.NotFound)) return fail(invalidRequest('payerId', 'unknown payer'));
-    return fail(toCallerFailure(err));
+  if (!payerNamedByService) {
+    try {
+      const summary = activitySummary.lookupPayer(payerId);
+      calling(summary);
+      // Bulk work begun goes before bulk work new (workflows/priority.ts); replay does not compare a call's priority.
+      const opening = firstCallPriority(workflowInfo().priority);
+      const options = { summary, ...(opening ? { priority: opening } : {}) };
+      await lookupPayer.executeWithOptions(options, [payerId, policy]);
+    } catch (err) {
+      if (isActivityFailureOfType(err, FailureType.NotFound)) return fail(invalidRequest('payerId', 'unknown payer'));
+      return fail(toCallerFailure(err));
+    }
+    if (cancelled) return finish('cancelled');
   }
-  if (cancelled) return finish('cancelled');
   // Seeded from this run's id: every retry, worker restart and replay sends the same key, so no duplicate.
   const idempotencyKey = input.idempotencyKey ?? uuid4();
   if (valid.version === 'v2') {
