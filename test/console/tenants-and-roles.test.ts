@@ -25,6 +25,7 @@ import {
   verificationAwaitingInput as awaitingInput,
   verificationNeedingReview as needingReview,
 } from './waiting-verifications.js';
+import { boundedTeardown } from '../setup/bounded-teardown.js';
 
 const HTML = { accept: 'text/html' };
 const A = 'clinic-a';
@@ -125,10 +126,12 @@ describe('operator console roles and tenants', function () {
     bBatch = await openBatch(B);
   });
   after(async () => {
-    await Promise.all(cleanup.map((fn) => fn().catch(() => undefined)));
-    await console?.close();
+    // Each step bounded: this hook once waited over a minute in a clean clone's `npm test`, with no step named.
+    const cancels = Promise.all(cleanup.map((fn) => fn().catch(() => undefined)));
+    await boundedTeardown("the cancels of the suite's batches", cancels, 15_000);
+    if (console) await boundedTeardown('the console close', console.close(), 5_000);
     await h?.stop();
-    await store?.close();
+    if (store) await boundedTeardown('the store close', store.close(), 10_000);
   });
 
   /** What B's objects are now: nothing of it may change through tenant A's operator or a viewer. */
