@@ -152,7 +152,9 @@ const percentile = (xs: number[], p: number) => {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 };
 
-type Step = 'signalled' | 'task started' | 'task completed' | 'fetch started' | 'fetched';
+/** The steps from a delivery to its fetch, in order, as `discovery-<id>`'s history shows them. */
+const STEPS = ['signalled', 'task started', 'task completed', 'fetch started', 'fetched'] as const;
+type Step = (typeof STEPS)[number];
 
 /**
  * Where the time from the delivery to the fetch goes, from `discovery-<id>`'s history (server clock): each step's
@@ -169,10 +171,11 @@ function addSteps(steps: Record<Step, number[]>, events: HistoryEvent[], sentAt:
     after.find((e) => e.activityTaskStartedEventAttributes),
     after.find((e) => e.activityTaskCompletedEventAttributes),
   ].map((e) => (e ? eventMs(e) : Number.NaN));
-  const names: Step[] = ['signalled', 'task started', 'task completed', 'fetch started', 'fetched'];
   let before = sentAt;
-  for (const [k, name] of names.entries()) {
-    if (!Number.isNaN(at[k]!)) steps[name].push(at[k]! - before);
+  for (const [k, name] of STEPS.entries()) {
+    // A step missing from the history ends the breakdown: the ones after it have nothing to count from.
+    if (Number.isNaN(at[k]!)) return;
+    steps[name].push(at[k]! - before);
     before = at[k]!;
   }
 }
@@ -184,13 +187,7 @@ async function latencies(waiting: Waiting[], sentAt: number[], statuses: number[
   const settleBy = Date.now() + 60_000;
   let unsettled = 0;
   const actions = { verification: 0, owner: 0 };
-  const steps: Record<Step, number[]> = {
-    signalled: [],
-    'task started': [],
-    'task completed': [],
-    'fetch started': [],
-    fetched: [],
-  };
+  const steps = Object.fromEntries(STEPS.map((step) => [step, [] as number[]])) as Record<Step, number[]>;
   for (const [i, w] of waiting.entries()) {
     // Bounded: a verification whose delivery was lost would otherwise wait for its hourly poll.
     const closed = await Promise.race([
