@@ -5,8 +5,6 @@ import { createEventActivities } from '../../activities/events/index.js';
 import { IntakeClients } from '../../src/access/intake-clients.js';
 import { AuditTrail } from '../../src/audit/audit-trail.js';
 import { loadConfig } from '../../src/config.js';
-import { EventEndpoints } from '../../src/events/endpoints.js';
-import { EventLog } from '../../src/events/event-log.js';
 import { openEmitting } from '../../activities/events/emitting.js';
 import type { SweeperTiming } from '../../src/events/outbox-sweeper.js';
 import { SecretBox } from '../../src/events/secret-box.js';
@@ -63,6 +61,8 @@ export async function startEventsStack(): Promise<EventsStack> {
   const config = loadConfig({ LOG_LEVEL: 'silent' });
   const policy: DeliveryPolicy = { ...DEFAULT_DELIVERY_POLICY, ...TEST_POLICY, taskQueue: eventsQueue };
   const { nativeConnection, server, client } = testTemporal();
+  const services = eventServices(store, box, client, config, policy);
+  const logger = createLogger(config, 'events');
   const worker: Worker = await createEventsWorker({
     connection: nativeConnection,
     namespace: server.namespace,
@@ -70,15 +70,13 @@ export async function startEventsStack(): Promise<EventsStack> {
     dataConverter: testDataConverter(),
     workflowBundle: await workflowBundle(),
     activities: createEventActivities({
-      endpoints: new EventEndpoints(store, box),
-      log: new EventLog(store),
-      logger: createLogger(config, 'events'),
+      endpoints: services.endpoints,
+      log: services.log,
+      logger,
       requestTimeoutMs: 1500,
     }),
   });
   const running = worker.run();
-  const services = eventServices(store, box, client, config, policy);
-  const logger = createLogger(config, 'events');
   const emitting = openEmitting({
     store,
     box,
