@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import type { EligibilityClient } from '../src/client/index.js';
-import { createEmitActivities } from './events/emit.js';
+import { createEmitActivities, keepAhead } from './events/emit.js';
 import { registerDiscoveryWaiter } from './discovery-waiters.js';
 import { heldBackFailure, toActivityFailure, toV1CreationFailure } from './failures.js';
 import type { CallOutcomes } from './outcomes.js';
@@ -41,6 +41,11 @@ export interface ActivityDeps {
   outcomes?: CallOutcomes;
   /** Paces this worker's calls after a 429 until the governor's cut lands; unset = not governed. */
   brake?: RateLimitBrake;
+  /**
+   * How events are kept: the workflows' local activity, and a creation's own `created` event (decision 62). Unset, as
+   * in a worker without the database (where no endpoint can exist): emitting does nothing.
+   */
+  emit?: EmitActivities;
 }
 
 /**
@@ -53,20 +58,26 @@ export function createActivities(
 ): VerificationActivities & EmitActivities {
   // The signatures are the port's (`VerificationActivities`), so they are written once, on the workflow side.
   const fetchDiscovery = (discoveryId: string) => serviceCall(deps, (o) => client.getDiscovery(discoveryId, o));
+  const emit = deps.emit ?? createEmitActivities();
   return {
-    // Emitting does nothing until a worker with the database puts its own in (workers/events-worker.ts).
-    ...createEmitActivities(),
+    ...emit,
     lookupPayer: (payerId, policy) => serviceCall(deps, (o) => client.getPayer(payerId, o), toActivityFailure, policy),
     fetchDiscovery,
     registerDiscoveryWaiter: (discoveryId, waiterId, timing) =>
       registerDiscoveryWaiter(fetchDiscovery, discoveryId, waiterId, timing),
-    createVerificationV2: (request, idempotencyKey, policy) =>
-      serviceCall(
+    async createVerificationV2(request, idempotencyKey, policy, created) {
+      const response = await serviceCall(
         deps,
         (o) => client.createVerificationV2(request, { ...o, idempotencyKey }),
         toActivityFailure,
         policy,
-      ),
+      );
+      if (!created) return response;
+      const { verificationId } = response;
+      const announced = await keepAhead(emit, { ...created, data: { ...created.data, verificationId } });
+      if (!announced) Context.current().log.warn('the outbox did not take the created event: the workflow keeps it');
+      return { ...response, announced };
+    },
     createVerificationV1: (request) =>
       serviceCall(deps, (o) => client.createVerificationV1(request, o), toV1CreationFailure),
     updateRun: (flowRunId, input) => serviceCall(deps, (o) => client.updateRun(flowRunId, input, o)),

@@ -84,8 +84,7 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
       ? await (await import('./events-worker.js')).openEventsSide(config, temporal)
       : undefined;
     const activities = {
-      ...createActivities(service, { outcomes, brake }),
-      ...eventsSide?.emitActivities,
+      ...createActivities(service, { outcomes, brake, ...(eventsSide ? { emit: eventsSide.emitActivities } : {}) }),
       ...createPatientActivities(service, { outcomes, brake }),
       ...createBatchActivities({
         client: temporal,

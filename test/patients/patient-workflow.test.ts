@@ -31,7 +31,7 @@ describe('patientWorkflow (time-compressed: offsets in seconds)', function () {
   before(async () => {
     // The events the workflows emit, as the outbox's local activity receives them (tested end to end in test/events).
     h = await startWorkflowHarness(undefined, {
-      activities: {
+      emit: {
         emitEvent: ({ event }: { event: OutboundEvent }) => {
           emitted.push(event);
           return Promise.resolve();

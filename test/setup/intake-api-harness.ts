@@ -40,7 +40,7 @@ export interface IntakeApiHarnessOptions {
 export async function startIntakeApiHarness(options: IntakeApiHarnessOptions = {}): Promise<IntakeApiHarness> {
   const harness = await startWorkflowHarness(
     options.sandbox,
-    options.emitActivities ? { activities: options.emitActivities } : {},
+    options.emitActivities ? { emit: options.emitActivities } : {},
   );
   const config = loadConfig({
     INTAKE_API_KEY: TEST_INTAKE_KEY,

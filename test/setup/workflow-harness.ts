@@ -5,6 +5,7 @@ import { createPatientActivities } from '../../activities/patient.js';
 import { createRefreshActivities } from '../../activities/refresh/index.js';
 import { createGovernorActivities } from '../../activities/governor/index.js';
 import { createActivities } from '../../activities/index.js';
+import type { EmitActivities } from '../../workflows/shared/event-emitter.js';
 import type { CallOutcomes } from '../../activities/outcomes.js';
 import { EligibilityClient } from '../../src/client/index.js';
 import { loadConfig } from '../../src/config.js';
@@ -32,8 +33,8 @@ export type HarnessWorkerOverrides = Partial<
   taskQueue?: string;
   /** How long one `startBatchItems` takes a page's rows (activities/batch.ts). */
   startSliceMs?: number;
-  /** Activities put in over the defaults (a suite's own event emitting). */
-  activities?: object;
+  /** How events are kept (a suite's own): the local activity and a creation's `created` event; default: not at all. */
+  emit?: EmitActivities;
 };
 
 export async function startWorkflowHarness(
@@ -48,18 +49,17 @@ export async function startWorkflowHarness(
   });
   const service = new EligibilityClient(config.service);
   const { nativeConnection, server, client } = testTemporal();
-  const { outcomes, startSliceMs, activities, taskQueue = `test-${randomUUID()}`, ...overrides } = workerOverrides;
+  const { outcomes, startSliceMs, emit, taskQueue = `test-${randomUUID()}`, ...overrides } = workerOverrides;
   const worker = await createWorker({
     connection: nativeConnection,
     namespace: server.namespace,
     taskQueue,
     activities: {
-      ...createActivities(service, { outcomes }),
+      ...createActivities(service, { outcomes, ...(emit ? { emit } : {}) }),
       ...createPatientActivities(service, { outcomes }),
       ...createBatchActivities({ client, taskQueue, startSliceMs, blindIndex: testBlindIndex() }),
       ...createGovernorActivities(client),
       ...createRefreshActivities({ client }),
-      ...activities,
     },
     dataConverter: testDataConverter(),
     maxActivitiesPerSecond: 500,

@@ -23,14 +23,17 @@ const { emitEvent } = proxyLocalActivities<EmitActivities>({
  */
 export class EventEmitter {
   private chain: Promise<void> = Promise.resolve();
+  /** Events emitted and not kept yet. */
+  private unkept = 0;
   readonly tenant: string;
 
   constructor(tenant: string | undefined) {
     this.tenant = tenant ?? DEFAULT_EVENT_TENANT;
   }
 
-  emit(type: EventType, data: EventData, self: string): void {
-    const event: OutboundEvent = {
+  /** The event as it is kept; its id is the run's next (decision 62 lets an activity keep one made ahead). */
+  make(type: EventType, data: EventData, self: string): OutboundEvent {
+    return {
       // Seeded from the run's id: a replay makes the same id, so a redelivery is recognised by its `webhook-id`.
       id: `evt_${uuid4().replaceAll('-', '')}`,
       type,
@@ -39,8 +42,30 @@ export class EventEmitter {
       data,
       links: { self },
     };
+  }
+
+  emit(type: EventType, data: EventData, self: string): void {
+    this.keep(this.make(type, data, self));
+  }
+
+  /** Keeps an event made with `make` (one an activity was to keep and did not). */
+  keep(event: OutboundEvent): void {
+    this.unkept += 1;
     // One after the other: the outbox keeps a verification's events in the order they happened.
-    this.chain = this.chain.then(() => emitEvent({ event })).catch(() => undefined);
+    this.chain = this.chain.then(async () => {
+      try {
+        await emitEvent({ event });
+      } catch {
+        // Retried until kept: only the workflow's own end stops it, and then there is nothing left to order.
+      } finally {
+        this.unkept -= 1;
+      }
+    });
+  }
+
+  /** No event is still on its way to the outbox: one kept elsewhere now cannot overtake an earlier one. */
+  get idle(): boolean {
+    return this.unkept === 0;
   }
 
   /** Resolves once every event emitted so far is kept. */

@@ -13,6 +13,7 @@ import type {
   WebhookEndpoint,
 } from '../../src/contract/index.js';
 import type { CallPolicy } from '../shared/activity-options.js';
+import type { OutboundEvent } from '../shared/event-catalogue.js';
 import type { DiscoveryRegistration, DiscoveryWorkflowInput } from '../shared/types.js';
 
 /**
@@ -33,12 +34,17 @@ export interface VerificationActivities {
     waiterId: string,
     timing?: DiscoveryWorkflowInput['timing'],
   ) => Promise<DiscoveryRegistration>;
-  /** `idempotencyKey` comes from the workflow (`uuid4()`), so every attempt and replay sends the same one. */
+  /**
+   * `idempotencyKey` comes from the workflow (`uuid4()`), so every attempt and replay sends the same one. `created`,
+   * the event the workflow made ahead, is kept once the verification exists (its id filled in); `announced` says
+   * whether it was (decision 62).
+   */
   createVerificationV2: (
     request: VerificationRequestV2,
     idempotencyKey: string,
     policy?: CallPolicy,
-  ) => Promise<VerificationResponseV2>;
+    created?: OutboundEvent,
+  ) => Promise<VerificationResponseV2 & { announced?: boolean }>;
   /** Not idempotent: an outcome the service did not state fails as `AmbiguousOutcome`, for a person to decide. */
   createVerificationV1: (request: VerificationRequestV1) => Promise<VerificationResponseV1>;
   updateRun: (flowRunId: string, input: RunInput) => Promise<RunUpdateResponse>;

@@ -5,6 +5,7 @@ import {
   type FailedReason,
   type VerificationEventData,
 } from '../shared/event-catalogue.js';
+import type { OutboundEvent } from '../shared/event-catalogue.js';
 import type { EventEmitter } from '../shared/event-emitter.js';
 import { BatchId } from '../shared/search-attributes.js';
 import type { Stage } from '../shared/stages.js';
@@ -21,11 +22,42 @@ export class StageEvents {
   constructor(private readonly events: EventEmitter) {}
 
   entered(status: VerificationStatus): void {
-    const type = stageEvent(status.stage);
-    if (!type || this.announced === status.stage) return;
+    const event = this.announcing(status);
+    if (event) this.events.keep(event);
+  }
+
+  /**
+   * The event `status` (a stage not entered yet) will announce, made now for the activity that brings the stage about
+   * to keep (decision 62). None when an earlier event is still on its way to the outbox: it must not be overtaken.
+   */
+  ahead(status: VerificationStatus): OutboundEvent | undefined {
+    return this.events.idle ? this.make(status) : undefined;
+  }
+
+  /**
+   * `status`'s stage, whose event was made `ahead`, is reached: its activity kept the event, or it is kept now, under
+   * the id made ahead (an attempt may have kept it after all) and with what the stage holds now.
+   */
+  reached(ahead: OutboundEvent, kept: boolean, status: VerificationStatus): void {
     this.announced = status.stage;
+    if (kept) return;
+    const event = this.make(status);
+    if (event) this.events.keep({ ...event, id: ahead.id });
+  }
+
+  /** The stage's event, once: undefined for a stage no event tells, or one announced already. */
+  private announcing(status: VerificationStatus): OutboundEvent | undefined {
+    if (this.announced === status.stage) return undefined;
+    const event = this.make(status);
+    if (event) this.announced = status.stage;
+    return event;
+  }
+
+  private make(status: VerificationStatus): OutboundEvent | undefined {
+    const type = stageEvent(status.stage);
+    if (!type) return undefined;
     const { workflowId, typedSearchAttributes } = workflowInfo();
-    this.events.emit(
+    return this.events.make(
       type,
       verificationEventData(workflowId, status, typedSearchAttributes.get(BatchId)),
       `/verifications/${encodeURIComponent(workflowId)}`,

@@ -195,8 +195,14 @@ async function verify(input: VerificationWorkflowInput, events: StageEvents): Pr
       const summary = activitySummary.createV2(idempotencyKey);
       calling(summary);
       const v2Request = toV2Request(valid, payerId, memberId);
-      const created = await createVerificationV2.executeWithOptions({ summary }, [v2Request, idempotencyKey, policy]);
+      // The creation keeps its `created` event itself (decision 62): no workflow task of its own.
+      const ahead = events.ahead({ ...status(), stage: 'created' });
+      const created = await createVerificationV2.executeWithOptions(
+        { summary },
+        ahead ? [v2Request, idempotencyKey, policy, ahead] : [v2Request, idempotencyKey, policy],
+      );
       verificationId = created.verificationId;
+      if (ahead) events.reached(ahead, created.announced === true, { ...status(), stage: 'created' });
     } catch (err) {
       return fail(toCallerFailure(err));
     }
