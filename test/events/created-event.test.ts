@@ -48,45 +48,40 @@ describe('the created event, kept by the creation (decision 62)', function () {
     const { workflowId } = await startVerification(client, request, { taskQueue: h.taskQueue, timing: FAST });
     return client.workflow.getHandle(workflowId);
   }
-  async function markers(handle: WorkflowHandle): Promise<number> {
-    await handle.result();
+  /**
+   * The verification's events once it closed: `created` kept from `createdFrom`, `completed` by a local activity, each
+   * local activity recorded in history, and the new verification's id in `created`.
+   */
+  async function eventsOf(handle: WorkflowHandle, createdFrom: Kept['from']): Promise<OutboundEvent[]> {
+    const result = (await handle.result()) as { verificationId: string };
     const history = await handle.fetchHistory();
-    return (history.events ?? []).filter((e) => e.markerRecordedEventAttributes).length;
-  }
-  const about = (workflowId: string) =>
-    kept.filter((k) => (k.event.data as VerificationEventData).workflowId === workflowId);
-  const data = (k: Kept | undefined) => k?.event.data as VerificationEventData;
-
-  it('is kept by the creation activity with the new verification id, and costs the workflow no local activity', async () => {
-    const handle = await verify();
-    assert.equal(await markers(handle), 1, 'one local activity: the completed event');
-    const events = about(handle.workflowId);
+    const locals = createdFrom === 'activity' ? 1 : 2;
+    assert.equal(
+      (history.events ?? []).filter((e) => e.markerRecordedEventAttributes).length,
+      locals,
+      'local activities',
+    );
+    const events = kept.filter((k) => (k.event.data as VerificationEventData).workflowId === handle.workflowId);
     assert.deepEqual(
       events.map((k) => [k.event.type, k.from]),
       [
-        ['verification.created', 'activity'],
+        ['verification.created', createdFrom],
         ['verification.completed', 'local activity'],
       ],
     );
-    const result = (await handle.result()) as { verificationId: string };
-    assert.equal(data(events[0]).verificationId, result.verificationId);
-    assert.equal(data(events[0]).stage, 'created');
+    const created = events[0]!.event;
+    assert.equal((created.data as VerificationEventData).verificationId, result.verificationId);
+    assert.equal((created.data as VerificationEventData).stage, 'created');
+    return events.map((k) => k.event);
+  }
+
+  it('is kept by the creation activity with the new verification id, and costs the workflow no local activity', async () => {
+    await eventsOf(await verify(), 'activity');
   });
 
   it('is kept by the workflow, under the same id, when the activity could not keep it', async () => {
-    const handle = await verify(true);
-    assert.equal(await markers(handle), 2, 'a local activity for each event');
-    const events = about(handle.workflowId);
-    assert.deepEqual(
-      events.map((k) => [k.event.type, k.from]),
-      [
-        ['verification.created', 'local activity'],
-        ['verification.completed', 'local activity'],
-      ],
-    );
-    const result = (await handle.result()) as { verificationId: string };
-    assert.equal(data(events[0]).verificationId, result.verificationId);
-    assert.deepEqual(refusedIds, [events[0]!.event.id], 'the id the activity was given');
+    const [created] = await eventsOf(await verify(true), 'local activity');
+    assert.deepEqual(refusedIds, [created!.id], 'the id the activity was given');
   });
 
   it('leaves the event to the workflow when the outbox takes longer than the timeout', async () => {

@@ -3,9 +3,9 @@ import {
   FAILED_REASONS,
   stageEvent,
   type FailedReason,
+  type OutboundEvent,
   type VerificationEventData,
 } from '../shared/event-catalogue.js';
-import type { OutboundEvent } from '../shared/event-catalogue.js';
 import type { EventEmitter } from '../shared/event-emitter.js';
 import { BatchId } from '../shared/search-attributes.js';
 import type { Stage } from '../shared/stages.js';
