@@ -31,11 +31,14 @@ export class EventEmitter {
     this.tenant = tenant ?? DEFAULT_EVENT_TENANT;
   }
 
-  /** The event as it is kept; its id is the run's next (decision 62 lets an activity keep one made ahead). */
-  make(type: EventType, data: EventData, self: string): OutboundEvent {
+  /**
+   * The event as it is kept; its id is the run's next unless it is one made ahead (decision 62: an activity was to keep
+   * that one and did not).
+   */
+  make(type: EventType, data: EventData, self: string, id?: string): OutboundEvent {
     return {
       // Seeded from the run's id: a replay makes the same id, so a redelivery is recognised by its `webhook-id`.
-      id: `evt_${uuid4().replaceAll('-', '')}`,
+      id: id ?? `evt_${uuid4().replaceAll('-', '')}`,
       type,
       timestamp: new Date().toISOString(),
       tenant: this.tenant,

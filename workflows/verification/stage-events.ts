@@ -22,8 +22,11 @@ export class StageEvents {
   constructor(private readonly events: EventEmitter) {}
 
   entered(status: VerificationStatus): void {
-    const event = this.announcing(status);
-    if (event) this.events.keep(event);
+    if (this.announced === status.stage) return;
+    const event = this.make(status);
+    if (!event) return;
+    this.announced = status.stage;
+    this.events.keep(event);
   }
 
   /**
@@ -41,19 +44,12 @@ export class StageEvents {
   reached(ahead: OutboundEvent, kept: boolean, status: VerificationStatus): void {
     this.announced = status.stage;
     if (kept) return;
-    const event = this.make(status);
-    if (event) this.events.keep({ ...event, id: ahead.id });
+    const event = this.make(status, ahead.id);
+    if (event) this.events.keep(event);
   }
 
-  /** The stage's event, once: undefined for a stage no event tells, or one announced already. */
-  private announcing(status: VerificationStatus): OutboundEvent | undefined {
-    if (this.announced === status.stage) return undefined;
-    const event = this.make(status);
-    if (event) this.announced = status.stage;
-    return event;
-  }
-
-  private make(status: VerificationStatus): OutboundEvent | undefined {
+  /** The stage's event (undefined for a stage no event tells), under `id` when one was made ahead. */
+  private make(status: VerificationStatus, id?: string): OutboundEvent | undefined {
     const type = stageEvent(status.stage);
     if (!type) return undefined;
     const { workflowId, typedSearchAttributes } = workflowInfo();
@@ -61,6 +57,7 @@ export class StageEvents {
       type,
       verificationEventData(workflowId, status, typedSearchAttributes.get(BatchId)),
       `/verifications/${encodeURIComponent(workflowId)}`,
+      id,
     );
   }
 }
