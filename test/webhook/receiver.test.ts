@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
+import { Writable } from 'node:stream';
 import { Client, Connection } from '@temporalio/client';
 import type { FastifyInstance } from 'fastify';
 import { ConfigError, loadConfig } from '../../src/config.js';
@@ -111,6 +112,41 @@ describe('webhook receiver: authentication and refusals', function () {
     );
     assert.equal(tooBig.statusCode, 413);
     assert.deepEqual(tooBig.json(), { error: 'payload_too_large' });
+  });
+
+  it('logs one line per delivery, its outcome, naming fields and never values', async () => {
+    const lines: { msg: string; param?: string; method?: string }[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(
+          ...chunk
+            .toString()
+            .trim()
+            .split('\n')
+            .map((l) => JSON.parse(l) as (typeof lines)[number]),
+        );
+        done();
+      },
+    });
+    const config = loadConfig({ WEBHOOK_SIGNING_SECRET: SECRET, LOG_LEVEL: 'info' });
+    const app = createWebhookReceiver({
+      config,
+      client: offline,
+      taskQueue: 'unused',
+      logger: createLogger(config, 'test', sink),
+    });
+    await deliver(app, unknownEvent());
+    await deliver(app, delivery('sandbox.discovery.updated', { discoveryId: '', memberId: 'M-SECRET-1' }));
+    await app.inject({ method: 'POST', url: '/webhooks/M-SECRET-2' });
+    assert.deepEqual(
+      lines.map(({ msg, param, method }) => ({ msg, ...(param ? { param } : {}), ...(method ? { method } : {}) })),
+      [
+        { msg: 'webhook event ignored: no action for its type' },
+        { msg: 'webhook delivery refused: invalid', param: 'data.discoveryId' },
+        { msg: 'webhook request refused: no such route', method: 'POST' },
+      ],
+    );
+    assert.doesNotMatch(JSON.stringify(lines), /M-SECRET/);
   });
 
   it('answers 503 when Temporal is unreachable, and does not remember the event', async () => {
