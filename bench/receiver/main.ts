@@ -10,6 +10,7 @@
  * - latency: `--waiters` discoveries, each awaited by a verification registered with `discovery-<id>`, completed and
  *   then delivered one every `--stagger-ms`, and again all at once: delivery sent → the discovery fetched by
  *   `discovery-<id>` (its activity's completion in history, server clock) and → handed to the verification;
+ * - the receiver's CPU per delivery in the timed rounds (its process, from `/proc`);
  * - billed actions of the discovery-by-webhook path per verification, with `discovery-<id>`'s share.
  * Prints each figure beside its target; a missed target is a figure, not a failure (exit 0).
  */
@@ -22,6 +23,7 @@ import { discoveryWorkflowId } from '../../workflows/shared/ids.js';
 import { discoveryWaitersQuery } from '../../workflows/shared/messages.js';
 import { billedActions, eventMs, type HistoryEvent } from '../billed-actions.js';
 import { forEachLimited, numberArg } from '../bench-stack.js';
+import { processCpuMs, processTree } from '../proc-stats.js';
 import {
   bareSignalWithStart,
   completeDiscovery,
@@ -70,6 +72,7 @@ async function settle(r: ReceiverStack, started: number): Promise<void> {
 async function throughput(r: ReceiverStack) {
   const bare: number[] = [];
   const received: number[] = [];
+  let receiverCpuMs = 0;
   const statuses = new Map<number, number>();
   let started = 0;
   const sendThroughReceiver = async (discoveryId: string) => {
@@ -90,7 +93,9 @@ async function throughput(r: ReceiverStack) {
       log(`round ${round}: bare signal-with-starts ${bare.at(-1)!.toFixed(1)}/s`);
     };
     const receiverRun = async () => {
+      const cpuBefore = processCpuMs(...processTree(r.receiverPid));
       received.push(await timed(deliveries, (i) => sendThroughReceiver(forReceiver[i]!)));
+      receiverCpuMs += processCpuMs(...processTree(r.receiverPid)) - cpuBefore;
       log(`round ${round}: deliveries through the receiver ${received.at(-1)!.toFixed(1)}/s`);
     };
     // Each phase starts once the worker has caught up with the last (its new workflows' first fetches), and the
@@ -102,7 +107,7 @@ async function throughput(r: ReceiverStack) {
     }
   }
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-  return { bare: mean(bare), received: mean(received), statuses };
+  return { bare: mean(bare), received: mean(received), receiverCpuMs: receiverCpuMs / (rounds * deliveries), statuses };
 }
 
 interface Waiting {
@@ -264,6 +269,7 @@ async function run() {
           ['bare signal-with-starts per second', t.bare.toFixed(1), ''],
           ['deliveries through the receiver per second', t.received.toFixed(1), ''],
           ['  ÷ bare', ratio.toFixed(2), `≥ 0.8: ${met(ratio >= 0.8)}`],
+          [`the receiver's CPU per delivery (its process, timed rounds)`, `${t.receiverCpuMs.toFixed(2)} ms`, ''],
           [
             'deliveries answered 503 (other statuses)',
             `${answered503} of ${deliveries * rounds + warmup}${others.length ? ` (${others.map(([c, n]) => `${n}× ${c}`).join(', ')})` : ''}`,

@@ -28,6 +28,8 @@ export interface ReceiverStack {
   stack: BenchStack;
   worker: WorkerChild;
   receiverUrl: string;
+  /** `eligibility receiver`'s process, whose CPU the bench reads. */
+  receiverPid: number;
   stop(): Promise<void>;
 }
 
@@ -73,6 +75,7 @@ export async function startReceiverStack(): Promise<ReceiverStack> {
     stack,
     worker,
     receiverUrl: `${base}${WEBHOOK_PATH}`,
+    receiverPid: receiver.pid!,
     async stop() {
       receiver.kill('SIGTERM');
       await exited;
