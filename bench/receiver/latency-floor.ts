@@ -23,8 +23,8 @@ import { WorkflowType } from '../../workflows/shared/workflow-types.js';
 import type { discoveryWorkflow } from '../../workflows/verification/index.js';
 import { createWorker } from '../../workers/create-worker.js';
 import { bundleWorkflowsInChild } from '../../workers/workflow-bundle.js';
-import { eventMs, type HistoryEvent } from '../billed-actions.js';
 import { numberArg, startBenchStack, type BenchStack } from '../bench-stack.js';
+import { percentile, signalSteps } from './signal-steps.js';
 import { bareSignalWithStart, completeDiscovery, newDiscovery } from './stack.js';
 import { wakeSignal, type wokenWorkflow } from './woken-workflow.js';
 
@@ -32,25 +32,6 @@ const waiters = numberArg('waiters', 40);
 const staggerMs = numberArg('stagger-ms', 100);
 const workflowsPath = fileURLToPath(new URL('./woken-workflow.ts', import.meta.url));
 const STEPS = ['signalled', 'task started', 'task completed', 'activity started', 'activity completed'] as const;
-
-const percentile = (xs: number[], p: number) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
-};
-
-/** Each step's time since the one before it, the first since the signal was sent, from the history (server clock). */
-function steps(events: HistoryEvent[], sentAt: number): number[] {
-  const signal = events.findIndex((e) => e.workflowExecutionSignaledEventAttributes);
-  const after = events.slice(signal);
-  const at = [
-    events[signal],
-    after.find((e) => e.workflowTaskStartedEventAttributes),
-    after.find((e) => e.workflowTaskCompletedEventAttributes),
-    after.find((e) => e.activityTaskStartedEventAttributes),
-    after.find((e) => e.activityTaskCompletedEventAttributes),
-  ].map((e) => (e ? eventMs(e) : Number.NaN));
-  return at.map((t, k) => t - (k === 0 ? sentAt : at[k - 1]!));
-}
 
 /** What a row measures: workflows waiting on `worker`, and how one is made ready and then woken. */
 interface Waiting {
@@ -77,7 +58,7 @@ async function row(name: string, waiting: Waiting): Promise<{ cells: string[]; p
   const byStep = STEPS.map(() => [] as number[]);
   const totals: number[] = [];
   for (const [i, handle] of handles.entries()) {
-    const s = steps((await handle.fetchHistory()).events ?? [], sentAt[i]!);
+    const s = signalSteps((await handle.fetchHistory()).events ?? [], sentAt[i]!) ?? STEPS.map(() => Number.NaN);
     s.forEach((v, k) => byStep[k]!.push(v));
     totals.push(s.reduce((a, b) => a + b, 0));
   }

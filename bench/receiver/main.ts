@@ -22,6 +22,7 @@ import { table } from '../../src/text-format.js';
 import { discoveryWorkflowId } from '../../workflows/shared/ids.js';
 import { discoveryWaitersQuery } from '../../workflows/shared/messages.js';
 import { billedActions, eventMs, type HistoryEvent } from '../billed-actions.js';
+import { percentile, signalSteps } from './signal-steps.js';
 import { forEachLimited, numberArg } from '../bench-stack.js';
 import { processCpuMs, processTree } from '../proc-stats.js';
 import {
@@ -152,11 +153,6 @@ async function waitingVerifications(r: ReceiverStack, n: number): Promise<Waitin
   return waiting;
 }
 
-const percentile = (xs: number[], p: number) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
-};
-
 /** The steps from a delivery to its fetch, in order, as `discovery-<id>`'s history shows them. */
 const STEPS = ['signalled', 'task started', 'task completed', 'fetch started', 'fetched'] as const;
 type Step = (typeof STEPS)[number];
@@ -166,22 +162,11 @@ type Step = (typeof STEPS)[number];
  * time since the one before it, the first since the delivery was sent.
  */
 function addSteps(steps: Record<Step, number[]>, events: HistoryEvent[], sentAt: number): void {
-  const signal = events.findIndex((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'discoveryUpdated');
-  if (signal < 0) return;
-  const after = events.slice(signal);
-  const at = [
-    events[signal],
-    after.find((e) => e.workflowTaskStartedEventAttributes),
-    after.find((e) => e.workflowTaskCompletedEventAttributes),
-    after.find((e) => e.activityTaskStartedEventAttributes),
-    after.find((e) => e.activityTaskCompletedEventAttributes),
-  ].map((e) => (e ? eventMs(e) : Number.NaN));
-  let before = sentAt;
+  const times = signalSteps(events, sentAt, 'discoveryUpdated') ?? [];
   for (const [k, name] of STEPS.entries()) {
     // A step missing from the history ends the breakdown: the ones after it have nothing to count from.
-    if (Number.isNaN(at[k]!)) return;
-    steps[name].push(at[k]! - before);
-    before = at[k]!;
+    if (times[k] === undefined || Number.isNaN(times[k])) return;
+    steps[name].push(times[k]);
   }
 }
 
