@@ -22,7 +22,8 @@ import { table } from '../../src/text-format.js';
 import { discoveryWorkflowId } from '../../workflows/shared/ids.js';
 import { discoveryWaitersQuery } from '../../workflows/shared/messages.js';
 import { billedActions, eventMs, type HistoryEvent } from '../billed-actions.js';
-import { percentile, signalSteps } from './signal-steps.js';
+import { percentile } from '../percentile.js';
+import { signalSteps } from './signal-steps.js';
 import { forEachLimited, numberArg } from '../bench-stack.js';
 import { processCpuMs, processTree } from '../proc-stats.js';
 import {
@@ -162,11 +163,12 @@ type Step = (typeof STEPS)[number];
  * time since the one before it, the first since the delivery was sent.
  */
 function addSteps(steps: Record<Step, number[]>, events: HistoryEvent[], sentAt: number): void {
-  const times = signalSteps(events, sentAt, 'discoveryUpdated') ?? [];
+  const times = signalSteps(events, sentAt, 'discoveryUpdated');
+  if (!times) return;
   for (const [k, name] of STEPS.entries()) {
     // A step missing from the history ends the breakdown: the ones after it have nothing to count from.
-    if (times[k] === undefined || Number.isNaN(times[k])) return;
-    steps[name].push(times[k]);
+    if (Number.isNaN(times[k])) return;
+    steps[name].push(times[k]!);
   }
 }
 

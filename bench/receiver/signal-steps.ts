@@ -27,8 +27,3 @@ export function signalSteps(
   ].map((e) => (e ? eventMs(e) : Number.NaN));
   return at.map((t, k) => t - (k === 0 ? sentAt : at[k - 1]!));
 }
-
-export const percentile = (xs: number[], p: number) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
-};
