@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { Writable } from 'node:stream';
 import type { Client } from '@temporalio/client';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../src/config.js';
@@ -13,6 +12,7 @@ import { createConsole } from '../../apps/console/server.js';
 import { createLogger } from '../../src/logging.js';
 import type { PayerNames } from '../../apps/console/payer-names.js';
 import { testBlindIndex } from '../setup/codec.js';
+import { captureLogs } from '../setup/log-capture.js';
 
 /** A console on a free port of 127.0.0.1 with one operator, its log lines kept for the privacy checks. */
 export interface TestConsole {
@@ -50,17 +50,11 @@ export async function startTestConsole(
     LOG_LEVEL: 'debug',
     ...options.env,
   });
-  const logs: string[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      logs.push(chunk.toString());
-      done();
-    },
-  });
+  const captured = captureLogs();
   const app = createConsole({
     config,
     client,
-    logger: createLogger(config, 'console-test', sink),
+    logger: createLogger(config, 'console-test', captured.sink),
     timeoutMs: 10_000,
     audit: options.audit,
     ...(options.directory ? { directory: options.directory } : {}),
@@ -72,7 +66,7 @@ export async function startTestConsole(
   });
   const url = options.listen ? (await app.listen({ host: '127.0.0.1', port: 0 })).replace(/\/$/, '') : '';
   if (!options.listen) await app.ready();
-  return { app, url, operator, logs, close: () => app.close() };
+  return { app, url, operator, logs: captured.chunks, close: () => app.close() };
 }
 
 /** The session cookie of a response, as a `cookie` header value. */

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../src/config.js';
 import { freePort } from '../../apps/dev/temporal-dev-server.js';
@@ -13,21 +12,11 @@ import { testCodecEnv } from '../setup/codec.js';
 import { startTestSandbox, type TestSandbox } from '../setup/sandbox.js';
 import { testTemporal } from '../setup/temporal.js';
 import { eventually } from '../setup/workflow-harness.js';
+import { captureLogs } from '../setup/log-capture.js';
 
 /** Patient values that appear nowhere else: finding one in an output means it leaked. */
 const PATIENT = { firstName: 'Phinnegan', lastName: 'Quixotelle', dateOfBirth: '03/14/1979', memberId: 'MPHI4455667' };
 const PHI_VALUES = Object.values(PATIENT);
-
-function capture() {
-  const lines: string[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      lines.push(chunk.toString());
-      done();
-    },
-  });
-  return { sink, text: () => lines.join('') };
-}
 
 function assertNoPatientValue(text: string, where: string) {
   for (const value of PHI_VALUES) assert.ok(!text.includes(value), `${value} appears in ${where}`);
@@ -35,7 +24,7 @@ function assertNoPatientValue(text: string, where: string) {
 
 describe('the logger', () => {
   it('redacts patient fields wherever they appear in a logged object', () => {
-    const out = capture();
+    const out = captureLogs();
     const logger = createLogger(loadConfig({ LOG_LEVEL: 'info' }), 'test', out.sink);
     logger.info(
       {
@@ -56,7 +45,7 @@ describe('the logger', () => {
   });
 
   it("leaves the logged object as it was (redaction works on a copy: the caller's request is not censored)", () => {
-    const out = capture();
+    const out = captureLogs();
     const logger = createLogger(loadConfig({ LOG_LEVEL: 'info' }), 'test', out.sink);
     const request = { patient: { ...PATIENT }, payerId: '60054' };
     logger.info({ request }, 'sending');
@@ -65,7 +54,7 @@ describe('the logger', () => {
   });
 
   it("redacts what the Temporal SDK logs through it (workflow and activity loggers' metadata)", () => {
-    const out = capture();
+    const out = captureLogs();
     const sdk = temporalLogger(createLogger(loadConfig({ LOG_LEVEL: 'debug' }), 'worker', out.sink));
     sdk.log('INFO', 'Workflow started', { sdkComponent: 'workflow', workflowId: 'verification-abc', patient: PATIENT });
     sdk.warn('Activity failed', {

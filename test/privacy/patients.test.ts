@@ -3,7 +3,6 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { freePort } from '../../apps/dev/temporal-dev-server.js';
 import { createIntakeApi } from '../../apps/intake-api/api.js';
@@ -21,6 +20,7 @@ import { startTestSandbox, type TestSandbox } from '../setup/sandbox.js';
 import { testTemporal } from '../setup/temporal.js';
 import { eventually } from '../setup/workflow-harness.js';
 import { runCli } from '../cli/run-cli.js';
+import { captureLogs } from '../setup/log-capture.js';
 
 /** Patient values that appear nowhere else, and the practice's reference (a medical record number is PHI too). */
 const PATIENT = { firstName: 'Phelicity', lastName: 'Obscurant', dateOfBirth: '07/21/1971', memberId: 'MPHI9081726' };
@@ -54,7 +54,7 @@ describe('no patient data in patients’ and appointments’ ids, search attribu
   let workerHttpPort: number;
   const uploadAnswers: string[] = [];
   let cliOutput = '';
-  const intakeLogs: string[] = [];
+  const intakeLogs = captureLogs();
   const key = 'an-intake-key-of-at-least-32-characters';
   const idKey = randomBytes(32);
 
@@ -78,18 +78,12 @@ describe('no patient data in patients’ and appointments’ ids, search attribu
     });
     await worker.ready;
     const config = loadConfig({ INTAKE_API_KEY: key, LOG_LEVEL: 'debug' });
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        intakeLogs.push(chunk.toString());
-        done();
-      },
-    });
     const firstIn = Math.round((Date.now() - dayStartsAt(DATE_OF_SERVICE, 'UTC')) / 1000) + 1;
     intake = createIntakeApi({
       config,
       client,
       taskQueue,
-      logger: createLogger(config, 'eligibility', sink),
+      logger: createLogger(config, 'eligibility', intakeLogs.sink),
       patients: {
         idKey,
         policy: { offsets: [{ offsetSeconds: firstIn, reuseWithinSeconds: 0 }] },
@@ -251,7 +245,7 @@ describe('no patient data in patients’ and appointments’ ids, search attribu
     const output = worker!.output();
     assert.match(output, /patientWorkflow/, 'the worker logged the patient workflow (debug)');
     assertNoLeak(output, "the worker's output");
-    assertNoLeak(intakeLogs.join(''), "the intake API's logs");
+    assertNoLeak(intakeLogs.text(), "the intake API's logs");
     assertNoLeak((await intake.inject({ url: '/metrics' })).body, "the intake API's /metrics");
     const workerMetrics = await (await fetch(`http://127.0.0.1:${workerHttpPort}/metrics`)).text();
     assert.match(workerMetrics, /temporal_/, "the worker's /metrics answered");

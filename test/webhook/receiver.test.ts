@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { Writable } from 'node:stream';
 import { Client, Connection } from '@temporalio/client';
 import type { FastifyInstance } from 'fastify';
 import { ConfigError, loadConfig } from '../../src/config.js';
@@ -13,6 +12,7 @@ import { cancelSignal } from '../../workflows/shared/messages.js';
 import { testTemporal } from '../setup/temporal.js';
 import { startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
 import { deliver, delivery, SECRET } from './deliveries.js';
+import { captureLogs } from '../setup/log-capture.js';
 
 const quiet = { LOG_LEVEL: 'silent' };
 
@@ -115,29 +115,18 @@ describe('webhook receiver: authentication and refusals', function () {
   });
 
   it('logs one line per delivery, its outcome, naming fields and never values', async () => {
-    const lines: { msg: string; param?: string; method?: string }[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        lines.push(
-          ...chunk
-            .toString()
-            .trim()
-            .split('\n')
-            .map((l) => JSON.parse(l) as (typeof lines)[number]),
-        );
-        done();
-      },
-    });
+    const logs = captureLogs();
     const config = loadConfig({ WEBHOOK_SIGNING_SECRET: SECRET, LOG_LEVEL: 'info' });
     const app = createWebhookReceiver({
       config,
       client: offline,
       taskQueue: 'unused',
-      logger: createLogger(config, 'test', sink),
+      logger: createLogger(config, 'test', logs.sink),
     });
     await deliver(app, unknownEvent());
     await deliver(app, delivery('sandbox.discovery.updated', { discoveryId: '', memberId: 'M-SECRET-1' }));
     await app.inject({ method: 'POST', url: '/webhooks/M-SECRET-2' });
+    const lines = logs.records<{ msg: string; param?: string; method?: string }>();
     assert.deepEqual(
       lines.map(({ msg, param, method }) => ({ msg, ...(param ? { param } : {}), ...(method ? { method } : {}) })),
       [
