@@ -11,6 +11,7 @@ import { FAST, TEST_INTAKE_KEY, v1Intake, v2Intake } from '../setup/fixtures.js'
 import { eventually, type WorkflowHarness } from '../setup/workflow-harness.js';
 import { pendingDiscovery } from '../setup/sandbox.js';
 import { startIntakeApiHarness } from '../setup/intake-api-harness.js';
+import { captureLogs } from '../setup/log-capture.js';
 
 describe('intake API', function () {
   this.timeout(40_000);
@@ -19,10 +20,10 @@ describe('intake API', function () {
   let stop: (() => Promise<void>) | undefined;
   const client = () => testTemporal().client;
   /** What the API logged at warn and above. */
-  const logged: string[] = [];
+  const logged = captureLogs();
 
   before(async () => {
-    ({ harness: h, api, stop } = await startIntakeApiHarness({ logs: { write: (line: string) => logged.push(line) } }));
+    ({ harness: h, api, stop } = await startIntakeApiHarness({ logs: logged.sink }));
   });
   after(() => stop?.());
 
@@ -257,7 +258,7 @@ describe('intake API', function () {
     assert.match(input.json<{ message: string }>().message, /has closed \(cancelled\); it takes no more input/);
     const unknown = await post('/verifications/verification-no-such-id/cancel', undefined);
     assert.equal(unknown.statusCode, 404);
-    const answeredTwice = logged.filter((line) => /ALREADY_SENT|already sent/i.test(line));
+    const answeredTwice = logged.chunks.filter((line) => /ALREADY_SENT|already sent/i.test(line));
     assert.deepEqual(answeredTwice, [], 'every request answered once');
   });
 });
