@@ -14,7 +14,7 @@ describe('the worker’s brake on a 429', () => {
     const brake = new RateLimitBrake();
     for (let i = 0; i < 20; i += 1) brake.answered();
     brake.rateLimited();
-    // 20 answered: 17 a second, one every 59 ms; the fourth call waits four spacings.
+    // 20 answered: 17 a second, one every 59 ms; the fourth call waits four spacings, 235 ms.
     const t0 = performance.now();
     const waited = await Promise.all(
       [0, 1, 2, 3].map(async () => {
@@ -22,8 +22,10 @@ describe('the worker’s brake on a 429', () => {
         return performance.now() - t0;
       }),
     );
+    // A timer fires against the event loop's cached clock, a few ms early when the loop was busy as it was set; the
+    // margin still tells 85% (235 ms) from 100% of the rate (200 ms).
     assert.ok(waited[0]! >= 50, `${waited[0]}`);
-    assert.ok(waited[3]! >= 4 * 58, `${waited[3]}`);
+    assert.ok(waited[3]! >= 4 * 59 - 10, `${waited[3]}`);
   });
 
   it('holds a call at most 1.5 s: one whose turn is further off goes back to the task queue at once', async () => {
