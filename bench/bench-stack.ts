@@ -2,7 +2,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
-import { encryptedDataConverter } from '../src/codec/data-converter.js';
+import { createDataConverter, encryptedDataConverter } from '../src/codec/data-converter.js';
 import { codecKeys, generateKey } from '../src/codec/keys.js';
 import { loadConfig } from '../src/config.js';
 import { findTemporalCli } from '../apps/dev/temporal-cli.js';
@@ -44,7 +44,12 @@ export async function startBenchStack(options: BenchStackOptions = {}): Promise<
   const sandboxUrl = (await sandbox.listen()).replace(/\/$/, '');
   const keys = generateKey('bench');
   const connection = await Connection.connect({ address: server.address });
-  const client = new Client({ connection, dataConverter: encryptedDataConverter(codecKeys(keys, 'bench key')) });
+  // Its workers read ENCRYPTION_DISABLED too: with it, both sides run in plaintext and the codec's cost shows by
+  // difference (`ENCRYPTION_DISABLED=true npm run bench:traffic`).
+  const dataConverter = config.codec.disabled
+    ? await createDataConverter(config.codec)
+    : encryptedDataConverter(codecKeys(keys, 'bench key'));
+  const client = new Client({ connection, dataConverter });
   const taskQueue = `bench-${randomUUID()}`;
   const workerEnv = {
     TEMPORAL_ADDRESS: server.address,
