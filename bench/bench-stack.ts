@@ -2,8 +2,8 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
-import { createDataConverter, encryptedDataConverter } from '../src/codec/data-converter.js';
-import { codecKeys, generateKey } from '../src/codec/keys.js';
+import { createDataConverter } from '../src/codec/data-converter.js';
+import { generateKey } from '../src/codec/keys.js';
 import { loadConfig } from '../src/config.js';
 import { findTemporalCli } from '../apps/dev/temporal-cli.js';
 import { freePort, startDevServer, type DevServer } from '../apps/dev/temporal-dev-server.js';
@@ -44,12 +44,9 @@ export async function startBenchStack(options: BenchStackOptions = {}): Promise<
   const sandboxUrl = (await sandbox.listen()).replace(/\/$/, '');
   const keys = generateKey('bench');
   const connection = await Connection.connect({ address: server.address });
-  // Its workers read ENCRYPTION_DISABLED too: with it, both sides run in plaintext and the codec's cost shows by
-  // difference (`ENCRYPTION_DISABLED=true npm run bench:traffic`).
-  const dataConverter = config.codec.disabled
-    ? await createDataConverter(config.codec)
-    : encryptedDataConverter(codecKeys(keys, 'bench key'));
-  const client = new Client({ connection, dataConverter });
+  // Made as its workers make theirs, from the same settings: ENCRYPTION_DISABLED=true runs both sides in plaintext, and
+  // the codec's cost shows by difference.
+  const client = new Client({ connection, dataConverter: await createDataConverter({ ...config.codec, keys }) });
   const taskQueue = `bench-${randomUUID()}`;
   const workerEnv = {
     TEMPORAL_ADDRESS: server.address,
