@@ -140,12 +140,14 @@ export async function forEachLimited(
   await Promise.all(Array.from({ length: Math.min(concurrency, count) }, lane));
 }
 
-/** `--name value` from the command line, as a positive number. */
-export function numberArg(name: string, fallback: number): number {
+/** `--name value` from the command line, as a positive number (or zero, when `zero` allows it). */
+export function numberArg(name: string, fallback: number, { zero = false } = {}): number {
   const at = process.argv.indexOf(`--${name}`);
   if (at < 0) return fallback;
   const value = Number(process.argv[at + 1]);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} expects a positive number`);
+  if (!Number.isFinite(value) || value < 0 || (value === 0 && !zero)) {
+    throw new Error(`--${name} expects a ${zero ? 'non-negative' : 'positive'} number`);
+  }
   return value;
 }
 

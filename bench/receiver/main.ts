@@ -1,6 +1,6 @@
 /**
  * `npm run bench:receiver [-- --deliveries 1000] [--concurrency 32] [--rounds 2] [--warmup 200] [--waiters 50]
- * [--stagger-ms 100]`:
+ * [--stagger-ms 100] [--grace-spread-ms 100]`:
  * issue 37's acceptance of the webhook receiver, side by side in one run on one dev server (bench/receiver/stack.ts):
  * - throughput: signed `discovery.updated` deliveries per second through the receiver beside bare signal-with-starts
  *   per second (the receiver's one call, made from a client), alternating in rounds, each delivery or call for a new
@@ -9,7 +9,10 @@
  *   included);
  * - latency: `--waiters` discoveries, each awaited by a verification registered with `discovery-<id>`, completed and
  *   then delivered one every `--stagger-ms`, and again all at once: delivery sent → the discovery fetched by
- *   `discovery-<id>` (its activity's completion in history, server clock) and → handed to the verification;
+ *   `discovery-<id>` (its activity's completion in history, server clock) and → handed to the verification; the
+ *   staggered verifications close within the phase, each after a grace of 50 ms plus a share of `--grace-spread-ms`
+ *   of its own, so that closings come at every phase of the deliveries, as a day's closings do (0: each after 50 ms,
+ *   one step behind its delivery and in step with the next);
  * - the receiver's CPU per delivery in the timed rounds (its process, from `/proc`);
  * - billed actions of the discovery-by-webhook path per verification, with `discovery-<id>`'s share.
  * Prints each figure beside its target; a missed target is a figure, not a failure (exit 0).
@@ -38,9 +41,10 @@ import {
 const deliveries = numberArg('deliveries', 1000);
 const concurrency = numberArg('concurrency', 32);
 const rounds = numberArg('rounds', 2);
-const warmup = numberArg('warmup', 200);
+const warmup = numberArg('warmup', 200, { zero: true });
 const waiters = numberArg('waiters', 50);
 const staggerMs = numberArg('stagger-ms', 100);
+const graceSpreadMs = numberArg('grace-spread-ms', staggerMs, { zero: true });
 const t0 = Date.now();
 const log = (line: string) => console.log(`[${String(Math.round((Date.now() - t0) / 1000)).padStart(5)} s] ${line}`);
 const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
@@ -118,12 +122,21 @@ interface Waiting {
   owner: WorkflowHandle;
 }
 
+/** The shortest grace that lets a verification close within the run. */
+const GRACE_MS = 50;
+
+/**
+ * The `i`th verification's grace: `GRACE_MS` plus its share of `spreadMs`, the shares spread evenly over it in any run of
+ * consecutive verifications (the golden ratio's multiples, modulo 1), the same in every run.
+ */
+const graceMs = (i: number, spreadMs: number) => GRACE_MS + ((i * 0.6180339887) % 1) * spreadMs;
+
 /** `n` discoveries, each awaited by one verification registered with its `discovery-<id>`, then completed quietly. */
-async function waitingVerifications(r: ReceiverStack, n: number): Promise<Waiting[]> {
+async function waitingVerifications(r: ReceiverStack, n: number, spreadMs = 0): Promise<Waiting[]> {
   const ids = await discoveries(r, n);
-  const timing = { pollInitialSeconds: 3600, pollMaxSeconds: 3600, graceSeconds: 0.05 };
   const waiting: Waiting[] = [];
   await forEachLimited(n, 8, async (i) => {
+    const timing = { pollInitialSeconds: 3600, pollMaxSeconds: 3600, graceSeconds: graceMs(i, spreadMs) / 1000 };
     const discoveryId = ids[i]!;
     const request = {
       patient: { firstName: 'Grace', lastName: 'Hopper', dateOfBirth: '12/09/1976', state: 'NY' },
@@ -132,11 +145,12 @@ async function waitingVerifications(r: ReceiverStack, n: number): Promise<Waitin
       discoveryId,
     };
     const { workflowId } = await startVerification(r.stack.client, request, { taskQueue: r.stack.taskQueue, timing });
-    waiting.push({
+    // In order: the deliveries go in this order, so consecutive ones have graces spread over `spreadMs`.
+    waiting[i] = {
       discoveryId,
       verification: r.stack.client.workflow.getHandle(workflowId),
       owner: r.stack.client.workflow.getHandle(discoveryWorkflowId(discoveryId)),
-    });
+    };
   });
   log(`${n} verifications started; waiting for their registrations`);
   const registerBy = Date.now() + 120_000;
@@ -215,7 +229,7 @@ async function latencies(waiting: Waiting[], sentAt: number[], statuses: number[
 }
 
 async function staggered(r: ReceiverStack) {
-  const waiting = await waitingVerifications(r, waiters);
+  const waiting = await waitingVerifications(r, waiters, graceSpreadMs);
   const sentAt: number[] = [];
   const sent: Promise<number>[] = [];
   const start = Date.now();
@@ -236,7 +250,10 @@ async function burst(r: ReceiverStack) {
 }
 
 async function run() {
-  log(`starting: ${deliveries} deliveries per phase × ${rounds} rounds at ${concurrency} at once; ${waiters} waiters`);
+  log(
+    `starting: ${deliveries} deliveries per phase × ${rounds} rounds at ${concurrency} at once; ${waiters} waiters, ` +
+      `the staggered ones closing after ${GRACE_MS}–${GRACE_MS + graceSpreadMs} ms of grace`,
+  );
   const r = await startReceiverStack();
   try {
     const t = await throughput(r);
