@@ -7,7 +7,7 @@
  *   discovery that has completed, after `--warmup` untimed of each (a receiver in service is a warm process, not one
  *   whose code the JIT has not seen yet); deliveries answered 503 (the receiver's 4 s Temporal deadline, warm-up
  *   included);
- * - latency: `--waiters` discoveries, each awaited by a verification registered with `discovery-<id>`, completed and
+ * - latency, once every `discovery-<id>` of the throughput phases has closed: `--waiters` discoveries, each awaited by a verification registered with `discovery-<id>`, completed and
  *   then delivered one every `--stagger-ms`, and again all at once: delivery sent → the discovery fetched by
  *   `discovery-<id>` (its activity's completion in history, server clock) and → handed to the verification; the
  *   staggered verifications close within the phase, each after a grace of 50 ms plus a share of `--grace-spread-ms`
@@ -22,6 +22,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { WorkflowHandle } from '@temporalio/client';
 import { startVerification } from '../../src/temporal/start-verification.js';
 import { table } from '../../src/text-format.js';
+import { and, ofType, withStatus } from '../../src/temporal/visibility-query.js';
+import { WorkflowType } from '../../workflows/shared/workflow-types.js';
 import { discoveryWorkflowId } from '../../workflows/shared/ids.js';
 import { discoveryWaitersQuery } from '../../workflows/shared/messages.js';
 import { billedActions, eventMs, type HistoryEvent } from '../billed-actions.js';
@@ -113,7 +115,26 @@ async function throughput(r: ReceiverStack) {
     }
   }
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-  return { bare: mean(bare), received: mean(received), receiverCpuMs: receiverCpuMs / (rounds * deliveries), statuses };
+  const perDelivery = receiverCpuMs / (rounds * deliveries);
+  return { bare: mean(bare), received: mean(received), receiverCpuMs: perDelivery, statuses, started };
+}
+
+/**
+ * Waits (up to 2 minutes) until every `discovery-<id>` the throughput phases started has closed, as visibility lists
+ * them: the latency phases then time the path on a quiet server, not behind the tail of thousands of workflows.
+ */
+async function drained(r: ReceiverStack, started: number): Promise<void> {
+  const since = Date.now();
+  await settle(r, started);
+  const closed = and(ofType(WorkflowType.discovery), withStatus('Completed'));
+  const until = Date.now() + 120_000;
+  const count = async () => (await r.stack.client.workflow.count(closed)).count;
+  let seen = await count();
+  while (seen < started && Date.now() < until) {
+    await sleep(500);
+    seen = await count();
+  }
+  log(`${seen} of ${started} closed, ${((Date.now() - since) / 1000).toFixed(1)} s after the last phase`);
 }
 
 interface Waiting {
@@ -257,6 +278,7 @@ async function run() {
   const r = await startReceiverStack();
   try {
     const t = await throughput(r);
+    await drained(r, t.started);
     log('latency: staggered');
     const s = await staggered(r);
     log('latency: burst');
