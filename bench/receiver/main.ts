@@ -7,9 +7,10 @@
  *   discovery that has completed, after `--warmup` untimed of each (a receiver in service is a warm process, not one
  *   whose code the JIT has not seen yet); deliveries answered 503 (the receiver's 4 s Temporal deadline, warm-up
  *   included);
- * - latency, once every `discovery-<id>` of the throughput phases has closed: `--waiters` discoveries, each awaited by a verification registered with `discovery-<id>`, completed and
- *   then delivered one every `--stagger-ms`, and again all at once: delivery sent → the discovery fetched by
- *   `discovery-<id>` (its activity's completion in history, server clock) and → handed to the verification; the
+ * - latency, once every `discovery-<id>` of the throughput phases has closed: `--waiters` discoveries, each awaited by
+ *   a verification registered with `discovery-<id>`, completed and then delivered one every `--stagger-ms`, and again
+ *   all at once: delivery sent → the discovery fetched by `discovery-<id>` (its activity's completion in history,
+ *   server clock) and → handed to the verification; the
  *   staggered verifications close within the phase, each after a grace of 50 ms plus a share of `--grace-spread-ms`
  *   of its own, so that closings come at every phase of the deliveries, as a day's closings do (0: each after 50 ms,
  *   one step behind its delivery and in step with the next);
@@ -147,8 +148,8 @@ interface Waiting {
 const GRACE_MS = 50;
 
 /**
- * The `i`th verification's grace: `GRACE_MS` plus its share of `spreadMs`, the shares spread evenly over it in any run of
- * consecutive verifications (the golden ratio's multiples, modulo 1), the same in every run.
+ * The `i`th verification's grace: `GRACE_MS` plus its share of `spreadMs`, the shares spread evenly over it in any run
+ * of consecutive verifications (the golden ratio's multiples, modulo 1), the same in every run.
  */
 const graceMs = (i: number, spreadMs: number) => GRACE_MS + ((i * 0.6180339887) % 1) * spreadMs;
 
