@@ -10,10 +10,9 @@
  * - latency, once every `discovery-<id>` of the throughput phases has closed: `--waiters` discoveries, each awaited by
  *   a verification registered with `discovery-<id>`, completed and then delivered one every `--stagger-ms`, and again
  *   all at once: delivery sent → the discovery fetched by `discovery-<id>` (its activity's completion in history,
- *   server clock) and → handed to the verification; the
- *   staggered verifications close within the phase, each after a grace of 50 ms plus a share of `--grace-spread-ms`
- *   of its own, so that closings come at every phase of the deliveries, as a day's closings do (0: each after 50 ms,
- *   one step behind its delivery and in step with the next);
+ *   server clock) and → handed to the verification; the staggered verifications close within the phase, each after
+ *   a grace of 50 ms plus a share of `--grace-spread-ms` of its own, so that closings come at every phase of the
+ *   deliveries, as a day's closings do (0: each after 50 ms, one step behind its delivery and in step with the next);
  * - the receiver's CPU per delivery in the timed rounds (its process, from `/proc`);
  * - billed actions of the discovery-by-webhook path per verification, with `discovery-<id>`'s share.
  * Prints each figure beside its target; a missed target is a figure, not a failure (exit 0).
