@@ -27,6 +27,7 @@ import { WorkflowType } from '../../workflows/shared/workflow-types.js';
 import { discoveryWorkflowId } from '../../workflows/shared/ids.js';
 import { discoveryWaitersQuery } from '../../workflows/shared/messages.js';
 import { billedActions, eventMs, type HistoryEvent } from '../billed-actions.js';
+import { until } from '../events/receiving.js';
 import { percentile } from '../percentile.js';
 import { signalSteps } from './signal-steps.js';
 import { forEachLimited, numberArg } from '../bench-stack.js';
@@ -73,8 +74,7 @@ async function fetchesSoFar(r: ReceiverStack): Promise<number> {
 
 /** Waits (up to a minute) until the worker has made the first fetch of every workflow started so far. */
 async function settle(r: ReceiverStack, started: number): Promise<void> {
-  const until = Date.now() + 60_000;
-  while ((await fetchesSoFar(r)) < started && Date.now() < until) await sleep(250);
+  await until(async () => (await fetchesSoFar(r)) >= started, Date.now() + 60_000);
 }
 
 async function throughput(r: ReceiverStack) {
@@ -125,15 +125,14 @@ async function throughput(r: ReceiverStack) {
  */
 async function drained(r: ReceiverStack, started: number): Promise<void> {
   const since = Date.now();
-  await settle(r, started);
+  // Closed implies fetched: each fetches its discovery, finds it complete and closes, so this one count suffices.
   const closed = and(ofType(WorkflowType.discovery), withStatus('Completed'));
-  const until = Date.now() + 120_000;
-  const count = async () => (await r.stack.client.workflow.count(closed)).count;
-  let seen = await count();
-  while (seen < started && Date.now() < until) {
-    await sleep(500);
-    seen = await count();
-  }
+  let seen = 0;
+  await until(
+    async () => (seen = (await r.stack.client.workflow.count(closed)).count) >= started,
+    since + 120_000,
+    500,
+  );
   log(`${seen} of ${started} closed, ${((Date.now() - since) / 1000).toFixed(1)} s after the last phase`);
 }
 
