@@ -5,13 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { WEBHOOK_PATH } from '../../apps/receiver/index.js';
 import { SIGNATURE_HEADER } from '../../src/contract/index.js';
 import { signWebhook } from '../../src/contract/webhook-signature.js';
-import { discoveryWorkflowId } from '../../workflows/shared/ids.js';
-import { discoveryUpdatedSignal } from '../../workflows/shared/messages.js';
-import { DiscoveryId } from '../../workflows/shared/search-attributes.js';
-import { discoveryStartMetadata } from '../../workflows/shared/start-metadata.js';
-import type { DiscoveryUpdated } from '../../workflows/shared/types.js';
-import type { discoveryWorkflow } from '../../workflows/verification/index.js';
-import { WorkflowType } from '../../workflows/shared/workflow-types.js';
+import { signalDiscoveryUpdated } from '../../src/temporal/discovery-updated.js';
 import { startBenchStack, startWorkerChild, type BenchStack, type WorkerChild } from '../bench-stack.js';
 
 const SECRET = 'whsec_bench_receiver_0123456789abcdef';
@@ -126,13 +120,5 @@ export async function deliver(receiverUrl: string, discoveryId: string, eventId:
 
 /** The receiver's one call made bare: the same signal-with-start, from a client in this process. */
 export async function bareSignalWithStart(stack: BenchStack, discoveryId: string, eventId: string): Promise<void> {
-  await stack.client.workflow.signalWithStart<typeof discoveryWorkflow, [DiscoveryUpdated]>(WorkflowType.discovery, {
-    workflowId: discoveryWorkflowId(discoveryId),
-    taskQueue: stack.taskQueue,
-    args: [{ discoveryId }],
-    signal: discoveryUpdatedSignal,
-    signalArgs: [{ discoveryId, eventId }],
-    typedSearchAttributes: [{ key: DiscoveryId, value: discoveryId }],
-    ...discoveryStartMetadata({ discoveryId }),
-  });
+  await signalDiscoveryUpdated(stack.client, stack.taskQueue, { discoveryId, eventId });
 }

@@ -1,0 +1,33 @@
+import type { Client } from '@temporalio/client';
+import { discoveryWorkflowId } from '../../workflows/shared/ids.js';
+import { discoveryUpdatedSignal } from '../../workflows/shared/messages.js';
+import { DiscoveryId } from '../../workflows/shared/search-attributes.js';
+import { discoveryStartMetadata } from '../../workflows/shared/start-metadata.js';
+import type { DiscoveryUpdated } from '../../workflows/shared/types.js';
+import type { discoveryWorkflow } from '../../workflows/verification/index.js';
+import { WorkflowType } from '../../workflows/shared/workflow-types.js';
+
+/**
+ * A discovery changed (its webhook came): one signal-with-start of `discovery-<id>`, which fetches it once and hands it
+ * to every verification waiting on it (decision 0054). Never a plain signal: a run a waiter started sleeps until its
+ * first poll (decision 64), and only a signal-with-start wakes it early. Returns the workflow id.
+ */
+export async function signalDiscoveryUpdated(
+  client: Client,
+  taskQueue: string,
+  update: DiscoveryUpdated,
+): Promise<string> {
+  const { discoveryId } = update;
+  const workflowId = discoveryWorkflowId(discoveryId);
+  await client.workflow.signalWithStart<typeof discoveryWorkflow, [DiscoveryUpdated]>(WorkflowType.discovery, {
+    workflowId,
+    taskQueue,
+    args: [{ discoveryId }],
+    signal: discoveryUpdatedSignal,
+    signalArgs: [update],
+    // Free at start; lets Temporal UI find the discovery's workflow by DiscoveryId too.
+    typedSearchAttributes: [{ key: DiscoveryId, value: discoveryId }],
+    ...discoveryStartMetadata({ discoveryId }),
+  });
+  return workflowId;
+}
