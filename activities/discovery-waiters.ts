@@ -12,7 +12,6 @@ import { DiscoveryId } from '../workflows/shared/search-attributes.js';
 import { discoveryStartMetadata } from '../workflows/shared/start-metadata.js';
 import type { DiscoveryRegistration, DiscoveryWorkflowInput } from '../workflows/shared/types.js';
 import type { discoveryWorkflow } from '../workflows/verification/index.js';
-import { ms, resolveTiming } from '../workflows/shared/timing.js';
 import { WorkflowType } from '../workflows/shared/workflow-types.js';
 
 /** How the workflow SDK refuses an update that the workflow's code has no handler for (an earlier version's run). */
@@ -21,9 +20,8 @@ const NO_HANDLER = 'No registered handler for update';
 const ATTEMPTS = 3;
 
 /**
- * Registers `waiterId` with `discovery-<id>`: a start that carries it when no run is open (one billed action, its
- * first task delayed to its first poll), else the registration update on the open run (one action; an
- * update-with-start would cost both).
+ * Registers `waiterId` with `discovery-<id>`: a start that carries it when no run is open (one billed action), else
+ * the registration update on the open run (one action; an update-with-start would cost both).
  */
 async function register(
   client: Client,
@@ -39,8 +37,6 @@ async function register(
         taskQueue,
         args: [input],
         workflowIdConflictPolicy: 'FAIL',
-        // Its first task is its first poll, unless a webhook (or another message) comes first: no timer to wait for it.
-        ...(input.delayed ? { startDelay: ms(resolveTiming(input.timing).pollInitialSeconds) } : {}),
         typedSearchAttributes: [{ key: DiscoveryId, value: input.discoveryId }],
         ...discoveryStartMetadata(input),
       });
@@ -76,7 +72,7 @@ export async function registerDiscoveryWaiter(
   const discovery = await fetchDiscovery(discoveryId);
   if (discovery.status === 'complete') return { handout: { discoveryId, outcome: 'complete', discovery } };
   const { client, info, cancellationSignal } = Context.current();
-  const input = { discoveryId, looked: true, delayed: true, waiters: [waiterId], ...(timing ? { timing } : {}) };
+  const input = { discoveryId, looked: true, waiters: [waiterId], ...(timing ? { timing } : {}) };
   // The update waits for a worker of this queue to run `discovery-<id>`: a worker shutting down (no poller left) would
   // otherwise wait with it until the activity's timeout. Cancelled, the next attempt registers again (idempotent).
   const registration = await client.withAbortSignal(cancellationSignal, () => register(client, info.taskQueue, input));

@@ -13,14 +13,13 @@ import { generateKey } from '../src/codec/keys.js';
 import { loadConfig } from '../src/config.js';
 import { findTemporalCli } from '../apps/dev/temporal-cli.js';
 import { startDevServer } from '../apps/dev/temporal-dev-server.js';
-import { signalDiscoveryUpdated } from '../src/temporal/discovery-updated.js';
 import { startVerification } from '../src/temporal/start-verification.js';
 import { createSandbox } from '../sandbox/server.js';
 import { DEFAULT_TIMING, type Timing } from '../workflows/shared/timing.js';
+import { discoveryUpdatedSignal, discoveryWaitersQuery } from '../workflows/shared/messages.js';
 import { discoveryWorkflowId } from '../workflows/shared/ids.js';
 import { createWorker } from '../workers/create-worker.js';
 import { bundleWorkflows } from '../workers/workflow-bundle.js';
-import { registeredWithDiscovery } from '../test/setup/discovery-registration.js';
 import { billedActions } from './billed-actions.js';
 
 const SCALE = 1 / 400;
@@ -84,7 +83,7 @@ async function run() {
     const bySignal = await start({ ...base, patient, discoveryId: signalled }, { ...timing, pollInitialSeconds: 3600 });
     const owner = client.workflow.getHandle(discoveryWorkflowId(signalled));
     // Registered with discovery-<id> before the webhook comes, as a verification normally is.
-    while (!(await registeredWithDiscovery(bySignal))) {
+    while ((await owner.query(discoveryWaitersQuery).catch(() => [])).length === 0) {
       await new Promise((r) => setTimeout(r, 50));
     }
     await fetch(`${sandboxUrl}/sandbox/discoveries/${signalled}/complete`, {
@@ -93,7 +92,7 @@ async function run() {
       headers: { 'content-type': 'application/json' },
     });
     // The webhook receiver's one call: the update reaches discovery-<id>, which hands the discovery over.
-    await signalDiscoveryUpdated(client, taskQueue, { discoveryId: signalled });
+    await owner.signal(discoveryUpdatedSignal, { discoveryId: signalled });
     await measure('discovery by webhook signal', bySignal);
     await measure('  + its discovery-<id>', owner);
 

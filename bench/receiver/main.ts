@@ -25,9 +25,9 @@ import { table } from '../../src/text-format.js';
 import { and, ofType, withStatus } from '../../src/temporal/visibility-query.js';
 import { WorkflowType } from '../../workflows/shared/workflow-types.js';
 import { discoveryWorkflowId } from '../../workflows/shared/ids.js';
+import { discoveryWaitersQuery } from '../../workflows/shared/messages.js';
 import { billedActions, eventMs, type HistoryEvent } from '../billed-actions.js';
 import { until } from '../events/receiving.js';
-import { registeredWithDiscovery } from '../../test/setup/discovery-registration.js';
 import { percentile } from '../percentile.js';
 import { signalSteps } from './signal-steps.js';
 import { forEachLimited, numberArg } from '../bench-stack.js';
@@ -176,7 +176,8 @@ async function waitingVerifications(r: ReceiverStack, n: number, spreadMs = 0): 
   const registerBy = Date.now() + 120_000;
   for (const [i, w] of waiting.entries()) {
     for (;;) {
-      if (await registeredWithDiscovery(w.verification)) break;
+      const registered = await w.owner.query(discoveryWaitersQuery).catch(() => []);
+      if (registered.length > 0) break;
       if (Date.now() > registerBy) throw new Error(`${i} of ${n} verifications registered within 2 minutes`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }

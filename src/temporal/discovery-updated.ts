@@ -9,8 +9,7 @@ import { WorkflowType } from '../../workflows/shared/workflow-types.js';
 
 /**
  * A discovery changed (its webhook came): one signal-with-start of `discovery-<id>`, which fetches it once and hands it
- * to every verification waiting on it (decision 0054). Never a plain signal: a run a waiter started sleeps until its
- * first poll (decision 64), and only a signal-with-start wakes it early. Returns the workflow id.
+ * to every verification waiting on it (decision 0054), started for it when none runs. Returns the workflow id.
  */
 export async function signalDiscoveryUpdated(
   client: Client,

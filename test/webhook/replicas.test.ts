@@ -6,9 +6,8 @@ import { createLogger } from '../../src/logging.js';
 import { startVerification } from '../../src/temporal/start-verification.js';
 import { createWebhookReceiver } from '../../apps/receiver/index.js';
 import { discoveryWorkflowId } from '../../workflows/shared/ids.js';
-import { cancelSignal } from '../../workflows/shared/messages.js';
+import { cancelSignal, discoveryWaitersQuery } from '../../workflows/shared/messages.js';
 import { FAST, v2Intake } from '../setup/fixtures.js';
-import { registeredWithDiscovery } from '../setup/discovery-registration.js';
 import { recordHistory } from '../setup/histories.js';
 import { testTemporal } from '../setup/temporal.js';
 import { eventually, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
@@ -78,7 +77,8 @@ describe('webhook deduplication across receiver replicas and restarts (the workf
     const verification = client().workflow.getHandle(workflowId);
     const discoveryWorkflow = client().workflow.getHandle(discoveryWorkflowId(discoveryId));
     await eventually(
-      async () => ((await registeredWithDiscovery(verification)) ? true : undefined),
+      async () =>
+        (await discoveryWorkflow.query(discoveryWaitersQuery).catch(() => [])).length === 1 ? true : undefined,
       15_000,
       'the verification registered with discovery-<id>',
     );

@@ -1,14 +1,16 @@
 import assert from 'node:assert/strict';
 import { WithStartWorkflowOperation, type WorkflowHandle } from '@temporalio/client';
-import { signalDiscoveryUpdated } from '../../src/temporal/discovery-updated.js';
 import { startVerification } from '../../src/temporal/start-verification.js';
 import { discoveryWorkflowId } from '../../workflows/shared/ids.js';
-import { discoveryWaitersQuery, registerDiscoveryWaiterUpdate } from '../../workflows/shared/messages.js';
+import {
+  discoveryUpdatedSignal,
+  discoveryWaitersQuery,
+  registerDiscoveryWaiterUpdate,
+} from '../../workflows/shared/messages.js';
 import type { Timing } from '../../workflows/shared/timing.js';
 import type { discoveryWorkflow, verificationWorkflow } from '../../workflows/verification/index.js';
 import { WorkflowType } from '../../workflows/shared/workflow-types.js';
 import { FAST, v2Intake } from '../setup/fixtures.js';
-import { registeredWithDiscovery } from '../setup/discovery-registration.js';
 import { recordHistory } from '../setup/histories.js';
 import { DISCOVERY_PATIENT, pendingDiscovery } from '../setup/sandbox.js';
 import { testTemporal } from '../setup/temporal.js';
@@ -52,12 +54,16 @@ describe('discovery-<id> owns its waiters', function () {
   const owner = (discoveryId: string) =>
     client().workflow.getHandle<typeof discoveryWorkflow>(discoveryWorkflowId(discoveryId));
 
-  /** Waits until each verification has registered; the waiters' set is then queried when `count` asks for it. */
-  async function registered(...verifications: WorkflowHandle[]): Promise<void> {
-    await eventually(
-      async () => ((await Promise.all(verifications.map(registeredWithDiscovery))).every(Boolean) ? true : undefined),
+  async function waitersOf(discoveryId: string, count: number): Promise<string[]> {
+    return eventually(
+      async () => {
+        const waiters = await owner(discoveryId)
+          .query(discoveryWaitersQuery)
+          .catch(() => []);
+        return waiters.length >= count ? waiters : undefined;
+      },
       15_000,
-      `${verifications.length} waiters registered with discovery-<id>`,
+      `${count} waiters registered with discovery-<id>`,
     );
   }
 
@@ -90,14 +96,9 @@ describe('discovery-<id> owns its waiters', function () {
   it("hands one fetch of the discovery to every waiter, woken by one update of the discovery's webhook", async () => {
     const { discoveryId } = await pendingDiscovery(h.sandbox);
     const waiters = await Promise.all([1, 2, 3].map(() => startWaiter(discoveryId)));
-    await registered(...waiters);
-    // The second registration woke the run its first waiter started: it now answers the query.
-    assert.deepEqual(
-      (await owner(discoveryId).query(discoveryWaitersQuery)).sort(),
-      waiters.map((w) => w.workflowId).sort(),
-    );
+    assert.deepEqual((await waitersOf(discoveryId, 3)).sort(), waiters.map((w) => w.workflowId).sort());
     await h.sandbox.completeDiscovery(discoveryId, true);
-    await signalDiscoveryUpdated(client(), h.taskQueue, { discoveryId, eventId: 'evt-1' });
+    await owner(discoveryId).signal(discoveryUpdatedSignal, { discoveryId, eventId: 'evt-1' });
     const results = await Promise.all(waiters.map((w) => w.result()));
     assert.deepEqual(
       results.map((r) => [r.outcome, r.discovery?.successful, Boolean(r.discovery?.memberId)]),
@@ -122,9 +123,9 @@ describe('discovery-<id> owns its waiters', function () {
   it('looks up a payer the intake named, though a discovery found the member id', async () => {
     const { discoveryId } = await pendingDiscovery(h.sandbox);
     const waiter = await startWaiter(discoveryId, HOURLY, v2Intake().payerId);
-    await registered(waiter);
+    await waitersOf(discoveryId, 1);
     await h.sandbox.completeDiscovery(discoveryId, true);
-    await signalDiscoveryUpdated(client(), h.taskQueue, { discoveryId, eventId: 'evt-named-payer' });
+    await owner(discoveryId).signal(discoveryUpdatedSignal, { discoveryId, eventId: 'evt-named-payer' });
     assert.equal((await waiter.result()).outcome, 'completed');
     assert.equal((await historyCounts(waiter)).payerLookups, 1, 'the payer the intake named is looked up');
   });
@@ -132,9 +133,9 @@ describe('discovery-<id> owns its waiters', function () {
   it('gives a waiter that registers after the discovery ended the result at once', async () => {
     const { discoveryId } = await pendingDiscovery(h.sandbox);
     const early = await startWaiter(discoveryId);
-    await registered(early);
+    await waitersOf(discoveryId, 1);
     await h.sandbox.completeDiscovery(discoveryId, true);
-    await signalDiscoveryUpdated(client(), h.taskQueue, { discoveryId });
+    await owner(discoveryId).signal(discoveryUpdatedSignal, { discoveryId });
     assert.equal((await early.result()).outcome, 'completed');
     assert.equal((await owner(discoveryId).result()).outcome, 'complete');
     // discovery-<id> has closed; a verification that comes now still finishes at once, not at an hourly poll.
@@ -149,10 +150,10 @@ describe('discovery-<id> owns its waiters', function () {
   it('strands no waiter that registers while the discovery completes (a burst of 12 around the webhook)', async () => {
     const { discoveryId } = await pendingDiscovery(h.sandbox);
     const first = await startWaiter(discoveryId);
-    await registered(first);
+    await waitersOf(discoveryId, 1);
     const burst = Array.from({ length: 12 }, () => startWaiter(discoveryId));
     await h.sandbox.completeDiscovery(discoveryId, true);
-    await signalDiscoveryUpdated(client(), h.taskQueue, { discoveryId });
+    await owner(discoveryId).signal(discoveryUpdatedSignal, { discoveryId });
     const waiters = [first, ...(await Promise.all(burst))];
     const started = Date.now();
     const outcomes = await Promise.all(waiters.map(async (w) => (await w.result()).outcome));
@@ -169,10 +170,9 @@ describe('discovery-<id> owns its waiters', function () {
     const outcomes = await Promise.all(waiters.map(async (w) => (await w.result()).outcome));
     assert.deepEqual(outcomes, ['completed', 'completed', 'completed']);
     const counts = await historyCounts(owner(discoveryId));
-    // Started by a waiter (which looked), it polls as often as the discovery takes: each poll a timer, then a fetch,
-    // but the first is its delayed start, unless a registration woke it before (then a timer waits out the rest).
+    // Started by a waiter (which looked), it polls: a timer, then a fetch, as often as the discovery takes.
     assert.ok(
-      counts.fetches >= 1 && counts.timers >= counts.fetches - 1 && counts.timers <= counts.fetches,
+      counts.fetches >= 1 && counts.timers >= counts.fetches,
       `discovery-<id> polled: ${JSON.stringify(counts)}`,
     );
     assert.equal(counts.signalsReceived, 0, 'no webhook: polling alone found it');
@@ -188,10 +188,10 @@ describe('discovery-<id> owns its waiters', function () {
   it('a cancelled waiter does not stop the others', async () => {
     const { discoveryId } = await pendingDiscovery(h.sandbox);
     const [gone, kept] = await Promise.all([startWaiter(discoveryId), startWaiter(discoveryId)]);
-    await registered(gone, kept);
+    await waitersOf(discoveryId, 2);
     await gone.cancel();
     await h.sandbox.completeDiscovery(discoveryId, true);
-    await signalDiscoveryUpdated(client(), h.taskQueue, { discoveryId });
+    await owner(discoveryId).signal(discoveryUpdatedSignal, { discoveryId });
     assert.equal((await kept.result()).outcome, 'completed');
     assert.equal((await owner(discoveryId).result()).outcome, 'complete');
   });

@@ -3,21 +3,21 @@ import { WorkflowFailedError, WorkflowUpdateFailedError, type WorkflowHandle } f
 import { ApplicationFailure } from '@temporalio/common';
 import type { SandboxDiscoveryRequest } from '../../src/contract/index.js';
 import { SEED_PATIENTS } from '../../sandbox/seed.js';
-import { signalDiscoveryUpdated } from '../../src/temporal/discovery-updated.js';
 import { startVerification } from '../../src/temporal/start-verification.js';
 import {
   awaitSettledUpdate,
   cancelSignal,
+  discoveryUpdatedSignal,
+  discoveryWaitersQuery,
   runAwaitingInputSignal,
   statusQuery,
   supplyRunInputUpdate,
 } from '../../workflows/shared/messages.js';
-import type { discoveryWorkflow, verificationWorkflow } from '../../workflows/verification/index.js';
+import type { verificationWorkflow } from '../../workflows/verification/index.js';
 import { discoveryWorkflowId } from '../../workflows/shared/ids.js';
 import type { Timing } from '../../workflows/shared/timing.js';
 import type { VerificationResult, VerificationWorkflowInput } from '../../workflows/shared/types.js';
 import { FAST, callerId, v2Intake } from '../setup/fixtures.js';
-import { registeredWithDiscovery } from '../setup/discovery-registration.js';
 import { recordHistory } from '../setup/histories.js';
 import { testTemporal } from '../setup/temporal.js';
 import { eventually, serviceCalls, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
@@ -144,29 +144,24 @@ describe('verificationWorkflow', function () {
     const request = v2Intake({ payerId: undefined, discoveryId: discovery.discoveryId });
     delete (request.patient as { memberId?: string }).memberId;
     const wf = await start(request, { ...FAST, pollInitialSeconds: 3600, pollMaxSeconds: 3600 });
-    const owner = client().workflow.getHandle<typeof discoveryWorkflow>(discoveryWorkflowId(discovery.discoveryId));
+    const owner = client().workflow.getHandle(discoveryWorkflowId(discovery.discoveryId));
     await eventually(
-      async () => ((await registeredWithDiscovery(wf)) ? true : undefined),
+      async () => ((await owner.query(discoveryWaitersQuery).catch(() => [])).length > 0 ? true : undefined),
       10_000,
       'the verification registered with discovery-<id>',
     );
+    assert.deepEqual(await owner.query(discoveryWaitersQuery), [wf.workflowId]);
     assert.equal((await wf.query(statusQuery)).stage, 'awaiting-discovery');
     await h.sandbox.completeDiscovery(discovery.discoveryId);
     const signalled = Date.now();
-    // What the webhook receiver does for the discovery's update: one signal-with-start of discovery-<id>.
-    await signalDiscoveryUpdated(client(), h.taskQueue, { discoveryId: discovery.discoveryId });
+    // What the webhook receiver does for the discovery's update: one signal to discovery-<id>.
+    await owner.signal(discoveryUpdatedSignal, { discoveryId: discovery.discoveryId });
     const result = await wf.result();
     const elapsed = Date.now() - signalled;
     assert.equal(result.outcome, 'completed');
     assert.ok(elapsed < 2000, `completed ${elapsed} ms after the signal`);
     assert.equal(result.discovery?.successful, true);
     assert.ok(result.discovery?.memberId, 'the discovered member id was used');
-    const ownerEvents = (await owner.fetchHistory()).events ?? [];
-    assert.deepEqual(
-      [ownerEvents.filter((e) => e.timerStartedEventAttributes).length, (await owner.result()).outcome],
-      [0, 'complete'],
-      'no poll timer: the run its waiter started slept until its first poll (decision 64), and the webhook woke it',
-    );
     await recordHistory('discovery-by-signal', wf);
     await recordHistory('discovery-owner-by-signal', owner);
   });

@@ -136,8 +136,6 @@ export interface DiscoveryWorkflowInput {
   timing?: Partial<Pick<Timing, 'pollInitialSeconds' | 'pollMaxSeconds' | 'discoveryDeadlineSeconds'>>;
   /** Started by a waiter that fetched the discovery a moment before: no first look, the first poll comes next. */
   looked?: boolean;
-  /** Started with its first task delayed until the first poll is due (`startDelay`): that task is the poll. */
-  delayed?: boolean;
   /** The waiters that started it, registered before anything else happens (a start costs no update). */
   waiters?: string[];
 }

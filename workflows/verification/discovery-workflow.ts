@@ -1,4 +1,4 @@
-import { condition, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { condition, proxyActivities } from '@temporalio/workflow';
 import type { VerificationActivities } from './activities.js';
 import type { Discovery } from '../../src/contract/index.js';
 import { deadlineCallOptions } from '../shared/activity-options.js';
@@ -24,26 +24,12 @@ export async function discoveryWorkflow(input: DiscoveryWorkflowInput): Promise<
   const owner = new DiscoveryOwner(discoveryId, Array.isArray(input.waiters) ? input.waiters : []);
   let heading = `Awaiting discovery ${code(discoveryId)}`;
   const progress = new Progress((step) => simpleDetails(`${heading} · ${owner.waiting} waiting`, step));
-  // A waiter's start is delayed until the first poll is due (decision 64): no timer for it, and no task before it
-  // unless a message comes first. Its times count from the start, not from that first task.
-  const started = input.delayed ? workflowInfo().startTime.getTime() : Date.now();
-  const deadline = started + ms(timing.discoveryDeadlineSeconds);
+  const deadline = Date.now() + ms(timing.discoveryDeadlineSeconds);
   let interval = ms(timing.pollInitialSeconds);
-  let pollAt: number | undefined = input.delayed ? started + interval : undefined;
   let last: Discovery | undefined;
-  // A waiter that started this workflow has looked itself, so only a webhook already here is worth a fetch; the
-  // receiver's start means the discovery changed.
-  let why: string | undefined = !input.looked ? 'first look' : owner.updates > 0 ? 'woken by its webhook' : undefined;
+  // A waiter that started this workflow looks itself once registered; the receiver's start means the discovery changed.
+  let why: string | undefined = input.looked ? undefined : 'first look';
   let handout: DiscoveryHandout | undefined;
-  /** Waits `wait` ms for the next poll; true when a webhook beyond the `seen` first ones, or a cancel, came first. */
-  const nextPoll = (wait: number, seen: number): Promise<boolean> => {
-    progress.at({
-      doing: `waiting for the discovery: next poll in ${humanDuration(wait)}, at once on its webhook; gives up at ${instant(deadline)}`,
-      until: Date.now() + wait,
-    });
-    const summary = timerSummary.discoveryPoll(discoveryId, wait);
-    return condition(() => owner.updates > seen || owner.cancelled, wait, { summary });
-  };
   for (let polls = 1; !handout; polls += 1) {
     // Counted before the fetch: an update that arrives while it runs fetches again.
     const seen = owner.updates;
@@ -62,9 +48,13 @@ export async function discoveryWorkflow(input: DiscoveryWorkflowInput): Promise<
       handout = { discoveryId, outcome: 'timed-out', ...(last ? { discovery: last } : {}) };
       break;
     }
-    const wait = Math.min(pollAt === undefined ? interval : pollAt - Date.now(), remaining);
-    pollAt = undefined;
-    const woken = wait > 0 ? await nextPoll(wait, seen) : owner.updates > seen || owner.cancelled;
+    const wait = Math.min(interval, remaining);
+    progress.at({
+      doing: `waiting for the discovery: next poll in ${humanDuration(wait)}, at once on its webhook; gives up at ${instant(deadline)}`,
+      until: Date.now() + wait,
+    });
+    const summary = timerSummary.discoveryPoll(discoveryId, wait);
+    const woken = await condition(() => owner.updates > seen || owner.cancelled, wait, { summary });
     if (owner.cancelled) handout = { discoveryId, outcome: 'cancelled', ...(last ? { discovery: last } : {}) };
     if (!woken) interval = Math.min(interval * 2, ms(timing.pollMaxSeconds));
     why = woken ? 'woken by its webhook' : `poll ${polls}`;
