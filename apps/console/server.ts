@@ -3,7 +3,7 @@ import fastifyFormbody from '@fastify/formbody';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import type { Client } from '@temporalio/client';
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import { ClientAdmin } from '../../src/access/client-admin.js';
 import type { IntakeClients } from '../../src/access/intake-clients.js';
 import { OperatorAdmin } from '../../src/access/operator-admin.js';
@@ -12,8 +12,9 @@ import type { AuditTrail } from '../../src/audit/audit-trail.js';
 import type { EventServices } from '../../src/events/services.js';
 import { ConfigError, variables, type Config } from '../../src/config.js';
 import { temporalReachable } from '../../src/health/readiness.js';
-import { healthRoutes } from '../../src/health/routes.js';
+import { HEALTH_PATHS, healthRoutes } from '../../src/health/routes.js';
 import { countHttpRequests } from '../../src/metrics/http-metrics.js';
+import { logEachRequest } from '../../src/request-log.js';
 import type { Logger } from '../../src/logging.js';
 import { adminOnly, type AdminDeps } from './admin.js';
 import { authRoutes, guard } from './auth.js';
@@ -138,7 +139,13 @@ export function createConsole(options: ConsoleOptions): FastifyInstance {
   const { operators, sessionSecret, oidc } = requireConsoleSecrets(config.console, { directory: !!options.directory });
   const sources = { operators, ...(options.directory ? { directory: options.directory } : {}) };
   const loggerInstance: FastifyBaseLogger = logger.child({ component: 'console' });
-  const app = Fastify({ loggerInstance, trustProxy: config.console.trustProxy, bodyLimit: 256 * 1024 });
+  // One line per request (logEachRequest below), not Fastify's two.
+  const app = Fastify({
+    loggerInstance,
+    trustProxy: config.console.trustProxy,
+    bodyLimit: 256 * 1024,
+    logController: new LogController({ disableRequestLogging: true }),
+  });
 
   void app.register(fastifyHelmet, {
     contentSecurityPolicy: {
@@ -164,6 +171,7 @@ export function createConsole(options: ConsoleOptions): FastifyInstance {
   // After the guard, which knows the operator: the worklists' counts for the navigation of the page.
   app.addHook('preHandler', navCountsHook(client));
   countHttpRequests(app, 'console');
+  logEachRequest(app, 'console request', HEALTH_PATHS);
   healthRoutes(app, { ready: () => temporalReachable(client.connection, options.readyTimeoutMs ?? READYZ_TIMEOUT_MS) });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {

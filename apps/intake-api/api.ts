@@ -1,7 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { Client } from '@temporalio/client';
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,
   serializerCompiler,
@@ -12,6 +12,7 @@ import { variables, type Config } from '../../src/config.js';
 import { temporalReachable } from '../../src/health/readiness.js';
 import { HEALTH_PATHS, healthRoutes } from '../../src/health/routes.js';
 import { countHttpRequests } from '../../src/metrics/http-metrics.js';
+import { logEachRequest } from '../../src/request-log.js';
 import type { Logger } from '../../src/logging.js';
 import type { BatchTiming } from '../../workflows/shared/batch-timing.js';
 import type { Timing } from '../../workflows/shared/timing.js';
@@ -98,7 +99,11 @@ export function createIntakeApi(options: IntakeApiOptions): FastifyInstance {
   };
   // Typed as Fastify's base logger so the app keeps Fastify's default instance type.
   const loggerInstance: FastifyBaseLogger = logger.child({ component: 'intake-api' });
-  const app: IntakeApp = Fastify({ loggerInstance }).withTypeProvider<ZodTypeProvider>();
+  // One line per request (logEachRequest below), not Fastify's two.
+  const app: IntakeApp = Fastify({
+    loggerInstance,
+    logController: new LogController({ disableRequestLogging: true }),
+  }).withTypeProvider<ZodTypeProvider>();
   // JSON only (and the batch routes' own upload types): a text/plain body would reach the routes as a string and be
   // refused as a malformed object, where the truth is that the media type is not one this API takes.
   app.removeContentTypeParser('text/plain');
@@ -128,6 +133,7 @@ export function createIntakeApi(options: IntakeApiOptions): FastifyInstance {
   // reference page carry none: they show counts, states and the API's shape, nothing of any caller.
   app.addHook('onRequest', authenticate(access, [REFERENCE_PATH, `${REFERENCE_PATH}/*`, ...HEALTH_PATHS]));
   countHttpRequests(app, 'intake');
+  logEachRequest(app, 'intake request', HEALTH_PATHS);
   const readyTimeoutMs = options.readyTimeoutMs ?? Number(variables.READYZ_TIMEOUT_MS.default);
   healthRoutes(app, { ready: () => temporalReachable(client.connection, readyTimeoutMs) });
 

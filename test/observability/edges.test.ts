@@ -11,6 +11,7 @@ import { scrape } from '../../src/metrics/registry.js';
 import { connectClient, type TemporalClient } from '../../src/temporal/client.js';
 import { createWebhookReceiver } from '../../apps/receiver/index.js';
 import { testCodecKeys, testDataConverter } from '../setup/codec.js';
+import { captureLogs } from '../setup/log-capture.js';
 import { eventually } from '../setup/workflow-harness.js';
 import { deliver, delivery, SECRET } from '../webhook/deliveries.js';
 import { sample } from './scrape.js';
@@ -61,6 +62,45 @@ describe('/healthz, /readyz and /metrics of the intake API, webhook receiver and
 
   const statuses = async (path: string) =>
     Promise.all([intake, receiver, codec].map(async (app) => (await app.inject({ url: path })).statusCode));
+
+  it("log one line per intake request, its route's template and status, and probes at debug only", async () => {
+    const logs = captureLogs();
+    const config = loadConfig({ TEMPORAL_ADDRESS: server.address, INTAKE_API_KEY: API_KEY, LOG_LEVEL: 'debug' });
+    const logger = createLogger(config, 'eligibility', logs.sink);
+    const api = createIntakeApi({ config, client: temporal.client, taskQueue: 'unused', logger, readyTimeoutMs: 500 });
+    try {
+      const answer = await api.inject({ url: '/verifications/verification-QZXWVK', headers: { 'x-api-key': API_KEY } });
+      assert.equal((await api.inject({ url: '/healthz' })).statusCode, 200);
+      const lines = logs.records<{
+        msg: string;
+        level: string;
+        method?: string;
+        route?: string;
+        status?: number;
+        ms?: number;
+      }>();
+      const requests = lines.filter((line) => line.msg === 'intake request');
+      assert.deepEqual(
+        requests.map(({ level, method, route, status }) => ({ level, method, route, status })),
+        [
+          { level: 'info', method: 'GET', route: '/verifications/:workflowId', status: answer.statusCode },
+          { level: 'debug', method: 'GET', route: '/healthz', status: 200 },
+        ],
+      );
+      assert.ok(
+        requests.every((line) => typeof line.ms === 'number'),
+        'each line says how long the request took',
+      );
+      assert.deepEqual(
+        lines.filter((line) => /incoming request|request completed/.test(line.msg)),
+        [],
+        "Fastify's own request lines are off",
+      );
+      assert.doesNotMatch(logs.text(), /QZXWVK/, 'the URL, which carries ids, is not logged');
+    } finally {
+      await api.close();
+    }
+  });
 
   it('answer /healthz and /readyz without credentials while Temporal serves', async () => {
     assert.deepEqual(await statuses('/healthz'), [200, 200, 200]);
