@@ -35,13 +35,16 @@ export type HarnessWorkerOverrides = Partial<
   startSliceMs?: number;
   /** How events are kept (a suite's own): the local activity and a creation's `created` event; default: not at all. */
   emit?: EmitActivities;
+  /** Another harness's sandbox, which this one then leaves open when it stops; default: a new one. */
+  sandbox?: TestSandbox;
 };
 
 export async function startWorkflowHarness(
   sandboxOverrides?: Parameters<typeof startTestSandbox>[0],
   workerOverrides: HarnessWorkerOverrides = {},
 ): Promise<WorkflowHarness> {
-  const sandbox = await startTestSandbox(sandboxOverrides);
+  const shared = workerOverrides.sandbox;
+  const sandbox = shared ?? (await startTestSandbox(sandboxOverrides));
   // Refreshes discover the patient's coverage at the sandbox's discoveries (decision 0051).
   const config = loadConfig({
     ELIGIBILITY_BASE_URL: sandbox.url,
@@ -49,7 +52,14 @@ export async function startWorkflowHarness(
   });
   const service = new EligibilityClient(config.service);
   const { nativeConnection, server, client } = testTemporal();
-  const { outcomes, startSliceMs, emit, taskQueue = `test-${randomUUID()}`, ...overrides } = workerOverrides;
+  const {
+    outcomes,
+    startSliceMs,
+    emit,
+    taskQueue = `test-${randomUUID()}`,
+    sandbox: _shared,
+    ...overrides
+  } = workerOverrides;
   const worker = await createWorker({
     connection: nativeConnection,
     namespace: server.namespace,
@@ -76,7 +86,7 @@ export async function startWorkflowHarness(
       // A worker settles `run()` once it has drained what it runs. Beside a loaded CI run that once took over a minute
       // (the cause is not found yet), so a suite stops waiting after 20 s, says so, and leaves it to mocha's exit.
       await boundedTeardown(`the drain of the worker of ${taskQueue}`, running, 20_000);
-      await sandbox.close();
+      if (!shared) await sandbox.close();
     },
   };
 }

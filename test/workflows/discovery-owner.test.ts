@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { WithStartWorkflowOperation, type WorkflowHandle } from '@temporalio/client';
+import { signalDiscoveryUpdated } from '../../src/temporal/discovery-updated.js';
 import { startVerification } from '../../src/temporal/start-verification.js';
 import { discoveryWorkflowId } from '../../workflows/shared/ids.js';
 import {
@@ -162,6 +164,29 @@ describe('discovery-<id> owns its waiters', function () {
       waiters.map(() => 'completed'),
     );
     assert.ok(Date.now() - started < 15_000, 'none waited for an hourly poll');
+  });
+
+  it('fetches at once a webhook that reached the run its waiter started before its first task', async () => {
+    const { discoveryId } = await pendingDiscovery(h.sandbox);
+    // A queue no worker polls yet: the start and the webhook both wait there, so the first task holds both.
+    const queue = `test-${randomUUID()}`;
+    const run = await client().workflow.start<typeof discoveryWorkflow>(WorkflowType.discovery, {
+      workflowId: discoveryWorkflowId(discoveryId),
+      taskQueue: queue,
+      args: [{ discoveryId, timing: HOURLY, looked: true, waiters: [] }],
+    });
+    await h.sandbox.completeDiscovery(discoveryId, true);
+    await signalDiscoveryUpdated(client(), queue, { discoveryId, eventId: 'evt-before-first-task' });
+    const late = await startWorkflowHarness(undefined, { taskQueue: queue, sandbox: h.sandbox });
+    try {
+      // Not at the hourly poll: the webhook is a reason to fetch even though the waiter had looked.
+      assert.equal((await run.result()).outcome, 'complete');
+      const counts = await historyCounts(run);
+      assert.deepEqual([counts.fetches, counts.timers], [1, 0], 'one fetch, for the webhook, and no poll timer');
+      await recordHistory('discovery-owner-early-webhook', run);
+    } finally {
+      await late.stop();
+    }
   });
 
   it('polls once per discovery, not once per waiter, when no webhook comes', async () => {

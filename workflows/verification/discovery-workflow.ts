@@ -27,8 +27,9 @@ export async function discoveryWorkflow(input: DiscoveryWorkflowInput): Promise<
   const deadline = Date.now() + ms(timing.discoveryDeadlineSeconds);
   let interval = ms(timing.pollInitialSeconds);
   let last: Discovery | undefined;
-  // A waiter that started this workflow looks itself once registered; the receiver's start means the discovery changed.
-  let why: string | undefined = input.looked ? undefined : 'first look';
+  // A waiter that started this workflow has just looked, so it skips its own first look, unless the discovery's webhook
+  // reached it before its first task (counted already, it would wait for a poll); the receiver's start means a change.
+  let why: string | undefined = !input.looked ? 'first look' : owner.updates > 0 ? 'woken by its webhook' : undefined;
   let handout: DiscoveryHandout | undefined;
   for (let polls = 1; !handout; polls += 1) {
     // Counted before the fetch: an update that arrives while it runs fetches again.
