@@ -32,10 +32,10 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-function createContext(config: SandboxConfig): SandboxContext {
+function createContext(config: SandboxConfig, random?: () => number): SandboxContext {
   const state = new SandboxState();
   const stats = new StatsRecorder();
-  const faults = new Faults(config.faults);
+  const faults = new Faults(config.faults, random);
   const webhooks = new WebhookDispatcher(config, state, faults, stats);
   return {
     config,
@@ -51,8 +51,13 @@ function createContext(config: SandboxConfig): SandboxContext {
 }
 
 /** A local imitation of the eligibility service (SERVICE-SPEC.md) with in-memory state. */
-export async function createSandbox(config: SandboxConfig): Promise<Sandbox> {
-  const ctx = createContext(config);
+export interface SandboxOptions {
+  /** Where the injected faults draw their chances (default `Math.random`); a test passes a fixed sequence. */
+  random?: () => number;
+}
+
+export async function createSandbox(config: SandboxConfig, options: SandboxOptions = {}): Promise<Sandbox> {
+  const ctx = createContext(config, options.random);
   const app = Fastify({
     // Request lines only (method, url, status): bodies carry patient data and are never logged.
     logger: config.logRequests ? { level: 'info' } : false,

@@ -16,6 +16,8 @@ import { createSandbox, type Stats } from '../../sandbox/server.js';
 /** Configuration changes for one suite's sandbox; `faults` is merged field by field into the configured faults. */
 export type TestSandboxOverrides = Partial<Omit<SandboxConfig, 'faults'>> & {
   faults?: Partial<SandboxConfig['faults']>;
+  /** The chances the faults draw (default `Math.random`). */
+  random?: () => number;
 };
 
 /** A sandbox on a free port of 127.0.0.1, driven over HTTP like any client would. */
@@ -42,9 +44,9 @@ export interface TestSandbox {
 
 export async function startTestSandbox(overrides: TestSandboxOverrides = {}): Promise<TestSandbox> {
   const base = loadConfig({}).sandbox;
-  const { faults, ...rest } = overrides;
+  const { faults, random, ...rest } = overrides;
   const config: SandboxConfig = { ...base, host: '127.0.0.1', port: 0, ...rest, faults: { ...base.faults, ...faults } };
-  const sandbox = await createSandbox(config);
+  const sandbox = await createSandbox(config, random ? { random } : {});
   const url = (await sandbox.listen()).replace(/\/$/, '');
 
   async function call(method: string, path: string, body?: unknown): Promise<unknown> {
