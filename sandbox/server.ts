@@ -50,12 +50,12 @@ function createContext(config: SandboxConfig, random?: () => number): SandboxCon
   };
 }
 
-/** A local imitation of the eligibility service (SERVICE-SPEC.md) with in-memory state. */
 export interface SandboxOptions {
   /** Where the injected faults draw their chances (default `Math.random`); a test passes a fixed sequence. */
   random?: () => number;
 }
 
+/** A local imitation of the eligibility service (SERVICE-SPEC.md) with in-memory state. */
 export async function createSandbox(config: SandboxConfig, options: SandboxOptions = {}): Promise<Sandbox> {
   const ctx = createContext(config, options.random);
   const app = Fastify({
