@@ -4,7 +4,8 @@ import { forEachLimited } from '../bench-stack.js';
 import { callIntake } from '../faults/intake-http.js';
 import { requestFor } from '../faults/rows.js';
 import type { FaultStack } from '../faults/stack.js';
-import { dispatchersQuery, firstArrivals, subscribe, until } from './receiving.js';
+import { dispatchersQuery, firstArrivals, subscribe } from './receiving.js';
+import { until } from '../until.js';
 
 export interface CostOptions {
   /** Verifications per round; rounds go off, on, on, off. */

@@ -6,7 +6,8 @@ import { callIntake } from '../faults/intake-http.js';
 import { requestFor } from '../faults/rows.js';
 import type { FaultStack } from '../faults/stack.js';
 import { percentile } from '../traffic/lanes-stack.js';
-import { dispatchersQuery, firstArrivals, subscribe, subjectOf, until } from './receiving.js';
+import { dispatchersQuery, firstArrivals, subscribe, subjectOf } from './receiving.js';
+import { until } from '../until.js';
 
 export interface LatencyOptions {
   rate: number;

@@ -8,7 +8,8 @@ import { WorkflowType } from '../../workflows/shared/workflow-types.js';
 import { callIntake } from '../faults/intake-http.js';
 import { requestFor } from '../faults/rows.js';
 import type { FaultStack } from '../faults/stack.js';
-import { duplicates, firstArrivals, outOfOrder, pairOf, subscribe, until } from './receiving.js';
+import { duplicates, firstArrivals, outOfOrder, pairOf, subscribe } from './receiving.js';
+import { until } from '../until.js';
 
 export interface OutageOptions {
   rows: number;

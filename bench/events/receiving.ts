@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { TestReceiver, verify, type Behaviour, type Received } from '../../test/events/receivers.js';
 import { EVENT_TYPES } from '../../workflows/shared/event-catalogue.js';
 import { eventDispatcherIds } from '../../workflows/shared/event-types.js';
@@ -76,15 +75,6 @@ export function outOfOrder(received: readonly Received[]): number {
   for (const r of firstArrivals(received)) if (!firstType.has(subjectOf(r))) firstType.set(subjectOf(r), r.event.type);
   const created = new Set(received.filter((r) => r.event.type === 'verification.created').map((r) => subjectOf(r)));
   return [...firstType].filter(([subject, type]) => created.has(subject) && type !== 'verification.created').length;
-}
-
-/** Waits until `done()` or the deadline; true when done. */
-export async function until(done: () => boolean | Promise<boolean>, deadline: number, stepMs = 250): Promise<boolean> {
-  while (Date.now() < deadline) {
-    if (await done()) return true;
-    await sleep(stepMs);
-  }
-  return done();
 }
 
 /** Every run of a tenant's dispatchers, in visibility. */

@@ -27,7 +27,7 @@ import { WorkflowType } from '../../workflows/shared/workflow-types.js';
 import { discoveryWorkflowId } from '../../workflows/shared/ids.js';
 import { discoveryWaitersQuery } from '../../workflows/shared/messages.js';
 import { billedActions, eventMs, type HistoryEvent } from '../billed-actions.js';
-import { until } from '../events/receiving.js';
+import { until } from '../until.js';
 import { percentile } from '../percentile.js';
 import { signalSteps } from './signal-steps.js';
 import { forEachLimited, numberArg } from '../bench-stack.js';

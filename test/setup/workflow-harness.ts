@@ -43,7 +43,14 @@ export async function startWorkflowHarness(
   sandboxOverrides?: Parameters<typeof startTestSandbox>[0],
   workerOverrides: HarnessWorkerOverrides = {},
 ): Promise<WorkflowHarness> {
-  const shared = workerOverrides.sandbox;
+  const {
+    outcomes,
+    startSliceMs,
+    emit,
+    taskQueue = `test-${randomUUID()}`,
+    sandbox: shared,
+    ...overrides
+  } = workerOverrides;
   const sandbox = shared ?? (await startTestSandbox(sandboxOverrides));
   // Refreshes discover the patient's coverage at the sandbox's discoveries (decision 0051).
   const config = loadConfig({
@@ -52,14 +59,6 @@ export async function startWorkflowHarness(
   });
   const service = new EligibilityClient(config.service);
   const { nativeConnection, server, client } = testTemporal();
-  const {
-    outcomes,
-    startSliceMs,
-    emit,
-    taskQueue = `test-${randomUUID()}`,
-    sandbox: _shared,
-    ...overrides
-  } = workerOverrides;
   const worker = await createWorker({
     connection: nativeConnection,
     namespace: server.namespace,

@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { EligibilityClient } from '../../src/client/index.js';
 import { loadConfig } from '../../src/config.js';
+import { signalDiscoveryUpdated } from '../../src/temporal/discovery-updated.js';
 import { discoveryWorkflowId, runWorkflowId } from '../../workflows/shared/ids.js';
 import type { discoveryWorkflow, runInputWorkflow, webhookSetupWorkflow } from '../../workflows/verification/index.js';
-import { discoveryUpdatedSignal, supplyRunInputUpdate } from '../../workflows/shared/messages.js';
+import { supplyRunInputUpdate } from '../../workflows/shared/messages.js';
 import { recordHistory } from '../setup/histories.js';
 import { testTemporal } from '../setup/temporal.js';
 import { startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
@@ -35,13 +36,7 @@ describe('discoveryWorkflow, runInputWorkflow and webhookSetupWorkflow', functio
     });
     await h.sandbox.completeDiscovery(discovery.discoveryId);
     // What the webhook receiver does: signal-with-start finds the running workflow and signals it.
-    await client().workflow.signalWithStart<typeof discoveryWorkflow, [{ discoveryId: string }]>('discoveryWorkflow', {
-      taskQueue: h.taskQueue,
-      workflowId,
-      args: [{ discoveryId: discovery.discoveryId }],
-      signal: discoveryUpdatedSignal,
-      signalArgs: [{ discoveryId: discovery.discoveryId }],
-    });
+    await signalDiscoveryUpdated(client(), h.taskQueue, { discoveryId: discovery.discoveryId });
     const result = await wf.result();
     assert.equal(result.outcome, 'complete');
     assert.equal(result.discovery?.successful, true);
