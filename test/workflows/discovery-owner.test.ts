@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { WithStartWorkflowOperation, type WorkflowHandle } from '@temporalio/client';
 import { signalDiscoveryUpdated } from '../../src/temporal/discovery-updated.js';
 import { startVerification } from '../../src/temporal/start-verification.js';
@@ -179,8 +180,13 @@ describe('discovery-<id> owns its waiters', function () {
     await signalDiscoveryUpdated(client(), queue, { discoveryId, eventId: 'evt-before-first-task' });
     const late = await startWorkflowHarness(undefined, { taskQueue: queue, sandbox: h.sandbox });
     try {
-      // Not at the hourly poll: the webhook is a reason to fetch even though the waiter had looked.
-      assert.equal((await run.result()).outcome, 'complete');
+      // Not at the hourly poll: the webhook is a reason to fetch even though the waiter had looked. A run that left it
+      // to the poll fails here in seconds, with its reason, not at the suite's timeout.
+      const outcome = await Promise.race([
+        run.result().then((r) => r.outcome),
+        sleep(20_000, 'still running after 20 s: the webhook was left to the hourly poll', { ref: false }),
+      ]);
+      assert.equal(outcome, 'complete');
       const counts = await historyCounts(run);
       assert.deepEqual([counts.fetches, counts.timers], [1, 0], 'one fetch, for the webhook, and no poll timer');
       await recordHistory('discovery-owner-early-webhook', run);
