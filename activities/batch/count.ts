@@ -2,24 +2,30 @@ import type { Client } from '@temporalio/client';
 import { type VisibleItemCounts } from '../../workflows/shared/batch-types.js';
 import { VerificationStage } from '../../workflows/shared/search-attributes.js';
 import { ITEM_OUTCOMES, OUTCOMES, RUNNING_STAGES } from '../../workflows/shared/stages.js';
-import { is, withStatus, withStatusIn, type Condition } from '../../src/temporal/visibility-query.js';
+import { is, isUnsetOrNoneOf, withStatus, withStatusIn, type Condition } from '../../src/temporal/visibility-query.js';
 import { itemsQuery } from '../../src/batches/item-state.js';
 
 /**
- * A batch's items as visibility counts them: one count per running stage and per recorded outcome, and one grouped by
- * execution status (SQL visibility groups by ExecutionStatus only). Thirteen count calls whatever the batch's size,
- * none of them a billed action and none reaching a workflow. Every round of resubmission is included; the batch
- * subtracts the attempts it replaced.
+ * A batch's items as visibility counts them: one count per running stage and per recorded outcome, one of the items
+ * that closed without recording an outcome, and one grouped by execution status (SQL visibility groups by
+ * ExecutionStatus only). Fourteen count calls whatever the batch's size, none of them a billed action and none
+ * reaching a workflow. Every round of resubmission is included; the batch subtracts the attempts it replaced.
  */
 export async function countBatchItems(client: Client, batchId: string): Promise<VisibleItemCounts> {
   const count = async (...conditions: Condition[]) =>
     (await client.workflow.count(itemsQuery(batchId, ...conditions))).count;
-  // Closed items first, running stages after: an item that closes in between is counted once, as still running (the
-  // status count saw it running, the stage counts miss it), never twice. Counts taken while items move are a moment's
-  // picture (visibility); once they stop moving they are exact.
-  const [byStatus, recorded] = await Promise.all([
+  const closedByItself = withStatusIn(['Completed', 'Failed']);
+  // Each count is its own moment of visibility, so an item that closes while they are taken must never land in two of
+  // them or read as a failure. Closed items first, each in exactly one count whatever the moment; running stages
+  // after: an item that closes in between is counted as still running or, until the next count, not at all (queued),
+  // never as closed twice. Once items stop moving the counts are exact.
+  const [byStatus, recorded, unrecorded] = await Promise.all([
     client.workflow.count(`${itemsQuery(batchId)} GROUP BY ExecutionStatus`),
-    Promise.all(OUTCOMES.map((o) => count(withStatusIn(['Completed', 'Failed']), is(VerificationStage, o)))),
+    Promise.all(OUTCOMES.map((o) => count(closedByItself, is(VerificationStage, o)))),
+    // Closed by itself without an outcome stage: an unexpected failure (item-state.ts reads it the same way). Asked
+    // directly: a difference between the status count and the outcome counts, taken at two moments, once counted an
+    // item that closed between them as failed.
+    count(closedByItself, isUnsetOrNoneOf(VerificationStage, OUTCOMES)),
   ]);
   const running = await Promise.all(
     RUNNING_STAGES.map((stage) => count(withStatus('Running'), is(VerificationStage, stage))),
@@ -34,9 +40,7 @@ export async function countBatchItems(client: Client, batchId: string): Promise<
     outcomes: Object.fromEntries(ITEM_OUTCOMES.map((o) => [o, 0])) as VisibleItemCounts['outcomes'],
   };
   OUTCOMES.forEach((o, i) => (counts.outcomes[o] = recorded[i] ?? 0));
-  // Closed by itself without an outcome stage: an unexpected failure (item-state.ts reads it the same way).
-  const unrecorded = status('Completed') + status('Failed') - recorded.reduce((a, b) => a + b, 0);
-  counts.outcomes.failed += Math.max(0, unrecorded);
+  counts.outcomes.failed += unrecorded;
   counts.outcomes['timed-out'] += status('TimedOut');
   counts.outcomes.cancelled += status('Canceled');
   counts.outcomes.terminated += status('Terminated');

@@ -21,6 +21,9 @@ export const is = (key: KeywordKey, value: string): Condition => condition(`${ke
 /** Unset, or set to another value (visibility's `!=` alone skips workflows without the attribute). */
 export const isUnsetOrNot = (key: KeywordKey, value: string): Condition =>
   condition(`(${key.name} IS NULL OR ${key.name} != ${quote(value)})`);
+/** Unset, or set to none of `values` (a workflow without the attribute is in no `NOT IN`); never an empty list. */
+export const isUnsetOrNoneOf = (key: KeywordKey, values: readonly string[]): Condition =>
+  condition(`(${key.name} IS NULL OR ${key.name} NOT IN ${list(values)})`);
 export const isUnset = (key: KeywordKey): Condition => condition(`${key.name} IS NULL`);
 export const isOneOf = (key: KeywordKey, values: readonly string[]): Condition =>
   condition(`${key.name} IN ${list(values)}`);

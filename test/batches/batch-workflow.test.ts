@@ -8,7 +8,7 @@ import { v2Intake } from '../setup/fixtures.js';
 import { recordHistory } from '../setup/histories.js';
 import { testTemporal } from '../setup/temporal.js';
 import { eventually, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
-import { batchIdFor, FAST_BATCH, submitRequests, waitForBatch } from './helpers.js';
+import { batchIdFor, failedItemReasons, FAST_BATCH, submitRequests, waitForBatch } from './helpers.js';
 import { pendingDiscovery } from '../setup/sandbox.js';
 
 describe('batch workflow', function () {
@@ -58,7 +58,9 @@ describe('batch workflow', function () {
       timing: { ...FAST_BATCH, continueAfterEvents: 40 },
     });
     const view = await waitForBatch(client(), batchId);
-    assert.equal(view.counts.outcomes.completed, 6, JSON.stringify(view.counts));
+    if (view.counts.outcomes.completed !== 6) {
+      assert.fail(`${JSON.stringify(view.counts)}; failed: ${await failedItemReasons(client(), batchId)}`);
+    }
     assert.equal(view.counts.queued, 0);
     let runs = 0;
     for await (const run of client().workflow.list({ query: `WorkflowId = '${batchWorkflowId(batchId)}'` })) {

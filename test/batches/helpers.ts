@@ -68,3 +68,20 @@ export async function waitForBatch(
     `batch ${batchId}`,
   );
 }
+
+/** Why the batch's failed items failed (each one's failure type and message, never a patient value), for a message. */
+export async function failedItemReasons(client: Client, batchId: string): Promise<string> {
+  const reasons: string[] = [];
+  const query = `BatchId = "${batchId}" AND WorkflowType = 'verificationWorkflow' AND VerificationStage = 'failed'`;
+  for await (const item of client.workflow.list({ query })) {
+    const reason = await client.workflow
+      .getHandle(item.workflowId, item.runId)
+      .result()
+      .then(
+        () => 'closed without a failure',
+        (err: { cause?: { type?: string; message?: string } }) => `${err.cause?.type}: ${err.cause?.message}`,
+      );
+    reasons.push(`${item.workflowId}: ${reason}`);
+  }
+  return reasons.join('; ');
+}
