@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { describeBatch, type BatchView } from '../../src/batches/describe.js';
+import { itemsQuery, outcomesCondition } from '../../src/batches/item-state.js';
 import { validateSubmission, type SubmittedRow } from '../../src/batches/prepare.js';
 import { submitBatch, type SubmittedBatch } from '../../src/batches/submit.js';
 import type { BatchTiming } from '../../workflows/shared/batch-timing.js';
@@ -72,8 +73,7 @@ export async function waitForBatch(
 /** Why the batch's failed items failed (each one's failure type and message, never a patient value), for a message. */
 export async function failedItemReasons(client: Client, batchId: string): Promise<string> {
   const reasons: string[] = [];
-  const query = `BatchId = "${batchId}" AND WorkflowType = 'verificationWorkflow' AND VerificationStage = 'failed'`;
-  for await (const item of client.workflow.list({ query })) {
+  for await (const item of client.workflow.list({ query: itemsQuery(batchId, outcomesCondition(['failed'])) })) {
     const reason = await client.workflow
       .getHandle(item.workflowId, item.runId)
       .result()
