@@ -23,8 +23,8 @@ export async function countBatchItems(client: Client, batchId: string): Promise<
     client.workflow.count(`${itemsQuery(batchId)} GROUP BY ExecutionStatus`),
     Promise.all(OUTCOMES.map((o) => count(closedByItself, is(VerificationStage, o)))),
     // Closed by itself without an outcome stage: an unexpected failure (item-state.ts reads it the same way). Asked
-    // directly: a difference between the status count and the outcome counts, taken at two moments, once counted an
-    // item that closed between them as failed.
+    // directly, not as the status count minus the outcome counts: those are two moments, and an item that closed
+    // between them would read as failed.
     count(closedByItself, isUnsetOrNoneOf(VerificationStage, OUTCOMES)),
   ]);
   const running = await Promise.all(

@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import type { Client } from '@temporalio/client';
 import { countBatchItems } from '../../activities/batch/count.js';
 
+type Item = { status: string; stage: string };
+
 /**
  * Visibility answers each count at its own moment. This stand-in for it holds items (status and stage) and answers
  * every count call after a delay of its own, reading the items as they are when it answers; an item closes after the
  * `closeAfter`-th answer. Only the query shapes `countBatchItems` writes are understood (anything else throws).
  */
-type Item = { status: string; stage: string };
-
 function movingVisibility(items: Item[], closeAfter = Infinity, delayOf: (query: string) => number = () => 1) {
   let answered = 0;
   const matches = (item: Item, query: string) =>
