@@ -1,4 +1,3 @@
-import ky, { type KyInstance } from 'ky';
 import type { z } from 'zod';
 import type { ServiceConfig } from '../config.js';
 import {
@@ -32,9 +31,12 @@ import {
   readResponse,
   saysTooManyRequests,
   send,
+  undiciTransport,
   validateRequest,
   type RawResponse,
   type SendOptions,
+  type Transport,
+  type Wire,
 } from './http.js';
 import { encodePathParam } from './path.js';
 import { TokenManager } from './token-manager.js';
@@ -51,8 +53,8 @@ export interface ServiceExchange {
 }
 
 export interface EligibilityClientOptions {
-  /** The fetch implementation (tests inject one); default: the global fetch. */
-  fetch?: typeof fetch;
+  /** How a request goes on the wire (tests inject a fake); default: undici's `request`. */
+  transport?: Transport;
   /** Told of every exchange, answered or not (a cancelled call is not one). */
   onExchange?: (exchange: ServiceExchange) => void;
 }
@@ -79,27 +81,22 @@ interface Call extends Pick<SendOptions, 'method' | 'path' | 'json' | 'headers'>
  */
 export class EligibilityClient {
   readonly #config: ServiceConfig;
-  readonly #http: KyInstance;
+  readonly #wire: Wire;
   readonly #tokens: TokenManager;
   readonly #onExchange: ((exchange: ServiceExchange) => void) | undefined;
 
   /**
    * @param config the service settings of `loadConfig()` (base URL, credentials, header and field names, timeout); the
    *   client never reads the environment itself.
-   * @param [options.fetch=globalThis.fetch] the fetch implementation.
+   * @param [options.transport=undiciTransport] how a request goes on the wire.
    */
   constructor(config: ServiceConfig, options: EligibilityClientOptions = {}) {
     this.#config = config;
-    this.#http = ky.create({
-      prefix: config.baseUrl,
-      // Temporal retries every activity; a second layer here would multiply attempts and hide them from history.
-      retry: 0,
-      timeout: config.timeoutMs,
-      // Every status is classified by EligibilityError.generate rather than thrown as ky's HTTPError.
-      throwHttpErrors: false,
-      headers: { accept: 'application/json' },
-      ...(options.fetch ? { fetch: options.fetch } : {}),
-    });
+    this.#wire = {
+      baseUrl: config.baseUrl,
+      timeoutMs: config.timeoutMs,
+      transport: options.transport ?? undiciTransport,
+    };
     this.#tokens = new TokenManager(() => this.#fetchToken());
     this.#onExchange = options.onExchange;
   }
@@ -110,7 +107,7 @@ export class EligibilityClient {
     const report = (status: number | string, rateLimited: boolean) =>
       this.#onExchange?.({ endpoint, status, seconds: (performance.now() - started) / 1000, rateLimited });
     try {
-      const raw = await send(this.#http, endpoint, opts);
+      const raw = await send(this.#wire, endpoint, opts);
       report(raw.status, raw.status === 429 || saysTooManyRequests(raw.body));
       return raw;
     } catch (err) {

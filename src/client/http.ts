@@ -1,4 +1,4 @@
-import { NetworkError as KyNetworkError, TimeoutError, type KyInstance } from 'ky';
+import { request } from 'undici';
 import type { z } from 'zod';
 import { INVALID_REQUEST, TOO_MANY_REQUESTS, firstInvalidParam } from '../contract/index.js';
 import { EligibilityError, InvalidRequestError, NetworkError, UnexpectedResponseError } from './errors.js';
@@ -22,22 +22,70 @@ export interface SendOptions {
   signal?: AbortSignal | undefined;
 }
 
+/** Where and how long: the service's base URL and one call's timeout (the whole exchange, body included). */
+export interface Wire {
+  baseUrl: string;
+  timeoutMs: number;
+  transport: Transport;
+}
+
+/**
+ * One request on the wire, its body still to be read: undici's `request` (`undiciTransport`), or a fake in tests.
+ * Failures reject with the socket's or undici's own error, whose `code` names what went wrong.
+ */
+export type Transport = (url: string, init: TransportRequest) => Promise<TransportResponse>;
+
+export interface TransportRequest {
+  method: 'GET' | 'POST' | 'PUT';
+  headers: Record<string, string>;
+  body: string | undefined;
+  signal: AbortSignal;
+}
+
+export interface TransportResponse {
+  statusCode: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: { text(): Promise<string> };
+}
+
+/**
+ * undici's `request` on its shared keep-alive pool: about a fifth of fetch's CPU a call, and a worker makes two or
+ * three calls per verification (docs/developing/benchmarks.md).
+ */
+export const undiciTransport: Transport = (url, init) => request(url, init);
+
 /**
  * One HTTP exchange. Whatever fails on the wire becomes a `NetworkError` naming the endpoint pattern and the wire
- * error's code; ky's own errors are not kept as causes because they hold the request, Authorization header included.
+ * error's code; the wire's own errors are not kept as causes, so no header of the request (its token) can travel on.
  */
-export async function send(http: KyInstance, endpoint: string, opts: SendOptions): Promise<RawResponse> {
-  const headers = { ...opts.headers, ...(opts.token === undefined ? {} : { authorization: `Bearer ${opts.token}` }) };
+export async function send(wire: Wire, endpoint: string, opts: SendOptions): Promise<RawResponse> {
+  const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
+  if (opts.json !== undefined) headers['content-type'] = 'application/json';
+  if (opts.token !== undefined) headers.authorization = `Bearer ${opts.token}`;
+  const timeout = AbortSignal.timeout(wire.timeoutMs);
+  const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
+  const url = `${wire.baseUrl.replace(/\/+$/, '')}/${opts.path}`;
+  const body = opts.json === undefined ? undefined : JSON.stringify(opts.json);
   try {
-    const response = await http(opts.path, { method: opts.method, json: opts.json, headers, signal: opts.signal });
+    const response = await wire.transport(url, { method: opts.method, headers, body, signal });
     // Read inside the try: a connection dropped mid-body is a network failure too.
-    const text = await response.text();
-    return { status: response.status, headers: response.headers, body: parseJson(text) };
+    const text = await response.body.text();
+    return { status: response.statusCode, headers: toHeaders(response.headers), body: parseJson(text) };
   } catch (err) {
     // A cancelled activity aborts the signal with Temporal's own reason; that must surface as is, not as a failure.
     if (opts.signal?.aborted) throw opts.signal.reason;
+    if (timeout.aborted) throw new NetworkError(endpoint, 'TIMEOUT', 'no response within the timeout');
     throw toNetworkError(endpoint, err);
   }
+}
+
+function toHeaders(raw: TransportResponse['headers']): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(raw)) {
+    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    else if (value !== undefined) headers.append(name, value);
+  }
+  return headers;
 }
 
 function parseJson(text: string): unknown {
@@ -49,15 +97,14 @@ function parseJson(text: string): unknown {
   }
 }
 
+/** undici's errors about the call itself, not the wire: a programming error, kept as it is. */
+const NOT_WIRE_CODES: ReadonlySet<string> = new Set(['UND_ERR_INVALID_ARG', 'UND_ERR_NOT_SUPPORTED']);
+
 function toNetworkError(endpoint: string, err: unknown): unknown {
-  if (err instanceof TimeoutError) return new NetworkError(endpoint, 'TIMEOUT', 'no response within the timeout');
-  // ky wraps fetch's own error, a TypeError whose cause carries the system or undici code.
-  const wire = err instanceof KyNetworkError ? err.cause : err;
-  const cause = wire instanceof Error ? (wire.cause as { code?: unknown } | undefined) : undefined;
-  const code = typeof cause?.code === 'string' ? cause.code : undefined;
-  if (code !== undefined) return new NetworkError(endpoint, code, code);
-  if (wire instanceof TypeError) return new NetworkError(endpoint, 'FETCH_FAILED', wire.message);
-  return err; // not a wire failure (a programming error): keep it as it is
+  // The socket's errors (`ECONNREFUSED`, `ECONNRESET`) and undici's (`UND_ERR_SOCKET`) carry their code.
+  const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
+  if (typeof code !== 'string' || NOT_WIRE_CODES.has(code)) return err;
+  return new NetworkError(endpoint, code, code);
 }
 
 export function saysTooManyRequests(body: unknown): boolean {

@@ -7,7 +7,8 @@ import {
   InvalidRequestError,
   RateLimitError,
   ServerError,
-  type EligibilityClientOptions,
+  undiciTransport,
+  type Transport,
 } from '../../src/client/index.js';
 import {
   Discovery,
@@ -40,10 +41,10 @@ describe('EligibilityClient against the sandbox', function () {
   const tokensSent = new Set<string>();
   const errors: unknown[] = [];
 
-  const spyFetch: EligibilityClientOptions['fetch'] = (input, init) => {
-    const auth = new Headers(input instanceof Request ? input.headers : init?.headers).get('authorization');
+  const spyTransport: Transport = (url, init) => {
+    const auth = init.headers.authorization;
     if (auth) tokensSent.add(auth.replace(/^Bearer /, ''));
-    return fetch(input, init);
+    return undiciTransport(url, init);
   };
 
   async function start(
@@ -51,7 +52,7 @@ describe('EligibilityClient against the sandbox', function () {
   ): Promise<{ sandbox: TestSandbox; client: EligibilityClient }> {
     sandbox = await startTestSandbox(overrides);
     const client = new EligibilityClient(loadConfig({ ELIGIBILITY_BASE_URL: sandbox.url }).service, {
-      fetch: spyFetch,
+      transport: spyTransport,
     });
     return { sandbox, client };
   }
