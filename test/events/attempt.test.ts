@@ -50,7 +50,8 @@ describe('events: one delivery attempt', () => {
     assert.equal(a.outcome, 'delivered');
     assert.equal(a.statusCode, 204);
     assert.equal(r.requests.length, 1);
-    const received = { ...r.requests[0]!, event: JSON.parse(r.requests[0]!.body) } as Received;
+    const [request] = r.requests;
+    const received = { ...request!, event: JSON.parse(request!.body) as Received['event'], at: Date.now() };
     verify(received, secret);
     assert.equal(received.headers['content-type'], 'application/json');
   });
