@@ -22,7 +22,7 @@ export interface SendOptions {
   signal?: AbortSignal | undefined;
 }
 
-/** Where and how long: the service's base URL and one call's timeout (the whole exchange, body included). */
+/** Where, how and how long: the service's base URL, the transport, one call's timeout (the whole exchange, body included). */
 export interface Wire {
   baseUrl: string;
   timeoutMs: number;
@@ -49,8 +49,8 @@ export interface TransportResponse {
 }
 
 /**
- * undici's `request` on its shared keep-alive pool: about a fifth of fetch's CPU a call, and a worker makes two or
- * three calls per verification (docs/developing/benchmarks.md).
+ * undici's `request` on its shared keep-alive pool: a third of `fetch`'s CPU a call or less, and a worker makes two or
+ * three calls per verification (decision 65).
  */
 export const undiciTransport: Transport = (url, init) => request(url, init);
 
