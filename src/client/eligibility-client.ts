@@ -93,7 +93,7 @@ export class EligibilityClient {
   constructor(config: ServiceConfig, options: EligibilityClientOptions = {}) {
     this.#config = config;
     this.#wire = {
-      baseUrl: config.baseUrl,
+      baseUrl: config.baseUrl.replace(/\/+$/, ''),
       timeoutMs: config.timeoutMs,
       transport: options.transport ?? undiciTransport,
     };

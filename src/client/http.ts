@@ -24,6 +24,7 @@ export interface SendOptions {
 
 /** Where, how and how long: the service's base URL, the transport, one call's timeout (the whole exchange, body included). */
 export interface Wire {
+  /** Without a trailing slash: a path is joined to it with one. */
   baseUrl: string;
   timeoutMs: number;
   transport: Transport;
@@ -64,7 +65,7 @@ export async function send(wire: Wire, endpoint: string, opts: SendOptions): Pro
   if (opts.token !== undefined) headers.authorization = `Bearer ${opts.token}`;
   const timeout = AbortSignal.timeout(wire.timeoutMs);
   const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
-  const url = `${wire.baseUrl.replace(/\/+$/, '')}/${opts.path}`;
+  const url = `${wire.baseUrl}/${opts.path}`;
   const body = opts.json === undefined ? undefined : JSON.stringify(opts.json);
   try {
     const response = await wire.transport(url, { method: opts.method, headers, body, signal });
