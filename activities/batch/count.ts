@@ -1,14 +1,14 @@
 import type { Client } from '@temporalio/client';
 import { type VisibleItemCounts } from '../../workflows/shared/batch-types.js';
 import { VerificationStage } from '../../workflows/shared/search-attributes.js';
-import { ITEM_OUTCOMES, OUTCOMES, RUNNING_STAGES } from '../../workflows/shared/stages.js';
+import { ITEM_OUTCOMES, OUTCOMES, RUNNING_STAGES, UNINDEXED_COMPLETION } from '../../workflows/shared/stages.js';
 import { is, isUnsetOrNoneOf, withStatus, withStatusIn, type Condition } from '../../src/temporal/visibility-query.js';
 import { itemsQuery } from '../../src/batches/item-state.js';
 
 /**
  * A batch's items as visibility counts them: one count per running stage and per recorded outcome, one of the items
- * that closed without recording an outcome, and one grouped by execution status (SQL visibility groups by
- * ExecutionStatus only). Fourteen count calls whatever the batch's size, none of them a billed action and none
+ * that completed from `created` (which they leave indexed, decision 66), two of those that closed without recording an
+ * outcome, and one grouped by execution status (SQL visibility groups by ExecutionStatus only). Sixteen count calls whatever the batch's size, none of them a billed action and none
  * reaching a workflow. Every round of resubmission is included; the batch subtracts the attempts it replaced.
  */
 export async function countBatchItems(client: Client, batchId: string): Promise<VisibleItemCounts> {
@@ -19,13 +19,19 @@ export async function countBatchItems(client: Client, batchId: string): Promise<
   // them or read as a failure. Closed items first, each in exactly one count whatever the moment; running stages
   // after: an item that closes in between is counted as still running or, until the next count, not at all (queued),
   // never as closed twice. Once items stop moving the counts are exact.
-  const [byStatus, recorded, unrecorded] = await Promise.all([
+  const { outcome: unindexedOutcome, from: unindexedFrom } = UNINDEXED_COMPLETION;
+  const [byStatus, recorded, completedUnindexed, unrecorded] = await Promise.all([
     client.workflow.count(`${itemsQuery(batchId)} GROUP BY ExecutionStatus`),
     Promise.all(OUTCOMES.map((o) => count(closedByItself, is(VerificationStage, o)))),
+    // Completed from `created`, which it left indexed (decision 66).
+    count(withStatus('Completed'), is(VerificationStage, unindexedFrom)),
     // Closed by itself without an outcome stage: an unexpected failure (item-state.ts reads it the same way). Asked
     // directly, not as the status count minus the outcome counts: those are two moments, and an item that closed
     // between them would read as failed.
-    count(closedByItself, isUnsetOrNoneOf(VerificationStage, OUTCOMES)),
+    Promise.all([
+      count(withStatus('Failed'), isUnsetOrNoneOf(VerificationStage, OUTCOMES)),
+      count(withStatus('Completed'), isUnsetOrNoneOf(VerificationStage, [...OUTCOMES, unindexedFrom])),
+    ]),
   ]);
   const running = await Promise.all(
     RUNNING_STAGES.map((stage) => count(withStatus('Running'), is(VerificationStage, stage))),
@@ -40,7 +46,8 @@ export async function countBatchItems(client: Client, batchId: string): Promise<
     outcomes: Object.fromEntries(ITEM_OUTCOMES.map((o) => [o, 0])) as VisibleItemCounts['outcomes'],
   };
   OUTCOMES.forEach((o, i) => (counts.outcomes[o] = recorded[i] ?? 0));
-  counts.outcomes.failed += unrecorded;
+  counts.outcomes[unindexedOutcome] += completedUnindexed;
+  counts.outcomes.failed += unrecorded[0] + unrecorded[1];
   counts.outcomes['timed-out'] += status('TimedOut');
   counts.outcomes.cancelled += status('Canceled');
   counts.outcomes.terminated += status('Terminated');

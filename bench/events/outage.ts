@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { stageEvent } from '../../workflows/shared/event-catalogue.js';
 import { VerificationStage } from '../../workflows/shared/search-attributes.js';
+import { indexedStage } from '../../src/temporal/workflow-ending.js';
 import type { Stage } from '../../workflows/shared/stages.js';
 import { WorkflowType } from '../../workflows/shared/workflow-types.js';
 import { callIntake } from '../faults/intake-http.js';
@@ -51,7 +52,8 @@ async function expectedPairs(stack: FaultStack, batchId: string) {
   const outcomes: Record<string, number> = {};
   const query = `WorkflowType = '${WorkflowType.verification}' AND BatchId = '${batchId}'`;
   for await (const info of stack.client.workflow.list({ query })) {
-    const stage = (info.typedSearchAttributes.get(VerificationStage) ?? 'unknown') as Stage;
+    const stage = (indexedStage(info.status.name, info.typedSearchAttributes.get(VerificationStage)) ??
+      'unknown') as Stage;
     const key = `${info.status.name} ${stage}`;
     outcomes[key] = (outcomes[key] ?? 0) + 1;
     // Every row is a patient the sandbox's seed verifies: created, then completed. Another ending implies its own event.

@@ -2,6 +2,7 @@ import { WorkflowNotFoundError, type Client, type WorkflowExecutionDescription }
 import { setTimeout as sleep } from 'node:timers/promises';
 import { verificationWorkflowId } from '../../workflows/shared/ids.js';
 import { VerificationStage } from '../../workflows/shared/search-attributes.js';
+import { indexedStage } from '../../src/temporal/workflow-ending.js';
 import { inLanes } from './intake-http.js';
 import { NEEDS_REVIEW_STAGE } from './needs-review.js';
 
@@ -28,8 +29,8 @@ function classify(
 ): { settled: boolean; result: RowResult } {
   const workflowId = verificationWorkflowId(callerId);
   if (!description) return { settled: false, result: { callerId, workflowId, state: 'lost', detail: 'no workflow' } };
-  const stage = description.typedSearchAttributes.get(VerificationStage) ?? 'unknown';
   const status = description.status.name;
+  const stage = indexedStage(status, description.typedSearchAttributes.get(VerificationStage)) ?? 'unknown';
   const detail = `${status} ${stage}`;
   const result = (state: RowState): RowResult => ({ callerId, workflowId, state, detail });
   if (status === 'RUNNING') {

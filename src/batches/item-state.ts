@@ -1,7 +1,13 @@
 import type { WorkflowExecutionInfo } from '@temporalio/client';
 import { BATCH_ITEM_MEMO_KEY, type BatchItemMemo } from '../../workflows/shared/batch-types.js';
-import { isOutcome, isRunningStage, type ItemOutcome, type RunningStage } from '../../workflows/shared/stages.js';
-import { howItEnded, STATUS_OF_OUTCOME } from '../temporal/workflow-ending.js';
+import {
+  isOutcome,
+  isRunningStage,
+  UNINDEXED_COMPLETION,
+  type ItemOutcome,
+  type RunningStage,
+} from '../../workflows/shared/stages.js';
+import { completedUnindexed, howItEnded, STATUS_OF_OUTCOME } from '../temporal/workflow-ending.js';
 import { BatchId, VerificationStage } from '../../workflows/shared/search-attributes.js';
 import { WorkflowType } from '../../workflows/shared/workflow-types.js';
 import {
@@ -46,6 +52,7 @@ export function outcomesCondition(outcomes: readonly ItemOutcome[]): Condition {
   const byStatus = outcomes.flatMap((o) => STATUS_OF_OUTCOME[o] ?? []);
   return or(
     ...(recorded.length > 0 ? [and(withStatusIn(['Completed', 'Failed']), isOneOf(VerificationStage, recorded))] : []),
+    ...(recorded.includes(UNINDEXED_COMPLETION.outcome) ? [completedUnindexed] : []),
     ...byStatus.map(withStatus),
   );
 }

@@ -8,7 +8,8 @@ import {
 } from '../../workflows/shared/search-attributes.js';
 import type { Stage } from '../../workflows/shared/stages.js';
 import { WorkflowType } from '../../workflows/shared/workflow-types.js';
-import { and, is, isTenant, noTenant, ofType, type TenantFilter } from './visibility-query.js';
+import { and, isTenant, noTenant, ofType, type TenantFilter } from './visibility-query.js';
+import { atStage, indexedStage } from './workflow-ending.js';
 
 /** One verification as visibility shows it: search attributes only, never patient data. */
 export interface VerificationSummary {
@@ -29,7 +30,7 @@ export interface VerificationSummary {
  */
 export function verificationsQuery(stage?: Stage, tenant?: TenantFilter): string {
   const conditions = [ofType(WorkflowType.verification)];
-  if (stage) conditions.push(is(VerificationStage, stage));
+  if (stage) conditions.push(atStage(stage));
   if (tenant !== undefined) conditions.push(isTenant(Tenant, tenant));
   return and(...conditions);
 }
@@ -49,7 +50,7 @@ export async function listVerifications(
     const attributes = info.typedSearchAttributes;
     found.push({
       workflowId: info.workflowId,
-      stage: attributes.get(VerificationStage) ?? null,
+      stage: indexedStage(info.status.name, attributes.get(VerificationStage)) ?? null,
       payerId: attributes.get(PayerId) ?? null,
       verificationId: attributes.get(VerificationId) ?? null,
       discoveryId: attributes.get(DiscoveryId) ?? null,

@@ -40,6 +40,7 @@ export const isTenant = (key: KeywordKey, tenant: TenantFilter): Condition =>
 export const noTenant = (tenant: TenantFilter | undefined): boolean => Array.isArray(tenant) && tenant.length === 0;
 export const ofType = (type: WorkflowTypeName): Condition => condition(`WorkflowType = ${quote(type)}`);
 export const withStatus = (status: ExecutionStatus): Condition => condition(`ExecutionStatus = ${quote(status)}`);
+export const withoutStatus = (status: ExecutionStatus): Condition => condition(`ExecutionStatus != ${quote(status)}`);
 export const withStatusIn = (statuses: readonly ExecutionStatus[]): Condition =>
   condition(`ExecutionStatus IN ${list(statuses)}`);
 export const withWorkflowId = (workflowId: string): Condition => condition(`WorkflowId = ${quote(workflowId)}`);

@@ -22,6 +22,10 @@ import { recordHistory } from '../setup/histories.js';
 import { testTemporal } from '../setup/temporal.js';
 import { eventually, serviceCalls, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
 import { DISCOVERY_PATIENT } from '../setup/sandbox.js';
+import { timelineOf } from '../../apps/console/reads/timeline.js';
+import { and, withWorkflowId } from '../../src/temporal/visibility-query.js';
+import { atStage, howItEnded } from '../../src/temporal/workflow-ending.js';
+import { VerificationStage } from '../../workflows/shared/search-attributes.js';
 
 describe('verificationWorkflow', function () {
   this.timeout(60_000);
@@ -73,6 +77,27 @@ describe('verificationWorkflow', function () {
     assert.equal(stats.verificationsCreated, 1);
     assert.equal((await wf.query(statusQuery)).stage, 'completed');
     await recordHistory('v2-happy-path', wf);
+  });
+
+  it('leaves `created` indexed when it completes from it, and every reading says completed (decision 66)', async () => {
+    const wf = await start(v2Intake());
+    await wf.result();
+    const events = (await wf.fetchHistory()).events ?? [];
+    const upserts = events.filter((e) => e.upsertWorkflowSearchAttributesEventAttributes).length;
+    assert.equal(upserts, 1, 'one upsert: created, with its verification id; none on completing');
+    const described = await wf.describe();
+    assert.equal(described.typedSearchAttributes.get(VerificationStage), 'created');
+    assert.equal(
+      howItEnded(described.status.name, described.typedSearchAttributes.get(VerificationStage)),
+      'completed',
+    );
+    const timeline = (await timelineOf(events)).map((e) => e.text);
+    assert.deepEqual(timeline.slice(-2), ['Completed', 'finished']);
+    const query = and(withWorkflowId(wf.workflowId), atStage('completed'));
+    const counted = async () => ((await client().workflow.count(query)).count === 1 ? true : undefined);
+    await eventually(counted, 10_000, 'visibility to count it completed');
+    const asCreated = and(withWorkflowId(wf.workflowId), atStage('created'));
+    assert.equal((await client().workflow.count(asCreated)).count, 0);
   });
 
   it('answers the awaitSettled update once the verification is created, with its status', async () => {

@@ -4,7 +4,7 @@ import proto, { type temporal } from '@temporalio/proto';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow/index.js';
 import { supplyRunInputUpdate } from '../../../workflows/shared/messages.js';
 import { VerificationStage } from '../../../workflows/shared/search-attributes.js';
-import { STAGE_TABLE } from '../../../workflows/shared/stages.js';
+import { STAGE_TABLE, UNINDEXED_COMPLETION } from '../../../workflows/shared/stages.js';
 
 // CommonJS module: its namespaces are read from the default export under ESM.
 const EventType = proto.temporal.api.enums.v1.EventType;
@@ -83,16 +83,19 @@ const timeOf = (event: HistoryEvent) => {
 export async function timelineOf(events: readonly HistoryEvent[], runIdOf?: RunIdOf): Promise<TimelineEntry[]> {
   const entries: TimelineEntry[] = [];
   const updates = new Map<string, string>();
+  /** The stage last recorded. */
+  let stage: string | undefined;
   for (const event of events) {
     const at = timeOf(event);
     const started = event.workflowExecutionStartedEventAttributes;
     if (started) {
-      const stage = stageIn(started.searchAttributes?.indexedFields);
+      stage = stageIn(started.searchAttributes?.indexedFields);
       entries.push({ at, kind: 'stage', text: stage ? `started: ${stageTitle(stage).toLowerCase()}` : 'started' });
       continue;
     }
     const upserted = stageIn(event.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields);
     if (upserted) {
+      stage = upserted;
       entries.push({ at, kind: 'stage', text: stageTitle(upserted) });
       continue;
     }
@@ -130,6 +133,10 @@ export async function timelineOf(events: readonly HistoryEvent[], runIdOf?: RunI
       continue;
     }
     const closed = CLOSED[event.eventType ?? 0];
+    // Completing from `created` records no stage of its own (decision 66): the completion is that stage.
+    if (event.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED && stage === UNINDEXED_COMPLETION.from) {
+      entries.push({ at, kind: 'stage', text: stageTitle(UNINDEXED_COMPLETION.outcome) });
+    }
     if (closed) entries.push({ at, kind: 'closed', text: closed });
   }
   return entries;

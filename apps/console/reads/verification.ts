@@ -16,6 +16,7 @@ import type {
   VerificationWorkflowInput,
 } from '../../../workflows/shared/types.js';
 import { timeline, type TimelineEntry } from './timeline.js';
+import { indexedStage } from '../../../src/temporal/workflow-ending.js';
 import { WorkflowType } from '../../../workflows/shared/workflow-types.js';
 
 /** A query needs a worker to answer it (a closed workflow is replayed); without one the page still shows the rest. */
@@ -141,7 +142,10 @@ export async function verificationDetail(
     execution: described.status.name,
     startedAt: described.startTime.toISOString(),
     ...(described.closeTime ? { closedAt: described.closeTime.toISOString() } : {}),
-    ...optional('stage', ('status' in status && status.status?.stage) || a.get(VerificationStage)),
+    ...optional(
+      'stage',
+      ('status' in status && status.status?.stage) || indexedStage(described.status.name, a.get(VerificationStage)),
+    ),
     ...optional('payerId', a.get(PayerId)),
     ...optional('specialtyCode', a.get(SpecialtyCode)),
     ...optional('batchId', a.get(BatchId)),
