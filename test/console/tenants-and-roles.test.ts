@@ -125,8 +125,10 @@ describe('operator console roles and tenants', function () {
     aBatch = await openBatch(A);
     bBatch = await openBatch(B);
   });
-  after(async () => {
-    // Each step bounded: this hook once waited over a minute in a clean clone's `npm test`, with no step named.
+  after(async function () {
+    // Each step bounded: this hook once waited over a minute in a clean clone's `npm test`, with no step named. Its
+    // own timeout is above the bounds' sum (15 + 5 + 20 + 10 + 10 s), so a slow step is a warning that names it.
+    this.timeout(90_000);
     const cancels = Promise.all(cleanup.map((fn) => fn().catch(() => undefined)));
     await boundedTeardown("the cancels of the suite's batches", cancels, 15_000);
     if (console) await boundedTeardown('the console close', console.close(), 5_000);

@@ -85,7 +85,7 @@ export async function startWorkflowHarness(
       // A worker settles `run()` once it has drained what it runs. Beside a loaded CI run that once took over a minute
       // (the cause is not found yet), so a suite stops waiting after 20 s, says so, and leaves it to mocha's exit.
       await boundedTeardown(`the drain of the worker of ${taskQueue}`, running, 20_000);
-      if (!shared) await sandbox.close();
+      if (!shared) await boundedTeardown(`the sandbox close of ${taskQueue}`, sandbox.close(), 10_000);
     },
   };
 }
