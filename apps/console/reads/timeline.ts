@@ -4,7 +4,8 @@ import proto, { type temporal } from '@temporalio/proto';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow/index.js';
 import { supplyRunInputUpdate } from '../../../workflows/shared/messages.js';
 import { VerificationStage } from '../../../workflows/shared/search-attributes.js';
-import { STAGE_TABLE, UNINDEXED_COMPLETION } from '../../../workflows/shared/stages.js';
+import { STAGE_TABLE } from '../../../workflows/shared/stages.js';
+import { indexedStage } from '../../../src/temporal/workflow-ending.js';
 
 // CommonJS module: its namespaces are read from the default export under ESM.
 const EventType = proto.temporal.api.enums.v1.EventType;
@@ -133,10 +134,10 @@ export async function timelineOf(events: readonly HistoryEvent[], runIdOf?: RunI
       continue;
     }
     const closed = CLOSED[event.eventType ?? 0];
-    // Completing from `created` records no stage of its own (decision 66): the completion is that stage.
-    if (event.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED && stage === UNINDEXED_COMPLETION.from) {
-      entries.push({ at, kind: 'stage', text: stageTitle(UNINDEXED_COMPLETION.outcome) });
-    }
+    // A completion that records no stage of its own (decision 66) reads as one: the stage is shown as it reads.
+    const read =
+      event.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED && indexedStage('COMPLETED', stage);
+    if (read && read !== stage) entries.push({ at, kind: 'stage', text: stageTitle(read) });
     if (closed) entries.push({ at, kind: 'closed', text: closed });
   }
   return entries;
