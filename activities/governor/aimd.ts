@@ -110,7 +110,7 @@ export function governorObserve(
   const change = (rps: number, reason: string, extra: Partial<GovernorState> = {}): GovernorState => {
     const bounded = roundRps(Math.max(settings.minRps, maxRps === null ? rps : Math.min(maxRps, rps)));
     if (bounded === next.rps) return { ...next, ...extra };
-    const step = { sinceMs: nowMs, calls: 0 };
+    const step = { sinceMs: nowMs, calls: 0, answered: 0 };
     return { ...next, ...extra, step, rps: bounded, lastChange: { atMs: nowMs, fromRps: next.rps, reason } };
   };
 
@@ -210,12 +210,13 @@ function countStep(
   let step =
     state.step !== undefined && !silent
       ? state.step
-      : { sinceMs: nowMs - (calls > 0 ? report.intervalMs : 0), calls: 0 };
+      : { sinceMs: nowMs - (calls > 0 ? report.intervalMs : 0), calls: 0, answered: 0 };
   // A step starts at its first call (a report's interval starts at its first call too): time nothing was asked of the
   // service, a governor started with its worker an hour before the first batch, is no demand left unfilled.
   if (step.calls === 0 && calls > 0) step = { ...step, sinceMs: Math.max(step.sinceMs, nowMs - report.intervalMs) };
   const overlap = report.intervalMs <= 0 ? 0 : Math.min(1, Math.max(0, (nowMs - step.sinceMs) / report.intervalMs));
-  return { ...step, calls: step.calls + calls * overlap };
+  const answered = step.answered === undefined ? {} : { answered: step.answered + report.answered * overlap };
+  return { ...step, calls: step.calls + calls * overlap, ...answered };
 }
 
 /**
@@ -332,7 +333,28 @@ function refusedAt(
   if (!overshoot && reportedRps(workers) > BUNCHED_SHARE * rps) {
     return Math.max(rps, limitedAtRps * FAST_CONVERGENCE);
   }
-  return overshoot ? Math.min(rps * FAST_CONVERGENCE, answeredRps) : rps * FAST_CONVERGENCE;
+  const under = overshoot ? Math.min(rps * FAST_CONVERGENCE, answeredRps) : rps * FAST_CONVERGENCE;
+  // Refused again after seconds at a rate the calls filled: what the service answered over them is about its limit (its
+  // bucket emptied by the refusals before), so one cut reaches under the limit where 0.925 steps took several, each
+  // with its 429s (R = 5 from 8, R halved). Never up, and at most a halving, as above.
+  const served = servedOverStep(state, demand, nowMs);
+  return served === undefined ? under : Math.min(under, Math.max(served, rps / 2));
+}
+
+/** A step this long at least: the service's bucket (a second of its limit) is a small share of what it answered. */
+const SERVED_READ_MS = 2000;
+
+/**
+ * The calls a second the service answered over the step at this rate, when the step is `SERVED_READ_MS` long, holds 10
+ * calls or more and the calls filled the rate (else its answers are the demand's, not the limit's): undefined otherwise.
+ */
+function servedOverStep(state: GovernorState, demand: number | undefined, nowMs: number): number | undefined {
+  const { step, rps } = state;
+  if (step?.answered === undefined || nowMs - step.sinceMs < SERVED_READ_MS || step.calls < MIN_SHARE_CALLS) {
+    return undefined;
+  }
+  if (demand === undefined || demand < BINDING_SHARE * rps) return undefined;
+  return step.answered / ((nowMs - step.sinceMs) / 1000);
 }
 
 /** The service's bucket, taken to hold this many seconds of its limit (a one-second burst: the strictest reading). */

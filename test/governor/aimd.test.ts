@@ -197,6 +197,47 @@ describe('the governor’s AIMD (defaults)', () => {
     assert.equal(state.rps, 34.26);
   });
 
+  it('refused again after seconds at a rate the calls filled, takes the limit to be what the service answered', () => {
+    // R = 5 from the default 8: cut to 6.8 and held 2 s, during which the service answered 5 of each second's 7 calls.
+    const cutTo68 = (step: GovernorState['step']): GovernorState => ({
+      ...initialGovernorState(null, settings),
+      rps: 6.8,
+      limitedAtRps: 8,
+      holdUntilMs: 2000,
+      // Heard from at the cut: the step goes on from it.
+      workers: { w: { rps: 8, servedRps: 6, atMs: 0 } },
+      ...(step ? { step } : {}),
+    });
+    // Seven calls a second, `answered` of them answered.
+    const refusedFor2s = (state: GovernorState, answered = 5) => {
+      state = governorObserve(state, second(answered, 7 - answered), 1000, settings);
+      return governorObserve(state, second(answered, 7 - answered), 2000, settings);
+    };
+    const served = refusedFor2s(cutTo68({ sinceMs: 0, calls: 0, answered: 0 }));
+    assert.deepEqual([served.limitedAtRps, served.rps], [5, 4.25]);
+    // One cut from there is under R = 5, where a little under the rate (6.29, then 5.82, 5.38) took three more.
+    assert.ok(served.rps < 5);
+    // A state kept before answers were counted is read as before: a little under the rate.
+    assert.equal(refusedFor2s(cutTo68({ sinceMs: 0, calls: 0 })).limitedAtRps, 6.29);
+    // Never more than halved in one cut, however few were answered.
+    assert.equal(refusedFor2s(cutTo68({ sinceMs: 0, calls: 0, answered: 0 }), 1).limitedAtRps, 3.4);
+  });
+
+  it('refused again, a step the calls did not fill or shorter than 2 s is not read from its answers', () => {
+    const at68 = (step: NonNullable<GovernorState['step']>): GovernorState => ({
+      ...initialGovernorState(null, settings),
+      rps: 6.8,
+      limitedAtRps: 8,
+      step,
+    });
+    // 3 s at 6.8 with 4 calls a second: the answers are the demand's, not the limit's.
+    const unfilled = governorObserve(at68({ sinceMs: 0, calls: 8, answered: 8 }), second(3, 1), 3000, settings);
+    assert.equal(unfilled.limitedAtRps, 6.29);
+    // A second and a half: the service's bucket is still a large share of what it answered.
+    const short = governorObserve(at68({ sinceMs: 0, calls: 4, answered: 3 }), second(5, 2), 1500, settings);
+    assert.equal(short.limitedAtRps, 6.29);
+  });
+
   it('a limit found low is left behind within seconds once probing finds no 429', () => {
     const state: GovernorState = { ...initialGovernorState(null, settings), rps: 10, limitedAtRps: 10 };
     const { rates } = run(state, 0, settings.probeAfterMs / 1000 + 12);

@@ -62,8 +62,8 @@ export interface GovernorState {
   atLimitSinceMs?: number;
   /** Probe steps taken above the rate last refused since it was reached (each doubles the last). */
   probes?: number;
-  /** Calls reported since the rate last changed, for the demand over the whole step. */
-  step?: { sinceMs: number; calls: number };
+  /** Calls reported since the rate last changed (for the demand over the whole step), and how many were answered. */
+  step?: { sinceMs: number; calls: number; answered?: number };
   /**
    * The rates the last two raising reports started from, in slow start or probing (oldest first): the calls a second a
    * step reached instead of its rate when they never filled it.
