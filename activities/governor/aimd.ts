@@ -292,7 +292,8 @@ function stayAfterRefusal(state: GovernorState, limitedAt: number, settings: Gov
  * step with its bucket counted (`tookOverStep`, from 10 calls), and with over a fifth of the calls refused the share of
  * this rate the service answered (before any raise with none of these: that share, or the rate). Probing, whose steps double: the rate two raising reports back (the bucket
  * hides more of a larger step), never under the limit probed from. At or under the rate refused before: a little under this rate
- * (TCP CUBIC's fast convergence), or the rate would climb back and be refused there again and again; with over a
+ * (TCP CUBIC's fast convergence), or the rate would climb back and be refused there again and again, or what the service
+ * answered over a step of 2 s or more that the calls filled, if lower (`servedOverStep`); with over a
  * fifth refused (R was lowered under the rate), the share answered if lower, at most a halving, since a short report
  * of calls a starved worker sent in a bunch says little. A fifth refused is read only from 10 calls or more; a probe's
  * 429 is read at the rate the last probe raised from when it held `HELD_PROVES_MS`.
@@ -336,7 +337,7 @@ function refusedAt(
   const under = overshoot ? Math.min(rps * FAST_CONVERGENCE, answeredRps) : rps * FAST_CONVERGENCE;
   // Refused again after seconds at a rate the calls filled: what the service answered over them is about its limit (its
   // bucket emptied by the refusals before), so one cut reaches under the limit where 0.925 steps took several, each
-  // with its 429s (R = 5 from 8, R halved). Never up, and at most a halving, as above.
+  // with its 429s (R = 5 from 8). Never up, and at most a halving, as above.
   const served = servedOverStep(state, demand, nowMs);
   return served === undefined ? under : Math.min(under, Math.max(served, rps / 2));
 }
