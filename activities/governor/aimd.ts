@@ -110,8 +110,13 @@ export function governorObserve(
   const change = (rps: number, reason: string, extra: Partial<GovernorState> = {}): GovernorState => {
     const bounded = roundRps(Math.max(settings.minRps, maxRps === null ? rps : Math.min(maxRps, rps)));
     if (bounded === next.rps) return { ...next, ...extra };
-    const step = { sinceMs: nowMs, calls: 0, answered: 0 };
-    return { ...next, ...extra, step, rps: bounded, lastChange: { atMs: nowMs, fromRps: next.rps, reason } };
+    return {
+      ...next,
+      ...extra,
+      step: newStep(nowMs),
+      rps: bounded,
+      lastChange: { atMs: nowMs, fromRps: next.rps, reason },
+    };
   };
 
   // A lowered ELIGIBILITY_MAX_RPS applies at once.
@@ -207,16 +212,18 @@ function countStep(
   // after the workers are back.
   const heardMs = Math.max(...Object.values(state.workers).map((w) => w.atMs));
   const silent = nowMs - heardMs > settings.reportFreshMs;
-  let step =
-    state.step !== undefined && !silent
-      ? state.step
-      : { sinceMs: nowMs - (calls > 0 ? report.intervalMs : 0), calls: 0, answered: 0 };
+  let step = state.step !== undefined && !silent ? state.step : newStep(nowMs - (calls > 0 ? report.intervalMs : 0));
   // A step starts at its first call (a report's interval starts at its first call too): time nothing was asked of the
   // service, a governor started with its worker an hour before the first batch, is no demand left unfilled.
   if (step.calls === 0 && calls > 0) step = { ...step, sinceMs: Math.max(step.sinceMs, nowMs - report.intervalMs) };
   const overlap = report.intervalMs <= 0 ? 0 : Math.min(1, Math.max(0, (nowMs - step.sinceMs) / report.intervalMs));
   const answered = step.answered === undefined ? {} : { answered: step.answered + report.answered * overlap };
   return { ...step, calls: step.calls + calls * overlap, ...answered };
+}
+
+/** A step at a rate, before its first report: nothing counted yet. */
+function newStep(sinceMs: number): NonNullable<GovernorState['step']> {
+  return { sinceMs, calls: 0, answered: 0 };
 }
 
 /**
@@ -355,7 +362,8 @@ function servedOverStep(state: GovernorState, demand: number | undefined, nowMs:
     return undefined;
   }
   if (demand === undefined || demand < BINDING_SHARE * rps) return undefined;
-  return step.answered / ((nowMs - step.sinceMs) / 1000);
+  // The demand is the step's calls a second: the answered share of it is what the service took.
+  return demand * (step.answered / step.calls);
 }
 
 /** The service's bucket, taken to hold this many seconds of its limit (a one-second burst: the strictest reading). */
