@@ -32,7 +32,12 @@ export class RateLimitBrake {
   private spacingMs = 0;
   private nextAt = 0;
 
-  constructor(private readonly nowMs: () => number = Date.now) {}
+  /** `nowMs` and `wait` are the clock and the timer; tests pass their own to read the turns without waiting them. */
+  constructor(
+    private readonly nowMs: () => number = Date.now,
+    private readonly wait: (ms: number, signal?: AbortSignal) => Promise<unknown> = (ms, signal) =>
+      sleep(ms, undefined, { signal }),
+  ) {}
 
   /**
    * Waits for this call's turn while braking and resolves true; at once otherwise. Resolves false, at once, when its
@@ -45,7 +50,7 @@ export class RateLimitBrake {
     const at = Math.max(now, this.nextAt);
     if (at - now > MAX_HOLD_MS) return false;
     this.nextAt = at + this.spacingMs;
-    if (at > now) await sleep(at - now, undefined, { signal });
+    if (at > now) await this.wait(at - now, signal);
     return true;
   }
 
