@@ -13,7 +13,9 @@
  *   server clock) and → handed to the verification; the staggered verifications close within the phase, each after
  *   a grace of 50 ms plus a share of `--grace-spread-ms` of its own, so that closings come at every phase of the
  *   deliveries, as a day's closings do (0: each after 50 ms, one step behind its delivery and in step with the next);
- * - the receiver's CPU per delivery in the timed rounds (its process, from `/proc`);
+ * - the receiver's CPU per delivery in the timed rounds (its process, from `/proc`), and this process's per call in
+ *   each phase: the sender's (undici's `request`, as light as a stand-in for the service's machines can be) beside
+ *   the bare client's;
  * - billed actions of the discovery-by-webhook path per verification, with `discovery-<id>`'s share.
  * Prints each figure beside its target; a missed target is a figure, not a failure (exit 0).
  */
@@ -59,10 +61,17 @@ async function discoveries(r: ReceiverStack, n: number, complete = false): Promi
   return ids;
 }
 
-async function timed(n: number, task: (i: number) => Promise<void>): Promise<number> {
-  const started = performance.now();
+/** CPU of this process (the sender or the bare client, and the sandbox the worker's fetches reach), in ms. */
+const benchCpuMs = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+
+/** Calls per second over `n` calls of `task`, and this process's CPU per call meanwhile. */
+async function timed(n: number, task: (i: number) => Promise<void>): Promise<{ perSecond: number; cpuMs: number }> {
+  const [started, cpuBefore] = [performance.now(), benchCpuMs()];
   await forEachLimited(n, concurrency, task);
-  return n / ((performance.now() - started) / 1000);
+  return { perSecond: n / ((performance.now() - started) / 1000), cpuMs: (benchCpuMs() - cpuBefore) / n };
 }
 
 /** The sandbox's discovery fetches so far (each new `discovery-<id>` makes one at once, finds it complete, closes). */
@@ -78,8 +87,8 @@ async function settle(r: ReceiverStack, started: number): Promise<void> {
 }
 
 async function throughput(r: ReceiverStack) {
-  const bare: number[] = [];
-  const received: number[] = [];
+  const bare: { perSecond: number; cpuMs: number }[] = [];
+  const received: { perSecond: number; cpuMs: number }[] = [];
   let receiverCpuMs = 0;
   const statuses = new Map<number, number>();
   let started = 0;
@@ -98,13 +107,13 @@ async function throughput(r: ReceiverStack) {
     const [forBare, forReceiver] = [await discoveries(r, deliveries, true), await discoveries(r, deliveries, true)];
     const bareRun = async () => {
       bare.push(await timed(deliveries, (i) => bareSignalWithStart(r.stack, forBare[i]!, `evt_${randomUUID()}`)));
-      log(`round ${round}: bare signal-with-starts ${bare.at(-1)!.toFixed(1)}/s`);
+      log(`round ${round}: bare signal-with-starts ${bare.at(-1)!.perSecond.toFixed(1)}/s`);
     };
     const receiverRun = async () => {
       const cpuBefore = processCpuMs(...processTree(r.receiverPid));
       received.push(await timed(deliveries, (i) => sendThroughReceiver(forReceiver[i]!)));
       receiverCpuMs += processCpuMs(...processTree(r.receiverPid)) - cpuBefore;
-      log(`round ${round}: deliveries through the receiver ${received.at(-1)!.toFixed(1)}/s`);
+      log(`round ${round}: deliveries through the receiver ${received.at(-1)!.perSecond.toFixed(1)}/s`);
     };
     // Each phase starts once the worker has caught up with the last (its new workflows' first fetches), and the
     // order alternates by round, so neither side runs beside the other's aftermath more often.
@@ -116,7 +125,14 @@ async function throughput(r: ReceiverStack) {
   }
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const perDelivery = receiverCpuMs / (rounds * deliveries);
-  return { bare: mean(bare), received: mean(received), receiverCpuMs: perDelivery, statuses, started };
+  return {
+    bare: mean(bare.map((b) => b.perSecond)),
+    received: mean(received.map((d) => d.perSecond)),
+    receiverCpuMs: perDelivery,
+    benchCpuMs: { bare: mean(bare.map((b) => b.cpuMs)), received: mean(received.map((d) => d.cpuMs)) },
+    statuses,
+    started,
+  };
 }
 
 /**
@@ -295,6 +311,11 @@ async function run() {
           ['deliveries through the receiver per second', t.received.toFixed(1), ''],
           ['  ÷ bare', ratio.toFixed(2), `≥ 0.8: ${met(ratio >= 0.8)}`],
           [`the receiver's CPU per delivery (its process, timed rounds)`, `${t.receiverCpuMs.toFixed(2)} ms`, ''],
+          [
+            "this process's CPU per call: the sender's delivery, the bare call (the sandbox's share in each)",
+            `${t.benchCpuMs.received.toFixed(2)} ms, ${t.benchCpuMs.bare.toFixed(2)} ms`,
+            '',
+          ],
           [
             'deliveries answered 503 (other statuses)',
             `${answered503} of ${deliveries * rounds + warmup}${others.length ? ` (${others.map(([c, n]) => `${n}× ${c}`).join(', ')})` : ''}`,

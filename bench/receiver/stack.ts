@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { request } from 'undici';
 import { WEBHOOK_PATH } from '../../apps/receiver/index.js';
 import { SIGNATURE_HEADER } from '../../src/contract/index.js';
 import { signWebhook } from '../../src/contract/webhook-signature.js';
@@ -109,13 +110,15 @@ export async function deliver(receiverUrl: string, discoveryId: string, eventId:
     created: new Date().toISOString(),
     data: { discoveryId, status: 'complete' },
   });
-  const res = await fetch(receiverUrl, {
+  // undici's `request`, not `fetch`: the service sends from its own machines, so this stand-in should take as little of
+  // this one's CPU as it can (0.05–0.11 ms a call against fetch's 0.51–0.80, decision 65).
+  const res = await request(receiverUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signWebhook(SECRET, Date.now() / 1000, body) },
     body,
   });
-  await res.arrayBuffer();
-  return res.status;
+  await res.body.dump();
+  return res.statusCode;
 }
 
 /** The receiver's one call made bare: the same signal-with-start, from a client in this process. */
