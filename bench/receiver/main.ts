@@ -67,8 +67,13 @@ const benchCpuMs = () => {
   return (user + system) / 1000;
 };
 
-/** Calls per second over `n` calls of `task`, and this process's CPU per call meanwhile. */
-async function timed(n: number, task: (i: number) => Promise<void>): Promise<{ perSecond: number; cpuMs: number }> {
+/** A timed phase: its calls per second, and this process's CPU per call meanwhile. */
+interface Timed {
+  perSecond: number;
+  cpuMs: number;
+}
+
+async function timed(n: number, task: (i: number) => Promise<void>): Promise<Timed> {
   const [started, cpuBefore] = [performance.now(), benchCpuMs()];
   await forEachLimited(n, concurrency, task);
   return { perSecond: n / ((performance.now() - started) / 1000), cpuMs: (benchCpuMs() - cpuBefore) / n };
@@ -87,8 +92,8 @@ async function settle(r: ReceiverStack, started: number): Promise<void> {
 }
 
 async function throughput(r: ReceiverStack) {
-  const bare: { perSecond: number; cpuMs: number }[] = [];
-  const received: { perSecond: number; cpuMs: number }[] = [];
+  const bare: Timed[] = [];
+  const received: Timed[] = [];
   let receiverCpuMs = 0;
   const statuses = new Map<number, number>();
   let started = 0;
