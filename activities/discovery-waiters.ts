@@ -1,4 +1,4 @@
-import { Context } from '@temporalio/activity';
+import { Context, type Info } from '@temporalio/activity';
 import {
   WorkflowExecutionAlreadyStartedError,
   WorkflowNotFoundError,
@@ -25,7 +25,7 @@ const ATTEMPTS = 3;
  */
 async function register(
   client: Client,
-  taskQueue: string,
+  { taskQueue, priority }: Pick<Info, 'taskQueue' | 'priority'>,
   input: DiscoveryWorkflowInput & { waiters: string[] },
 ): Promise<DiscoveryRegistration> {
   const workflowId = discoveryWorkflowId(input.discoveryId);
@@ -37,6 +37,8 @@ async function register(
         taskQueue,
         args: [input],
         workflowIdConflictPolicy: 'FAIL',
+        // In its waiter's lane (DESIGN §8): a check-in waiting on its discovery is not held behind a batch's tasks.
+        ...(priority ? { priority } : {}),
         typedSearchAttributes: [{ key: DiscoveryId, value: input.discoveryId }],
         ...discoveryStartMetadata(input),
       });
@@ -75,7 +77,7 @@ export async function registerDiscoveryWaiter(
   const input = { discoveryId, looked: true, waiters: [waiterId], ...(timing ? { timing } : {}) };
   // The update waits for a worker of this queue to run `discovery-<id>`: a worker shutting down (no poller left) would
   // otherwise wait with it until the activity's timeout. Cancelled, the next attempt registers again (idempotent).
-  const registration = await client.withAbortSignal(cancellationSignal, () => register(client, info.taskQueue, input));
+  const registration = await client.withAbortSignal(cancellationSignal, () => register(client, info, input));
   if (registration.handout || registration.looked || registration.earlierOwner) return registration;
   // A run that has not fetched yet may have started after the look above, and after an earlier run closed with the
   // discovery complete: look again, now that any later change wakes the run this waiter is registered with.

@@ -123,6 +123,23 @@ describe('discovery-<id> owns its waiters', function () {
     await recordHistory('discovery-owner-three-waiters', owner(discoveryId));
   });
 
+  it("starts discovery-<id> in its first waiter's lane and tenant, so its tasks and fetch go where the waiter's would", async () => {
+    const lanes = [
+      { lane: 'front-desk', tenant: 'clinic-fd', priorityKey: 2 },
+      { lane: 'bulk', tenant: 'clinic-bulk', priorityKey: 3 },
+    ] as const;
+    for (const { lane, tenant, priorityKey } of lanes) {
+      const { discoveryId } = await pendingDiscovery(h.sandbox);
+      const request = v2Intake({ discoveryId });
+      delete (request.patient as { memberId?: string }).memberId;
+      await startVerification(client(), request, { taskQueue: h.taskQueue, timing: HOURLY, lane, tenant });
+      await waitersOf(discoveryId, 1);
+      const { priority } = await owner(discoveryId).describe();
+      assert.deepEqual([priority?.priorityKey, priority?.fairnessKey], [priorityKey, tenant], `a ${lane} waiter's`);
+      await owner(discoveryId).cancel();
+    }
+  });
+
   it('looks up a payer the intake named, though a discovery found the member id', async () => {
     const { discoveryId } = await pendingDiscovery(h.sandbox);
     const waiter = await startWaiter(discoveryId, HOURLY, v2Intake().payerId);
