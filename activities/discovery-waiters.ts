@@ -37,7 +37,7 @@ async function register(
         taskQueue,
         args: [input],
         workflowIdConflictPolicy: 'FAIL',
-        // In its waiter's lane (DESIGN §8): a check-in waiting on its discovery is not held behind a batch's tasks.
+        // In its waiter's lane and tenant (decision 68): a check-in's discovery is not queued behind a batch's tasks.
         ...(priority ? { priority } : {}),
         typedSearchAttributes: [{ key: DiscoveryId, value: input.discoveryId }],
         ...discoveryStartMetadata(input),

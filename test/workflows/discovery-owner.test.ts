@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { WithStartWorkflowOperation, type WorkflowHandle } from '@temporalio/client';
 import { signalDiscoveryUpdated } from '../../src/temporal/discovery-updated.js';
-import { startVerification } from '../../src/temporal/start-verification.js';
+import { startVerification, type StartVerificationOptions } from '../../src/temporal/start-verification.js';
 import { discoveryWorkflowId } from '../../workflows/shared/ids.js';
 import {
   discoveryUpdatedSignal,
@@ -47,10 +47,15 @@ describe('discovery-<id> owns its waiters', function () {
   });
   after(async () => h?.stop());
 
-  async function startWaiter(discoveryId: string, timing: Partial<Timing> = HOURLY, payerId?: string) {
+  async function startWaiter(
+    discoveryId: string,
+    timing: Partial<Timing> = HOURLY,
+    payerId?: string,
+    start: Pick<StartVerificationOptions, 'lane' | 'tenant'> = {},
+  ) {
     const request = v2Intake({ payerId, discoveryId });
     delete (request.patient as { memberId?: string }).memberId;
-    const { workflowId } = await startVerification(client(), request, { taskQueue: h.taskQueue, timing });
+    const { workflowId } = await startVerification(client(), request, { ...start, taskQueue: h.taskQueue, timing });
     return client().workflow.getHandle<typeof verificationWorkflow>(workflowId);
   }
 
@@ -130,9 +135,7 @@ describe('discovery-<id> owns its waiters', function () {
     ] as const;
     for (const { lane, tenant, priorityKey } of lanes) {
       const { discoveryId } = await pendingDiscovery(h.sandbox);
-      const request = v2Intake({ discoveryId });
-      delete (request.patient as { memberId?: string }).memberId;
-      await startVerification(client(), request, { taskQueue: h.taskQueue, timing: HOURLY, lane, tenant });
+      await startWaiter(discoveryId, HOURLY, undefined, { lane, tenant });
       await waitersOf(discoveryId, 1);
       const { priority } = await owner(discoveryId).describe();
       assert.deepEqual([priority?.priorityKey, priority?.fairnessKey], [priorityKey, tenant], `a ${lane} waiter's`);
