@@ -38,7 +38,7 @@ async function register(
         args: [input],
         workflowIdConflictPolicy: 'FAIL',
         // In its waiter's lane and tenant (decision 68): a check-in's discovery is not queued behind a batch's tasks.
-        ...(priority ? { priority } : {}),
+        priority,
         typedSearchAttributes: [{ key: DiscoveryId, value: input.discoveryId }],
         ...discoveryStartMetadata(input),
       });
