@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { WithStartWorkflowOperation, type WorkflowHandle } from '@temporalio/client';
+import {
+  ApplicationFailure,
+  WithStartWorkflowOperation,
+  WorkflowFailedError,
+  type WorkflowHandle,
+} from '@temporalio/client';
 import { signalDiscoveryUpdated } from '../../src/temporal/discovery-updated.js';
 import { startVerification, type StartVerificationOptions } from '../../src/temporal/start-verification.js';
 import { discoveryWorkflowId } from '../../workflows/shared/ids.js';
@@ -61,6 +66,19 @@ describe('discovery-<id> owns its waiters', function () {
 
   const owner = (discoveryId: string) =>
     client().workflow.getHandle<typeof discoveryWorkflow>(discoveryWorkflowId(discoveryId));
+
+  /** How a verification ended as `failed`: its failure's type and field, and the stage its index holds. */
+  async function failureOf(handle: WorkflowHandle) {
+    const err = await handle.result().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    assert.ok(err instanceof WorkflowFailedError, `the verification failed: ${String(err)}`);
+    assert.ok(err.cause instanceof ApplicationFailure);
+    const [details] = err.cause.details as [{ param?: string }];
+    const { searchAttributes } = await handle.describe();
+    return { type: err.cause.type, param: details.param, stage: searchAttributes.VerificationStage };
+  }
 
   async function waitersOf(discoveryId: string, count: number): Promise<string[]> {
     return eventually(
@@ -234,6 +252,37 @@ describe('discovery-<id> owns its waiters', function () {
       assert.equal(mine.timers, 1);
     }
     await recordHistory('discovery-owner-polled', owner(discoveryId));
+  });
+
+  it('fails a verification whose discovery the service does not know, naming discoveryId', async () => {
+    const waiter = await startWaiter(`disc_unknown_${randomUUID()}`);
+    assert.deepEqual(await failureOf(waiter), { type: 'InvalidRequest', param: 'discoveryId', stage: ['failed'] });
+  });
+
+  it('hands its waiters a refusal the service gives for good, instead of failing and stranding them', async () => {
+    const { discoveryId } = await pendingDiscovery(h.sandbox);
+    const waiter = await startWaiter(discoveryId);
+    await waitersOf(discoveryId, 1);
+    await h.sandbox.reset(); // the service forgets the discovery: its fetch is answered 404
+    await owner(discoveryId).signal(discoveryUpdatedSignal, { discoveryId, eventId: `evt-${randomUUID()}` });
+    const result = await owner(discoveryId).result();
+    assert.deepEqual([result.outcome, result.error?.param], ['failed', 'discoveryId']);
+    assert.deepEqual(await failureOf(waiter), { type: 'InvalidRequest', param: 'discoveryId', stage: ['failed'] });
+  });
+
+  it('takes a fetch that ran out of time as no news, and still hands out at the deadline', async () => {
+    const { discoveryId } = await pendingDiscovery(h.sandbox);
+    const waiter = await startWaiter(discoveryId, { ...HOURLY, discoveryDeadlineSeconds: 4 });
+    await waitersOf(discoveryId, 1);
+    await h.sandbox.setFaults({ error500Rate: 1 });
+    try {
+      // The webhook's fetch meets a service that answers 500 until the discovery's deadline, not the call's hour.
+      await owner(discoveryId).signal(discoveryUpdatedSignal, { discoveryId, eventId: `evt-${randomUUID()}` });
+      assert.equal((await owner(discoveryId).result()).outcome, 'timed-out');
+      assert.equal((await waiter.result()).outcome, 'timed-out');
+    } finally {
+      await h.sandbox.setFaults({ error500Rate: 0 });
+    }
   });
 
   it('a cancelled waiter does not stop the others', async () => {

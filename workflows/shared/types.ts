@@ -148,8 +148,10 @@ export interface DiscoveryWaiter {
 /** What `discovery-<id>` hands every waiter once the wait ends: the discovery as last fetched (PHI: encrypted). */
 export interface DiscoveryHandout {
   discoveryId: string;
-  outcome: 'complete' | 'timed-out' | 'cancelled';
+  /** `failed`: the service refused the fetch for good (`error` says how); a verification of an earlier version reads it as `timed-out`. */
+  outcome: 'complete' | 'timed-out' | 'cancelled' | 'failed';
   discovery?: Discovery;
+  error?: LastError;
 }
 
 /**
@@ -164,8 +166,9 @@ export interface DiscoveryRegistration {
 }
 
 export interface DiscoveryWorkflowResult {
-  outcome: 'complete' | 'timed-out' | 'cancelled';
+  outcome: DiscoveryHandout['outcome'];
   discovery?: DiscoverySummary;
+  error?: LastError;
 }
 
 export interface RunInputWorkflowInput {

@@ -6,13 +6,16 @@ import { discoveryHandoutSignal } from '../shared/messages.js';
 import { quietProgress, type ProgressReport } from './progress.js';
 import { activitySummary, timerSummary } from './summaries.js';
 import { ms, type Timing } from '../shared/timing.js';
-import type { DiscoveryHandout, DiscoverySummary } from '../shared/types.js';
+import type { DiscoveryHandout, DiscoverySummary, LastError } from '../shared/types.js';
 import { code, humanDuration, instant } from '../shared/ui-text.js';
 
 const { registerDiscoveryWaiter } = proxyActivities<VerificationActivities>(deadlineCallOptions);
 
 export type DiscoveryWaitResult =
-  { kind: 'complete'; discovery: Discovery } | { kind: 'timed-out'; discovery?: Discovery } | { kind: 'stopped' };
+  | { kind: 'complete'; discovery: Discovery }
+  | { kind: 'timed-out'; discovery?: Discovery }
+  | { kind: 'failed'; error: LastError }
+  | { kind: 'stopped' };
 
 /**
  * A verification's wait for its discovery (decision 0054): one activity looks at the discovery and, while it is
@@ -62,6 +65,7 @@ export class DiscoveryWait {
     await condition(() => this.handout !== undefined || stopped());
     const handout = this.handout;
     if (!handout || handout.outcome === 'cancelled') return { kind: 'stopped' };
+    if (handout.outcome === 'failed' && handout.error) return { kind: 'failed', error: handout.error };
     if (handout.outcome === 'complete' && handout.discovery) return { kind: 'complete', discovery: handout.discovery };
     return { kind: 'timed-out', ...(handout.discovery ? { discovery: handout.discovery } : {}) };
   }

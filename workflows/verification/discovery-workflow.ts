@@ -1,7 +1,9 @@
-import { condition, proxyActivities } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, condition, proxyActivities } from '@temporalio/workflow';
 import type { VerificationActivities } from './activities.js';
 import type { Discovery } from '../../src/contract/index.js';
-import { deadlineCallOptions } from '../shared/activity-options.js';
+import { CALL_DEADLINE_SECONDS, deadlineCallOptions } from '../shared/activity-options.js';
+import { describeFailure, unknownDiscovery } from './failures.js';
+import { FailureType, NON_RETRYABLE_FAILURE_TYPES } from '../shared/failure-types.js';
 import { simpleDetails } from './current-details.js';
 import { summarizeDiscovery } from './discovery-wait.js';
 import { DiscoveryOwner } from './discovery-owner.js';
@@ -9,7 +11,7 @@ import { Progress } from './progress.js';
 import { activitySummary, timerSummary } from './summaries.js';
 import { code, humanDuration, instant } from '../shared/ui-text.js';
 import { ms, resolveTiming } from '../shared/timing.js';
-import type { DiscoveryHandout, DiscoveryWorkflowInput, DiscoveryWorkflowResult } from '../shared/types.js';
+import type { DiscoveryHandout, DiscoveryWorkflowInput, DiscoveryWorkflowResult, LastError } from '../shared/types.js';
 
 const { fetchDiscovery } = proxyActivities<VerificationActivities>(deadlineCallOptions);
 
@@ -38,8 +40,21 @@ export async function discoveryWorkflow(input: DiscoveryWorkflowInput): Promise<
       const fetching = activitySummary.fetchDiscovery(discoveryId, why);
       progress.at({ doing: fetching });
       owner.looks += 1;
-      last = await fetchDiscovery.executeWithOptions({ summary: fetching }, [discoveryId]);
-      if (last.status === 'complete') {
+      // A fetch never outlives the discovery's deadline, and its failure never strands the waiters (decision 71).
+      const bound = Math.max(1, Math.min(ms(CALL_DEADLINE_SECONDS), deadline - Date.now()));
+      try {
+        last = await fetchDiscovery.executeWithOptions({ summary: fetching, scheduleToCloseTimeout: bound }, [
+          discoveryId,
+        ]);
+      } catch (err) {
+        const refused = refusal(err);
+        if (refused) {
+          handout = { discoveryId, outcome: 'failed', ...(last ? { discovery: last } : {}), error: refused };
+          break;
+        }
+        // Its retries ran out (the service down for the call's whole deadline): no news. Polls and webhooks go on.
+      }
+      if (last?.status === 'complete') {
         handout = { discoveryId, outcome: 'complete', discovery: last };
         break;
       }
@@ -65,10 +80,23 @@ export async function discoveryWorkflow(input: DiscoveryWorkflowInput): Promise<
   const result: DiscoveryWorkflowResult = {
     outcome: handout.outcome,
     ...(handout.discovery ? { discovery: summarizeDiscovery(handout.discovery) } : {}),
+    ...(handout.error ? { error: handout.error } : {}),
   };
   const found =
     result.outcome === 'complete' ? (result.discovery?.successful ? ': coverage found' : ': no coverage') : '';
   heading = `Discovery ${code(discoveryId)} ${result.outcome}${found}`;
   progress.at(undefined);
   return result;
+}
+
+/**
+ * The service's refusal a retry cannot change (an unknown discovery, a malformed answer), as the waiters report it;
+ * undefined for a failure that only ran out of time.
+ */
+function refusal(err: unknown): LastError | undefined {
+  if (!(err instanceof ActivityFailure) || !(err.cause instanceof ApplicationFailure)) return undefined;
+  const { type, nonRetryable } = err.cause;
+  if (!nonRetryable && !NON_RETRYABLE_FAILURE_TYPES.some((t) => t === type)) return undefined;
+  if (type === FailureType.NotFound) return describeFailure(unknownDiscovery());
+  return describeFailure(err);
 }

@@ -31,8 +31,18 @@ export function invalidRequest(param: string, message: string): ApplicationFailu
   });
 }
 
+/** The service does not know the discovery the intake named. */
+export function unknownDiscovery(): ApplicationFailure {
+  return invalidRequest('discoveryId', 'unknown discovery');
+}
+
 /** Turns an activity's failure into one a caller (update, workflow result) can read, keeping type and param. */
 export function toCallerFailure(err: unknown): ApplicationFailure {
   const { type, message, param } = describeFailure(err);
+  return ApplicationFailure.create({ type, message, nonRetryable: true, details: [param ? { param } : {}] });
+}
+
+/** A failure reported by another workflow (`discovery-<id>`'s handout), made this workflow's own again. */
+export function fromLastError({ type, message, param }: LastError): ApplicationFailure {
   return ApplicationFailure.create({ type, message, nonRetryable: true, details: [param ? { param } : {}] });
 }

@@ -9,9 +9,16 @@ import type {
 } from '../../src/contract/index.js';
 import { DEFAULT_RETRY_WINDOW_SECONDS, verificationCallOptions, type CallPolicy } from '../shared/activity-options.js';
 import { verificationDetails } from './current-details.js';
-import { DiscoveryWait, summarizeDiscovery } from './discovery-wait.js';
+import { DiscoveryWait, summarizeDiscovery, type DiscoveryWaitResult } from './discovery-wait.js';
 import { FailureType } from '../shared/failure-types.js';
-import { describeFailure, invalidRequest, isActivityFailureOfType, toCallerFailure } from './failures.js';
+import {
+  describeFailure,
+  fromLastError,
+  invalidRequest,
+  isActivityFailureOfType,
+  toCallerFailure,
+  unknownDiscovery,
+} from './failures.js';
 import { intakeMemberId, waitsForDiscovery } from '../shared/intake.js';
 import { guardIntake } from './intake-guard.js';
 import { awaitSettledUpdate, cancelSignal, statusQuery } from '../shared/messages.js';
@@ -147,8 +154,16 @@ async function verify(input: VerificationWorkflowInput, events: StageEvents): Pr
   let payerNamedByService = false;
   if (waitsForDiscovery(valid)) {
     stage.enter('awaiting-discovery');
-    const waited = await discoveries.wait(timing, stopped);
+    let waited: DiscoveryWaitResult;
+    try {
+      waited = await discoveries.wait(timing, stopped);
+    } catch (err) {
+      // The registration's look: an unknown discovery is the intake's to fix; anything else ran out of retries.
+      if (isActivityFailureOfType(err, FailureType.NotFound)) return fail(unknownDiscovery());
+      return fail(toCallerFailure(err));
+    }
     if (waited.kind === 'stopped') return finish('cancelled');
+    if (waited.kind === 'failed') return fail(fromLastError(waited.error));
     discovery = waited.discovery;
     if (waited.kind === 'timed-out') return finish('timed-out');
     const found = waited.discovery;
