@@ -63,8 +63,13 @@ export function createActivities(
     ...emit,
     lookupPayer: (payerId, policy) => serviceCall(deps, (o) => client.getPayer(payerId, o), toActivityFailure, policy),
     fetchDiscovery,
-    registerDiscoveryWaiter: (discoveryId, waiterId, timing) =>
-      registerDiscoveryWaiter(fetchDiscovery, discoveryId, waiterId, timing),
+    registerDiscoveryWaiter: (discoveryId, waiterId, timing, policy) =>
+      registerDiscoveryWaiter(
+        (id) => serviceCall(deps, (o) => client.getDiscovery(id, o), toActivityFailure, policy),
+        discoveryId,
+        waiterId,
+        timing,
+      ),
     async createVerificationV2(request, idempotencyKey, policy, created) {
       const response = await serviceCall(
         deps,

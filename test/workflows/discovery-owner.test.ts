@@ -56,7 +56,7 @@ describe('discovery-<id> owns its waiters', function () {
     discoveryId: string,
     timing: Partial<Timing> = HOURLY,
     payerId?: string,
-    start: Pick<StartVerificationOptions, 'lane' | 'tenant'> = {},
+    start: Pick<StartVerificationOptions, 'lane' | 'tenant' | 'retryWindowSeconds'> = {},
   ) {
     const request = v2Intake({ payerId, discoveryId });
     delete (request.patient as { memberId?: string }).memberId;
@@ -280,6 +280,17 @@ describe('discovery-<id> owns its waiters', function () {
       await owner(discoveryId).signal(discoveryUpdatedSignal, { discoveryId, eventId: `evt-${randomUUID()}` });
       assert.equal((await owner(discoveryId).result()).outcome, 'timed-out');
       assert.equal((await waiter.result()).outcome, 'timed-out');
+    } finally {
+      await h.sandbox.setFaults({ error500Rate: 0 });
+    }
+  });
+
+  it("retries a waiter's look at its discovery within the verification's retry window, not for the call's hour", async () => {
+    const { discoveryId } = await pendingDiscovery(h.sandbox);
+    await h.sandbox.setFaults({ error500Rate: 1 });
+    try {
+      const waiter = await startWaiter(discoveryId, HOURLY, undefined, { retryWindowSeconds: 3 });
+      assert.deepEqual(await failureOf(waiter), { type: 'ServerError', param: undefined, stage: ['failed'] });
     } finally {
       await h.sandbox.setFaults({ error500Rate: 0 });
     }

@@ -47,10 +47,10 @@ const attempts = {
 } satisfies ActivityOptions;
 
 /**
- * A verification's payer lookup and v2 creation: no schedule-to-close, so a call waits in the queue behind the rate
- * limit (a backlog of hours at a low limit) as long as it must and never fails for it. The activity itself turns a
- * retryable failure into a final one once its `CallPolicy` window since the first failure has passed
- * (activities/retry-window.ts).
+ * A verification's payer lookup, v2 creation and registration with its discovery: no schedule-to-close, so a call
+ * waits in the queue behind the rate limit (a backlog of hours at a low limit) as long as it must and never fails for
+ * it. The activity itself turns a retryable failure into a final one once its `CallPolicy` window since the first
+ * failure has passed (activities/retry-window.ts).
  */
 export const verificationCallOptions: ActivityOptions = attempts;
 

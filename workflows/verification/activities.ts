@@ -28,11 +28,13 @@ export interface VerificationActivities {
   /**
    * Looks at the discovery once and, while it is not complete, registers `waiterId` with `discovery-<id>`
    * (update-with-start on this task queue, `timing` for a workflow it starts): that workflow hands the result over.
+   * Its look is one of the verification's calls: `policy` is the verification's retry window (decision 71).
    */
   registerDiscoveryWaiter: (
     discoveryId: string,
     waiterId: string,
     timing?: DiscoveryWorkflowInput['timing'],
+    policy?: CallPolicy,
   ) => Promise<DiscoveryRegistration>;
   /**
    * `idempotencyKey` comes from the workflow (`uuid4()`), so every attempt and replay sends the same one. `created`,

@@ -1,7 +1,7 @@
 import { condition, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { VerificationActivities } from './activities.js';
 import type { Discovery } from '../../src/contract/index.js';
-import { deadlineCallOptions } from '../shared/activity-options.js';
+import { verificationCallOptions, type CallPolicy } from '../shared/activity-options.js';
 import { discoveryHandoutSignal } from '../shared/messages.js';
 import { quietProgress, type ProgressReport } from './progress.js';
 import { activitySummary, timerSummary } from './summaries.js';
@@ -9,7 +9,8 @@ import { ms, type Timing } from '../shared/timing.js';
 import type { DiscoveryHandout, DiscoverySummary, LastError } from '../shared/types.js';
 import { code, humanDuration, instant } from '../shared/ui-text.js';
 
-const { registerDiscoveryWaiter } = proxyActivities<VerificationActivities>(deadlineCallOptions);
+// One of the verification's calls, retried within its retry window like the creation (decision 71), not for an hour.
+const { registerDiscoveryWaiter } = proxyActivities<VerificationActivities>(verificationCallOptions);
 
 export type DiscoveryWaitResult =
   | { kind: 'complete'; discovery: Discovery }
@@ -34,7 +35,7 @@ export class DiscoveryWait {
     });
   }
 
-  async wait(timing: Timing, stopped: () => boolean): Promise<DiscoveryWaitResult> {
+  async wait(timing: Timing, policy: CallPolicy, stopped: () => boolean): Promise<DiscoveryWaitResult> {
     const discoveryId = this.discoveryId;
     if (!discoveryId) throw new Error('DiscoveryWait.wait needs a discoveryId');
     const owner = { pollInitialSeconds: timing.pollInitialSeconds, pollMaxSeconds: timing.pollMaxSeconds };
@@ -44,7 +45,12 @@ export class DiscoveryWait {
       const summary = activitySummary.registerDiscoveryWaiter(discoveryId);
       this.progress.at({ doing: summary });
       const remaining = Math.max(1, deadline - Date.now()) / 1000;
-      const args = [discoveryId, workflowInfo().workflowId, { ...owner, discoveryDeadlineSeconds: remaining }] as const;
+      const args = [
+        discoveryId,
+        workflowInfo().workflowId,
+        { ...owner, discoveryDeadlineSeconds: remaining },
+        policy,
+      ] as const;
       const registration = await registerDiscoveryWaiter.executeWithOptions({ summary }, [...args]);
       this.handout ??= registration.handout;
       if (!registration.earlierOwner || this.handout) break;

@@ -147,6 +147,9 @@ async function verify(input: VerificationWorkflowInput, events: StageEvents): Pr
   if (!guarded.ok) return fail(invalidRequest(guarded.param, guarded.message));
   const valid = guarded.intake;
 
+  // The retry window (DESIGN §8): from a call's first failure, never counting time queued behind the rate limit.
+  const policy: CallPolicy = { retryWindowSeconds: input.retryWindowSeconds ?? DEFAULT_RETRY_WINDOW_SECONDS };
+
   // awaiting-discovery: only when the payer or the member id is unknown and a discovery will tell
   let payerId = valid.payerId;
   let memberId = intakeMemberId(valid);
@@ -156,7 +159,7 @@ async function verify(input: VerificationWorkflowInput, events: StageEvents): Pr
     stage.enter('awaiting-discovery');
     let waited: DiscoveryWaitResult;
     try {
-      waited = await discoveries.wait(timing, stopped);
+      waited = await discoveries.wait(timing, policy, stopped);
     } catch (err) {
       // The registration's look: an unknown discovery is the intake's to fix; anything else ran out of retries.
       if (isActivityFailureOfType(err, FailureType.NotFound)) return fail(unknownDiscovery());
@@ -182,8 +185,6 @@ async function verify(input: VerificationWorkflowInput, events: StageEvents): Pr
 
   // creating
   stage.enter('creating', payerId !== valid.payerId ? [{ key: PayerId, value: payerId }] : []);
-  // The retry window (DESIGN §8): from a call's first failure, never counting time queued behind the rate limit.
-  const policy: CallPolicy = { retryWindowSeconds: input.retryWindowSeconds ?? DEFAULT_RETRY_WINDOW_SECONDS };
   /** A service call's step: Temporal retries it (each attempt shows on the pending activity) until the window ends. */
   const calling = (summary: string) =>
     progress.at({
