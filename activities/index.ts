@@ -57,19 +57,15 @@ export function createActivities(
   deps: ActivityDeps = {},
 ): VerificationActivities & EmitActivities {
   // The signatures are the port's (`VerificationActivities`), so they are written once, on the workflow side.
-  const fetchDiscovery = (discoveryId: string) => serviceCall(deps, (o) => client.getDiscovery(discoveryId, o));
+  const getDiscovery = (discoveryId: string, policy?: CallPolicy) =>
+    serviceCall(deps, (o) => client.getDiscovery(discoveryId, o), toActivityFailure, policy);
   const emit = deps.emit ?? createEmitActivities();
   return {
     ...emit,
     lookupPayer: (payerId, policy) => serviceCall(deps, (o) => client.getPayer(payerId, o), toActivityFailure, policy),
-    fetchDiscovery,
+    fetchDiscovery: (discoveryId) => getDiscovery(discoveryId),
     registerDiscoveryWaiter: (discoveryId, waiterId, timing, policy) =>
-      registerDiscoveryWaiter(
-        (id) => serviceCall(deps, (o) => client.getDiscovery(id, o), toActivityFailure, policy),
-        discoveryId,
-        waiterId,
-        timing,
-      ),
+      registerDiscoveryWaiter((id) => getDiscovery(id, policy), discoveryId, waiterId, timing),
     async createVerificationV2(request, idempotencyKey, policy, created) {
       const response = await serviceCall(
         deps,

@@ -148,7 +148,10 @@ export interface DiscoveryWaiter {
 /** What `discovery-<id>` hands every waiter once the wait ends: the discovery as last fetched (PHI: encrypted). */
 export interface DiscoveryHandout {
   discoveryId: string;
-  /** `failed`: the service refused the fetch for good (`error` says how); a verification of an earlier version reads it as `timed-out`. */
+  /**
+   * `failed`: the service refused the fetch for good, and `error` says how. A verification of an earlier version reads
+   * it as `timed-out`.
+   */
   outcome: 'complete' | 'timed-out' | 'cancelled' | 'failed';
   discovery?: Discovery;
   error?: LastError;

@@ -38,8 +38,7 @@ export function unknownDiscovery(): ApplicationFailure {
 
 /** Turns an activity's failure into one a caller (update, workflow result) can read, keeping type and param. */
 export function toCallerFailure(err: unknown): ApplicationFailure {
-  const { type, message, param } = describeFailure(err);
-  return ApplicationFailure.create({ type, message, nonRetryable: true, details: [param ? { param } : {}] });
+  return fromLastError(describeFailure(err));
 }
 
 /** A failure reported by another workflow (`discovery-<id>`'s handout), made this workflow's own again. */

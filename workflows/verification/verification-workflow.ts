@@ -161,7 +161,8 @@ async function verify(input: VerificationWorkflowInput, events: StageEvents): Pr
     try {
       waited = await discoveries.wait(timing, policy, stopped);
     } catch (err) {
-      // The registration's look: an unknown discovery is the intake's to fix; anything else ran out of retries.
+      // The registration's look failed: an unknown discovery is the intake's field to fix; anything else is the call's
+      // own failure (one no retry fixes, or its retry window over).
       if (isActivityFailureOfType(err, FailureType.NotFound)) return fail(unknownDiscovery());
       return fail(toCallerFailure(err));
     }
