@@ -60,6 +60,20 @@ export function heldBackFailure(delayMs: number): ApplicationFailure {
 }
 
 /**
+ * A discovery call's failures: a 404 names the intake's `discoveryId`, the field to fix, as a refused request names its
+ * own (decision 71). Everything else as any call's.
+ */
+export function toDiscoveryFailure(err: unknown): unknown {
+  if (!(err instanceof NotFoundError)) return toActivityFailure(err);
+  return ApplicationFailure.create({
+    type: FailureType.InvalidRequest,
+    message: 'discoveryId: unknown discovery',
+    nonRetryable: true,
+    details: [{ param: 'discoveryId' }],
+  });
+}
+
+/**
  * The client's typed errors as the failures workflows see (DESIGN §4). Types come from the shared `FailureType` list,
  * never a class name; messages are the client's, which carry statuses, error codes and field names, never values.
  * Anything else (a cancellation, a bug) is returned unchanged for Temporal to handle.

@@ -2,7 +2,7 @@ import { Context } from '@temporalio/activity';
 import type { EligibilityClient } from '../src/client/index.js';
 import { createEmitActivities, keepAhead } from './events/emit.js';
 import { registerDiscoveryWaiter } from './discovery-waiters.js';
-import { heldBackFailure, toActivityFailure, toV1CreationFailure } from './failures.js';
+import { heldBackFailure, toActivityFailure, toDiscoveryFailure, toV1CreationFailure } from './failures.js';
 import type { CallOutcomes } from './outcomes.js';
 import { HELD_BACK_RETRY_MS, type RateLimitBrake } from './rate-limit-brake.js';
 import { withinRetryWindow } from './retry-window.js';
@@ -58,7 +58,7 @@ export function createActivities(
 ): VerificationActivities & EmitActivities {
   // The signatures are the port's (`VerificationActivities`), so they are written once, on the workflow side.
   const getDiscovery = (discoveryId: string, policy?: CallPolicy) =>
-    serviceCall(deps, (o) => client.getDiscovery(discoveryId, o), toActivityFailure, policy);
+    serviceCall(deps, (o) => client.getDiscovery(discoveryId, o), toDiscoveryFailure, policy);
   const emit = deps.emit ?? createEmitActivities();
   return {
     ...emit,

@@ -1,9 +1,8 @@
-import { ActivityFailure, ApplicationFailure, condition, proxyActivities } from '@temporalio/workflow';
+import { ActivityFailure, condition, proxyActivities } from '@temporalio/workflow';
 import type { VerificationActivities } from './activities.js';
 import type { Discovery } from '../../src/contract/index.js';
 import { CALL_DEADLINE_SECONDS, deadlineCallOptions } from '../shared/activity-options.js';
-import { describeFailure, unknownDiscovery } from './failures.js';
-import { FailureType, NON_RETRYABLE_FAILURE_TYPES } from '../shared/failure-types.js';
+import { describeFailure } from './failures.js';
 import { simpleDetails } from './current-details.js';
 import { summarizeDiscovery } from './discovery-wait.js';
 import { DiscoveryOwner } from './discovery-owner.js';
@@ -91,12 +90,9 @@ export async function discoveryWorkflow(input: DiscoveryWorkflowInput): Promise<
 
 /**
  * The service's refusal a retry cannot change (an unknown discovery, a malformed answer), as the waiters report it;
- * undefined for a failure that only ran out of time.
+ * undefined for a fetch whose retries only ran out of time. Temporal's retry state says which.
  */
 function refusal(err: unknown): LastError | undefined {
-  if (!(err instanceof ActivityFailure) || !(err.cause instanceof ApplicationFailure)) return undefined;
-  const { type, nonRetryable } = err.cause;
-  if (!nonRetryable && !NON_RETRYABLE_FAILURE_TYPES.some((t) => t === type)) return undefined;
-  if (type === FailureType.NotFound) return describeFailure(unknownDiscovery());
+  if (!(err instanceof ActivityFailure) || err.retryState !== 'NON_RETRYABLE_FAILURE') return undefined;
   return describeFailure(err);
 }

@@ -31,11 +31,6 @@ export function invalidRequest(param: string, message: string): ApplicationFailu
   });
 }
 
-/** The service does not know the discovery the intake named. */
-export function unknownDiscovery(): ApplicationFailure {
-  return invalidRequest('discoveryId', 'unknown discovery');
-}
-
 /** Turns an activity's failure into one a caller (update, workflow result) can read, keeping type and param. */
 export function toCallerFailure(err: unknown): ApplicationFailure {
   return fromLastError(describeFailure(err));

@@ -17,7 +17,6 @@ import {
   invalidRequest,
   isActivityFailureOfType,
   toCallerFailure,
-  unknownDiscovery,
 } from './failures.js';
 import { intakeMemberId, waitsForDiscovery } from '../shared/intake.js';
 import { guardIntake } from './intake-guard.js';
@@ -161,9 +160,7 @@ async function verify(input: VerificationWorkflowInput, events: StageEvents): Pr
     try {
       waited = await discoveries.wait(timing, policy, stopped);
     } catch (err) {
-      // The registration's look failed: an unknown discovery is the intake's field to fix; anything else is the call's
-      // own failure (one no retry fixes, or its retry window over).
-      if (isActivityFailureOfType(err, FailureType.NotFound)) return fail(unknownDiscovery());
+      // The registration's look failed for good (an unknown discovery names `discoveryId`), or its retry window ended.
       return fail(toCallerFailure(err));
     }
     if (waited.kind === 'stopped') return finish('cancelled');
