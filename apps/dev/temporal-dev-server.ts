@@ -5,6 +5,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
 import { setUpNamespace } from '../../src/temporal/namespace-setup.js';
+import { freePort } from './free-port.js';
 import { devServerDynamicConfig } from './temporal-release.js';
 
 export interface DevServerOptions {
@@ -35,17 +36,6 @@ export interface DevServer {
 
 export class DevServerError extends Error {
   override name = 'DevServerError';
-}
-
-export async function freePort(ip = '127.0.0.1'): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, ip, () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Rejects with a message naming the port when something already listens there. */

@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { freePort, startDevServer, type DevServer } from '../../apps/dev/temporal-dev-server.js';
+import { freePort } from '../../apps/dev/free-port.js';
+import { startDevServer, type DevServer } from '../../apps/dev/temporal-dev-server.js';
 
 /**
  * A Temporal dev server whose state lives in a SQLite file, so it can be stopped and started again on the same port

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
+import { freePort } from '../../apps/dev/free-port.js';
 import { WEBHOOK_PATH } from '../../apps/receiver/index.js';
 import { SIGNATURE_HEADER } from '../../src/contract/index.js';
 import { signWebhook } from '../../src/contract/webhook-signature.js';
@@ -26,14 +26,6 @@ export interface ReceiverStack {
   /** `eligibility receiver`'s process, whose CPU the bench reads. */
   receiverPid: number;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 async function startReceiverChild(env: Record<string, string>, healthUrl: string): Promise<ChildProcess> {

@@ -1,10 +1,10 @@
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from '../../apps/dev/free-port.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -138,19 +138,19 @@ export interface ThrowawayPostgres {
 
 export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
   const runDir = await fs.mkdtemp(path.join(os.tmpdir(), 'eligibility-postgres-'));
-  // A port the system has free now (PostgreSQL cannot be asked for "any").
-  const port = await new Promise<number>((resolve, reject) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port: free } = probe.address() as { port: number };
-      probe.close(() => resolve(free));
-    });
-    probe.once('error', reject);
-  });
+  // PostgreSQL cannot be asked for "any" port.
+  const port = await freePort();
   const cluster = await initPostgres(runDir, port);
   const child = spawn(cluster.spec.command, cluster.spec.args, {
     cwd: cluster.spec.cwd,
-    stdio: 'ignore',
+    stdio: ['ignore', 'ignore', 'pipe'],
     ...(cluster.spec.user ? { uid: cluster.spec.user.uid, gid: cluster.spec.user.gid } : {}),
+  });
+  // Its log, read for as long as it runs (an unread pipe would stall it); the last lines explain a failed start.
+  const log: string[] = [];
+  child.stderr.on('data', (chunk: Buffer) => {
+    log.push(...chunk.toString().split('\n').filter(Boolean));
+    log.splice(0, Math.max(0, log.length - 10));
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const stop = async () => {
@@ -162,7 +162,9 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
   for (;;) {
     if (child.exitCode !== null) {
       await stop();
-      throw new PostgresSetupError(`PostgreSQL exited (code ${child.exitCode}) before it was ready`);
+      throw new PostgresSetupError(
+        `PostgreSQL exited (code ${child.exitCode}) before it was ready:\n${log.join('\n')}`,
+      );
     }
     if (
       await cluster.spec.ready().then(
