@@ -6,7 +6,7 @@ import { createDataConverter } from '../src/codec/data-converter.js';
 import { generateKey } from '../src/codec/keys.js';
 import { loadConfig } from '../src/config.js';
 import { findTemporalCli } from '../apps/dev/temporal-cli.js';
-import { freePort } from '../apps/dev/free-port.js';
+import { freePort } from '../src/free-port.js';
 import { startDevServer, type DevServer } from '../apps/dev/temporal-dev-server.js';
 import { createSandbox, type Sandbox } from '../sandbox/server.js';
 

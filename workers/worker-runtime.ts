@@ -1,17 +1,8 @@
-import { createServer } from 'node:net';
 import { Runtime } from '@temporalio/worker';
 import type { WorkerConfig } from '../src/config.js';
+import { freePort } from '../src/free-port.js';
 import type { Logger } from '../src/logging.js';
 import { temporalLogger } from './temporal-logger.js';
-
-/** A free port on the loopback interface, for the SDK's exporter (which cannot say which port it took for 0). */
-async function freeLoopbackPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /**
  * Installs the Temporal SDK's runtime of a worker process, once, before its connection: the SDK's logs (its own, its
@@ -20,7 +11,8 @@ async function freeLoopbackPort(): Promise<number> {
  * Returns the address of that exporter's scrape.
  */
 export async function installWorkerRuntime(worker: WorkerConfig, logger: Logger): Promise<string> {
-  const port = worker.coreMetricsPort ?? (await freeLoopbackPort());
+  // The SDK's exporter cannot say which port it took for 0, so one is chosen for it.
+  const port = worker.coreMetricsPort ?? (await freePort());
   Runtime.install({
     logger: temporalLogger(logger.child({ component: 'temporal-sdk' })),
     telemetryOptions: {

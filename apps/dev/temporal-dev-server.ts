@@ -5,7 +5,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
 import { setUpNamespace } from '../../src/temporal/namespace-setup.js';
-import { freePort } from './free-port.js';
+import { freePort } from '../../src/free-port.js';
 import { devServerDynamicConfig } from './temporal-release.js';
 
 export interface DevServerOptions {

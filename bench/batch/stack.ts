@@ -5,7 +5,7 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { createSandbox } from '../../sandbox/server.js';
 import { findTemporalCli } from '../../apps/dev/temporal-cli.js';
 import type { TemporalClient } from '../../src/temporal/client.js';
-import { freePort } from '../../apps/dev/free-port.js';
+import { freePort } from '../../src/free-port.js';
 import { Closers } from '../closers.js';
 import { connectStackClient, stackEnv } from '../stack-env.js';
 import { SandboxControl } from '../faults/sandbox-control.js';

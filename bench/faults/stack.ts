@@ -13,7 +13,7 @@ import { startThrowawayPostgres } from '../../test/setup/postgres.js';
 import { createSandbox, type Sandbox } from '../../sandbox/server.js';
 import { findTemporalCli } from '../../apps/dev/temporal-cli.js';
 import type { TemporalClient } from '../../src/temporal/client.js';
-import { freePort } from '../../apps/dev/free-port.js';
+import { freePort } from '../../src/free-port.js';
 import { Closers } from '../closers.js';
 import { connectStackClient, stackEnv } from '../stack-env.js';
 import type { Timing } from '../../workflows/shared/timing.js';

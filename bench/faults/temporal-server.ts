@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { freePort } from '../../apps/dev/free-port.js';
+import { freePort } from '../../src/free-port.js';
 import { startDevServer, type DevServer } from '../../apps/dev/temporal-dev-server.js';
 
 /**

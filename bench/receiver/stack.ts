@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
-import { freePort } from '../../apps/dev/free-port.js';
+import { freePort } from '../../src/free-port.js';
 import { WEBHOOK_PATH } from '../../apps/receiver/index.js';
 import { SIGNATURE_HEADER } from '../../src/contract/index.js';
 import { signWebhook } from '../../src/contract/webhook-signature.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '@temporalio/client';
-import { freePort } from '../../apps/dev/free-port.js';
+import { freePort } from '../../src/free-port.js';
 import { scheduleAppointment, type Patients } from '../../src/patients/patients.js';
 import { refreshScheduleId } from '../../workflows/shared/ids.js';
 import { refreshProgressQuery } from '../../workflows/shared/refresh-messages.js';

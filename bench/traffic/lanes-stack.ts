@@ -5,7 +5,7 @@ import { loadConfig } from '../../src/config.js';
 import { createIntakeApi } from '../../apps/intake-api/api.js';
 import { createLogger } from '../../src/logging.js';
 import type { Timing } from '../../workflows/shared/timing.js';
-import { freePort } from '../../apps/dev/free-port.js';
+import { freePort } from '../../src/free-port.js';
 import { callIntake } from '../faults/intake-http.js';
 import { startBenchStack, startWorkerChild, type BenchStack, type WorkerChild } from '../bench-stack.js';
 

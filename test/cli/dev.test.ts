@@ -8,7 +8,7 @@ import { Client, Connection } from '@temporalio/client';
 import { parse } from 'csv-parse/sync';
 import { createDataConverter } from '../../src/codec/data-converter.js';
 import { loadConfig } from '../../src/config.js';
-import { freePort } from '../../apps/dev/free-port.js';
+import { freePort } from '../../src/free-port.js';
 import { AuditTrail } from '../../src/audit/audit-trail.js';
 import { openStore } from '../../src/store/database.js';
 import { launchChromium } from '../console/browser.js';

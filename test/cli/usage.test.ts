@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { freePort } from '../../apps/dev/free-port.js';
+import { freePort } from '../../src/free-port.js';
 import { lines, runCli } from './run-cli.js';
 
 describe('eligibility command: help and usage errors', function () {

@@ -9,7 +9,7 @@ import {
   RateLimitError,
   UnexpectedResponseError,
 } from '../../src/client/index.js';
-import { freePort } from '../../apps/dev/free-port.js';
+import { freePort } from '../../src/free-port.js';
 import { json, serviceConfig, startLocalServer, TEST_TOKEN, type Handler, type LocalServer } from './local-server.js';
 import { rejection } from './requests.js';
 import { v1Request, v2Request } from '../setup/fixtures.js';

@@ -4,7 +4,7 @@ import { EncryptionCodec } from '../../src/codec/encryption-codec.js';
 import { createCodecServer } from '../../apps/codec-server/server.js';
 import { loadConfig } from '../../src/config.js';
 import { findTemporalCli } from '../../apps/dev/temporal-cli.js';
-import { freePort } from '../../apps/dev/free-port.js';
+import { freePort } from '../../src/free-port.js';
 import { startDevServer, type DevServer } from '../../apps/dev/temporal-dev-server.js';
 import { createIntakeApi } from '../../apps/intake-api/api.js';
 import { createLogger } from '../../src/logging.js';

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { loadConfig } from '../../src/config.js';
 import { findTemporalCli } from '../../apps/dev/temporal-cli.js';
-import { freePort } from '../../apps/dev/free-port.js';
+import { freePort } from '../../src/free-port.js';
 import { startDevServer, type DevServer } from '../../apps/dev/temporal-dev-server.js';
 import { startVerification } from '../../src/temporal/start-verification.js';
 import { startWorkerProcess, type WorkerProcess } from '../deploy/worker-process.js';

@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { freePort } from '../../apps/dev/free-port.js';
+import { freePort } from '../../src/free-port.js';
 import { createIntakeApi } from '../../apps/intake-api/api.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logging.js';

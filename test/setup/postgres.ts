@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from '../../apps/dev/free-port.js';
+import { freePort } from '../../src/free-port.js';
 
 const execFileAsync = promisify(execFile);
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import type { FastifyInstance } from 'fastify';
 import { ConfigError, loadConfig } from '../../src/config.js';
+import { freePort } from '../../src/free-port.js';
 import { SIGNATURE_HEADER } from '../../src/contract/index.js';
 import { signWebhook } from '../../src/contract/webhook-signature.js';
 import { createLogger } from '../../src/logging.js';
@@ -16,21 +16,14 @@ import { captureLogs } from '../setup/log-capture.js';
 
 const quiet = { LOG_LEVEL: 'silent' };
 
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 describe('webhook receiver: authentication and refusals', function () {
   this.timeout(20_000);
-  // A Temporal client that cannot reach any server: a request that got as far as Temporal would be answered 503.
+  // A Temporal client that cannot reach any server (nothing listens on a port freePort gives, and for a minute the
+  // kernel hands it to no one else): a request that got as far as Temporal would be answered 503.
   let unreachable: Connection;
   let offline: Client;
   before(async () => {
-    unreachable = Connection.lazy({ address: `127.0.0.1:${await closedPort()}`, connectTimeout: 300 });
+    unreachable = Connection.lazy({ address: `127.0.0.1:${await freePort()}`, connectTimeout: 300 });
     offline = new Client({ connection: unreachable });
   });
   after(async () => unreachable?.close());

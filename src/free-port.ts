@@ -7,7 +7,8 @@ import net from 'node:net';
  * the kernel's pool at once, and on a busy test run another process took it often enough to fail a server's start.
  */
 export async function freePort(ip = '127.0.0.1'): Promise<number> {
-  const server = net.createServer((socket) => socket.end());
+  // The probe's own connection: its end (a reset) must not become an unhandled error.
+  const server = net.createServer((socket) => socket.once('error', () => undefined).end());
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, ip, resolve);

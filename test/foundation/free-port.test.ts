@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { freePort } from '../../apps/dev/free-port.js';
+import { freePort } from '../../src/free-port.js';
 
 async function listen(port: number): Promise<net.Server> {
   const server = net.createServer((socket) => socket.on('error', () => {}));
