@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
 import { setUpNamespace } from '../../src/temporal/namespace-setup.js';
 import { freePort } from '../../src/free-port.js';
+import { outputTail } from './output-tail.js';
 import { devServerDynamicConfig } from './temporal-release.js';
 
 export interface DevServerOptions {
@@ -65,18 +66,6 @@ function startDevArgs(o: Required<Pick<DevServerOptions, 'ip' | 'port' | 'namesp
   return [...args, ...(o.extraArgs ?? [])];
 }
 
-/** Keeps the last lines of the server's output, to explain a failed start. */
-function tail(child: ChildProcess): () => string {
-  const lines: string[] = [];
-  const keep = (chunk: Buffer) => {
-    lines.push(...chunk.toString().split('\n').filter(Boolean));
-    lines.splice(0, Math.max(0, lines.length - 20));
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  return () => lines.join('\n');
-}
-
 async function waitUntilServing(address: string, child: ChildProcess, timeoutMs: number, output: () => string) {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
@@ -117,7 +106,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const child = spawn(options.cliPath, startDevArgs({ ...options, ip, port, namespace }), {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const output = tail(child);
+  const output = outputTail(child);
   const spawned = new Promise<void>((resolve, reject) => {
     child.once('spawn', resolve);
     child.once('error', (err) => reject(new DevServerError(`Cannot run ${options.cliPath}: ${err.message}`)));

@@ -4,6 +4,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { outputTail } from '../../apps/dev/output-tail.js';
 import { freePort } from '../../src/free-port.js';
 
 const execFileAsync = promisify(execFile);
@@ -146,12 +147,7 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
     stdio: ['ignore', 'ignore', 'pipe'],
     ...(cluster.spec.user ? { uid: cluster.spec.user.uid, gid: cluster.spec.user.gid } : {}),
   });
-  // Its log, read for as long as it runs (an unread pipe would stall it); the last lines explain a failed start.
-  const log: string[] = [];
-  child.stderr.on('data', (chunk: Buffer) => {
-    log.push(...chunk.toString().split('\n').filter(Boolean));
-    log.splice(0, Math.max(0, log.length - 10));
-  });
+  const log = outputTail(child, 10);
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
@@ -162,9 +158,7 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
   for (;;) {
     if (child.exitCode !== null) {
       await stop();
-      throw new PostgresSetupError(
-        `PostgreSQL exited (code ${child.exitCode}) before it was ready:\n${log.join('\n')}`,
-      );
+      throw new PostgresSetupError(`PostgreSQL exited (code ${child.exitCode}) before it was ready:\n${log()}`);
     }
     if (
       await cluster.spec.ready().then(
