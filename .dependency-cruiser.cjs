@@ -25,8 +25,8 @@ module.exports = {
         'folders are left out here because src/ holds both the foundation and the libraries: the layer rules order them.',
       severity: 'error',
       scope: 'folder',
-      from: { pathNot: '^(src|workflows|activities|apps|sandbox|test|bench)$' },
-      to: { circular: true, pathNot: '^(src|workflows|activities|apps|sandbox|test|bench)$' },
+      from: { pathNot: '^(src|workflows|activities|apps|sandbox|test|testing|lab)$' },
+      to: { circular: true, pathNot: '^(src|workflows|activities|apps|sandbox|test|testing|lab)$' },
     },
     layer(
       'contract-is-the-bottom',
@@ -92,9 +92,15 @@ module.exports = {
     ),
     layer(
       'product-not-tests',
-      'Tests and benchmarks use the product, never the reverse.',
+      'Tests, their harness (testing/) and the lab use the product, never the reverse.',
       { path: PRODUCT },
-      { path: '^(test|bench)/' },
+      { path: '^(test|testing|lab)/' },
+    ),
+    layer(
+      'the-harness-serves-tests-and-the-lab',
+      'testing/ brings up what the tests and the lab run against; it imports neither of them.',
+      { path: '^testing/' },
+      { path: '^(test|lab)/' },
     ),
   ],
   options: {

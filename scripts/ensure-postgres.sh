@@ -1,5 +1,5 @@
 #!/bin/sh
-# The tests keep intake clients and the audit trail in a real PostgreSQL, as production does (test/setup/database.ts),
+# The tests keep intake clients and the audit trail in a real PostgreSQL, as production does (testing/database.ts),
 # and the production topology runs one: Debian's package. Installs it when it is missing; does nothing otherwise.
 # CI runs it before `npm test`.
 set -eu

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { IntakeClients } from '../../src/access/intake-clients.js';
 import type { Store } from '../../src/store/database.js';
-import { testStore } from '../setup/database.js';
+import { testStore } from '../../testing/database.js';
 
 describe('intake clients (DESIGN §13)', function () {
   this.timeout(20_000);

@@ -11,7 +11,7 @@ import { EligibilityClient, type Transport } from '../../src/client/index.js';
 import { FailureType } from '../../workflows/shared/failure-types.js';
 import { serviceConfig } from '../client/local-server.js';
 import { rejection } from '../client/requests.js';
-import { v2Request } from '../setup/fixtures.js';
+import { v2Request } from '../../testing/fixtures.js';
 
 const token = { access_token: 'activity-test-token', token_type: 'Bearer', expires_in: 3600 };
 

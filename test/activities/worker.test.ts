@@ -8,10 +8,10 @@ import { loadConfig } from '../../src/config.js';
 import { failureConverterPath } from '../../src/codec/data-converter.js';
 import { createWorker } from '../../workers/create-worker.js';
 import type { callActivitiesWorkflow } from '../fixtures/call-activities-workflow.js';
-import { v2Request } from '../setup/fixtures.js';
-import { startTestSandbox, type TestSandbox } from '../setup/sandbox.js';
-import { testDataConverter } from '../setup/codec.js';
-import { testTemporal } from '../setup/temporal.js';
+import { v2Request } from '../../testing/fixtures.js';
+import { startTestSandbox, type TestSandbox } from '../../testing/sandbox.js';
+import { testDataConverter } from '../../testing/codec.js';
+import { testTemporal } from '../../testing/temporal.js';
 
 const quiet = { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} };
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { AuditTrail } from '../../src/audit/audit-trail.js';
 import type { Store } from '../../src/store/database.js';
-import { testStore } from '../setup/database.js';
+import { testStore } from '../../testing/database.js';
 
 describe('the audit trail (DESIGN §13)', function () {
   this.timeout(30_000);

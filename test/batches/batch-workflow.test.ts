@@ -4,12 +4,12 @@ import { cancelBatch } from '../../src/batches/actions.js';
 import { validateSubmission } from '../../src/batches/prepare.js';
 import { batchPageWorkflowId, batchWorkflowId } from '../../workflows/shared/batch-ids.js';
 import { BatchId } from '../../workflows/shared/search-attributes.js';
-import { v2Intake } from '../setup/fixtures.js';
-import { recordHistory } from '../setup/histories.js';
-import { testTemporal } from '../setup/temporal.js';
-import { eventually, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
+import { v2Intake } from '../../testing/fixtures.js';
+import { recordHistory } from '../../testing/histories.js';
+import { testTemporal } from '../../testing/temporal.js';
+import { eventually, startWorkflowHarness, type WorkflowHarness } from '../../testing/workflow-harness.js';
 import { batchIdFor, failedItemReasons, FAST_BATCH, submitRequests, waitForBatch } from './helpers.js';
-import { pendingDiscovery } from '../setup/sandbox.js';
+import { pendingDiscovery } from '../../testing/sandbox.js';
 
 describe('batch workflow', function () {
   this.timeout(60_000);

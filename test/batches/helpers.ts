@@ -6,8 +6,8 @@ import { validateSubmission, type SubmittedRow } from '../../src/batches/prepare
 import { submitBatch, type SubmittedBatch } from '../../src/batches/submit.js';
 import type { BatchTiming } from '../../workflows/shared/batch-timing.js';
 import type { BatchAbout } from '../../workflows/shared/batch-types.js';
-import { FAST } from '../setup/fixtures.js';
-import { eventually } from '../setup/workflow-harness.js';
+import { FAST } from '../../testing/fixtures.js';
+import { eventually } from '../../testing/workflow-harness.js';
 
 /** A batch's pace in tests: looks every 0.2 s, closes 2 s after its last item. */
 export const FAST_BATCH: Partial<BatchTiming> = {

@@ -3,11 +3,11 @@ import { parse } from 'csv-parse/sync';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { BATCH_ITEM_MEMO_KEY, type BatchItemMemo } from '../../workflows/shared/batch-types.js';
 import { Tenant } from '../../workflows/shared/search-attributes.js';
-import { TEST_INTAKE_KEY, v2Intake } from '../setup/fixtures.js';
-import { testTemporal } from '../setup/temporal.js';
-import type { WorkflowHarness } from '../setup/workflow-harness.js';
+import { TEST_INTAKE_KEY, v2Intake } from '../../testing/fixtures.js';
+import { testTemporal } from '../../testing/temporal.js';
+import type { WorkflowHarness } from '../../testing/workflow-harness.js';
 import { batchIdFor, FAST_BATCH, waitForBatch } from './helpers.js';
-import { startIntakeApiHarness } from '../setup/intake-api-harness.js';
+import { startIntakeApiHarness } from '../../testing/intake-api-harness.js';
 
 interface Submitted {
   batchId: string;

@@ -4,9 +4,9 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { runRole } from '../cli/run-role.js';
-import { testCodecEnv } from '../setup/codec.js';
-import { testDatabaseUrl } from '../setup/database.js';
-import { testTemporal } from '../setup/temporal.js';
+import { testCodecEnv } from '../../testing/codec.js';
+import { testDatabaseUrl } from '../../testing/database.js';
+import { testTemporal } from '../../testing/temporal.js';
 import { buildProductionCopy } from './production-copy.js';
 
 const ROLES = ['worker', 'receiver', 'intake', 'codec-server', 'sandbox', 'dev'];

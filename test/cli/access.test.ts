@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import pg from 'pg';
 import { verifyCodecToken } from '../../src/access/codec-tokens.js';
 import { startVerification } from '../../src/temporal/start-verification.js';
-import { testDatabaseUrl } from '../setup/database.js';
-import { FAST, v2Intake } from '../setup/fixtures.js';
-import { testTemporal } from '../setup/temporal.js';
-import { startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
+import { testDatabaseUrl } from '../../testing/database.js';
+import { FAST, v2Intake } from '../../testing/fixtures.js';
+import { testTemporal } from '../../testing/temporal.js';
+import { startWorkflowHarness, type WorkflowHarness } from '../../testing/workflow-harness.js';
 import { runCli } from './run-cli.js';
 
 /**

@@ -8,12 +8,12 @@ import { startVerification } from '../../src/temporal/start-verification.js';
 import { runAwaitingInputSignal, statusQuery } from '../../workflows/shared/messages.js';
 import { DiscoveryId } from '../../workflows/shared/search-attributes.js';
 import type { VerificationResult } from '../../workflows/shared/types.js';
-import { FAST, v1Intake, v2Intake } from '../setup/fixtures.js';
-import { testTemporal } from '../setup/temporal.js';
-import { eventually, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
+import { FAST, v1Intake, v2Intake } from '../../testing/fixtures.js';
+import { testTemporal } from '../../testing/temporal.js';
+import { eventually, startWorkflowHarness, type WorkflowHarness } from '../../testing/workflow-harness.js';
 import { waitForBatch } from '../batches/helpers.js';
 import { lines, runCli } from './run-cli.js';
-import { pendingDiscovery } from '../setup/sandbox.js';
+import { pendingDiscovery } from '../../testing/sandbox.js';
 
 describe('eligibility command against Temporal and the sandbox', function () {
   this.timeout(60_000);

@@ -12,7 +12,7 @@ import { freePort } from '../../src/free-port.js';
 import { AuditTrail } from '../../src/audit/audit-trail.js';
 import { openStore } from '../../src/store/database.js';
 import { launchChromium } from '../console/browser.js';
-import { eventually } from '../setup/workflow-harness.js';
+import { eventually } from '../../testing/workflow-harness.js';
 import { CLI_ARGV } from './run-cli.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));

@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { startVerification } from '../../src/temporal/start-verification.js';
 import { batchIdFor, submitRequests, waitForBatch } from '../batches/helpers.js';
-import { testDatabaseUrl } from '../setup/database.js';
-import { FAST, v2Intake } from '../setup/fixtures.js';
-import { DISCOVERY_PATIENT } from '../setup/sandbox.js';
-import { testTemporal } from '../setup/temporal.js';
-import { eventually, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
+import { testDatabaseUrl } from '../../testing/database.js';
+import { FAST, v2Intake } from '../../testing/fixtures.js';
+import { DISCOVERY_PATIENT } from '../../testing/sandbox.js';
+import { testTemporal } from '../../testing/temporal.js';
+import { eventually, startWorkflowHarness, type WorkflowHarness } from '../../testing/workflow-harness.js';
 import { runCli, type CliRun } from './run-cli.js';
 
 /**

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { testCodecEnv } from '../setup/codec.js';
+import { testCodecEnv } from '../../testing/codec.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 

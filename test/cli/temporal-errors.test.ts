@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { testTemporal } from '../setup/temporal.js';
-import { callerId } from '../setup/fixtures.js';
+import { testTemporal } from '../../testing/temporal.js';
+import { callerId } from '../../testing/fixtures.js';
 import { lines, runCli } from './run-cli.js';
 
 describe('eligibility: Temporal refusing a request', () => {

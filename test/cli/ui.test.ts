@@ -4,9 +4,9 @@ import fs from 'node:fs/promises';
 import { startVerification } from '../../src/temporal/start-verification.js';
 import { findView, UI_VIEWS, viewQuery } from '../../src/temporal/ui-views.js';
 import { cancelSignal, runAwaitingInputSignal, statusQuery } from '../../workflows/shared/messages.js';
-import { FAST, v2Intake } from '../setup/fixtures.js';
-import { testTemporal } from '../setup/temporal.js';
-import { eventually, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
+import { FAST, v2Intake } from '../../testing/fixtures.js';
+import { testTemporal } from '../../testing/temporal.js';
+import { eventually, startWorkflowHarness, type WorkflowHarness } from '../../testing/workflow-harness.js';
 import { lines, runCli } from './run-cli.js';
 
 const UI = { TEMPORAL_UI_URL: 'https://ui.example.test/', TEMPORAL_NAMESPACE: 'clinic ns' };

@@ -12,7 +12,7 @@ import {
 import { freePort } from '../../src/free-port.js';
 import { json, serviceConfig, startLocalServer, TEST_TOKEN, type Handler, type LocalServer } from './local-server.js';
 import { rejection } from './requests.js';
-import { v1Request, v2Request } from '../setup/fixtures.js';
+import { v1Request, v2Request } from '../../testing/fixtures.js';
 
 const SECRET = 'local-secret-do-not-print';
 const payer = { payerId: '60054', payerName: 'Evergreen', aliasPayerIds: [], aliasPayerNames: [] };

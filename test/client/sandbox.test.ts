@@ -21,9 +21,9 @@ import {
   WebhookEndpoint,
 } from '../../src/contract/index.js';
 import { loadConfig } from '../../src/config.js';
-import { startTestSandbox, type TestSandbox, type TestSandboxOverrides } from '../setup/sandbox.js';
+import { startTestSandbox, type TestSandbox, type TestSandboxOverrides } from '../../testing/sandbox.js';
 import { rejection } from './requests.js';
-import { v1Request, v2Request } from '../setup/fixtures.js';
+import { v1Request, v2Request } from '../../testing/fixtures.js';
 
 const TOKEN_ROUTE = 'POST /oauth/token';
 

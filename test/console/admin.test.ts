@@ -5,8 +5,8 @@ import { OperatorDirectory, type OperatorRole } from '../../src/access/operators
 import type { AuditEntry } from '../../src/audit/audit-entry.js';
 import { AuditTrail } from '../../src/audit/audit-trail.js';
 import type { Store } from '../../src/store/database.js';
-import { testStore } from '../setup/database.js';
-import { testTemporal } from '../setup/temporal.js';
+import { testStore } from '../../testing/database.js';
+import { testTemporal } from '../../testing/temporal.js';
 import { csrfFrom, getPage, signIn, signInAs, startTestConsole, type TestConsole } from './console-app.js';
 
 const A = 'clinic-a';

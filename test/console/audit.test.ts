@@ -3,10 +3,10 @@ import type { AuditEvent } from '../../src/audit/audit-entry.js';
 import { AuditTrail } from '../../src/audit/audit-trail.js';
 import type { Store } from '../../src/store/database.js';
 import { batchIdFor, submitRequests } from '../batches/helpers.js';
-import { v1Intake, v2Intake } from '../setup/fixtures.js';
-import { testStore } from '../setup/database.js';
-import { testTemporal } from '../setup/temporal.js';
-import { startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
+import { v1Intake, v2Intake } from '../../testing/fixtures.js';
+import { testStore } from '../../testing/database.js';
+import { testTemporal } from '../../testing/temporal.js';
+import { startWorkflowHarness, type WorkflowHarness } from '../../testing/workflow-harness.js';
 import {
   csrfFrom,
   sessionCookie,

@@ -13,11 +13,11 @@ import type { verificationWorkflow } from '../../workflows/verification/index.js
 import { eventDispatcherIds } from '../../workflows/shared/event-types.js';
 import { statusQuery } from '../../workflows/shared/messages.js';
 import { batchIdFor, submitRequests } from '../batches/helpers.js';
-import { testCodecKeys } from '../setup/codec.js';
-import { testStore } from '../setup/database.js';
-import { FAST, v1Intake, v2Intake } from '../setup/fixtures.js';
-import { testTemporal } from '../setup/temporal.js';
-import { eventually, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
+import { testCodecKeys } from '../../testing/codec.js';
+import { testStore } from '../../testing/database.js';
+import { FAST, v1Intake, v2Intake } from '../../testing/fixtures.js';
+import { testTemporal } from '../../testing/temporal.js';
+import { eventually, startWorkflowHarness, type WorkflowHarness } from '../../testing/workflow-harness.js';
 import { axeViolations, launchChromium } from './browser.js';
 import { startTestConsole, type TestConsole } from './console-app.js';
 import { verificationAwaitingInput } from './waiting-verifications.js';

@@ -11,8 +11,8 @@ import type { Store } from '../../src/store/database.js';
 import { createConsole } from '../../apps/console/server.js';
 import { createLogger } from '../../src/logging.js';
 import type { PayerNames } from '../../apps/console/payer-names.js';
-import { testBlindIndex } from '../setup/codec.js';
-import { captureLogs } from '../setup/log-capture.js';
+import { testBlindIndex } from '../../testing/codec.js';
+import { captureLogs } from '../../testing/log-capture.js';
 
 /** A console on a free port of 127.0.0.1 with one operator, its log lines kept for the privacy checks. */
 export interface TestConsole {

@@ -10,9 +10,9 @@ import { signedHeaders } from '../../src/events/signing.js';
 import type { Store } from '../../src/store/database.js';
 import { EVENT_TYPES } from '../../workflows/shared/event-catalogue.js';
 import { eventDispatcherId, eventDispatcherIds } from '../../workflows/shared/event-types.js';
-import { testCodecKeys } from '../setup/codec.js';
-import { testStore } from '../setup/database.js';
-import { testTemporal } from '../setup/temporal.js';
+import { testCodecKeys } from '../../testing/codec.js';
+import { testStore } from '../../testing/database.js';
+import { testTemporal } from '../../testing/temporal.js';
 import { csrfFrom, getPage, postForm, signInAs, startTestConsole, type TestConsole } from './console-app.js';
 
 const SECRET = /whsec_[A-Za-z0-9+/=]+/g;

@@ -4,11 +4,11 @@ import { OperatorDirectory } from '../../src/access/operators.js';
 import { AuditTrail } from '../../src/audit/audit-trail.js';
 import type { Store } from '../../src/store/database.js';
 import { startVerification } from '../../src/temporal/start-verification.js';
-import { testBlindIndex } from '../setup/codec.js';
-import { testStore } from '../setup/database.js';
-import { v2Intake } from '../setup/fixtures.js';
-import { testTemporal } from '../setup/temporal.js';
-import { eventually } from '../setup/workflow-harness.js';
+import { testBlindIndex } from '../../testing/codec.js';
+import { testStore } from '../../testing/database.js';
+import { v2Intake } from '../../testing/fixtures.js';
+import { testTemporal } from '../../testing/temporal.js';
+import { eventually } from '../../testing/workflow-harness.js';
 import { csrfFrom, getPage, postForm, signInAs, startTestConsole, type TestConsole } from './console-app.js';
 
 // Finding a patient in the console over HTTP: keyed hashes within the operator's tenants, every search recorded.

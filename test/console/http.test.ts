@@ -5,7 +5,7 @@ import { operatorEntry, parseOperators, verifyOperator } from '../../src/access/
 import { createConsole } from '../../apps/console/server.js';
 import { boundedSessionStore, MAX_SESSIONS } from '../../apps/console/session-store.js';
 import { createLogger } from '../../src/logging.js';
-import { testTemporal } from '../setup/temporal.js';
+import { testTemporal } from '../../testing/temporal.js';
 import { csrfFrom, sessionCookie, signIn, startTestConsole, type TestConsole } from './console-app.js';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };

@@ -4,7 +4,7 @@ import { NotFoundError } from '../../src/client/errors.js';
 import { EligibilityClient } from '../../src/client/index.js';
 import { loadConfig } from '../../src/config.js';
 import type { Payer } from '../../src/contract/index.js';
-import { startTestSandbox, type TestSandbox } from '../setup/sandbox.js';
+import { startTestSandbox, type TestSandbox } from '../../testing/sandbox.js';
 
 const EVERGREEN: Payer = {
   payerId: '60054',

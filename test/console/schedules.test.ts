@@ -5,9 +5,9 @@ import { AuditTrail } from '../../src/audit/audit-trail.js';
 import { putRefreshSchedule } from '../../src/schedules/refresh-schedules.js';
 import type { Store } from '../../src/store/database.js';
 import { refreshScheduleId } from '../../workflows/shared/ids.js';
-import { testStore } from '../setup/database.js';
-import { testTemporal } from '../setup/temporal.js';
-import { eventually } from '../setup/workflow-harness.js';
+import { testStore } from '../../testing/database.js';
+import { testTemporal } from '../../testing/temporal.js';
+import { eventually } from '../../testing/workflow-harness.js';
 import { csrfFrom, getPage, postForm, signInAs, startTestConsole, type TestConsole } from './console-app.js';
 
 /** The console's Refreshes page (issue 35): a tenant's schedule, its latest refresh, and who may change it. */

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import type { Store } from '../../src/store/database.js';
-import { testStore } from '../setup/database.js';
-import { testTemporal } from '../setup/temporal.js';
+import { testStore } from '../../testing/database.js';
+import { testTemporal } from '../../testing/temporal.js';
 import { signIn, startTestConsole, type TestConsole } from './console-app.js';
 
 /** Two console processes behind one load balancer: a session made by one is good on the other, and survives both. */

@@ -3,8 +3,8 @@ import { verifyCodecToken } from '../../src/access/codec-tokens.js';
 import { OperatorDirectory } from '../../src/access/operators.js';
 import { AuditTrail } from '../../src/audit/audit-trail.js';
 import type { Store } from '../../src/store/database.js';
-import { testStore } from '../setup/database.js';
-import { testTemporal } from '../setup/temporal.js';
+import { testStore } from '../../testing/database.js';
+import { testTemporal } from '../../testing/temporal.js';
 import { csrfFrom, getPage, postForm, signIn, signInAs, startTestConsole, type TestConsole } from './console-app.js';
 
 const SECRET = 'a-pass-secret-of-at-least-32-characters';

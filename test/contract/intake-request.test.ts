@@ -6,7 +6,7 @@ import {
   validateIntake,
   type IntakeValidation,
 } from '../../src/contract/index.js';
-import { v2Intake } from '../setup/fixtures.js';
+import { v2Intake } from '../../testing/fixtures.js';
 
 const v1Intake = (overrides: Record<string, unknown> = {}) => ({
   version: 'v1',

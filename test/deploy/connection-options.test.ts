@@ -6,8 +6,8 @@ import { ConfigError, loadConfig } from '../../src/config.js';
 import { onLocalDevServer } from '../../apps/dev/stack.js';
 import { temporalConnectionOptions } from '../../src/temporal/connection-options.js';
 import { lines, runCli } from '../cli/run-cli.js';
-import { testCodecEnv } from '../setup/codec.js';
-import { testTemporal } from '../setup/temporal.js';
+import { testCodecEnv } from '../../testing/codec.js';
+import { testTemporal } from '../../testing/temporal.js';
 
 const temporal = (env: Record<string, string>) => loadConfig(env).temporal;
 const configError = (pattern: RegExp) => (err: unknown) => err instanceof ConfigError && pattern.test(err.message);

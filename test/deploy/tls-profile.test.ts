@@ -5,9 +5,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CLI_ARGV, runCli } from '../cli/run-cli.js';
 import { runRole } from '../cli/run-role.js';
-import { workflowBundle } from '../setup/bundle.js';
-import { testCodecEnv } from '../setup/codec.js';
-import { testTemporal } from '../setup/temporal.js';
+import { workflowBundle } from '../../testing/bundle.js';
+import { testCodecEnv } from '../../testing/codec.js';
+import { testTemporal } from '../../testing/temporal.js';
 import { makeCertificates, startTlsProxy, type TlsProxy } from './tls-proxy.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

@@ -4,9 +4,9 @@ import { readFileSync } from 'node:fs';
 import { loadConfig } from '../../src/config.js';
 import { checkCacheFitsHeap, heapNeededMb } from '../../workers/heap-budget.js';
 import { runCli } from '../cli/run-cli.js';
-import { testCodecEnv } from '../setup/codec.js';
-import { testTemporal } from '../setup/temporal.js';
-import { eventually } from '../setup/workflow-harness.js';
+import { testCodecEnv } from '../../testing/codec.js';
+import { testTemporal } from '../../testing/temporal.js';
+import { eventually } from '../../testing/workflow-harness.js';
 import { alive, childrenOf, startWorkerProcess, type WorkerProcess } from './worker-process.js';
 
 describe('eligibility worker memory limits', function () {

@@ -3,10 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { WorkflowHandle } from '@temporalio/client';
 import { startVerification } from '../../src/temporal/start-verification.js';
-import { testCodecEnv } from '../setup/codec.js';
-import { startTestSandbox, type TestSandbox } from '../setup/sandbox.js';
-import { testTemporal } from '../setup/temporal.js';
-import { eventually } from '../setup/workflow-harness.js';
+import { testCodecEnv } from '../../testing/codec.js';
+import { startTestSandbox, type TestSandbox } from '../../testing/sandbox.js';
+import { testTemporal } from '../../testing/temporal.js';
+import { eventually } from '../../testing/workflow-harness.js';
 import { startWorkerProcess, type WorkerProcess } from './worker-process.js';
 
 const millis = (t: { seconds?: unknown; nanos?: number | null } | null | undefined) =>

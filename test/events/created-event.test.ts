@@ -6,9 +6,9 @@ import { startVerification } from '../../src/temporal/start-verification.js';
 import type { OutboundEvent, VerificationEventData } from '../../workflows/shared/event-catalogue.js';
 import type { EmitActivities } from '../../workflows/shared/event-emitter.js';
 import { verificationWorkflowId } from '../../workflows/shared/ids.js';
-import { FAST, v2Intake } from '../setup/fixtures.js';
-import { testTemporal } from '../setup/temporal.js';
-import { startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
+import { FAST, v2Intake } from '../../testing/fixtures.js';
+import { testTemporal } from '../../testing/temporal.js';
+import { startWorkflowHarness, type WorkflowHarness } from '../../testing/workflow-harness.js';
 
 /** Where an event was kept from: the creation's activity, or the workflow's local activity. */
 interface Kept {

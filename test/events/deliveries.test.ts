@@ -12,12 +12,12 @@ import {
 } from '../../workflows/shared/event-messages.js';
 import { dispatcherShard, eventDispatcherId } from '../../workflows/shared/event-types.js';
 import { verificationWorkflowId } from '../../workflows/shared/ids.js';
-import { callerId, v2Intake } from '../setup/fixtures.js';
-import { workflowBundle } from '../setup/bundle.js';
-import { testDataConverter } from '../setup/codec.js';
-import { recordHistory } from '../setup/histories.js';
-import { testTemporal } from '../setup/temporal.js';
-import { eventually } from '../setup/workflow-harness.js';
+import { callerId, v2Intake } from '../../testing/fixtures.js';
+import { workflowBundle } from '../../testing/bundle.js';
+import { testDataConverter } from '../../testing/codec.js';
+import { recordHistory } from '../../testing/histories.js';
+import { testTemporal } from '../../testing/temporal.js';
+import { eventually } from '../../testing/workflow-harness.js';
 import { EventOutbox } from '../../src/events/outbox.js';
 import { startEventsStack, TEST_SWEEPER, type EventsStack } from './event-setup.js';
 import { TestReceiver, verify, type Received } from './receivers.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { EVENT_RETENTION_DAYS, EventLog } from '../../src/events/event-log.js';
 import type { Store } from '../../src/store/database.js';
 import type { OutboundEvent } from '../../workflows/shared/event-catalogue.js';
-import { testStore } from '../setup/database.js';
+import { testStore } from '../../testing/database.js';
 
 const event = (id: string): OutboundEvent => ({
   id,

@@ -15,11 +15,11 @@ import { createEventsWorker } from '../../workers/events-worker.js';
 import type { OutboundEvent } from '../../workflows/shared/event-catalogue.js';
 import { DEFAULT_DELIVERY_POLICY, type DeliveryPolicy } from '../../workflows/shared/event-types.js';
 import { FAST_BATCH } from '../batches/helpers.js';
-import { workflowBundle } from '../setup/bundle.js';
-import { testCodecKeys, testDataConverter } from '../setup/codec.js';
-import { testStore } from '../setup/database.js';
-import { startIntakeApiHarness } from '../setup/intake-api-harness.js';
-import { testTemporal } from '../setup/temporal.js';
+import { workflowBundle } from '../../testing/bundle.js';
+import { testCodecKeys, testDataConverter } from '../../testing/codec.js';
+import { testStore } from '../../testing/database.js';
+import { startIntakeApiHarness } from '../../testing/intake-api-harness.js';
+import { testTemporal } from '../../testing/temporal.js';
 
 /** Short enough for a test: attempts of 1.5 s, retried from 0.2 s, a window of 6 s. */
 export const TEST_POLICY = {

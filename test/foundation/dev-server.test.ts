@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { temporal } from '@temporalio/proto';
 import { PatientIndex, searchAttributeKeys, VisitMonths } from '../../workflows/shared/search-attributes.js';
-import { testTemporal } from '../setup/temporal.js';
+import { testTemporal } from '../../testing/temporal.js';
 
 describe('the Temporal dev server of the test run', () => {
   it('answers on its frontend', async () => {

@@ -11,9 +11,9 @@ import {
 } from '../../workflows/shared/governor-messages.js';
 import type { GovernorSettings, OutcomeReport } from '../../workflows/shared/governor-types.js';
 import type { governorWorkflow } from '../../workflows/governor/index.js';
-import { recordHistory } from '../setup/histories.js';
-import { testTemporal } from '../setup/temporal.js';
-import { eventually, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
+import { recordHistory } from '../../testing/histories.js';
+import { testTemporal } from '../../testing/temporal.js';
+import { eventually, startWorkflowHarness, type WorkflowHarness } from '../../testing/workflow-harness.js';
 
 /**
  * No hold, no wait between raises and no plateau at the limit: each report moves the rate, so a test needs no real

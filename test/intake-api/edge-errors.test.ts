@@ -6,8 +6,8 @@ import { createIntakeApi } from '../../apps/intake-api/api.js';
 import { RETRY_AFTER_SECONDS } from '../../apps/intake-api/errors.js';
 import { jsonDepth } from '../../apps/intake-api/json-depth.js';
 import { createLogger } from '../../src/logging.js';
-import { testTemporal } from '../setup/temporal.js';
-import { TEST_INTAKE_KEY, v2Intake } from '../setup/fixtures.js';
+import { testTemporal } from '../../testing/temporal.js';
+import { TEST_INTAKE_KEY, v2Intake } from '../../testing/fixtures.js';
 
 const config = loadConfig({ INTAKE_API_KEY: TEST_INTAKE_KEY, LOG_LEVEL: 'silent', INTAKE_TEMPORAL_TIMEOUT_MS: '1500' });
 

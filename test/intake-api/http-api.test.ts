@@ -6,12 +6,12 @@ import { createIntakeApi } from '../../apps/intake-api/api.js';
 import { createLogger } from '../../src/logging.js';
 import { cancelSignal, runAwaitingInputSignal } from '../../workflows/shared/messages.js';
 import type { VerificationStatus } from '../../workflows/shared/types.js';
-import { testTemporal } from '../setup/temporal.js';
-import { FAST, TEST_INTAKE_KEY, v1Intake, v2Intake } from '../setup/fixtures.js';
-import { eventually, type WorkflowHarness } from '../setup/workflow-harness.js';
-import { pendingDiscovery } from '../setup/sandbox.js';
-import { startIntakeApiHarness } from '../setup/intake-api-harness.js';
-import { captureLogs } from '../setup/log-capture.js';
+import { testTemporal } from '../../testing/temporal.js';
+import { FAST, TEST_INTAKE_KEY, v1Intake, v2Intake } from '../../testing/fixtures.js';
+import { eventually, type WorkflowHarness } from '../../testing/workflow-harness.js';
+import { pendingDiscovery } from '../../testing/sandbox.js';
+import { startIntakeApiHarness } from '../../testing/intake-api-harness.js';
+import { captureLogs } from '../../testing/log-capture.js';
 
 describe('intake API', function () {
   this.timeout(40_000);

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../src/config.js';
 import { createIntakeApi } from '../../apps/intake-api/api.js';
 import { createLogger } from '../../src/logging.js';
-import { TEST_INTAKE_KEY, v1Intake, v2Intake } from '../setup/fixtures.js';
+import { TEST_INTAKE_KEY, v1Intake, v2Intake } from '../../testing/fixtures.js';
 
 /** A value no answer may repeat: every unknown field below carries it. */
 const SECRET = 'W77-SECRET-4401';

@@ -5,8 +5,8 @@ import { loadConfig } from '../../src/config.js';
 import { createIntakeApi } from '../../apps/intake-api/api.js';
 import { createLogger } from '../../src/logging.js';
 import { EVENT_TYPES } from '../../workflows/shared/event-catalogue.js';
-import { TEST_INTAKE_KEY, v2Intake } from '../setup/fixtures.js';
-import { documentedPath, watchAnswers } from '../setup/documented-answers.js';
+import { TEST_INTAKE_KEY, v2Intake } from '../../testing/fixtures.js';
+import { documentedPath, watchAnswers } from '../../testing/documented-answers.js';
 
 interface Operation {
   operationId?: string;

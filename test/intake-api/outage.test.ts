@@ -6,10 +6,10 @@ import { createIntakeApi } from '../../apps/intake-api/api.js';
 import { RETRY_AFTER_SECONDS } from '../../apps/intake-api/errors.js';
 import { createLogger } from '../../src/logging.js';
 import { connectClient, type TemporalClient } from '../../src/temporal/client.js';
-import { testDataConverter } from '../setup/codec.js';
-import { TEST_INTAKE_KEY, v2Intake } from '../setup/fixtures.js';
-import { startTcpProxy, type TcpProxy } from '../setup/tcp-proxy.js';
-import { testTemporal } from '../setup/temporal.js';
+import { testDataConverter } from '../../testing/codec.js';
+import { TEST_INTAKE_KEY, v2Intake } from '../../testing/fixtures.js';
+import { startTcpProxy, type TcpProxy } from '../../testing/tcp-proxy.js';
+import { testTemporal } from '../../testing/temporal.js';
 
 // The run's dev server behind a TCP proxy: refusing connections there is a Temporal outage, as a stopped server is.
 describe('intake API through a Temporal outage', function () {

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import type { VerificationStatus } from '../../workflows/shared/types.js';
 import { preferredWait } from '../../apps/intake-api/prefer-wait.js';
-import { callerId, TEST_INTAKE_KEY, v2Intake } from '../setup/fixtures.js';
-import { startIntakeApiHarness } from '../setup/intake-api-harness.js';
-import { DISCOVERY_PATIENT, pendingDiscovery } from '../setup/sandbox.js';
-import type { WorkflowHarness } from '../setup/workflow-harness.js';
+import { callerId, TEST_INTAKE_KEY, v2Intake } from '../../testing/fixtures.js';
+import { startIntakeApiHarness } from '../../testing/intake-api-harness.js';
+import { DISCOVERY_PATIENT, pendingDiscovery } from '../../testing/sandbox.js';
+import type { WorkflowHarness } from '../../testing/workflow-harness.js';
 
 type Answer = { workflowId: string; duplicate?: true; status?: VerificationStatus };
 

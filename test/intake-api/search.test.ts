@@ -6,11 +6,11 @@ import type { Scope } from '../../src/access/scopes.js';
 import { AuditTrail } from '../../src/audit/audit-trail.js';
 import type { Store } from '../../src/store/database.js';
 import { PatientIndex } from '../../workflows/shared/search-attributes.js';
-import { testStore } from '../setup/database.js';
-import { v2Intake } from '../setup/fixtures.js';
-import { startIntakeApiHarness } from '../setup/intake-api-harness.js';
-import { testTemporal } from '../setup/temporal.js';
-import { eventually } from '../setup/workflow-harness.js';
+import { testStore } from '../../testing/database.js';
+import { v2Intake } from '../../testing/fixtures.js';
+import { startIntakeApiHarness } from '../../testing/intake-api-harness.js';
+import { testTemporal } from '../../testing/temporal.js';
+import { eventually } from '../../testing/workflow-harness.js';
 
 interface Match {
   workflowId: string;

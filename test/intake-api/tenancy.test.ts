@@ -5,12 +5,12 @@ import { IntakeClients } from '../../src/access/intake-clients.js';
 import { AuditTrail } from '../../src/audit/audit-trail.js';
 import type { Store } from '../../src/store/database.js';
 import { Tenant } from '../../workflows/shared/search-attributes.js';
-import { testStore } from '../setup/database.js';
-import { v2Intake } from '../setup/fixtures.js';
-import { startIntakeApiHarness } from '../setup/intake-api-harness.js';
-import { testTemporal } from '../setup/temporal.js';
-import { eventually } from '../setup/workflow-harness.js';
-import { boundedTeardown } from '../setup/bounded-teardown.js';
+import { testStore } from '../../testing/database.js';
+import { v2Intake } from '../../testing/fixtures.js';
+import { startIntakeApiHarness } from '../../testing/intake-api-harness.js';
+import { testTemporal } from '../../testing/temporal.js';
+import { eventually } from '../../testing/workflow-harness.js';
+import { boundedTeardown } from '../../testing/bounded-teardown.js';
 
 /**
  * Tenants as security boundaries (DESIGN §13): a client of tenant B tries every route of the intake API on tenant A's

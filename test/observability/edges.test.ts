@@ -11,9 +11,9 @@ import { createLogger } from '../../src/logging.js';
 import { scrape } from '../../src/metrics/registry.js';
 import { connectClient, type TemporalClient } from '../../src/temporal/client.js';
 import { createWebhookReceiver } from '../../apps/receiver/index.js';
-import { testCodecKeys, testDataConverter } from '../setup/codec.js';
-import { captureLogs } from '../setup/log-capture.js';
-import { eventually } from '../setup/workflow-harness.js';
+import { testCodecKeys, testDataConverter } from '../../testing/codec.js';
+import { captureLogs } from '../../testing/log-capture.js';
+import { eventually } from '../../testing/workflow-harness.js';
 import { deliver, delivery, SECRET } from '../webhook/deliveries.js';
 import { sample } from './scrape.js';
 

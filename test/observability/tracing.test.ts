@@ -8,10 +8,10 @@ import { loadConfig } from '../../src/config.js';
 import { startVerification } from '../../src/temporal/start-verification.js';
 import { setUpTracing } from '../../src/tracing/tracing.js';
 import { createWorker } from '../../workers/create-worker.js';
-import { tracedWorkflowBundle } from '../setup/bundle.js';
-import { testDataConverter } from '../setup/codec.js';
-import { startTestSandbox, type TestSandbox } from '../setup/sandbox.js';
-import { testTemporal } from '../setup/temporal.js';
+import { tracedWorkflowBundle } from '../../testing/bundle.js';
+import { testDataConverter } from '../../testing/codec.js';
+import { startTestSandbox, type TestSandbox } from '../../testing/sandbox.js';
+import { testTemporal } from '../../testing/temporal.js';
 
 interface ExportedSpan {
   name: string;

@@ -7,10 +7,10 @@ import { freePort } from '../../src/free-port.js';
 import { startDevServer, type DevServer } from '../../apps/dev/temporal-dev-server.js';
 import { startVerification } from '../../src/temporal/start-verification.js';
 import { startWorkerProcess, type WorkerProcess } from '../deploy/worker-process.js';
-import { workflowBundleFile } from '../setup/bundle.js';
-import { testCodecEnv, testDataConverter } from '../setup/codec.js';
-import { startTestSandbox, type TestSandbox } from '../setup/sandbox.js';
-import { eventually } from '../setup/workflow-harness.js';
+import { workflowBundleFile } from '../../testing/bundle.js';
+import { testCodecEnv, testDataConverter } from '../../testing/codec.js';
+import { startTestSandbox, type TestSandbox } from '../../testing/sandbox.js';
+import { eventually } from '../../testing/workflow-harness.js';
 
 const status = async (url: string) => (await fetch(url)).status;
 

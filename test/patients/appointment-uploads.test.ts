@@ -7,9 +7,9 @@ import { bookUpload } from '../../src/appointment-uploads/book-upload.js';
 import { readAppointmentUpload } from '../../src/appointment-uploads/read-upload.js';
 import { patientIdFor, readPatient, type Patients } from '../../src/patients/patients.js';
 import { runCli } from '../cli/run-cli.js';
-import { FAST, TEST_INTAKE_KEY, callerId } from '../setup/fixtures.js';
-import { startIntakeApiHarness, type IntakeApiHarness } from '../setup/intake-api-harness.js';
-import { testTemporal } from '../setup/temporal.js';
+import { FAST, TEST_INTAKE_KEY, callerId } from '../../testing/fixtures.js';
+import { startIntakeApiHarness, type IntakeApiHarness } from '../../testing/intake-api-harness.js';
+import { testTemporal } from '../../testing/temporal.js';
 
 const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 const HEADER =

@@ -7,10 +7,10 @@ import { dayStartsAt } from '../../src/patients/visit-day.js';
 import type { Store } from '../../src/store/database.js';
 import { patientWorkflowId } from '../../workflows/shared/ids.js';
 import { csrfFrom, getPage, postForm, signInAs, startTestConsole, type TestConsole } from '../console/console-app.js';
-import { testStore } from '../setup/database.js';
-import { FAST } from '../setup/fixtures.js';
-import { testTemporal } from '../setup/temporal.js';
-import { eventually, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
+import { testStore } from '../../testing/database.js';
+import { FAST } from '../../testing/fixtures.js';
+import { testTemporal } from '../../testing/temporal.js';
+import { eventually, startWorkflowHarness, type WorkflowHarness } from '../../testing/workflow-harness.js';
 
 const PATIENT: NewAppointment['patient'] = {
   firstName: 'Hedy',

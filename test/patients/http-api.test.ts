@@ -8,11 +8,11 @@ import { dayStartsAt } from '../../src/patients/visit-day.js';
 import { patientWorkflowId } from '../../workflows/shared/ids.js';
 import type { PatientView } from '../../workflows/shared/patient-types.js';
 import { Tenant } from '../../workflows/shared/search-attributes.js';
-import { testStore } from '../setup/database.js';
-import { FAST, callerId } from '../setup/fixtures.js';
-import { startIntakeApiHarness } from '../setup/intake-api-harness.js';
-import { testTemporal } from '../setup/temporal.js';
-import { eventually } from '../setup/workflow-harness.js';
+import { testStore } from '../../testing/database.js';
+import { FAST, callerId } from '../../testing/fixtures.js';
+import { startIntakeApiHarness } from '../../testing/intake-api-harness.js';
+import { testTemporal } from '../../testing/temporal.js';
+import { eventually } from '../../testing/workflow-harness.js';
 
 const PATIENT = {
   firstName: 'Grace',

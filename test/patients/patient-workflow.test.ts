@@ -13,11 +13,11 @@ import { dayStartsAt } from '../../src/patients/visit-day.js';
 import { orderKey, type OutboundEvent } from '../../workflows/shared/event-catalogue.js';
 import type { EmitActivities } from '../../workflows/shared/event-emitter.js';
 import type { CheckPolicy, PatientView } from '../../workflows/shared/patient-types.js';
-import { FAST, callerId } from '../setup/fixtures.js';
-import { recordHistory } from '../setup/histories.js';
+import { FAST, callerId } from '../../testing/fixtures.js';
+import { recordHistory } from '../../testing/histories.js';
 import { patientWorkflowId } from '../../workflows/shared/ids.js';
-import { testTemporal } from '../setup/temporal.js';
-import { eventually, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
+import { testTemporal } from '../../testing/temporal.js';
+import { eventually, startWorkflowHarness, type WorkflowHarness } from '../../testing/workflow-harness.js';
 
 const today = () => new Date().toISOString().slice(0, 10);
 const tomorrow = () => new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);

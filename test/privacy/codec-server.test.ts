@@ -14,9 +14,9 @@ import { Tenant } from '../../workflows/shared/search-attributes.js';
 import { personFinder } from '../../apps/codec-server/people.js';
 import { createCodecServer } from '../../apps/codec-server/server.js';
 import { tenantFinder } from '../../apps/codec-server/tenants.js';
-import { testCodecKeys } from '../setup/codec.js';
-import { testStore } from '../setup/database.js';
-import { testTemporal } from '../setup/temporal.js';
+import { testCodecKeys } from '../../testing/codec.js';
+import { testStore } from '../../testing/database.js';
+import { testTemporal } from '../../testing/temporal.js';
 
 const SECRET = 'a-pass-secret-of-at-least-32-characters';
 const UI = 'http://localhost:8233';

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { startVerification } from '../../src/temporal/start-verification.js';
 import type { verificationWorkflow } from '../../workflows/verification/index.js';
 import { runAwaitingInputSignal, statusQuery } from '../../workflows/shared/messages.js';
-import { FAST, v2Intake } from '../setup/fixtures.js';
-import { testTemporal } from '../setup/temporal.js';
-import { eventually, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
+import { FAST, v2Intake } from '../../testing/fixtures.js';
+import { testTemporal } from '../../testing/temporal.js';
+import { eventually, startWorkflowHarness, type WorkflowHarness } from '../../testing/workflow-harness.js';
 import { csrfFrom, signIn, startTestConsole, type TestConsole } from '../console/console-app.js';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };

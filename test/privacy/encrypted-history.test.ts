@@ -17,12 +17,12 @@ import { startVerification } from '../../src/temporal/start-verification.js';
 import type { verificationWorkflow } from '../../workflows/verification/index.js';
 import { runAwaitingInputSignal, statusQuery, supplyRunInputUpdate } from '../../workflows/shared/messages.js';
 import { createWorker } from '../../workers/create-worker.js';
-import { workflowBundle } from '../setup/bundle.js';
-import { testBlindIndex, testCodecKeys } from '../setup/codec.js';
+import { workflowBundle } from '../../testing/bundle.js';
+import { testBlindIndex, testCodecKeys } from '../../testing/codec.js';
 import { PatientIndex } from '../../workflows/shared/search-attributes.js';
-import { startTestSandbox, type TestSandbox } from '../setup/sandbox.js';
-import { testTemporal } from '../setup/temporal.js';
-import { eventually } from '../setup/workflow-harness.js';
+import { startTestSandbox, type TestSandbox } from '../../testing/sandbox.js';
+import { testTemporal } from '../../testing/temporal.js';
+import { eventually } from '../../testing/workflow-harness.js';
 
 // Recognisable patient values: none of them may appear anywhere in what Temporal stores.
 const PHI = {

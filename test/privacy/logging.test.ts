@@ -7,12 +7,12 @@ import { createIntakeApi } from '../../apps/intake-api/api.js';
 import { createLogger } from '../../src/logging.js';
 import { temporalLogger } from '../../workers/temporal-logger.js';
 import { startWorkerProcess, type WorkerProcess } from '../deploy/worker-process.js';
-import { workflowBundleFile } from '../setup/bundle.js';
-import { testCodecEnv } from '../setup/codec.js';
-import { startTestSandbox, type TestSandbox } from '../setup/sandbox.js';
-import { testTemporal } from '../setup/temporal.js';
-import { eventually } from '../setup/workflow-harness.js';
-import { captureLogs } from '../setup/log-capture.js';
+import { workflowBundleFile } from '../../testing/bundle.js';
+import { testCodecEnv } from '../../testing/codec.js';
+import { startTestSandbox, type TestSandbox } from '../../testing/sandbox.js';
+import { testTemporal } from '../../testing/temporal.js';
+import { eventually } from '../../testing/workflow-harness.js';
+import { captureLogs } from '../../testing/log-capture.js';
 
 /** Patient values that appear nowhere else: finding one in an output means it leaked. */
 const PATIENT = { firstName: 'Phinnegan', lastName: 'Quixotelle', dateOfBirth: '03/14/1979', memberId: 'MPHI4455667' };

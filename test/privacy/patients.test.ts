@@ -14,13 +14,13 @@ import { putRefreshSchedule } from '../../src/schedules/refresh-schedules.js';
 import { patientRefreshVerificationId, patientWorkflowId, refreshScheduleId } from '../../workflows/shared/ids.js';
 import type { RefreshProgress } from '../../workflows/shared/refresh-types.js';
 import { startWorkerProcess, type WorkerProcess } from '../deploy/worker-process.js';
-import { workflowBundleFile } from '../setup/bundle.js';
-import { testCodecEnv } from '../setup/codec.js';
-import { startTestSandbox, type TestSandbox } from '../setup/sandbox.js';
-import { testTemporal } from '../setup/temporal.js';
-import { eventually } from '../setup/workflow-harness.js';
+import { workflowBundleFile } from '../../testing/bundle.js';
+import { testCodecEnv } from '../../testing/codec.js';
+import { startTestSandbox, type TestSandbox } from '../../testing/sandbox.js';
+import { testTemporal } from '../../testing/temporal.js';
+import { eventually } from '../../testing/workflow-harness.js';
 import { runCli } from '../cli/run-cli.js';
-import { captureLogs } from '../setup/log-capture.js';
+import { captureLogs } from '../../testing/log-capture.js';
 
 /** Patient values that appear nowhere else, and the practice's reference (a medical record number is PHI too). */
 const PATIENT = { firstName: 'Phelicity', lastName: 'Obscurant', dateOfBirth: '07/21/1971', memberId: 'MPHI9081726' };

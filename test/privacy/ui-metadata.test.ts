@@ -13,10 +13,10 @@ import {
   statusQuery,
   supplyRunInputUpdate,
 } from '../../workflows/shared/messages.js';
-import { testCodecKeys } from '../setup/codec.js';
-import { recordHistory } from '../setup/histories.js';
-import { testTemporal } from '../setup/temporal.js';
-import { eventually, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
+import { testCodecKeys } from '../../testing/codec.js';
+import { recordHistory } from '../../testing/histories.js';
+import { testTemporal } from '../../testing/temporal.js';
+import { eventually, startWorkflowHarness, type WorkflowHarness } from '../../testing/workflow-harness.js';
 
 // Recognisable patient values: none may appear in what Temporal UI shows of a workflow besides its decrypted payloads.
 const PHI = {

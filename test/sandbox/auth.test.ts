@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AccessToken, InvalidRequestBody, TooManyRequestsBody } from '../../src/contract/index.js';
-import { startTestSandbox, type TestSandbox } from '../setup/sandbox.js';
+import { startTestSandbox, type TestSandbox } from '../../testing/sandbox.js';
 import { call } from './helpers.js';
 
 describe('sandbox: tokens and authentication', () => {

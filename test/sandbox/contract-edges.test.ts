@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { canonicalJson, fingerprint } from '../../sandbox/idempotency.js';
 import { MAX_PATH_ID_LENGTH } from '../../sandbox/path-ids.js';
-import { startTestSandbox, type TestSandbox } from '../setup/sandbox.js';
+import { startTestSandbox, type TestSandbox } from '../../testing/sandbox.js';
 import { call, client, v2Body } from './helpers.js';
 
 /** The recursive canonical form the sandbox used before, as a reference for ordinary depths. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { Discovery, INVALID_REQUEST } from '../../src/contract/index.js';
 import { SEED_PAYERS } from '../../sandbox/seed.js';
-import { startTestSandbox, type TestSandbox } from '../setup/sandbox.js';
+import { startTestSandbox, type TestSandbox } from '../../testing/sandbox.js';
 import { call, client, discoveryBody, v2Body } from './helpers.js';
 
 describe('sandbox: a patient’s coverage changed between checks (POST /sandbox/coverage)', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { startTestSandbox, type TestSandbox } from '../setup/sandbox.js';
-import { v1Request } from '../setup/fixtures.js';
+import { startTestSandbox, type TestSandbox } from '../../testing/sandbox.js';
+import { v1Request } from '../../testing/fixtures.js';
 import { call, client, discoveryBody, v2Body } from './helpers.js';
 
 describe('sandbox: dates of birth as the service would check them', () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Discovery } from '../../src/contract/index.js';
 import { DEFAULT_DISCOVERY_PAYER_ID, SEED_PAYERS } from '../../sandbox/seed.js';
-import { startTestSandbox, type TestSandbox } from '../setup/sandbox.js';
+import { startTestSandbox, type TestSandbox } from '../../testing/sandbox.js';
 import { call, client, discoveryBody, eventually } from './helpers.js';
 
 describe('sandbox: discoveries', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { FaultSettings, SandboxStats, VerificationResponseV2 } from '../../src/contract/index.js';
-import { startTestSandbox, type TestSandbox } from '../setup/sandbox.js';
+import { startTestSandbox, type TestSandbox } from '../../testing/sandbox.js';
 import { call, client, v2Body } from './helpers.js';
 
 describe('sandbox: fault injection, stats and reset', () => {

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SandboxDiscoveryRequest } from '../../src/contract/index.js';
-import { v2Request } from '../setup/fixtures.js';
-import type { TestSandbox } from '../setup/sandbox.js';
+import { v2Request } from '../../testing/fixtures.js';
+import type { TestSandbox } from '../../testing/sandbox.js';
 
 export interface ApiResponse {
   status: number;

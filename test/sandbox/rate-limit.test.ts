@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { RateLimitSettings } from '../../src/contract/index.js';
-import { startTestSandbox, type TestSandbox } from '../setup/sandbox.js';
+import { startTestSandbox, type TestSandbox } from '../../testing/sandbox.js';
 import { call, client } from './helpers.js';
 
 describe('sandbox: rate limit control', () => {

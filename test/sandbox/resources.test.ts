@@ -8,7 +8,7 @@ import {
   VerificationResponseV2,
 } from '../../src/contract/index.js';
 import { SEED_PATIENTS, SEED_PAYERS } from '../../sandbox/seed.js';
-import { startTestSandbox, type TestSandbox } from '../setup/sandbox.js';
+import { startTestSandbox, type TestSandbox } from '../../testing/sandbox.js';
 import { client, v2Body } from './helpers.js';
 
 describe('sandbox: patients, payers, provider groups, runs', () => {

@@ -8,7 +8,7 @@ import {
   VerificationResponseV2,
 } from '../../src/contract/index.js';
 import { SEED_PROVIDER_GROUPS } from '../../sandbox/seed.js';
-import { startTestSandbox, type TestSandbox } from '../setup/sandbox.js';
+import { startTestSandbox, type TestSandbox } from '../../testing/sandbox.js';
 import { call, client, v2Body } from './helpers.js';
 
 describe('sandbox: verifications', () => {

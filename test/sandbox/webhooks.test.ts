@@ -10,7 +10,7 @@ import {
 } from '../../src/contract/index.js';
 import { verifyWebhookSignature } from '../../src/contract/webhook-signature.js';
 import { RUN_REQUESTED_INPUT } from '../../sandbox/verifications.js';
-import { startTestSandbox, type TestSandbox } from '../setup/sandbox.js';
+import { startTestSandbox, type TestSandbox } from '../../testing/sandbox.js';
 import { client, discoveryBody, eventually, startReceiver, v2Body } from './helpers.js';
 
 const SECRET = 'whsec_test_secret';

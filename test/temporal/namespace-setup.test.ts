@@ -12,8 +12,8 @@ import { setUpNamespace } from '../../src/temporal/namespace-setup.js';
 import { startVerification } from '../../src/temporal/start-verification.js';
 import { searchAttributeKeys } from '../../workflows/shared/search-attributes.js';
 import { runCli } from '../cli/run-cli.js';
-import { TEST_INTAKE_KEY, v2Intake } from '../setup/fixtures.js';
-import { testTemporal } from '../setup/temporal.js';
+import { TEST_INTAKE_KEY, v2Intake } from '../../testing/fixtures.js';
+import { testTemporal } from '../../testing/temporal.js';
 
 const ALL = searchAttributeKeys.map((key) => key.name);
 

@@ -10,9 +10,9 @@ import { discoveryWorkflowId, runWorkflowId } from '../../workflows/shared/ids.j
 import type { verificationWorkflow } from '../../workflows/verification/index.js';
 import { cancelSignal, discoveryWaitersQuery, statusQuery } from '../../workflows/shared/messages.js';
 import type { Timing } from '../../workflows/shared/timing.js';
-import { testTemporal } from '../setup/temporal.js';
-import { testDataConverter } from '../setup/codec.js';
-import { eventually, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
+import { testTemporal } from '../../testing/temporal.js';
+import { testDataConverter } from '../../testing/codec.js';
+import { eventually, startWorkflowHarness, type WorkflowHarness } from '../../testing/workflow-harness.js';
 import { deliver, delivery, SECRET } from './deliveries.js';
 
 const FAST: Partial<Timing> = { pollInitialSeconds: 0.2, pollMaxSeconds: 1, graceSeconds: 0.3 };

@@ -9,10 +9,10 @@ import { createLogger } from '../../src/logging.js';
 import { createWebhookReceiver, RECEIVER_IDENTITY } from '../../apps/receiver/index.js';
 import { discoveryWorkflowId } from '../../workflows/shared/ids.js';
 import { cancelSignal } from '../../workflows/shared/messages.js';
-import { testTemporal } from '../setup/temporal.js';
-import { startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
+import { testTemporal } from '../../testing/temporal.js';
+import { startWorkflowHarness, type WorkflowHarness } from '../../testing/workflow-harness.js';
 import { deliver, delivery, SECRET } from './deliveries.js';
-import { captureLogs } from '../setup/log-capture.js';
+import { captureLogs } from '../../testing/log-capture.js';
 
 const quiet = { LOG_LEVEL: 'silent' };
 

@@ -7,12 +7,12 @@ import { startVerification } from '../../src/temporal/start-verification.js';
 import { createWebhookReceiver } from '../../apps/receiver/index.js';
 import { discoveryWorkflowId } from '../../workflows/shared/ids.js';
 import { cancelSignal, discoveryWaitersQuery } from '../../workflows/shared/messages.js';
-import { FAST, v2Intake } from '../setup/fixtures.js';
-import { recordHistory } from '../setup/histories.js';
-import { testTemporal } from '../setup/temporal.js';
-import { eventually, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
+import { FAST, v2Intake } from '../../testing/fixtures.js';
+import { recordHistory } from '../../testing/histories.js';
+import { testTemporal } from '../../testing/temporal.js';
+import { eventually, startWorkflowHarness, type WorkflowHarness } from '../../testing/workflow-harness.js';
 import { deliver, delivery, SECRET } from './deliveries.js';
-import { pendingDiscovery } from '../setup/sandbox.js';
+import { pendingDiscovery } from '../../testing/sandbox.js';
 
 /** What a workflow's history shows of the deliveries: signals received and discovery fetches scheduled. */
 async function effects(handle: WorkflowHandle) {

@@ -5,7 +5,7 @@ import { startVerification } from '../../src/temporal/start-verification.js';
 import { OpenBeforeVersioningError, refuseIfOpenBeforeVersioning } from '../../workers/before-versioning.js';
 import { untilDrained } from '../../workers/drain-watch.js';
 import { promoteWhenPolling } from '../../workers/promote-version.js';
-import { callerId, FAST, v2Intake } from '../setup/fixtures.js';
+import { callerId, FAST, v2Intake } from '../../testing/fixtures.js';
 import type { governorWorkflow } from '../../workflows/governor/index.js';
 import type { verificationWorkflow } from '../../workflows/verification/index.js';
 import {
@@ -15,8 +15,8 @@ import {
 } from '../../workflows/shared/governor-messages.js';
 import type { OutcomeReport } from '../../workflows/shared/governor-types.js';
 import { WorkflowType } from '../../workflows/shared/workflow-types.js';
-import { testTemporal } from '../setup/temporal.js';
-import { eventually, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
+import { testTemporal } from '../../testing/temporal.js';
+import { eventually, startWorkflowHarness, type WorkflowHarness } from '../../testing/workflow-harness.js';
 
 describe('worker deployment versions (DESIGN §12)', function () {
   this.timeout(90_000);

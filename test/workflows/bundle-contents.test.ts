@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { tracedWorkflowBundle, workflowBundle } from '../setup/bundle.js';
+import { tracedWorkflowBundle, workflowBundle } from '../../testing/bundle.js';
 
 /** The webpack module ids of a bundle: `./workflows/x.ts`, `./node_modules/zod/...`. */
 function moduleIds(code: string): string[] {

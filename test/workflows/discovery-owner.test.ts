@@ -18,11 +18,11 @@ import {
 import type { Timing } from '../../workflows/shared/timing.js';
 import type { discoveryWorkflow, verificationWorkflow } from '../../workflows/verification/index.js';
 import { WorkflowType } from '../../workflows/shared/workflow-types.js';
-import { FAST, v2Intake } from '../setup/fixtures.js';
-import { recordHistory } from '../setup/histories.js';
-import { DISCOVERY_PATIENT, pendingDiscovery } from '../setup/sandbox.js';
-import { testTemporal } from '../setup/temporal.js';
-import { eventually, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
+import { FAST, v2Intake } from '../../testing/fixtures.js';
+import { recordHistory } from '../../testing/histories.js';
+import { DISCOVERY_PATIENT, pendingDiscovery } from '../../testing/sandbox.js';
+import { testTemporal } from '../../testing/temporal.js';
+import { eventually, startWorkflowHarness, type WorkflowHarness } from '../../testing/workflow-harness.js';
 
 /** Polls once an hour: within a test only a webhook's update (or a registration) moves a wait on. */
 const HOURLY: Partial<Timing> = { ...FAST, pollInitialSeconds: 3600, pollMaxSeconds: 3600 };

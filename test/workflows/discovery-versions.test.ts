@@ -12,13 +12,13 @@ import { discoveryUpdatedSignal, discoveryWaitersQuery } from '../../workflows/s
 import type { Timing } from '../../workflows/shared/timing.js';
 import type { discoveryWorkflow, verificationWorkflow } from '../../workflows/verification/index.js';
 import { WorkflowType } from '../../workflows/shared/workflow-types.js';
-import { testDataConverter } from '../setup/codec.js';
-import { FAST, v2Intake } from '../setup/fixtures.js';
-import { recordHistory } from '../setup/histories.js';
-import { pendingDiscovery } from '../setup/sandbox.js';
-import { testTemporal } from '../setup/temporal.js';
-import { bundleAtCommit } from '../setup/version-bundle.js';
-import { eventually, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
+import { testDataConverter } from '../../testing/codec.js';
+import { FAST, v2Intake } from '../../testing/fixtures.js';
+import { recordHistory } from '../../testing/histories.js';
+import { pendingDiscovery } from '../../testing/sandbox.js';
+import { testTemporal } from '../../testing/temporal.js';
+import { bundleAtCommit } from '../../testing/version-bundle.js';
+import { eventually, startWorkflowHarness, type WorkflowHarness } from '../../testing/workflow-harness.js';
 
 /**
  * The last version whose verifications polled their discovery themselves and were woken by the receiver's visibility

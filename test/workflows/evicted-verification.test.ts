@@ -8,9 +8,9 @@ import {
   statusQuery,
   supplyRunInputUpdate,
 } from '../../workflows/shared/messages.js';
-import { FAST, v2Intake } from '../setup/fixtures.js';
-import { testTemporal } from '../setup/temporal.js';
-import { eventually, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
+import { FAST, v2Intake } from '../../testing/fixtures.js';
+import { testTemporal } from '../../testing/temporal.js';
+import { eventually, startWorkflowHarness, type WorkflowHarness } from '../../testing/workflow-harness.js';
 
 // A worker keeps only WORKER_MAX_CACHED_WORKFLOWS workflows in memory; the others are evicted and replayed from their
 // history when a signal or an update wakes them. Here the cache holds two, so of four verifications awaiting input

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { guardIntake } from '../../workflows/verification/intake-guard.js';
-import { v2Intake } from '../setup/fixtures.js';
+import { v2Intake } from '../../testing/fixtures.js';
 
 const v1 = { version: 'v1', patientId: '1000001', memberId: 'M7654321', payerId: '60054', npi: '1234567893' };
 

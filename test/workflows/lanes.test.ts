@@ -10,10 +10,10 @@ import { runAwaitingInputSignal, statusQuery, supplyRunInputUpdate } from '../..
 import { firstCallPriority, lanePriority } from '../../workflows/shared/priority.js';
 import { Tenant } from '../../workflows/shared/search-attributes.js';
 import { batchIdFor, FAST_BATCH } from '../batches/helpers.js';
-import { FAST, TEST_INTAKE_KEY, callerId, v2Intake } from '../setup/fixtures.js';
-import { testTemporal } from '../setup/temporal.js';
-import { eventually, type WorkflowHarness } from '../setup/workflow-harness.js';
-import { startIntakeApiHarness } from '../setup/intake-api-harness.js';
+import { FAST, TEST_INTAKE_KEY, callerId, v2Intake } from '../../testing/fixtures.js';
+import { testTemporal } from '../../testing/temporal.js';
+import { eventually, type WorkflowHarness } from '../../testing/workflow-harness.js';
+import { startIntakeApiHarness } from '../../testing/intake-api-harness.js';
 
 /**
  * Priority lanes and tenants (DESIGN §8), read back from Temporal: the priority a workflow was started with (its

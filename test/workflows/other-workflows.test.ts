@@ -6,9 +6,9 @@ import { signalDiscoveryUpdated } from '../../src/temporal/discovery-updated.js'
 import { discoveryWorkflowId, runWorkflowId } from '../../workflows/shared/ids.js';
 import type { discoveryWorkflow, runInputWorkflow, webhookSetupWorkflow } from '../../workflows/verification/index.js';
 import { supplyRunInputUpdate } from '../../workflows/shared/messages.js';
-import { recordHistory } from '../setup/histories.js';
-import { testTemporal } from '../setup/temporal.js';
-import { startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
+import { recordHistory } from '../../testing/histories.js';
+import { testTemporal } from '../../testing/temporal.js';
+import { startWorkflowHarness, type WorkflowHarness } from '../../testing/workflow-harness.js';
 
 describe('discoveryWorkflow, runInputWorkflow and webhookSetupWorkflow', function () {
   this.timeout(60_000);

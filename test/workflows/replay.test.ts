@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import { Worker } from '@temporalio/worker';
-import { workflowBundle } from '../setup/bundle.js';
-import { HISTORIES_DIR } from '../setup/histories.js';
-import { bundleAtCommit, lastWorkflowCommit } from '../setup/version-bundle.js';
+import { workflowBundle } from '../../testing/bundle.js';
+import { HISTORIES_DIR } from '../../testing/histories.js';
+import { bundleAtCommit, lastWorkflowCommit } from '../../testing/version-bundle.js';
 import { workerSinks } from '../../workers/create-worker.js';
 
 /** Earlier versions' histories: `versions/<commit>/`, each with a `source` file naming the commit that built it. */

@@ -3,10 +3,10 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { startVerification } from '../../src/temporal/start-verification.js';
 import type { VerificationResult } from '../../workflows/shared/types.js';
-import { FAST, v2Intake } from '../setup/fixtures.js';
-import { recordHistory } from '../setup/histories.js';
-import { testTemporal } from '../setup/temporal.js';
-import { startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
+import { FAST, v2Intake } from '../../testing/fixtures.js';
+import { recordHistory } from '../../testing/histories.js';
+import { testTemporal } from '../../testing/temporal.js';
+import { startWorkflowHarness, type WorkflowHarness } from '../../testing/workflow-harness.js';
 
 /** Timed-out activities in a history: a call that failed because it waited (schedule-to-start or -to-close). */
 async function activityTimeouts(workflowId: string): Promise<number> {

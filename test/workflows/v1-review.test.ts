@@ -7,10 +7,10 @@ import type { verificationWorkflow } from '../../workflows/verification/index.js
 import { resolveReviewUpdate, reviewDecisionSignal, statusQuery } from '../../workflows/shared/messages.js';
 import type { Timing } from '../../workflows/shared/timing.js';
 import type { VerificationStatus } from '../../workflows/shared/types.js';
-import { FAST, v1Intake } from '../setup/fixtures.js';
-import { recordHistory } from '../setup/histories.js';
-import { testTemporal } from '../setup/temporal.js';
-import { eventually, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
+import { FAST, v1Intake } from '../../testing/fixtures.js';
+import { recordHistory } from '../../testing/histories.js';
+import { testTemporal } from '../../testing/temporal.js';
+import { eventually, startWorkflowHarness, type WorkflowHarness } from '../../testing/workflow-harness.js';
 
 const V1_CREATE = 'POST /v1/verifications';
 

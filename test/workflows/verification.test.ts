@@ -17,11 +17,11 @@ import type { verificationWorkflow } from '../../workflows/verification/index.js
 import { discoveryWorkflowId } from '../../workflows/shared/ids.js';
 import type { Timing } from '../../workflows/shared/timing.js';
 import type { VerificationResult, VerificationWorkflowInput } from '../../workflows/shared/types.js';
-import { FAST, callerId, v2Intake } from '../setup/fixtures.js';
-import { recordHistory } from '../setup/histories.js';
-import { testTemporal } from '../setup/temporal.js';
-import { eventually, serviceCalls, startWorkflowHarness, type WorkflowHarness } from '../setup/workflow-harness.js';
-import { DISCOVERY_PATIENT } from '../setup/sandbox.js';
+import { FAST, callerId, v2Intake } from '../../testing/fixtures.js';
+import { recordHistory } from '../../testing/histories.js';
+import { testTemporal } from '../../testing/temporal.js';
+import { eventually, serviceCalls, startWorkflowHarness, type WorkflowHarness } from '../../testing/workflow-harness.js';
+import { DISCOVERY_PATIENT } from '../../testing/sandbox.js';
 import { timelineOf } from '../../apps/console/reads/timeline.js';
 import { and, withWorkflowId } from '../../src/temporal/visibility-query.js';
 import { atStage, howItEnded } from '../../src/temporal/workflow-ending.js';
