@@ -3,7 +3,7 @@ import type { temporal } from '@temporalio/proto';
 export type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
 /**
- * Billed Temporal Cloud actions of one history, as TEMPORAL-NOTES §10 lists them: the start (continue-as-new too),
+ * Billed Temporal Cloud actions of one history, as Temporal Cloud counts them: the start (continue-as-new too),
  * every activity attempt, timer, search-attribute upsert, signal received and update accepted, and one for each
  * workflow task that recorded local activities. A signal is counted where it is received, so a sender's
  * `SignalExternalWorkflowExecutionInitiated` is not counted again.

@@ -27,11 +27,9 @@ async function filesUnder(dir: string): Promise<string[]> {
   return entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
 }
 
-async function run() {
-  const root = path.resolve(process.argv[2] ?? fileURLToPath(new URL('..', import.meta.url)));
+/** Strips the types of every source file into `<root>/dist/` and copies the files read by path; no workflow bundle. */
+export async function compileSources(root: string): Promise<string> {
   const dist = path.join(root, 'dist');
-  const started = performance.now();
-  await fs.rm(dist, { recursive: true, force: true });
   const files = (await Promise.all(SOURCE_DIRS.map((d) => filesUnder(path.join(root, d))))).flat();
   await build({
     entryPoints: files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')),
@@ -48,6 +46,14 @@ async function run() {
     await fs.mkdir(path.dirname(target), { recursive: true });
     await fs.copyFile(file, target);
   }
+  return dist;
+}
+
+async function run() {
+  const root = path.resolve(process.argv[2] ?? fileURLToPath(new URL('..', import.meta.url)));
+  const started = performance.now();
+  await fs.rm(path.join(root, 'dist'), { recursive: true, force: true });
+  const dist = await compileSources(root);
   const compiled = ((performance.now() - started) / 1000).toFixed(1);
   // Bundled by the compiled code, from the compiled workflows: the bundle is made of what ships.
   await promisify(execFile)(process.execPath, [path.join(dist, 'workers/build-workflow-bundle.js')], { cwd: root });
@@ -57,7 +63,9 @@ async function run() {
   );
 }
 
-run().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  run().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

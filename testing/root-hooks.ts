@@ -1,6 +1,7 @@
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { variables } from '../src/config-variables.js';
 import { bundleWorkflowFile, removeWorkflowFile } from './bundle.js';
+import { compileForTests } from './compiled.js';
 import { startTestDatabase, stopTestDatabase } from './database.js';
 import { connectTestTemporal, startTestTemporalServer, stopTestTemporalServer } from './temporal.js';
 
@@ -21,7 +22,7 @@ Runtime.install({ logger: new DefaultLogger('ERROR') });
  * nothing is skipped. The first run on a machine fetches the Temporal CLI (seconds), or builds it with Go.
  */
 export async function mochaGlobalSetup(): Promise<void> {
-  await Promise.all([startTestTemporalServer(), bundleWorkflowFile(), startTestDatabase()]);
+  await Promise.all([startTestTemporalServer(), bundleWorkflowFile(), startTestDatabase(), compileForTests()]);
 }
 
 export async function mochaGlobalTeardown(): Promise<void> {

@@ -9,12 +9,6 @@ import { workflowBundleOptions } from '../workers/workflow-bundle.js';
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const run = promisify(execFile);
 
-/** The commit that last changed the workflow code: what a version's histories are kept with (`source`). */
-export async function lastWorkflowCommit(): Promise<string> {
-  const { stdout } = await run('git', ['log', '-1', '--format=%H', '--', 'workflows'], { cwd: ROOT });
-  return stdout.trim();
-}
-
 /**
  * The workflow bundle of an earlier version, built from its commit's `workflows/` (and the contract its types come
  * from), so that version's histories replay against the code that made them. The sources are unpacked under `.data/`,
@@ -25,6 +19,9 @@ export async function bundleAtCommit(commit: string): Promise<{ code: string }> 
   await fs.rm(dir, { recursive: true, force: true });
   await fs.mkdir(dir, { recursive: true });
   try {
+    await run('git', ['cat-file', '-e', `${commit}^{commit}`], { cwd: ROOT }).catch(() => {
+      throw new Error(`commit ${commit} is not in this clone (a shallow clone?): git fetch --unshallow`);
+    });
     const archive = path.join(dir, 'sources.tar');
     await run('git', ['archive', '--format=tar', '-o', archive, commit, 'workflows', 'src/contract'], { cwd: ROOT });
     await run('tar', ['-xf', archive, '-C', dir]);

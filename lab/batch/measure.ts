@@ -5,7 +5,9 @@ import { progressGroups } from '../../src/batches/groups.js';
 import { batchPageWorkflowId, batchWorkflowId } from '../../workflows/shared/batch-ids.js';
 import type { SandboxControl } from '../faults/sandbox-control.js';
 
-/** Event types of a batch's and its pages' histories that Temporal Cloud bills (TEMPORAL-NOTES §10). */
+/**
+ * Event types of a batch's and its pages' histories that Temporal Cloud bills (as lab/billed-actions.ts counts them).
+ */
 const BILLED = {
   EVENT_TYPE_TIMER_STARTED: 'timers',
   EVENT_TYPE_MARKER_RECORDED: 'local activity markers',

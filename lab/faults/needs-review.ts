@@ -4,7 +4,7 @@ import { VerificationStage } from '../../workflows/shared/search-attributes.js';
 import type { ReviewDecision } from '../../workflows/shared/types.js';
 import type { Stage } from '../../workflows/shared/stages.js';
 
-/** The stage of a v1 verification whose creation may or may not have happened (DESIGN §10). */
+/** The stage of a v1 verification whose creation may or may not have happened (docs/integrating/verifications.md). */
 export const NEEDS_REVIEW_STAGE = 'needs-review' satisfies Stage;
 
 export interface ReviewOutcome {

@@ -50,8 +50,9 @@ export interface FaultStackOptions {
   /** `ELIGIBILITY_MAX_RPS` (default 40: 400 rows last about 20 s, so the batch still runs when the worker is killed). */
   maxRps?: number;
   /**
-   * Outbound events (DESIGN §14): a throwaway PostgreSQL for the worker's events worker (DATABASE_URL) and the intake
-   * API's event endpoints, whose dispatchers run with `policy` over the configuration's (e.g. short retry intervals).
+   * Outbound events (docs/integrating/events.md): a throwaway PostgreSQL for the worker's events worker (DATABASE_URL)
+   * and the intake API's event endpoints, whose dispatchers run with `policy` over the configuration's (e.g. short
+   * retry intervals).
    */
   events?: { policy: Partial<DeliveryPolicy> };
 }

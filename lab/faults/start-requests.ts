@@ -135,7 +135,7 @@ async function startRow(client: Client, { row, line, request }: ValidRow, option
       startVerification(client, resolved, {
         taskQueue: options.taskQueue,
         anonymousId,
-        // A file of rows is bulk work (DESIGN §8): it never overtakes the front desk.
+        // A file of rows is bulk work (docs/developing/traffic.md): it never overtakes the front desk.
         lane: 'bulk',
         ...(options.tenant ? { tenant: options.tenant } : {}),
         ...(options.tenantWeights ? { tenantWeights: options.tenantWeights } : {}),

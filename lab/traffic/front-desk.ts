@@ -1,7 +1,7 @@
 /**
  * `npm run bench:front-desk [-- --rate 20 --batch 2000 --checkins 12 --interval 5 --port 7600]`
  * `[--prefer-wait [--requests 100 --request-interval 1 --repeat-after 2]]`: the front desk
- * beside a saturating batch (issue "traffic governance", DESIGN §8). The service's limit is R (the sandbox enforces
+ * beside a saturating batch (docs/developing/traffic.md). The service's limit is R (the sandbox enforces
  * it) and the worker is told it (`ELIGIBILITY_MAX_RPS = R`). First without a batch, then with a batch of `--batch`
  * rows running: check-ins are submitted through the intake API every `--interval` seconds, and a person's run input
  * (`POST /verifications/:id/runs/:flowRunId/input`, the `supplyRunInput` update, `PUT /v1/runs`) is sent once.

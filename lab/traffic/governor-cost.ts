@@ -13,7 +13,7 @@ type Event = {
 };
 
 /**
- * Billed Temporal actions (TEMPORAL-NOTES §10) of the governor of `taskQueue`, from its histories: each report (a
+ * Billed Temporal actions (lab/billed-actions.ts) of the governor of `taskQueue`, from its histories: each report (a
  * signal-with-start: 1, whether it started the run or not), each workflow task that ran its local activity (1), each
  * continue-as-new (1). Queries (people's `eligibility governor`) are not counted: they are not part of governing.
  */

@@ -1,9 +1,9 @@
 /**
  * `npm run bench:tenants [-- --big 2000 --small 200 --rate 20 --weight-small 1 --no-tenants --port 7601]`: two
- * clinics' batches submitted together through the intake API (DESIGN §8). The service's limit is R (the sandbox
- * enforces it, the worker is told it). Prints when each batch's items have all been created, and each tenant's share
- * of the creations while both ran, beside its weighted share (`ELIGIBILITY_TENANT_WEIGHTS`; the big clinic weighs
- * 1). `--no-tenants` submits the same batches without a tenant: one FIFO, the behaviour before fairness.
+ * clinics' batches submitted together through the intake API (docs/developing/traffic.md). The service's limit is R
+ * (the sandbox enforces it, the worker is told it). Prints when each batch's items have all been created, and each
+ * tenant's share of the creations while both ran, beside its weighted share (`ELIGIBILITY_TENANT_WEIGHTS`; the big
+ * clinic weighs 1). `--no-tenants` submits the same batches without a tenant: one FIFO, the behaviour before fairness.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { numberArg } from '../bench-stack.js';

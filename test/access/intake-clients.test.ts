@@ -3,7 +3,7 @@ import { IntakeClients } from '../../src/access/intake-clients.js';
 import type { Store } from '../../src/store/database.js';
 import { testStore } from '../../testing/database.js';
 
-describe('intake clients (DESIGN §13)', function () {
+describe('intake clients', function () {
   this.timeout(20_000);
   let store: Store;
   let clients: IntakeClients;

@@ -3,7 +3,7 @@ import { OperatorDirectory, operatorSees } from '../../src/access/operators.js';
 import type { Store } from '../../src/store/database.js';
 import { testStore } from '../../testing/database.js';
 
-describe("the console's operators (DESIGN §13)", function () {
+describe("the console's operators", function () {
   this.timeout(30_000);
   let store: Store;
   let directory: OperatorDirectory;

@@ -3,7 +3,7 @@ import { AuditTrail } from '../../src/audit/audit-trail.js';
 import type { Store } from '../../src/store/database.js';
 import { testStore } from '../../testing/database.js';
 
-describe('the audit trail (DESIGN §13)', function () {
+describe('the audit trail', function () {
   this.timeout(30_000);
   const stores: Store[] = [];
   after(async () => {

@@ -13,7 +13,7 @@ import { AuditTrail } from '../../src/audit/audit-trail.js';
 import { openStore } from '../../src/store/database.js';
 import { launchChromium } from '../console/browser.js';
 import { eventually } from '../../testing/workflow-harness.js';
-import { CLI_ARGV } from './run-cli.js';
+import { CLI_ARGV, compiledEnv } from '../../testing/compiled.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -26,7 +26,7 @@ async function examplePhi(): Promise<string[]> {
   return [...new Set(values.filter((v): v is string => typeof v === 'string' && v.length > 0))];
 }
 
-/** The outcome the example file is written to produce, row by row (DESIGN §7, examples/intake.csv). */
+/** The outcome the example file is written to produce, row by row (examples/intake.csv). */
 const EXPECTED: Record<string, string> = {
   'verification-example-001': 'completed',
   'verification-example-007': 'completed', // its discovery, created in the sandbox, completes by webhook
@@ -92,6 +92,7 @@ describe('eligibility dev (npm start)', function () {
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'eligibility-dev-'));
     const env = {
       ...process.env,
+      ...compiledEnv(),
       TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}`,
       TEMPORAL_UI_PORT: String(await freePort()),
       SANDBOX_PORT: '0',

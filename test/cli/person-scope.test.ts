@@ -10,8 +10,9 @@ import { eventually, startWorkflowHarness, type WorkflowHarness } from '../../te
 import { runCli, type CliRun } from './run-cli.js';
 
 /**
- * The CLI acting for a person of the operator directory (`--as`, DESIGN §13): within their tenants and role, as the
- * console. Against the run's dev server, a worker and the run's database (its `public` schema, as the CLI opens it).
+ * The CLI acting for a person of the operator directory (`--as`, docs/operating/cli.md): within their tenants and role,
+ * as the console. Against the run's dev server, a worker and the run's database (its `public` schema, as the CLI opens
+ * it).
  */
 describe('eligibility --as an operator: tenants and role', function () {
   this.timeout(120_000);

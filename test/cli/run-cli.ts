@@ -1,14 +1,11 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { testCodecEnv } from '../../testing/codec.js';
+import { CLI_ARGV, compiledEnv } from '../../testing/compiled.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/**
- * How tests run the `eligibility` command: the TypeScript sources through tsx, as the suite itself runs, so no build
- * is needed and nothing stale is tested. `bin/eligibility.js` runs the compiled build instead; test/build checks that.
- */
-export const CLI_ARGV = ['--import', 'tsx', fileURLToPath(new URL('../../apps/cli/main.ts', import.meta.url))];
+export { CLI_ARGV };
 
 export interface CliRun {
   code: number;
@@ -25,7 +22,7 @@ export function runCli(args: readonly string[], env: Record<string, string> = {}
     const child = execFile(
       process.execPath,
       [...CLI_ARGV, ...args],
-      { cwd: ROOT, env: { ...process.env, ...testCodecEnv(), ...env }, timeout: 60_000 },
+      { cwd: ROOT, env: { ...process.env, ...compiledEnv(), ...testCodecEnv(), ...env }, timeout: 60_000 },
       (error, stdout, stderr) => {
         const code = error?.code;
         // A number is the command's exit code; anything else (not started, killed by the timeout) is the test's error.

@@ -6,7 +6,7 @@ import { eventually, startWorkflowHarness, type WorkflowHarness } from '../../te
 import { runCli } from './run-cli.js';
 
 describe('eligibility schedules against the dev server', function () {
-  // Eight commands, each a Node start through tsx: beside the whole suite on two cores, up to half a minute each.
+  // Eight commands, each a Node start: beside the whole suite on two cores, seconds each.
   this.timeout(300_000);
   let h: WorkflowHarness;
   let env: Record<string, string>;

@@ -18,8 +18,9 @@ interface Person {
   password: string;
 }
 
-// The administrators' pages (DESIGN §13) against a database of the suite's own: intake clients, operators and the
-// audit trail, as `eligibility clients|operators|audit` manage them, limited to an administrator's tenants.
+// The administrators' pages (docs/operating/console.md) against a database of the suite's own: intake clients,
+// operators and the audit trail, as `eligibility clients|operators|audit` manage them, limited to an administrator's
+// tenants.
 describe('operator console: administrators’ pages', function () {
   this.timeout(60_000);
   let store: Store;

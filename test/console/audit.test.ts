@@ -21,8 +21,9 @@ import { verificationAwaitingInput, verificationNeedingReview } from './waiting-
 const HTML = { accept: 'text/html' };
 const TENANT = 'clinic-audit';
 
-// The console's audit trail (DESIGN §13) against the real stack: the run's dev server, a worker, the sandbox and a
-// database of its own. Every disclosure of patient data and every change is an entry, naming fields, never values.
+// The console's audit trail (docs/operating/console.md) against the real stack: the run's dev server, a worker, the
+// sandbox and a database of its own. Every disclosure of patient data and every change is an entry, naming fields,
+// never values.
 describe('operator console audit trail', function () {
   this.timeout(60_000);
   let h: WorkflowHarness;

@@ -22,8 +22,9 @@ interface Person {
   password: string;
 }
 
-// The console's Event endpoints page (DESIGN §14) against a database of the suite's own and the run's dev server: the
-// tenants' dispatchers are started on a task queue no worker polls, so what they were told stays in their history.
+// The console's Event endpoints page (docs/integrating/events.md) against a database of the suite's own and the run's
+// dev server: the tenants' dispatchers are started on a task queue no worker polls, so what they were told stays in
+// their history.
 describe('operator console: event endpoints', function () {
   this.timeout(60_000);
   const run = randomUUID().slice(0, 8);

@@ -23,9 +23,9 @@ const person = (id: string, claims: Record<string, unknown>): TestAccount => ({
   claims: { email: `${id}@clinic.example`, email_verified: true, ...claims },
 });
 
-// Sign-in through the organisation's OpenID Connect provider (DESIGN §13) against the certified oidc-provider run in
-// this process, two consoles (a public client with PKCE only, with the database's directory, sessions and audit trail;
-// a confidential client with a secret), and the real stack for the pages they open.
+// Sign-in through the organisation's OpenID Connect provider (docs/operating/console.md) against the certified
+// oidc-provider run in this process, two consoles (a public client with PKCE only, with the database's directory,
+// sessions and audit trail; a confidential client with a secret), and the real stack for the pages they open.
 describe('console sign-in through OpenID Connect', function () {
   this.timeout(60_000);
   let h: WorkflowHarness;

@@ -37,8 +37,8 @@ interface Person {
   password: string;
 }
 
-// Roles and tenants in the console (DESIGN §13) against the real stack: the run's dev server, a worker, the sandbox
-// and a database of its own holding the operator directory and the audit trail.
+// Roles and tenants in the console (docs/operating/console.md) against the real stack: the run's dev server, a worker,
+// the sandbox and a database of its own holding the operator directory and the audit trail.
 describe('operator console roles and tenants', function () {
   this.timeout(60_000);
   let h: WorkflowHarness;

@@ -4,7 +4,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { loadConfig } from '../../src/config.js';
 import { DEFAULT_OPENAPI_OPTIONS, buildOpenApiDocument, renderOpenApiDocument } from '../../src/contract/openapi.js';
 
-describe('contract: OpenAPI document', () => {
+describe("contract: the eligibility service's OpenAPI document", () => {
   it('is a valid OpenAPI 3.1 document', async () => {
     const validator = new Validator();
     const result = await validator.validate(buildOpenApiDocument());
@@ -12,8 +12,8 @@ describe('contract: OpenAPI document', () => {
     assert.equal(validator.version, '3.1');
   });
 
-  it('is up to date in docs/openapi.json (run `npm run openapi`)', async () => {
-    const written = await fs.readFile(new URL('../../docs/openapi.json', import.meta.url), 'utf8');
+  it('is up to date in docs/eligibility-service.openapi.json (run `npm run openapi`)', async () => {
+    const written = await fs.readFile(new URL('../../docs/eligibility-service.openapi.json', import.meta.url), 'utf8');
     assert.equal(written, renderOpenApiDocument());
   });
 

@@ -3,7 +3,8 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CLI_ARGV, runCli } from '../cli/run-cli.js';
+import { runCli } from '../cli/run-cli.js';
+import { CLI_ARGV, compiledEnv } from '../../testing/compiled.js';
 import { runRole } from '../cli/run-role.js';
 import { workflowBundle } from '../../testing/bundle.js';
 import { testCodecEnv } from '../../testing/codec.js';
@@ -81,7 +82,7 @@ server_name = "${SERVER_NAME}"
   ] as const) {
     it(`${role}: connects through the profile's mTLS, checking the server's name against the profile's CA`, async () => {
       const before = proxy.handshakes.length;
-      const running = await runRole([...CLI_ARGV, role], { env, cwd: ROOT, ready });
+      const running = await runRole([...CLI_ARGV, role], { env: { ...compiledEnv(), ...env }, cwd: ROOT, ready });
       assert.match(running.output(), new RegExp(proxy.address.replace(/\./g, '\\.')), 'the address is the profile’s');
       assert.equal(await running.stop(), 0, running.output());
       const seen = proxy.handshakes.slice(before);

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { IN_PROCESS } from '../../workers/relaunch.js';
-import { CLI_ARGV } from '../cli/run-cli.js';
+import { CLI_ARGV, compiledEnv } from '../../testing/compiled.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -54,7 +54,7 @@ export const commandLine = (pid: number) => {
 export function startWorkerProcess(env: Record<string, string>): WorkerProcess {
   const child = spawn(process.execPath, [...CLI_ARGV, 'worker'], {
     cwd: ROOT,
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...compiledEnv(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -28,9 +28,9 @@ interface Created {
 }
 
 /**
- * Outbound events end to end (DESIGN §14): the intake API, a real Temporal dev server's dispatcher and verification
- * workflows, the events worker on its own queue, PostgreSQL, and real HTTP receivers; every delivery verified with
- * `standardwebhooks` as an integrator would.
+ * Outbound events end to end (docs/integrating/events.md): the intake API, a real Temporal dev server's dispatcher and
+ * verification workflows, the events worker on its own queue, PostgreSQL, and real HTTP receivers; every delivery
+ * verified with `standardwebhooks` as an integrator would.
  */
 describe('outbound events: signed, ordered, retried deliveries', function () {
   this.timeout(90_000);

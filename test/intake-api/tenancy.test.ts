@@ -13,8 +13,9 @@ import { eventually } from '../../testing/workflow-harness.js';
 import { boundedTeardown } from '../../testing/bounded-teardown.js';
 
 /**
- * Tenants as security boundaries (DESIGN §13): a client of tenant B tries every route of the intake API on tenant A's
- * verification and batch, and learns nothing: each answer is the one a workflow or batch that does not exist gets.
+ * Tenants as security boundaries (docs/operating/access-and-audit.md): a client of tenant B tries every route of the
+ * intake API on tenant A's verification and batch, and learns nothing: each answer is the one a workflow or batch that
+ * does not exist gets.
  */
 describe('intake API: tenants, scopes and the audit trail', function () {
   this.timeout(60_000);

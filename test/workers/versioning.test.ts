@@ -18,7 +18,7 @@ import { WorkflowType } from '../../workflows/shared/workflow-types.js';
 import { testTemporal } from '../../testing/temporal.js';
 import { eventually, startWorkflowHarness, type WorkflowHarness } from '../../testing/workflow-harness.js';
 
-describe('worker deployment versions (DESIGN §12)', function () {
+describe('worker deployment versions', function () {
   this.timeout(90_000);
   const harnesses: WorkflowHarness[] = [];
   after(async () => {

@@ -16,9 +16,9 @@ import { eventually, type WorkflowHarness } from '../../testing/workflow-harness
 import { startIntakeApiHarness } from '../../testing/intake-api-harness.js';
 
 /**
- * Priority lanes and tenants (DESIGN §8), read back from Temporal: the priority a workflow was started with (its
- * description and its WorkflowExecutionStarted event), which its workflow tasks and activities inherit, and the
- * priority recorded on the activities that override it. Mechanisms only, never timings.
+ * Priority lanes and tenants (docs/developing/traffic.md), read back from Temporal: the priority a workflow was started
+ * with (its description and its WorkflowExecutionStarted event), which its workflow tasks and activities inherit, and
+ * the priority recorded on the activities that override it. Mechanisms only, never timings.
  */
 describe('priority lanes and tenants', function () {
   this.timeout(60_000);

@@ -14,9 +14,9 @@ async function activityTimeouts(workflowId: string): Promise<number> {
   return (history.events ?? []).filter((e) => e.activityTaskTimedOutEventAttributes).length;
 }
 
-// The retry window, time-compressed (DESIGN §8): a 2 s window stands for the 24 h default, a backlog of seconds for
-// one of hours. Before it, a call's one-hour schedule-to-close counted time queued behind the rate limit, and the
-// tail of a long backlog failed without the service ever refusing it.
+// The retry window, time-compressed (docs/developing/service-calls.md): a 2 s window stands for the 24 h default, a
+// backlog of seconds for one of hours. Before it, a call's one-hour schedule-to-close counted time queued behind the
+// rate limit, and the tail of a long backlog failed without the service ever refusing it.
 describe('retry window', function () {
   this.timeout(60_000);
   let h: WorkflowHarness;
