@@ -77,7 +77,7 @@ export default tseslint.config(
   },
   {
     // The sandbox imitates the service on its own: it shares the contract with the client, never the client's code,
-    // so the two sides cannot agree on a mistake (DESIGN §1).
+    // so the two sides cannot agree on a mistake (docs/developing/architecture.md).
     files: ['sandbox/**/*.ts'],
     rules: {
       'no-restricted-imports': [

@@ -74,9 +74,9 @@ export function toDiscoveryFailure(err: unknown): unknown {
 }
 
 /**
- * The client's typed errors as the failures workflows see (DESIGN §4). Types come from the shared `FailureType` list,
- * never a class name; messages are the client's, which carry statuses, error codes and field names, never values.
- * Anything else (a cancellation, a bug) is returned unchanged for Temporal to handle.
+ * The client's typed errors as the failures workflows see (docs/developing/service-calls.md). Types come from the
+ * shared `FailureType` list, never a class name; messages are the client's, which carry statuses, error codes and field
+ * names, never values. Anything else (a cancellation, a bug) is returned unchanged for Temporal to handle.
  */
 export function toActivityFailure(err: unknown): unknown {
   if (!(err instanceof Error)) return err;
@@ -106,13 +106,13 @@ export function toActivityFailure(err: unknown): unknown {
 }
 
 /**
- * Whether a failed v1 creation may have created a verification (DESIGN §10). The spec gives v1 no idempotency and no
- * lookup, so an outcome the service did not state is ambiguous: no response (a dropped connection after the request
- * was written, the client's timeout, any wire failure but a connection never made), a 5xx (an answer, but the spec
- * does not say the verification was not stored before it failed; the sandbox's injected 500s happen before processing,
- * the real service promises nothing), and a 2xx or other answer outside the contract (something was created, its id
- * unreadable). Definite refusals stay retryable by their usual rules: 400 and other 4xx, 401/403, 404, 408 (the server
- * gave up before our request was complete), 429, and a connection refused or never established.
+ * Whether a failed v1 creation may have created a verification (docs/developing/service-calls.md). The spec gives v1 no
+ * idempotency and no lookup, so an outcome the service did not state is ambiguous: no response (a dropped connection
+ * after the request was written, the client's timeout, any wire failure but a connection never made), a 5xx (an answer,
+ * but the spec does not say the verification was not stored before it failed; the sandbox's injected 500s happen before
+ * processing, the real service promises nothing), and a 2xx or other answer outside the contract (something was
+ * created, its id unreadable). Definite refusals stay retryable by their usual rules: 400 and other 4xx, 401/403, 404,
+ * 408 (the server gave up before our request was complete), 429, and a connection refused or never established.
  */
 export function mayHaveCreated(err: unknown): boolean {
   if (err instanceof NetworkError) return !err.notSent;

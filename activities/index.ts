@@ -12,7 +12,8 @@ import type { VerificationActivities } from '../workflows/verification/index.js'
 
 /**
  * Runs one client call as an activity: the activity's cancellation aborts the HTTP call, and the client's typed errors
- * become the failures of DESIGN §4. Retries are Temporal's alone (`workflows/shared/activity-options.ts`).
+ * become the failures of docs/developing/service-calls.md. Retries are Temporal's alone
+ * (`workflows/shared/activity-options.ts`).
  */
 export async function serviceCall<T>(
   deps: ActivityDeps,

@@ -13,9 +13,10 @@ function firstFailureMs(): number | undefined {
 }
 
 /**
- * The retry window (DESIGN §8): a retryable failure is retried by Temporal until `retryWindowSeconds` after the call's
- * FIRST failure, then it becomes final, with its type and message kept. Time spent queued behind the rate limit
- * before the first attempt never counts (the call has not failed yet), unlike a schedule-to-close timeout.
+ * The retry window (docs/developing/service-calls.md): a retryable failure is retried by Temporal until
+ * `retryWindowSeconds` after the call's FIRST failure, then it becomes final, with its type and message kept. Time
+ * spent queued behind the rate limit before the first attempt never counts (the call has not failed yet), unlike a
+ * schedule-to-close timeout.
  *
  * The first failure's time must reach later attempts, which may run on other workers: it is recorded as the attempt's
  * heartbeat details, which the worker sends with the failure and the server hands to the next attempt

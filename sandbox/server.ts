@@ -55,7 +55,7 @@ export interface SandboxOptions {
   random?: () => number;
 }
 
-/** A local imitation of the eligibility service (SERVICE-SPEC.md) with in-memory state. */
+/** A local imitation of the eligibility service (docs/eligibility-service.openapi.json) with in-memory state. */
 export async function createSandbox(config: SandboxConfig, options: SandboxOptions = {}): Promise<Sandbox> {
   const ctx = createContext(config, options.random);
   const app = Fastify({

@@ -277,7 +277,7 @@ export const variables = {
     schema: jsonObjectOf(z.record(z.string().min(1).max(64), z.number().min(0.001).max(1000))),
     default: '{}',
     description:
-      'Fair share between tenants within a lane (DESIGN §8): JSON of tenant to weight, e.g. {"clinic-7":2}; a tenant not named weighs 1',
+      'Fair share between tenants within a lane: JSON of tenant to weight, e.g. {"clinic-7":2}; a tenant not named weighs 1',
   }),
   SANDBOX_HOST: v({ schema: z.string().min(1), default: '127.0.0.1', description: 'Interface the sandbox binds' }),
   SANDBOX_PORT: v({ schema: port, default: '4010', description: 'Port of the sandbox (0 = any free port)' }),

@@ -2,6 +2,7 @@ import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { variables } from '../src/config-variables.js';
 import { bundleWorkflowFile, removeWorkflowFile } from './bundle.js';
 import { compileForTests } from './compiled.js';
+import { ensureMachine } from './machine.js';
 import { startTestDatabase, stopTestDatabase } from './database.js';
 import { connectTestTemporal, startTestTemporalServer, stopTestTemporalServer } from './temporal.js';
 
@@ -22,6 +23,7 @@ Runtime.install({ logger: new DefaultLogger('ERROR') });
  * nothing is skipped. The first run on a machine fetches the Temporal CLI (seconds), or builds it with Go.
  */
 export async function mochaGlobalSetup(): Promise<void> {
+  await ensureMachine({ databaseGiven: Boolean(process.env.ELIGIBILITY_TEST_DATABASE_URL) });
   await Promise.all([startTestTemporalServer(), bundleWorkflowFile(), startTestDatabase(), compileForTests()]);
 }
 

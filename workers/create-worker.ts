@@ -24,10 +24,10 @@ export interface CreateWorkerOptions {
   /**
    * Workflow tasks held at once (`WORKER_MAX_CONCURRENT_WORKFLOW_TASKS`). The worker runs them one at a time in its
    * workflow thread, in arrival order, so tasks it holds beyond what it is busy with wait there, where their priority
-   * (DESIGN §8: lanes) counts for nothing; tasks left at the server are dispatched by lane. The SDK's default of 40
-   * keeps check-ins waiting behind a batch's tasks; too few keeps the worker under the service's limit, since every
-   * task waits for its round trip to the server. The default is enough to reach the limit and few enough that the
-   * front desk stays quick beside a batch.
+   * (lanes: docs/developing/traffic.md) counts for nothing; tasks left at the server are dispatched by lane. The SDK's
+   * default of 40 keeps check-ins waiting behind a batch's tasks; too few keeps the worker under the service's limit,
+   * since every task waits for its round trip to the server. The default is enough to reach the limit and few enough
+   * that the front desk stays quick beside a batch.
    */
   maxConcurrentWorkflowTasks?: number;
   /** Pre-bundled workflow code (`loadWorkflowBundle`; tests bundle once per run): the worker never runs webpack. */

@@ -37,9 +37,9 @@ export interface EventsWorkerOptions {
 const CACHED_DISPATCHERS = 100;
 
 /**
- * The worker of the events task queue (DESIGN §14): the tenants' dispatcher workflows, their deliveries and the
- * bookkeeping. A backlog of the verifications' workflow tasks never delays a dispatcher's (they have their own queue,
- * slots and workflow thread here), and a slow or dead endpoint holds delivery slots here, never the service's
+ * The worker of the events task queue (docs/integrating/events.md): the tenants' dispatcher workflows, their deliveries
+ * and the bookkeeping. A backlog of the verifications' workflow tasks never delays a dispatcher's (they have their own
+ * queue, slots and workflow thread here), and a slow or dead endpoint holds delivery slots here, never the service's
  * activities; each dispatcher keeps at most a few deliveries per endpoint under way, so one endpoint cannot take them
  * all.
  */
@@ -98,7 +98,7 @@ export interface EventsSide {
 
 /**
  * The events of a process with the database (DATABASE_URL): its store, the codec keys that open endpoint secrets, the
- * outbox with its first attempts and handovers (DESIGN §14, decision 60). Undefined without a database: then no
+ * outbox with its first attempts and handovers (decision 60). Undefined without a database: then no
  * endpoint can exist, and nothing is delivered.
  */
 export async function openEventsSide(config: Config, temporal: Client): Promise<EventsSide | undefined> {

@@ -2,7 +2,7 @@ import { ConfigError, type WorkerConfig } from '../src/config.js';
 
 /**
  * What a worker's workflow heap must hold: the SDK, the bundle and the activations in flight, plus the cached
- * workflows. Both are at least twice what `npm run bench:workflow-heap` and `bench:worker-memory` (with --trace-gc)
+ * workflows. Both are at least twice what the lab's `bench:workflow-heap` and `bench:worker-memory` (with --trace-gc)
  * measure, so that V8 keeps room to collect instead of thrashing near its limit.
  */
 const BASE_MB = 64;

@@ -78,8 +78,8 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
     const outcomes = governor ? new CallOutcomes() : undefined;
     const brake = governor ? new RateLimitBrake() : undefined;
     const service = new EligibilityClient(config.service, { onExchange: recordServiceExchange });
-    // Outbound events (DESIGN §14): only with a database, where endpoints are kept; without one its code (the store's)
-    // is not even loaded, and emitting an event does nothing.
+    // Outbound events (docs/integrating/events.md): only with a database, where endpoints are kept; without one its
+    // code (the store's) is not even loaded, and emitting an event does nothing.
     const eventsSide = config.database.url
       ? await (await import('./events-worker.js')).openEventsSide(config, temporal)
       : undefined;

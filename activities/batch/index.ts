@@ -34,8 +34,9 @@ export interface BatchActivityDeps {
 }
 
 /**
- * The activities of batches (DESIGN §9): calls to Temporal, not to the service. Batches run them as local activities
- * (workflows/batch/batch-activity-options.ts). It implements the batch workflows' port, `BatchActivities`.
+ * The activities of batches (docs/integrating/batches.md): calls to Temporal, not to the service. Batches run them as
+ * local activities (workflows/batch/batch-activity-options.ts). It implements the batch workflows' port,
+ * `BatchActivities`.
  */
 export function createBatchActivities(deps: BatchActivityDeps): BatchActivities {
   return {

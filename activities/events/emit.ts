@@ -4,7 +4,7 @@ import type { OutboundEvent } from '../../workflows/shared/event-catalogue.js';
 import type { EmitActivities } from '../../workflows/shared/event-emitter.js';
 
 /**
- * The local activity every workflow emits its events with (DESIGN §14, decision 60): the event is kept and queued for
+ * The local activity every workflow emits its events with (decision 60): the event is kept and queued for
  * its tenant's endpoints before the workflow task completes, and its first attempts begin at once in this process.
  * Without a database (no endpoint can exist) it does nothing.
  */

@@ -36,7 +36,7 @@ export interface Emitting {
 }
 
 /**
- * Emitting events through the outbox (DESIGN §14, decision 60), put together: the outbox named for this process, first
+ * Emitting events through the outbox (decision 60), put together: the outbox named for this process, first
  * attempts in it, handovers to the tenant's dispatchers, and an endpoint that answers 410 disabled at once.
  */
 export function openEmitting(deps: EmittingDeps): Emitting {

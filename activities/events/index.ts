@@ -27,9 +27,9 @@ function nextRetryAt(now: number): Date | undefined {
 }
 
 /**
- * The event dispatcher's activities (DESIGN §14), on the events task queue, apart from the service's: a slow endpoint
- * holds only these. The endpoint's URL and secrets are read at every attempt, so a rotation or a change applies at
- * once and no secret ever reaches Temporal.
+ * The event dispatcher's activities (docs/integrating/events.md), on the events task queue, apart from the service's: a
+ * slow endpoint holds only these. The endpoint's URL and secrets are read at every attempt, so a rotation or a change
+ * applies at once and no secret ever reaches Temporal.
  */
 export function createEventActivities(deps: EventActivityDeps): EventActivities {
   const timeoutMs = deps.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;

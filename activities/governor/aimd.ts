@@ -9,8 +9,9 @@ import {
 } from '../../workflows/shared/governor-types.js';
 
 /*
- * The governor's rules (DESIGN §8). They run in the `decideRate` local activity, whose result the governor's history
- * records: changing a rule changes the worker, not replayed workflow code, so it needs no patch and no new version.
+ * The governor's rules (docs/developing/traffic.md). They run in the `decideRate` local activity, whose result the
+ * governor's history records: changing a rule changes the worker, not replayed workflow code, so it needs no patch and
+ * no new version.
  */
 
 export const DEFAULT_GOVERNOR_SETTINGS: GovernorSettings = {

@@ -7,7 +7,8 @@ import { recordAccess } from './audit-record.js';
 import { CliError, withStore, type CliContext } from './context.js';
 
 /**
- * Whom the CLI acts for, and so what it may see and do (DESIGN §13): the one place its commands ask.
+ * Whom the CLI acts for, and so what it may see and do (docs/operating/access-and-audit.md): the one place its commands
+ * ask.
  *
  * `--as <name>` naming an active operator of the directory (DATABASE_URL) makes the CLI act within that operator's
  * tenants and role, as the console does for them: another tenant's workflow or batch is reported exactly as one that

@@ -12,10 +12,10 @@ export function presentedPass(request: FastifyRequest): string | undefined {
 }
 
 /**
- * Who a pass names now (DESIGN §13): a person the directory has an entry for is as the directory says (a changed role
- * or tenants count at once, a disabled entry refuses them, whatever the pass says); a pass minted from the directory
- * for someone it no longer has is void; anyone else (CONSOLE_OPERATORS, the identity provider's claims) is as the pass
- * says until it expires.
+ * Who a pass names now (docs/developing/patient-data.md): a person the directory has an entry for is as the directory
+ * says (a changed role or tenants count at once, a disabled entry refuses them, whatever the pass says); a pass minted
+ * from the directory for someone it no longer has is void; anyone else (CONSOLE_OPERATORS, the identity provider's
+ * claims) is as the pass says until it expires.
  */
 export function personFinder(secret: string, directory: OperatorDirectory | undefined) {
   return async (pass: string): Promise<CodecPerson | undefined> => {

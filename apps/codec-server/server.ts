@@ -13,7 +13,9 @@ import type { TenantOf } from './tenants.js';
 
 export interface CodecServerOptions {
   codec: PayloadCodec;
-  /** The person a pass names now, or undefined (DESIGN §13: the codec server decodes for a person, never a service). */
+  /**
+   * The person a pass names now, or undefined (the codec server decodes for a person, never a service: decision 38).
+   */
   findPerson(pass: string): Promise<CodecPerson | undefined>;
   tenantOf: TenantOf;
   /** Where each decode is recorded, before the payloads go out. */

@@ -10,9 +10,9 @@ import { operatorOf } from './session.js';
 import { html } from './views/html.js';
 
 /**
- * Roles and tenants in the console (DESIGN §13). An operator scoped to tenants sees their objects only: another
- * tenant's workflow or batch (and one started without a tenant) is answered exactly as one that does not exist, before
- * anything of it is read or done. A viewer reads only.
+ * Roles and tenants in the console (docs/operating/console.md). An operator scoped to tenants sees their objects only:
+ * another tenant's workflow or batch (and one started without a tenant) is answered exactly as one that does not exist,
+ * before anything of it is read or done. A viewer reads only.
  */
 
 /** Whether the operator may act: src/access/operators.ts's rule, the CLI's too. */

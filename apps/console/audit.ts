@@ -12,8 +12,9 @@ export type ConsoleEvent = Omit<AuditEvent, 'actor' | 'source'> & {
 };
 
 /**
- * Appends the request's entry to the audit trail (DESIGN §13) before the answer goes out: a page whose entry cannot
- * be written is not sent (the write's failure becomes the request's 500). Without a trail nothing is recorded.
+ * Appends the request's entry to the audit trail (docs/operating/console.md) before the answer goes out: a page whose
+ * entry cannot be written is not sent (the write's failure becomes the request's 500). Without a trail nothing is
+ * recorded.
  */
 export async function audit(
   trail: AuditTrail | undefined,

@@ -11,8 +11,9 @@ import { OIDC_START_PATH } from './oidc-client.js';
 import { signInView, type SignInOptions } from './views/sign-in.js';
 
 /**
- * Where the console's operators come from (DESIGN §13): the operator directory in the database (each with a role and
- * tenants), and CONSOLE_OPERATORS (each an administrator of every tenant). Either may be empty, not both.
+ * Where the console's operators come from (docs/operating/console.md): the operator directory in the database (each
+ * with a role and tenants), and CONSOLE_OPERATORS (each an administrator of every tenant). Either may be empty, not
+ * both.
  */
 export interface OperatorSources {
   operators: ReadonlyMap<string, OperatorEntry>;

@@ -16,11 +16,11 @@ type Failure = OidcRefusal | 'no-sign-in-under-way' | 'provider-answer-refused';
 const errorCode = (err: unknown) => (err as { code?: unknown }).code ?? (err instanceof Error ? err.name : 'unknown');
 
 /**
- * Sign-in through the organisation's OpenID Connect provider (DESIGN §13): `GET /sign-in/oidc` sends the browser to
- * the provider (authorization code + PKCE, with state and nonce kept in the session), and the callback signs in the
- * person the provider vouches for. Their name is `oidc:<email or subject>`; a directory entry of that name sets their
- * role and tenants (disabled, it refuses them), else the role and tenants claims do. Every callback is audited like a
- * password sign-in, `ok` or `denied`, naming the person and nothing else of their claims or tokens.
+ * Sign-in through the organisation's OpenID Connect provider (docs/operating/console.md): `GET /sign-in/oidc` sends the
+ * browser to the provider (authorization code + PKCE, with state and nonce kept in the session), and the callback signs
+ * in the person the provider vouches for. Their name is `oidc:<email or subject>`; a directory entry of that name sets
+ * their role and tenants (disabled, it refuses them), else the role and tenants claims do. Every callback is audited
+ * like a password sign-in, `ok` or `denied`, naming the person and nothing else of their claims or tokens.
  */
 export function oidcRoutes(app: FastifyInstance, sources: OperatorSources, client: OidcClient, trail?: AuditTrail) {
   const { settings } = client;

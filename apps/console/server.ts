@@ -129,10 +129,10 @@ function errorPage(title: string, message: string): string {
 }
 
 /**
- * The operator console (DESIGN §11): server-rendered pages for people who answer runs, decide reviews and follow
- * batches. Sign-in with the operator directory, CONSOLE_OPERATORS or the organisation's OpenID Connect provider
- * (`oidc.ts`), roles and tenants (`access.ts`), a session cookie, a CSRF token in every form, a content security
- * policy that allows this origin's own script and style only. Returns the app; the caller listens.
+ * The operator console (docs/operating/console.md): server-rendered pages for people who answer runs, decide reviews
+ * and follow batches. Sign-in with the operator directory, CONSOLE_OPERATORS or the organisation's OpenID Connect
+ * provider (`oidc.ts`), roles and tenants (`access.ts`), a session cookie, a CSRF token in every form, a content
+ * security policy that allows this origin's own script and style only. Returns the app; the caller listens.
  */
 export function createConsole(options: ConsoleOptions): FastifyInstance {
   const { config, client, logger } = options;

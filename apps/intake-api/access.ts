@@ -14,7 +14,7 @@ declare module 'fastify' {
     principal?: Principal;
   }
   interface FastifyContextConfig {
-    /** The scope a route needs (DESIGN §13); a route with none needs a key and nothing more. */
+    /** The scope a route needs (docs/operating/access-and-audit.md); a route with none needs a key and nothing more. */
     scope?: Scope;
   }
 }

@@ -53,9 +53,15 @@ export interface IntakeApiOptions {
   batchTiming?: Partial<BatchTiming>;
   /** `/readyz`'s deadline for the Temporal server (`READYZ_TIMEOUT_MS`; default its default). */
   readyTimeoutMs?: number;
-  /** Intake clients and the audit trail (DESIGN §13), from DATABASE_URL; without clients, INTAKE_API_KEY is required. */
+  /**
+   * Intake clients and the audit trail (docs/operating/access-and-audit.md), from DATABASE_URL; without clients,
+   * INTAKE_API_KEY is required.
+   */
   access?: Omit<IntakeAccess, 'apiKey'>;
-  /** Event endpoints, their log and the dispatchers (DESIGN §14), from DATABASE_URL; without them their routes 503. */
+  /**
+   * Event endpoints, their log and the dispatchers (docs/integrating/events.md), from DATABASE_URL; without them their
+   * routes 503.
+   */
   events?: IntakeDeps['events'];
   /** The patient search index's keys (src/blind-index); without them nothing is indexed and search answers 503. */
   blindIndex?: IntakeDeps['blindIndex'];
@@ -76,10 +82,10 @@ function invalidParam(issue: ZodFastifySchemaValidationError): string {
 }
 
 /**
- * The intake HTTP API (DESIGN §6): start verifications, read their status, list them by stage, supply run input,
- * decide v1 verifications that need review, cancel. Routes declare their schemas (validation, serialisation and the
- * OpenAPI document at `/docs/openapi.json`, all from one declaration). Every route but the document needs the API
- * key. Returns the app; the caller listens.
+ * The intake HTTP API (docs/integrating/intake-api.md): start verifications, read their status, list them by stage,
+ * supply run input, decide v1 verifications that need review, cancel. Routes declare their schemas (validation,
+ * serialisation and the OpenAPI document at `/docs/openapi.json`, all from one declaration). Every route but the
+ * document needs the API key. Returns the app; the caller listens.
  */
 export function createIntakeApi(options: IntakeApiOptions): FastifyInstance {
   const { config, client, taskQueue, logger } = options;

@@ -12,7 +12,7 @@ import type { EventEndpoints } from '../../src/events/endpoints.js';
 import type { EventLog } from '../../src/events/event-log.js';
 import type { Patients } from '../../src/patients/patients.js';
 
-/** Event endpoints, their log and the tenants' dispatchers (DESIGN §14): with the database only. */
+/** Event endpoints, their log and the tenants' dispatchers (docs/integrating/events.md): with the database only. */
 export interface IntakeEvents {
   endpoints: EventEndpoints;
   log: EventLog;

@@ -15,8 +15,8 @@ import { CoverageChangeFields } from './patient-schemas.js';
 import { ITEM_OUTCOMES, RUNNING_STAGES, STAGES } from '../../workflows/shared/stages.js';
 
 /*
- * The event endpoints' bodies and answers (DESIGN §14), and the events themselves as the OpenAPI document's `webhooks`
- * show them. Every event type comes from the one catalogue (workflows/shared/event-catalogue.ts).
+ * The event endpoints' bodies and answers (docs/integrating/events.md), and the events themselves as the OpenAPI
+ * document's `webhooks` show them. Every event type comes from the one catalogue (workflows/shared/event-catalogue.ts).
  */
 
 export const EndpointCreateRequest = z

@@ -108,7 +108,7 @@ export function intakeOpenApiOptions(): FastifyDynamicSwaggerOptions {
       },
       components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: API_KEY_HEADER } } },
       security: [{ apiKey: [] }],
-      // The outbound events (DESIGN §14), from the one catalogue.
+      // The outbound events (docs/integrating/events.md), from the one catalogue.
       webhooks: eventWebhooks(),
     },
     transform: jsonSchemaTransform,

@@ -37,7 +37,10 @@ import { describes } from '../../src/contract/describes.js';
 export const Stage = z.enum(STAGES).meta({ id: 'Stage' });
 
 /** What `POST /verifications` accepts, as a document can say it: `version` may be left out (v2). */
-/** Not part of the service's request: the submitter's tenant, its fairness key in the task queue (DESIGN §8). */
+/**
+ * Not part of the service's request: the submitter's tenant, its fairness key in the task queue
+ * (docs/developing/traffic.md).
+ */
 const IntakeTenant = { tenant: TenantSchema.optional() };
 
 export const VerificationIntakeRequest = z

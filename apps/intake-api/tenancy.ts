@@ -8,9 +8,9 @@ import { principalOf } from './access.js';
 import { withDeadline, type IntakeDeps } from './deps.js';
 
 /**
- * The tenant of a workflow the caller names, once it is the caller's to see (DESIGN §13). Another tenant's workflow is
- * refused exactly as one that does not exist (404 `no such workflow`): a caller learns nothing of other clinics.
- * A caller of every tenant needs no look.
+ * The tenant of a workflow the caller names, once it is the caller's to see (docs/operating/access-and-audit.md).
+ * Another tenant's workflow is refused exactly as one that does not exist (404 `no such workflow`): a caller learns
+ * nothing of other clinics. A caller of every tenant needs no look.
  */
 export async function ownWorkflow(deps: IntakeDeps, request: FastifyRequest, workflowId: string) {
   const principal = principalOf(request);

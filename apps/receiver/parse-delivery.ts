@@ -3,10 +3,10 @@ import { CallerId, RequestedInput } from '../../src/contract/index.js';
 import { isPlainObject } from '../../workflows/shared/plain-object.js';
 
 /**
- * Reading a delivery defensively (DESIGN §2): the spec shows neither payload nor event list, so the receiver accepts
- * the sandbox's `{id, type, created, data: {...}}`, the same with `event` for `type`, and flat bodies whose fields sit
- * at the top. Only identifiers (and what a run asks for) are taken from a body; what the API can fetch is re-fetched
- * by the workflow.
+ * Reading a delivery defensively (docs/decisions/0001-service-contract-gaps.md): the spec shows neither payload nor
+ * event list, so the receiver accepts the sandbox's `{id, type, created, data: {...}}`, the same with `event` for
+ * `type`, and flat bodies whose fields sit at the top. Only identifiers (and what a run asks for) are taken from a
+ * body; what the API can fetch is re-fetched by the workflow.
  */
 
 export interface Delivery {

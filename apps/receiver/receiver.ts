@@ -73,9 +73,10 @@ function answered<T>(result: WebhookDeliveryResult, reply: T): T {
 }
 
 /**
- * The receiver of the service's webhook deliveries (DESIGN §6): authenticate, parse, deduplicate by event id, signal
- * the right workflows, then answer. A 2xx means every signal of the event was recorded by Temporal; anything that
- * failed to reach Temporal is answered 503 so the sender delivers it again. Returns the app; the caller listens.
+ * The receiver of the service's webhook deliveries (docs/integrating/webhooks.md): authenticate, parse, deduplicate by
+ * event id, signal the right workflows, then answer. A 2xx means every signal of the event was recorded by Temporal;
+ * anything that failed to reach Temporal is answered 503 so the sender delivers it again. Returns the app; the caller
+ * listens.
  */
 export function createWebhookReceiver(options: WebhookReceiverOptions): FastifyInstance {
   const { config, taskQueue, logger } = options;

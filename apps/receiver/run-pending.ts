@@ -65,7 +65,7 @@ async function startRunWorkflow(ctx: ActionContext, event: RunEvent): Promise<st
 /**
  * `run-pending`: tell the verification that owns the run (by the caller's id when the event names it, else found by
  * its verificationId); when that verification has closed or is not ours, the run gets its own workflow so the event
- * is not dropped (DESIGN §3).
+ * is not dropped (docs/developing/workflows.md).
  */
 export async function runPending(ctx: ActionContext, event: RunEvent, eventId: string): Promise<ActionReport> {
   const signal: RunAwaitingInput = {

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startWorkerProcess, type WorkerProcess } from '../../test/deploy/worker-process.js';
+import { startWorkerProcess, type WorkerProcess } from '../../testing/worker-process.js';
 
 const READY_TIMEOUT_MS = 120_000;
 

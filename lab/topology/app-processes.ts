@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { childrenOf, commandLine } from '../../test/deploy/worker-process.js';
+import { childrenOf, commandLine } from '../../testing/worker-process.js';
 import { IN_PROCESS } from '../../workers/relaunch.js';
 import type { ProcessSpec } from './supervised-process.js';
 

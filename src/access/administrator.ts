@@ -1,8 +1,9 @@
 import { TenantSchema } from '../temporal/tenant.js';
 
 /**
- * A person who changes intake clients or operators (DESIGN §13): an administrator of the console, limited to their
- * tenants, or a person at the CLI, who acts with every right (they hold the database's credentials anyway).
+ * A person who changes intake clients or operators (docs/operating/access-and-audit.md): an administrator of the
+ * console, limited to their tenants, or a person at the CLI, who acts with every right (they hold the database's
+ * credentials anyway).
  */
 export interface Administrator {
   /** How the audit trail names them: `operator:<name>`, `cli:<name>`. */

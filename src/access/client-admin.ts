@@ -19,10 +19,10 @@ export interface IssuedKey {
 }
 
 /**
- * Intake clients as an administrator changes them (DESIGN §13): the rules both the CLI and the console's pages follow,
- * and one audit entry per change, written before the change is reported (actor, the client's tenant, `client.<act>:<id>`).
- * An administrator of some tenants sees and changes only those tenants' clients, and never makes one of every tenant;
- * another tenant's client is answered as one that does not exist.
+ * Intake clients as an administrator changes them (docs/operating/access-and-audit.md): the rules both the CLI and the
+ * console's pages follow, and one audit entry per change, written before the change is reported (actor, the client's
+ * tenant, `client.<act>:<id>`). An administrator of some tenants sees and changes only those tenants' clients, and
+ * never makes one of every tenant; another tenant's client is answered as one that does not exist.
  */
 export class ClientAdmin {
   constructor(

@@ -2,10 +2,10 @@ import { SignJWT, jwtVerify } from 'jose';
 import { OPERATOR_ROLES, type ConsoleOperator, type OperatorRole } from './operators.js';
 
 /*
- * A person's pass to the codec server (DESIGN §13): a short-lived JWT (HS256, CODEC_TOKEN_SECRET) naming the person
- * as the console resolved them when it was minted. The codec server trusts its role and tenants only for a person the
- * operator directory does not list (CONSOLE_OPERATORS, a sign-in through the identity provider); for a listed one it
- * asks the directory again, so a disabled operator's pass stops working at once.
+ * A person's pass to the codec server (docs/developing/patient-data.md): a short-lived JWT (HS256, CODEC_TOKEN_SECRET)
+ * naming the person as the console resolved them when it was minted. The codec server trusts its role and tenants only
+ * for a person the operator directory does not list (CONSOLE_OPERATORS, a sign-in through the identity provider); for a
+ * listed one it asks the directory again, so a disabled operator's pass stops working at once.
  */
 
 const ISSUER = 'eligibility-orchestrator';

@@ -23,8 +23,9 @@ export class IntakeClientError extends Error {
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : undefined);
 
 /**
- * Intake clients' credentials (DESIGN §13): each bound to one tenant or to all, and to scopes. Every request looks its
- * key up (an indexed read), so a revoked key is refused by every process from the next request on.
+ * Intake clients' credentials (docs/operating/access-and-audit.md): each bound to one tenant or to all, and to scopes.
+ * Every request looks its key up (an indexed read), so a revoked key is refused by every process from the next request
+ * on.
  */
 export class IntakeClients {
   constructor(private readonly store: Store) {}

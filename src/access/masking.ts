@@ -2,9 +2,10 @@ import type { BatchResultRow } from '../batches/results.js';
 import type { OperatorRole } from './operators.js';
 
 /**
- * What a viewer sees of a patient (DESIGN §13): a member id by its last four characters only (`••••4567`), a date of
- * birth by its year only. Applied to the data before anything renders it, so no page, download or CLI output of a
- * viewer holds the full value. The audit trail still names the fields shown: a masked member id is still a disclosure.
+ * What a viewer sees of a patient (docs/operating/console.md): a member id by its last four characters only
+ * (`••••4567`), a date of birth by its year only. Applied to the data before anything renders it, so no page, download
+ * or CLI output of a viewer holds the full value. The audit trail still names the fields shown: a masked member id is
+ * still a disclosure.
  */
 export const masksPatients = (person: { role: OperatorRole }): boolean => person.role === 'viewer';
 

@@ -15,11 +15,11 @@ export interface OperatorSpec {
 export type OperatorChange = { role?: OperatorRole; tenants?: string[] | null; password?: string };
 
 /**
- * Operators of the directory as an administrator changes them (DESIGN §13): the rules both the CLI and the console's
- * pages follow, and the audit entries written before the change is reported (`operator.<act>:<name>`). An
- * administrator of some tenants sees and changes only operators all of whose tenants are theirs, and gives no one a
- * tenant beyond theirs; nobody disables themselves or takes away their own admin role (the console would lock them
- * out mid-change, and an installation could lose its last administrator).
+ * Operators of the directory as an administrator changes them (docs/operating/access-and-audit.md): the rules both the
+ * CLI and the console's pages follow, and the audit entries written before the change is reported
+ * (`operator.<act>:<name>`). An administrator of some tenants sees and changes only operators all of whose tenants are
+ * theirs, and gives no one a tenant beyond theirs; nobody disables themselves or takes away their own admin role (the
+ * console would lock them out mid-change, and an installation could lose its last administrator).
  */
 export class OperatorAdmin {
   constructor(

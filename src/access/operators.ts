@@ -42,9 +42,9 @@ export const operatorSees = (operator: ConsoleOperator, tenant: string | undefin
 export const mayAct = (operator: Pick<ConsoleOperator, 'role'>): boolean => operator.role !== 'viewer';
 
 /**
- * The console's operators kept in the project's database (DESIGN §13), beside the ones of CONSOLE_OPERATORS (each an
- * administrator of every tenant). Looked up on every request, so a changed role or a disabled operator takes effect
- * at once, in every console process.
+ * The console's operators kept in the project's database (docs/operating/access-and-audit.md), beside the ones of
+ * CONSOLE_OPERATORS (each an administrator of every tenant). Looked up on every request, so a changed role or a
+ * disabled operator takes effect at once, in every console process.
  */
 export class OperatorDirectory {
   constructor(private readonly store: Store) {}

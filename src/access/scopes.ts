@@ -1,4 +1,4 @@
-/** What an intake client may do (DESIGN §13). Each route of the intake API requires one. */
+/** What an intake client may do (docs/operating/access-and-audit.md). Each route of the intake API requires one. */
 export const SCOPES = [
   'verifications:write',
   'verifications:read',

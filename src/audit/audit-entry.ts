@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 
-/** One entry of the audit trail (DESIGN §13): who did or saw what, never a patient value. */
+/** One entry of the audit trail (docs/operating/access-and-audit.md): who did or saw what, never a patient value. */
 export interface AuditEvent {
   /** `client:<id> (<name>)`, `api-key`, `operator:<name>`, `cli:<name>`, `codec:<user>`. */
   actor: string;

@@ -25,9 +25,9 @@ export type Verification =
   { ok: true; entries: number } | { ok: false; entries: number; brokenAt: number; why: string };
 
 /**
- * The audit trail (DESIGN §13): append-only and tamper-evident. Each entry carries the hash of the one before it, so an
- * edited, deleted or reordered entry breaks the chain at that entry (`verify`). Callers append before they answer:
- * a disclosure whose entry could not be written is not made.
+ * The audit trail (docs/operating/access-and-audit.md): append-only and tamper-evident. Each entry carries the hash of
+ * the one before it, so an edited, deleted or reordered entry breaks the chain at that entry (`verify`). Callers append
+ * before they answer: a disclosure whose entry could not be written is not made.
  */
 export class AuditTrail {
   constructor(private readonly store: Store) {}

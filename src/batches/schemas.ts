@@ -20,8 +20,8 @@ import {
 import { ITEM_OUTCOMES, RESUBMITTABLE_OUTCOMES, RUNNING_STAGES } from '../../workflows/shared/stages.js';
 
 /**
- * The batch routes' bodies, parameters and answers (DESIGN §9). Items are validated one by one with the contract
- * (`validateSubmission`), so one bad row never refuses the others; these schemas check the envelope.
+ * The batch routes' bodies, parameters and answers (docs/integrating/batches.md). Items are validated one by one with
+ * the contract (`validateSubmission`), so one bad row never refuses the others; these schemas check the envelope.
  */
 
 const submissionOptions = {

@@ -90,8 +90,8 @@ export async function submitBatch(
   // Set at start, where they are free: the whole batch is found with BatchId = "<id>".
   const typedSearchAttributes: SearchAttributePair[] = [{ key: BatchId, value: batchId }];
   if (itemOptions.tenant) typedSearchAttributes.push({ key: Tenant, value: itemOptions.tenant });
-  // The batch and its pages are bulk work of their tenant, like their items (DESIGN §8): they never overtake the front
-  // desk, and one tenant's pages do not crowd out another's.
+  // The batch and its pages are bulk work of their tenant, like their items (docs/developing/traffic.md): they never
+  // overtake the front desk, and one tenant's pages do not crowd out another's.
   const priority = lanePriority('bulk', itemOptions.tenant);
 
   let stored = 0;

@@ -75,9 +75,9 @@ interface Call extends Pick<SendOptions, 'method' | 'path' | 'json' | 'headers'>
 }
 
 /**
- * The eligibility service (SERVICE-SPEC.md), one method per endpoint, contract types in and out. Requests are checked
- * before sending and responses after receiving; failures are typed errors (`./errors.ts`). The client never retries
- * beyond one token refresh: Temporal is the only retry layer.
+ * The eligibility service (docs/eligibility-service.openapi.json), one method per endpoint, contract types in and out.
+ * Requests are checked before sending and responses after receiving; failures are typed errors (`./errors.ts`). The
+ * client never retries beyond one token refresh: Temporal is the only retry layer.
  */
 export class EligibilityClient {
   readonly #config: ServiceConfig;

@@ -2,7 +2,7 @@ import type { AccessToken } from '../contract/index.js';
 
 /**
  * A token is replaced once this share of its lifetime has passed, so a call never starts with a token about to
- * expire in flight (DESIGN §2: `expires_in` read as seconds, refreshed at 80%).
+ * expire in flight (`expires_in` read as seconds, refreshed at 80%: docs/decisions/0001-service-contract-gaps.md).
  */
 export const REFRESH_AT_FRACTION = 0.8;
 

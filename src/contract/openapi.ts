@@ -4,8 +4,9 @@ import { DEFAULT_IDEMPOTENCY_HEADER, DEFAULT_V1_FIELD_NAMES, type V1FieldNames }
 import { DISCOVERY_UPDATED_EVENT, RUN_PENDING_EVENT } from './webhook.js';
 
 /**
- * The OpenAPI 3.1 document of the service (`npm run openapi` writes docs/openapi.json), generated from the contract's
- * zod schemas with `z.toJSONSchema`; nothing in it is written by hand but the paths, statuses and descriptions.
+ * The OpenAPI 3.1 document of the service (`npm run openapi` writes docs/eligibility-service.openapi.json), generated
+ * from the contract's zod schemas with `z.toJSONSchema`; nothing in it is written by hand but the paths, statuses and
+ * descriptions.
  */
 export interface OpenApiOptions {
   /** The idempotency header's name (a gap in the spec; configuration). */
@@ -44,8 +45,9 @@ export function buildOpenApiDocument(options: OpenApiOptions = DEFAULT_OPENAPI_O
       title: 'Insurance eligibility verification service',
       version: '1.0.0',
       description:
-        'Generated from src/contract (zod). Where SERVICE-SPEC.md leaves a gap (idempotency header name, v1 field ' +
-        'names, success statuses, webhook payloads), this document shows the project decisions of DESIGN.md §2.',
+        "Generated from src/contract (zod). Where the service's specification leaves a gap (idempotency header name, " +
+        'v1 field names, success statuses, webhook payloads), this document shows the decisions recorded in ' +
+        'docs/decisions/0001-service-contract-gaps.md.',
     },
     servers: [{ url: '{base_url}', variables: { base_url: { default: 'http://127.0.0.1:4010' } } }],
     security: [{ BearerAuth: [] }],
@@ -62,7 +64,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = DEFAULT_OPENAPI_O
   };
 }
 
-/** The exact text of docs/openapi.json. */
+/** The exact text of docs/eligibility-service.openapi.json. */
 export function renderOpenApiDocument(options: OpenApiOptions = DEFAULT_OPENAPI_OPTIONS): string {
   return `${JSON.stringify(buildOpenApiDocument(options), null, 2)}\n`;
 }

@@ -2,12 +2,18 @@ import { z } from 'zod';
 import { CallerId, PlaceOfServiceCode, SpecialtyCode, Uuid } from './common.js';
 import { Subscriber, VerificationPatient } from './patient.js';
 
-/** The idempotency header's name is not shown in the spec; this is the project's default (DESIGN §2). */
+/**
+ * The idempotency header's name is not shown in the spec; this is the project's default
+ * (docs/decisions/0001-service-contract-gaps.md).
+ */
 export const DEFAULT_IDEMPOTENCY_HEADER = 'Idempotency-Key';
 /** The value of the idempotency header of `POST /v2/verifications`: a UUID v4, as the spec asks. */
 export const IdempotencyKey = z.uuidv4();
 
-/** `POST /v2/verifications`. Sent with an idempotency header (its name is configuration, DESIGN §2). */
+/**
+ * `POST /v2/verifications`. Sent with an idempotency header (its name is configuration:
+ * docs/decisions/0001-service-contract-gaps.md).
+ */
 export const VerificationRequestV2 = z.object({
   patient: VerificationPatient,
   payerId: z.string().min(1),

@@ -2,9 +2,9 @@ import { createHmac } from 'node:crypto';
 import { secretsEqual } from './secrets-equal.js';
 
 /**
- * Signing of webhook deliveries (a gap in the spec; DESIGN §2): the header `SIGNATURE_HEADER` carries
- * `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`. The sandbox signs with `signWebhook`; the receiver
- * and tests verify with `verifyWebhookSignature`, so both sides share one definition.
+ * Signing of webhook deliveries (a gap in the spec: docs/decisions/0001-service-contract-gaps.md): the header
+ * `SIGNATURE_HEADER` carries `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`. The sandbox signs with
+ * `signWebhook`; the receiver and tests verify with `verifyWebhookSignature`, so both sides share one definition.
  */
 
 function hmacHex(secret: string, timestampSeconds: number, rawBody: string | Uint8Array): string {

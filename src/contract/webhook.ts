@@ -17,14 +17,18 @@ export type WebhookEndpoint = z.infer<typeof WebhookEndpoint>;
 export const EventSubscriptionRequest = z.object({ event: z.string().min(1) });
 export type EventSubscriptionRequest = z.infer<typeof EventSubscriptionRequest>;
 
-/** The only event name the spec shows, and the one the project adds for runs awaiting input (DESIGN §2). */
+/**
+ * The only event name the spec shows, and the one the project adds for runs awaiting input
+ * (docs/decisions/0001-service-contract-gaps.md).
+ */
 export const DISCOVERY_UPDATED_EVENT = 'sandbox.discovery.updated';
 export const RUN_PENDING_EVENT = 'sandbox.run.pending';
 export const SANDBOX_EVENT_NAMES = [DISCOVERY_UPDATED_EVENT, RUN_PENDING_EVENT] as const;
 
 /**
  * A webhook delivery as the sandbox sends it. The spec does not show the payload; receivers must parse defensively
- * and re-fetch what the API can give them (DESIGN §2). `data` carries identifiers only, never patient data.
+ * and re-fetch what the API can give them (docs/decisions/0001-service-contract-gaps.md). `data` carries identifiers
+ * only, never patient data.
  */
 export const WebhookDelivery = z.object({
   id: z.string().min(1),

@@ -29,9 +29,10 @@ export function deliveryPolicy(config: EventsConfig, overrides: Partial<Delivery
 }
 
 /**
- * The client side of tenants' event dispatchers (DESIGN §14): after every change to a tenant's endpoints, each of its
- * dispatchers gets the active list by signal-with-start (one billed action each; the first endpoint starts them, on the
- * events task queue), and a redelivered event goes as a signal to the dispatcher its emitter signalled.
+ * The client side of tenants' event dispatchers (docs/integrating/events.md): after every change to a tenant's
+ * endpoints, each of its dispatchers gets the active list by signal-with-start (one billed action each; the first
+ * endpoint starts them, on the events task queue), and a redelivered event goes as a signal to the dispatcher its
+ * emitter signalled.
  */
 export class EventDispatchers {
   constructor(

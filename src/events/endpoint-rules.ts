@@ -4,8 +4,9 @@ import { EVENT_TYPES } from '../../workflows/shared/event-catalogue.js';
 import { DEFAULT_EVENT_TENANT } from '../../workflows/shared/event-types.js';
 
 /*
- * The rules of event endpoints (DESIGN §14) that the intake API, the console and the CLI all apply: what an endpoint's
- * URL and events may be, the tenant a new one belongs to, a rotation's grace, how many events one redelivery queues.
+ * The rules of event endpoints (docs/integrating/events.md) that the intake API, the console and the CLI all apply:
+ * what an endpoint's URL and events may be, the tenant a new one belongs to, a rotation's grace, how many events one
+ * redelivery queues.
  */
 
 /** An endpoint's id: `ep_<hex>`; anything else in a path is no endpoint's. */

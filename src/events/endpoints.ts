@@ -56,8 +56,8 @@ function view(row: Selectable<EventEndpointsTable>, now = Date.now()): EndpointV
 }
 
 /**
- * A tenant's event endpoints (DESIGN §14). Every read and change names the tenant (null: an all-tenant caller), so
- * another tenant's endpoint is found as one that does not exist.
+ * A tenant's event endpoints (docs/integrating/events.md). Every read and change names the tenant (null: an all-tenant
+ * caller), so another tenant's endpoint is found as one that does not exist.
  */
 export class EventEndpoints {
   constructor(

@@ -30,7 +30,7 @@ export interface AttemptRecord {
   nextRetryAt?: Date;
 }
 
-/** Events kept for replay and every delivery attempt (DESIGN §14). */
+/** Events kept for replay and every delivery attempt (docs/integrating/events.md). */
 export class EventLog {
   constructor(private readonly store: Store) {}
 

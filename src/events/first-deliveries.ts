@@ -51,11 +51,11 @@ interface Lane {
 }
 
 /**
- * The first attempt at each emitted event, made at once by the worker whose workflow emitted it (DESIGN §14, decision
- * 60), so a delivery waits for no workflow task and costs no Temporal action. Per endpoint at most `concurrency` at
- * once; per verification (batch, patient) and endpoint one at a time, in order. What it does not deliver goes to the
- * tenant's dispatcher, which retries for the window: an attempt that failed, everything after it of the same
- * verification, and every event of an endpoint that failed within the last `failingForMs` or has too many waiting.
+ * The first attempt at each emitted event, made at once by the worker whose workflow emitted it (decision 60), so a
+ * delivery waits for no workflow task and costs no Temporal action. Per endpoint at most `concurrency` at once; per
+ * verification (batch, patient) and endpoint one at a time, in order. What it does not deliver goes to the tenant's
+ * dispatcher, which retries for the window: an attempt that failed, everything after it of the same verification, and
+ * every event of an endpoint that failed within the last `failingForMs` or has too many waiting.
  */
 export class FirstDeliveries {
   private readonly chains = new Map<string, Chain>();

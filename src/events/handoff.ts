@@ -19,7 +19,7 @@ const GATHER_MS = 250;
 const MAX_BACKOFF_MS = 30_000;
 
 /**
- * Hands events to the tenant's dispatchers (DESIGN §14, decision 60): those a worker's first attempt did not deliver,
+ * Hands events to the tenant's dispatchers (decision 60): those a worker's first attempt did not deliver,
  * those that must follow them, and those the outbox's sweeper took over. Events for one dispatcher gathered within a
  * quarter of a second go as one signal per endpoint (one billed action), and one dispatcher's signals go one at a time,
  * so a verification's events reach it in the order they were handed. A signal that fails is tried again while the

@@ -15,7 +15,7 @@ export const SWEEPER_TIMING: SweeperTiming = { intervalMs: 5_000, graceMs: 60_00
 const BATCH = 500;
 
 /**
- * Hands to the dispatchers what the outbox holds that no live process will (DESIGN §14, decision 60): the rows of a
+ * Hands to the dispatchers what the outbox holds that no live process will (decision 60): the rows of a
  * worker that died before it delivered or handed them, and the rows held behind those. Every events worker runs one;
  * they never take one row twice. Returns a function that stops it.
  */

@@ -37,7 +37,7 @@ interface TargetRow {
 }
 
 /**
- * The outbox of outbound events (DESIGN §14, decision 60): a workflow's event is kept and queued for every endpoint of
+ * The outbox of outbound events (decision 60): a workflow's event is kept and queued for every endpoint of
  * its tenant that takes its type in one statement, before the workflow task that emitted it completes; a row leaves
  * once the event is delivered there, and while it is at the tenant's dispatcher it marks that the verification's later
  * events must follow it there.

@@ -14,9 +14,9 @@ export function newEndpointSecret(): string {
 }
 
 /**
- * Endpoint secrets at rest (DESIGN §14): they sign, so they cannot be hashes; they are sealed with the codec keys
- * (AES-256-GCM, a fresh nonce each, the key's id kept beside it so a key rotation keeps opening old ones). With
- * ENCRYPTION_DISABLED there are no keys and they are kept as they are, marked so.
+ * Endpoint secrets at rest (docs/integrating/events.md): they sign, so they cannot be hashes; they are sealed with the
+ * codec keys (AES-256-GCM, a fresh nonce each, the key's id kept beside it so a key rotation keeps opening old ones).
+ * With ENCRYPTION_DISABLED there are no keys and they are kept as they are, marked so.
  */
 export class SecretBox {
   // Private: a logged object never shows the keys.

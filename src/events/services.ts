@@ -19,7 +19,7 @@ export async function secretBox(config: Pick<Config, 'codec'>): Promise<SecretBo
   return new SecretBox(config.codec.disabled ? undefined : await loadCodecKeys(config.codec));
 }
 
-/** What the intake API and the CLI manage endpoints with (DESIGN §14). */
+/** What the intake API and the CLI manage endpoints with (docs/integrating/events.md). */
 export function eventServices(
   store: Store,
   box: SecretBox,

@@ -12,7 +12,7 @@ import {
  *
  * The `discoveryId` value that asks for a discovery to be created in the sandbox first (`POST /sandbox/discoveries`)
  * and its id used instead: example files can then exercise the discovery path, which in the real service starts
- * outside this system (DESIGN §2). It only ever means something against a sandbox.
+ * outside this system (docs/decisions/0001-service-contract-gaps.md). It only ever means something against a sandbox.
  */
 export const SANDBOX_DISCOVERY = '@sandbox';
 

@@ -18,7 +18,7 @@ const workflowsClosed = new Counter({
 
 const stagesEntered = new Counter({
   name: 'eligibility_verification_stage_entered_total',
-  help: 'Verifications entering a stage (DESIGN §10)',
+  help: 'Verifications entering a stage',
   labelNames: ['stage'] as const,
   registers,
 });
@@ -47,7 +47,7 @@ const rateLimited = new Counter({
 
 const governedRate = new Gauge({
   name: 'eligibility_governed_rate_per_second',
-  help: "The task queue's dispatch rate of service calls set by the governor (DESIGN §8), in calls per second",
+  help: "The task queue's dispatch rate of service calls set by the governor, in calls per second",
   registers,
 });
 
@@ -105,7 +105,10 @@ export function recordServiceExchange(exchange: ServiceExchange): void {
   if (exchange.rateLimited) rateLimited.inc({ endpoint });
 }
 
-/** The governor's current rate; the governor (DESIGN §8) calls this whenever it sets the task queue's rate. */
+/**
+ * The governor's current rate; the governor (docs/developing/traffic.md) calls this whenever it sets the task queue's
+ * rate.
+ */
 export function setGovernedRate(callsPerSecond: number): void {
   governedRate.set(callsPerSecond);
 }
@@ -137,7 +140,7 @@ export function recordHttpRequest(r: HttpRequestRecord): void {
   httpRequestSeconds.observe({ server: r.server, route: r.route }, r.seconds);
 }
 
-// Outbound events (DESIGN §14): labels from fixed sets, never an endpoint's id or URL.
+// Outbound events (docs/integrating/events.md): labels from fixed sets, never an endpoint's id or URL.
 const deliveries = new Counter({
   name: 'eligibility_event_deliveries_total',
   help: 'Attempts to deliver an outbound event, by result (delivered, failed, gone)',

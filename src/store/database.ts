@@ -4,7 +4,10 @@ import pg from 'pg';
 import { migrations } from './migrations/index.js';
 import type { Tables } from './tables.js';
 
-/** The project's database (DESIGN §13): PostgreSQL, reached by `DATABASE_URL`; the dev stack serves an embedded one. */
+/**
+ * The project's database (docs/operating/access-and-audit.md): PostgreSQL, reached by `DATABASE_URL`; the dev stack
+ * serves an embedded one.
+ */
 export interface Store {
   db: Kysely<Tables>;
   close(): Promise<void>;

@@ -1,8 +1,8 @@
 import type { ColumnType } from 'kysely';
 
 /*
- * The project's own state beside Temporal's (DESIGN §13): intake clients' credentials and the audit trail. Temporal
- * holds the workflows; this database holds who may reach them and who did.
+ * The project's own state beside Temporal's (docs/operating/access-and-audit.md): intake clients' credentials and the
+ * audit trail. Temporal holds the workflows; this database holds who may reach them and who did.
  */
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;

@@ -4,9 +4,10 @@ import { grpcCode, GrpcStatus } from './errors.js';
 import { and, onTaskQueue, pinnedTo, ranUnversioned, withStatus } from './visibility-query.js';
 
 /*
- * Worker Deployments (DESIGN §12), over Temporal's deployment API: which version of the worker takes new workflows,
- * which versions still hold pinned ones, and the operator's moves (ramp, promote, roll back). Each build of the worker
- * is a version whose build id is its workflow bundle's hash; the CLI's `eligibility deploy` and the dev stack use this.
+ * Worker Deployments (docs/operating/deploying-changes.md), over Temporal's deployment API: which version of the worker
+ * takes new workflows, which versions still hold pinned ones, and the operator's moves (ramp, promote, roll back). Each
+ * build of the worker is a version whose build id is its workflow bundle's hash; the CLI's `eligibility deploy` and the
+ * dev stack use this.
  */
 
 const { VersionDrainageStatus, WorkerDeploymentVersionStatus } = proto.temporal.api.enums.v1;

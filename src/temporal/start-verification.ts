@@ -51,9 +51,15 @@ export interface StartVerificationOptions {
   anonymousId?: string;
   /** How long failing service calls are retried from their first failure (default 24 h; a batch carries its own). */
   retryWindowSeconds?: number;
-  /** An item of a batch (DESIGN §9): its derived workflow id, and what the batch carries onto every item. */
+  /**
+   * An item of a batch (docs/integrating/batches.md): its derived workflow id, and what the batch carries onto every
+   * item.
+   */
   batch?: Omit<BatchItemMemo, 'callerId'> & { workflowId: string; tenant?: string; retryWindowSeconds: number };
-  /** The task-queue lane (DESIGN §8): bulk for a batch item and for `lane: 'bulk'`, the front desk otherwise. */
+  /**
+   * The task-queue lane (docs/developing/traffic.md): bulk for a batch item and for `lane: 'bulk'`, the front desk
+   * otherwise.
+   */
   lane?: Lane;
   /** The submitter's tenant (a provider group or clinic id, never PHI): the fairness key within its lane. */
   tenant?: string;
@@ -65,8 +71,8 @@ export interface StartVerificationOptions {
 
 /**
  * An intake body (the intake API's, a `start --file`) as the request and its tenant: the tenant sits beside the
- * request's fields but routes it (its fairness key, DESIGN §8) and is never sent to the service. Checked, with the
- * field named, by `startVerification`.
+ * request's fields but routes it (its fairness key: docs/developing/traffic.md) and is never sent to the service.
+ * Checked, with the field named, by `startVerification`.
  */
 export function splitTenant(body: unknown): { request: unknown; tenant?: string } {
   if (typeof body !== 'object' || body === null || Array.isArray(body) || !('tenant' in body)) return { request: body };

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 
 /**
- * A tenant (a provider group or clinic id; never PHI): the fairness key of its verifications' priority (DESIGN §8)
- * and a `Tenant` search attribute, so it is validated like the ids that reach visibility queries.
+ * A tenant (a provider group or clinic id; never PHI): the fairness key of its verifications' priority
+ * (docs/developing/traffic.md) and a `Tenant` search attribute, so it is validated like the ids that reach visibility
+ * queries.
  */
 export const TenantSchema = z
   .string()

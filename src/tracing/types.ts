@@ -10,10 +10,11 @@ export interface WorkerTracing {
 }
 
 /**
- * OpenTelemetry tracing of a process (DESIGN §11): off unless `OTEL_EXPORTER_OTLP_ENDPOINT` is set, then spans go to
- * that collector over OTLP/HTTP. Temporal's interceptors (`@temporalio/interceptors-opentelemetry`) make the spans and
- * carry the trace through Temporal headers: client start → workflow → activities. Span attributes are workflow and
- * activity types and ids, never payloads (which are encrypted anyway).
+ * OpenTelemetry tracing of a process (docs/operating/observability.md): off unless `OTEL_EXPORTER_OTLP_ENDPOINT` is
+ * set, then spans go to that collector over OTLP/HTTP. Temporal's interceptors
+ * (`@temporalio/interceptors-opentelemetry`) make the spans and carry the trace through Temporal headers: client start
+ * → workflow → activities. Span attributes are workflow and activity types and ids, never payloads (which are encrypted
+ * anyway).
  */
 export interface Tracing {
   /** Where spans go; undefined when tracing is off. */

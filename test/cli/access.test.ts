@@ -6,7 +6,7 @@ import { testDatabaseUrl } from '../../testing/database.js';
 import { FAST, v2Intake } from '../../testing/fixtures.js';
 import { testTemporal } from '../../testing/temporal.js';
 import { startWorkflowHarness, type WorkflowHarness } from '../../testing/workflow-harness.js';
-import { runCli } from './run-cli.js';
+import { runCli } from '../../testing/run-cli.js';
 
 /**
  * `eligibility clients` and `eligibility audit`, as an administrator runs them against the project's database; the

@@ -12,7 +12,7 @@ import { FAST, v1Intake, v2Intake } from '../../testing/fixtures.js';
 import { testTemporal } from '../../testing/temporal.js';
 import { eventually, startWorkflowHarness, type WorkflowHarness } from '../../testing/workflow-harness.js';
 import { waitForBatch } from '../batches/helpers.js';
-import { lines, runCli } from './run-cli.js';
+import { lines, runCli } from '../../testing/run-cli.js';
 import { pendingDiscovery } from '../../testing/sandbox.js';
 
 describe('eligibility command against Temporal and the sandbox', function () {

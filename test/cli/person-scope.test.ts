@@ -7,7 +7,7 @@ import { FAST, v2Intake } from '../../testing/fixtures.js';
 import { DISCOVERY_PATIENT } from '../../testing/sandbox.js';
 import { testTemporal } from '../../testing/temporal.js';
 import { eventually, startWorkflowHarness, type WorkflowHarness } from '../../testing/workflow-harness.js';
-import { runCli, type CliRun } from './run-cli.js';
+import { runCli, type CliRun } from '../../testing/run-cli.js';
 
 /**
  * The CLI acting for a person of the operator directory (`--as`, docs/operating/cli.md): within their tenants and role,

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { refreshScheduleId } from '../../workflows/shared/ids.js';
 import { testTemporal } from '../../testing/temporal.js';
 import { eventually, startWorkflowHarness, type WorkflowHarness } from '../../testing/workflow-harness.js';
-import { runCli } from './run-cli.js';
+import { runCli } from '../../testing/run-cli.js';
 
 describe('eligibility schedules against the dev server', function () {
   // Eight commands, each a Node start: beside the whole suite on two cores, seconds each.

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { testTemporal } from '../../testing/temporal.js';
 import { callerId } from '../../testing/fixtures.js';
-import { lines, runCli } from './run-cli.js';
+import { lines, runCli } from '../../testing/run-cli.js';
 
 describe('eligibility: Temporal refusing a request', () => {
   it('says in one line that Temporal refused the request as invalid (INVALID_ARGUMENT), not that it is unavailable', async () => {

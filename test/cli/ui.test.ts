@@ -7,7 +7,7 @@ import { cancelSignal, runAwaitingInputSignal, statusQuery } from '../../workflo
 import { FAST, v2Intake } from '../../testing/fixtures.js';
 import { testTemporal } from '../../testing/temporal.js';
 import { eventually, startWorkflowHarness, type WorkflowHarness } from '../../testing/workflow-harness.js';
-import { lines, runCli } from './run-cli.js';
+import { lines, runCli } from '../../testing/run-cli.js';
 
 const UI = { TEMPORAL_UI_URL: 'https://ui.example.test/', TEMPORAL_NAMESPACE: 'clinic ns' };
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { freePort } from '../../src/free-port.js';
-import { lines, runCli } from './run-cli.js';
+import { lines, runCli } from '../../testing/run-cli.js';
 
 describe('eligibility command: help and usage errors', function () {
   this.timeout(60_000);

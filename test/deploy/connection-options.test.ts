@@ -5,7 +5,7 @@ import path from 'node:path';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { onLocalDevServer } from '../../apps/dev/stack.js';
 import { temporalConnectionOptions } from '../../src/temporal/connection-options.js';
-import { lines, runCli } from '../cli/run-cli.js';
+import { lines, runCli } from '../../testing/run-cli.js';
 import { testCodecEnv } from '../../testing/codec.js';
 import { testTemporal } from '../../testing/temporal.js';
 

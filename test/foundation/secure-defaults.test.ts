@@ -9,7 +9,7 @@ import { secretsEqual } from '../../src/contract/secrets-equal.js';
 import { devIntakeKey } from '../../apps/dev/intake-key.js';
 import { createIntakeApi } from '../../apps/intake-api/api.js';
 import { createLogger } from '../../src/logging.js';
-import { lines, runCli } from '../cli/run-cli.js';
+import { lines, runCli } from '../../testing/run-cli.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 

@@ -6,7 +6,7 @@ import { findTemporalCli } from '../../apps/dev/temporal-cli.js';
 import { freePort } from '../../src/free-port.js';
 import { startDevServer, type DevServer } from '../../apps/dev/temporal-dev-server.js';
 import { startVerification } from '../../src/temporal/start-verification.js';
-import { startWorkerProcess, type WorkerProcess } from '../deploy/worker-process.js';
+import { startWorkerProcess, type WorkerProcess } from '../../testing/worker-process.js';
 import { workflowBundleFile } from '../../testing/bundle.js';
 import { testCodecEnv, testDataConverter } from '../../testing/codec.js';
 import { startTestSandbox, type TestSandbox } from '../../testing/sandbox.js';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { bookUpload } from '../../src/appointment-uploads/book-upload.js';
 import { readAppointmentUpload } from '../../src/appointment-uploads/read-upload.js';
 import { patientIdFor, readPatient, type Patients } from '../../src/patients/patients.js';
-import { runCli } from '../cli/run-cli.js';
+import { runCli } from '../../testing/run-cli.js';
 import { FAST, TEST_INTAKE_KEY, callerId } from '../../testing/fixtures.js';
 import { startIntakeApiHarness, type IntakeApiHarness } from '../../testing/intake-api-harness.js';
 import { testTemporal } from '../../testing/temporal.js';

@@ -6,7 +6,7 @@ import { freePort } from '../../src/free-port.js';
 import { createIntakeApi } from '../../apps/intake-api/api.js';
 import { createLogger } from '../../src/logging.js';
 import { temporalLogger } from '../../workers/temporal-logger.js';
-import { startWorkerProcess, type WorkerProcess } from '../deploy/worker-process.js';
+import { startWorkerProcess, type WorkerProcess } from '../../testing/worker-process.js';
 import { workflowBundleFile } from '../../testing/bundle.js';
 import { testCodecEnv } from '../../testing/codec.js';
 import { startTestSandbox, type TestSandbox } from '../../testing/sandbox.js';

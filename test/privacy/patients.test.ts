@@ -13,13 +13,13 @@ import { dayStartsAt } from '../../src/patients/visit-day.js';
 import { putRefreshSchedule } from '../../src/schedules/refresh-schedules.js';
 import { patientRefreshVerificationId, patientWorkflowId, refreshScheduleId } from '../../workflows/shared/ids.js';
 import type { RefreshProgress } from '../../workflows/shared/refresh-types.js';
-import { startWorkerProcess, type WorkerProcess } from '../deploy/worker-process.js';
+import { startWorkerProcess, type WorkerProcess } from '../../testing/worker-process.js';
 import { workflowBundleFile } from '../../testing/bundle.js';
 import { testCodecEnv } from '../../testing/codec.js';
 import { startTestSandbox, type TestSandbox } from '../../testing/sandbox.js';
 import { testTemporal } from '../../testing/temporal.js';
 import { eventually } from '../../testing/workflow-harness.js';
-import { runCli } from '../cli/run-cli.js';
+import { runCli } from '../../testing/run-cli.js';
 import { captureLogs } from '../../testing/log-capture.js';
 
 /** Patient values that appear nowhere else, and the practice's reference (a medical record number is PHI too). */

@@ -11,7 +11,7 @@ import { missingSearchAttribute } from '../../src/temporal/errors.js';
 import { setUpNamespace } from '../../src/temporal/namespace-setup.js';
 import { startVerification } from '../../src/temporal/start-verification.js';
 import { searchAttributeKeys } from '../../workflows/shared/search-attributes.js';
-import { runCli } from '../cli/run-cli.js';
+import { runCli } from '../../testing/run-cli.js';
 import { TEST_INTAKE_KEY, v2Intake } from '../../testing/fixtures.js';
 import { testTemporal } from '../../testing/temporal.js';
 

@@ -20,7 +20,12 @@ import type { VerificationResult, VerificationWorkflowInput } from '../../workfl
 import { FAST, callerId, v2Intake } from '../../testing/fixtures.js';
 import { recordHistory } from '../../testing/histories.js';
 import { testTemporal } from '../../testing/temporal.js';
-import { eventually, serviceCalls, startWorkflowHarness, type WorkflowHarness } from '../../testing/workflow-harness.js';
+import {
+  eventually,
+  serviceCalls,
+  startWorkflowHarness,
+  type WorkflowHarness,
+} from '../../testing/workflow-harness.js';
 import { DISCOVERY_PATIENT } from '../../testing/sandbox.js';
 import { timelineOf } from '../../apps/console/reads/timeline.js';
 import { and, withWorkflowId } from '../../src/temporal/visibility-query.js';

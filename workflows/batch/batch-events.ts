@@ -2,9 +2,9 @@ import type { BatchBook } from './batch-book.js';
 import type { EventEmitter } from '../shared/event-emitter.js';
 
 /**
- * A batch's events (DESIGN §14): `batch.settled` once nothing is on its way (a batch that finishes at once settles
- * too), `batch.finished` once every item has closed or the batch was cancelled; each once per resubmission round.
- * Counts and identifiers only.
+ * A batch's events (docs/integrating/events.md): `batch.settled` once nothing is on its way (a batch that finishes at
+ * once settles too), `batch.finished` once every item has closed or the batch was cancelled; each once per resubmission
+ * round. Counts and identifiers only.
  */
 export function announceBatch(batchId: string, state: BatchBook, events: EventEmitter): void {
   const phase = state.phase();

@@ -43,11 +43,11 @@ const RESUBMIT_CHUNK = 200;
 const nowIso = () => new Date().toISOString();
 
 /**
- * A batch (DESIGN §9): releases its pages a few at a time (each starts its own items), follows its items' counts in
- * visibility with growing intervals, publishes them in its memo (followers describe it, which is free; no query, no
- * per-item message), resubmits the items of a round and cancels on request, and stays open for resubmissions a while
- * after every item has closed. Its state is small whatever the batch's size (the rows live in the pages), and it
- * continues as new before its history grows long.
+ * A batch (docs/integrating/batches.md): releases its pages a few at a time (each starts its own items), follows its
+ * items' counts in visibility with growing intervals, publishes them in its memo (followers describe it, which is free;
+ * no query, no per-item message), resubmits the items of a round and cancels on request, and stays open for
+ * resubmissions a while after every item has closed. Its state is small whatever the batch's size (the rows live in the
+ * pages), and it continues as new before its history grows long.
  */
 export async function batchWorkflow(input: BatchWorkflowInput): Promise<BatchResult> {
   const timing = resolveBatchTiming(input.timing);

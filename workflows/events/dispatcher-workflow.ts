@@ -26,12 +26,13 @@ import {
 import { newVersionIsCurrent, ON_CURRENT_VERSION } from '../shared/versioning.js';
 
 /**
- * One of a tenant's event dispatchers (DESIGN §14): verifications, batches and patients signal it their events (each
- * to the dispatcher of its shard, `dispatcherOf`), the intake API its active endpoints; it queues each event for every endpoint that takes it and delivers each with one activity on the
- * events task queue, whose retry policy (growing intervals for the window) is Temporal's, so a failing endpoint costs
- * no timer and holds up nothing but its own queue. It waits with no timer, and continues as new, carrying its queues,
- * before its history grows long or when the deployment's current version changes; with no endpoint and nothing to
- * deliver it ends (the next endpoint's signal-with-start begins it again).
+ * One of a tenant's event dispatchers (docs/integrating/events.md): verifications, batches and patients signal it their
+ * events (each to the dispatcher of its shard, `dispatcherOf`), the intake API its active endpoints; it queues each
+ * event for every endpoint that takes it and delivers each with one activity on the events task queue, whose retry
+ * policy (growing intervals for the window) is Temporal's, so a failing endpoint costs no timer and holds up nothing
+ * but its own queue. It waits with no timer, and continues as new, carrying its queues, before its history grows long
+ * or when the deployment's current version changes; with no endpoint and nothing to deliver it ends (the next
+ * endpoint's signal-with-start begins it again).
  */
 export async function eventDispatcherWorkflow(input: DispatcherInput): Promise<void> {
   const { policy } = input;

@@ -16,12 +16,12 @@ const { decideRate, applyQueueRate } = proxyLocalActivities<GovernorActivities>(
 });
 
 /**
- * The traffic governor of one task queue (DESIGN §8): the workers' aggregated call outcomes in, the queue's activity
- * dispatch rate out (Temporal's task-queue config, which overrides what workers send). Its id is fixed per queue, so
- * however many workers signal-with-start it, one instance decides; its state is in its history, so it survives
- * worker restarts. The rules run in `decideRate`, whose result is recorded: a rule change needs no new version. It
- * waits with no timer (a timer is a billed action): only reports wake it, and it continues as new, carrying its
- * state, before its history grows long or when the deployment's current version changes.
+ * The traffic governor of one task queue (docs/developing/traffic.md): the workers' aggregated call outcomes in, the
+ * queue's activity dispatch rate out (Temporal's task-queue config, which overrides what workers send). Its id is fixed
+ * per queue, so however many workers signal-with-start it, one instance decides; its state is in its history, so it
+ * survives worker restarts. The rules run in `decideRate`, whose result is recorded: a rule change needs no new
+ * version. It waits with no timer (a timer is a billed action): only reports wake it, and it continues as new, carrying
+ * its state, before its history grows long or when the deployment's current version changes.
  */
 export async function governorWorkflow(input: GovernorInput): Promise<never> {
   let state: GovernorState | undefined = input.state;

@@ -39,9 +39,9 @@ import { PatientBook } from './patient-book.js';
 import { verifyPatient } from './verify.js';
 
 /**
- * One patient of one tenant (DESIGN §15, issue 35): holds its details, appointments and coverage timeline, verifies
- * ahead of each visit on durable timers, and reports a changed outcome as `coverage.changed`. Runs for as long as the
- * patient exists, continuing as new with its state when its history grows or a new version is current.
+ * One patient of one tenant (docs/integrating/patients.md): holds its details, appointments and coverage timeline,
+ * verifies ahead of each visit on durable timers, and reports a changed outcome as `coverage.changed`. Runs for as long
+ * as the patient exists, continuing as new with its state when its history grows or a new version is current.
  */
 export async function patientWorkflow(input: PatientWorkflowInput): Promise<never> {
   const policy = { ...DEFAULT_CHECK_POLICY, ...input.policy };

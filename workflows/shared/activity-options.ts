@@ -64,11 +64,11 @@ export const deadlineCallOptions: ActivityOptions = {
 };
 
 /**
- * v1 creation (DESIGN §10): the spec gives it no idempotency and no lookup, so Temporal never retries it. A retry
- * policy cannot tell a definite refusal from an attempt that timed out or whose worker died mid-call (either may have
- * created a verification), so the one attempt is all Temporal makes; the workflow itself retries definite refusals
- * within the retry window (workflows/verification/v1-creation.ts) and hands anything ambiguous to a person. No
- * schedule-to-start: a task waiting in a long queue is not a refusal.
+ * v1 creation (docs/developing/service-calls.md): the spec gives it no idempotency and no lookup, so Temporal never
+ * retries it. A retry policy cannot tell a definite refusal from an attempt that timed out or whose worker died
+ * mid-call (either may have created a verification), so the one attempt is all Temporal makes; the workflow itself
+ * retries definite refusals within the retry window (workflows/verification/v1-creation.ts) and hands anything
+ * ambiguous to a person. No schedule-to-start: a task waiting in a long queue is not a refusal.
  */
 export const v1CreationOptions: ActivityOptions = {
   startToCloseTimeout: attempts.startToCloseTimeout,

@@ -1,6 +1,6 @@
 /**
- * Workflow ids of a batch (DESIGN §9). A batch id never holds a `.` (src/batches/limits.ts), so `batch-<id>.` is an
- * unambiguous prefix and the ids below can never collide with each other or with another batch's.
+ * Workflow ids of a batch (docs/integrating/batches.md). A batch id never holds a `.` (src/batches/limits.ts), so
+ * `batch-<id>.` is an unambiguous prefix and the ids below can never collide with each other or with another batch's.
  */
 import { verificationWorkflowId } from './ids.js';
 

@@ -1,7 +1,7 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { BatchMemo, PageReport, ResubmitAnswer, ResubmitRequest } from './batch-types.js';
 
-// Messages of batches and their pages (DESIGN §9), defined once for the workflows and every client.
+// Messages of batches and their pages (docs/integrating/batches.md), defined once for the workflows and every client.
 
 /** The batch to one of its pages: start your items now. */
 export const releasePageSignal = defineSignal('releasePage');

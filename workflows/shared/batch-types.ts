@@ -7,7 +7,10 @@ import type { Timing } from './timing.js';
 export interface BatchItemOptions {
   /** The submitter's tenant (never PHI): a `Tenant` search attribute, for traffic governance. */
   tenant?: string;
-  /** How long a failing service is retried for this batch's items, from each call's first failure (DESIGN §8). */
+  /**
+   * How long a failing service is retried for this batch's items, from each call's first failure
+   * (docs/developing/service-calls.md).
+   */
   retryWindowSeconds: number;
   /** Waiting times of the items' verifications (tests and `npm start` shorten them). */
   timing?: Partial<Timing>;
@@ -182,7 +185,7 @@ export interface BatchCarried {
   visible?: VisibleItemCounts;
   pollSeconds: number;
   updatedAt: string;
-  /** The rounds whose `batch.settled` and `batch.finished` events were emitted (DESIGN §14). */
+  /** The rounds whose `batch.settled` and `batch.finished` events were emitted (docs/integrating/events.md). */
   announced?: BatchAnnounced;
 }
 

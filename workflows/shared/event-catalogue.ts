@@ -3,9 +3,10 @@ import type { CoverageChange } from './patient-types.js';
 import type { Stage } from './stages.js';
 
 /*
- * The catalogue of outbound events (DESIGN §14), in one table: the workflows that emit them, the dispatcher, the intake
- * API's OpenAPI `webhooks`, the CLI and the docs all derive from it. Events are thin: identifiers, stages and counts,
- * and a link to fetch the details with the receiver's own credentials; never a patient value.
+ * The catalogue of outbound events (docs/integrating/events.md), in one table: the workflows that emit them, the
+ * dispatcher, the intake API's OpenAPI `webhooks`, the CLI and the docs all derive from it. Events are thin:
+ * identifiers, stages and counts, and a link to fetch the details with the receiver's own credentials; never a patient
+ * value.
  */
 export const EVENT_CATALOGUE = {
   'verification.created': {
@@ -14,7 +15,8 @@ export const EVENT_CATALOGUE = {
   },
   'verification.awaiting_input': {
     about: 'verification',
-    description: 'A run of the verification asks for input (`POST /verifications/{workflowId}/runs/{flowRunId}/input`)',
+    description:
+      'A run of the verification asks for input: `flowRunIds` names the runs (answer with `POST /verifications/{workflowId}/runs/{flowRunId}/input`)',
   },
   'verification.needs_review': {
     about: 'verification',
@@ -29,9 +31,14 @@ export const EVENT_CATALOGUE = {
   },
   'batch.settled': {
     about: 'batch',
-    description: 'Nothing of the batch is on its way any more; items may still wait for a person or a grace period',
+    description:
+      'Nothing of the batch is on its way any more; items may still wait for a person or a grace period. Once per resubmission round',
   },
-  'batch.finished': { about: 'batch', description: 'Every item of the batch has closed (or the batch was cancelled)' },
+  'batch.finished': {
+    about: 'batch',
+    description:
+      'Every item of the batch has closed, or the batch was cancelled (`phase`). Once per resubmission round',
+  },
   'coverage.changed': {
     about: 'patient',
     description:

@@ -2,7 +2,8 @@ import { defineQuery, defineSignal } from '@temporalio/workflow';
 import type { OutboundEvent } from './event-catalogue.js';
 import type { DispatcherStatus, EndpointsUpdate, Redelivery } from './event-types.js';
 
-// Messages of a tenant's event dispatcher (DESIGN §14), defined once for the workflows and every client.
+// Messages of a tenant's event dispatcher (docs/integrating/events.md), defined once for the workflows and every
+// client.
 
 /** A verification or batch to its tenant's dispatcher: an event happened. */
 export const eventSignal = defineSignal<[OutboundEvent]>('event');

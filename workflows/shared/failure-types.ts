@@ -10,7 +10,10 @@ export const FailureType = {
   ServerError: 'ServerError',
   NetworkError: 'NetworkError',
   UnexpectedResponse: 'UnexpectedResponse',
-  /** A v1 creation that may have created a verification without telling us: never retried blindly (DESIGN §10). */
+  /**
+   * A v1 creation that may have created a verification without telling us: never retried blindly
+   * (docs/developing/service-calls.md).
+   */
   AmbiguousOutcome: 'AmbiguousOutcome',
   /** Thrown by the workflow, not an activity: a review decision for a verification that is not in `needs-review`. */
   NotAwaitingReview: 'NotAwaitingReview',

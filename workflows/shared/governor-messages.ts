@@ -1,7 +1,8 @@
 import { defineQuery, defineSignal } from '@temporalio/workflow';
 import type { GovernorStatus, OutcomeReport } from './governor-types.js';
 
-// Messages of the traffic governor (DESIGN §8), defined once for the workflow, the workers and the CLI.
+// Messages of the traffic governor (docs/developing/traffic.md), defined once for the workflow, the workers and the
+// CLI.
 
 /** The governor of a task queue: one per queue, whatever the number of workers (a fixed id; starts deduplicate). */
 export const governorWorkflowId = (taskQueue: string) => `governor-${taskQueue}`;

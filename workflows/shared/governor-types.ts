@@ -1,7 +1,7 @@
 /*
- * The traffic governor's shapes (DESIGN §8): what workers report, its durable state, its settings and its `status`
- * query. One governor workflow per task queue sets the queue's activity dispatch rate (the service's calls per
- * second across every worker) from the outcomes the workers' activities report.
+ * The traffic governor's shapes (docs/developing/traffic.md): what workers report, its durable state, its settings and
+ * its `status` query. One governor workflow per task queue sets the queue's activity dispatch rate (the service's calls
+ * per second across every worker) from the outcomes the workers' activities report.
  */
 
 /** One worker's service-call outcomes over one interval: counts only, never a request or a patient value. */

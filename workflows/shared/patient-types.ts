@@ -3,9 +3,9 @@ import type { Outcome } from './stages.js';
 import type { Timing } from './timing.js';
 
 /*
- * The patient entity (DESIGN §15, issue 35): what its workflow takes, holds and answers. Its id and search attributes
- * carry no patient value (`patientId` is a keyed hash of tenant and the practice's reference, src/patients); names,
- * dates and member ids live only in payloads, which the codec encrypts.
+ * The patient entity (docs/integrating/patients.md): what its workflow takes, holds and answers. Its id and search
+ * attributes carry no patient value (`patientId` is a keyed hash of tenant and the practice's reference, src/patients);
+ * names, dates and member ids live only in payloads, which the codec encrypts.
  */
 
 /** When the patient verifies ahead of a visit: offsets from the start of the visit's day (its 00:00, local). */

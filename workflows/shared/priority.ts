@@ -1,12 +1,12 @@
 import type { Priority } from '@temporalio/common';
 
 /**
- * The lanes of the task queue (DESIGN §8), as Temporal task-queue priority keys: lower is dispatched first whenever
- * tasks wait in the queue (behind the rate limit, or for a free worker slot). A person waiting on an answer goes
- * first, then a front desk checking one patient in, then bulk work. Temporal's default for a task that names no
- * priority is 3 (the middle of its 1–5), so workflows started without a lane (a discovery the receiver started, webhook
- * setup, anything recorded before lanes existed) share the bulk lane rather than overtaking the front desk. A waiter's
- * discovery runs in the waiter's lane (decision 68).
+ * The lanes of the task queue (docs/developing/traffic.md), as Temporal task-queue priority keys: lower is dispatched
+ * first whenever tasks wait in the queue (behind the rate limit, or for a free worker slot). A person waiting on an
+ * answer goes first, then a front desk checking one patient in, then bulk work. Temporal's default for a task that
+ * names no priority is 3 (the middle of its 1–5), so workflows started without a lane (a discovery the receiver
+ * started, webhook setup, anything recorded before lanes existed) share the bulk lane rather than overtaking the front
+ * desk. A waiter's discovery runs in the waiter's lane (decision 68).
  */
 export const LANES = { person: 1, 'front-desk': 2, bulk: 3 } as const;
 export type Lane = keyof typeof LANES;

@@ -6,14 +6,17 @@ export const PayerId = defineSearchAttributeKey('PayerId', SearchAttributeType.K
 export const SpecialtyCode = defineSearchAttributeKey('SpecialtyCode', SearchAttributeType.KEYWORD);
 export const VerificationId = defineSearchAttributeKey('VerificationId', SearchAttributeType.KEYWORD);
 export const DiscoveryId = defineSearchAttributeKey('DiscoveryId', SearchAttributeType.KEYWORD);
-/** On a batch, its pages and every item's verification: `BatchId = "<id>"` finds the whole batch (DESIGN §9). */
+/**
+ * On a batch, its pages and every item's verification: `BatchId = "<id>"` finds the whole batch
+ * (docs/integrating/batches.md).
+ */
 export const BatchId = defineSearchAttributeKey('BatchId', SearchAttributeType.KEYWORD);
 /** The submitter's tenant (a provider group or clinic id, never PHI), for traffic governance's fairness key. */
 export const Tenant = defineSearchAttributeKey('Tenant', SearchAttributeType.KEYWORD);
 
 /**
- * The patient search index (DESIGN §15): keyed hashes of last name + date of birth and of member id, each keyed by
- * tenant (src/blind-index). Never a patient value: without the index's key a hash tells nothing.
+ * The patient search index (docs/developing/patient-data.md): keyed hashes of last name + date of birth and of member
+ * id, each keyed by tenant (src/blind-index). Never a patient value: without the index's key a hash tells nothing.
  */
 export const PatientIndex = defineSearchAttributeKey('PatientIndex', SearchAttributeType.KEYWORD_LIST);
 /** On a patient: `unseen` while a coverage change of it waits on the Changes list, `seen` after (issue 35). */

@@ -1,7 +1,7 @@
 /*
- * Every stage of a verification and everything the product says about it, in one table (DESIGN §10). The lists the
- * API, the CLI and the search attribute use, the groups a batch is followed by, the titles people read and the
- * counts all derive from it; nothing else spells the stages out.
+ * Every stage of a verification and everything the product says about it, in one table
+ * (docs/integrating/verifications.md). The lists the API, the CLI and the search attribute use, the groups a batch is
+ * followed by, the titles people read and the counts all derive from it; nothing else spells the stages out.
  */
 
 /** The groups a person follows a batch by: five that every batch has, then two that only some have. */

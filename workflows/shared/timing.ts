@@ -1,7 +1,8 @@
 /**
  * How long a verification waits, in seconds. Part of the workflow input so tests shorten them instead of waiting.
- * Defaults are DESIGN §3: polling is only the fallback for lost webhooks, so it starts at 15 s and doubles up to
- * every 2 h (about 7 polls in the first hour, 45 in three days), each poll costing a timer and an activity.
+ * The defaults (docs/developing/workflows.md): polling is only the fallback for lost webhooks, so it starts at 15 s and
+ * doubles up to every 2 h (about 7 polls in the first hour, 45 in three days), each poll costing a timer and an
+ * activity.
  */
 export interface Timing {
   /** First polling interval of a discovery wait; each next one doubles. */

@@ -19,11 +19,14 @@ export interface VerificationWorkflowInput {
   /** Carried across continue-as-new or given by a caller that already holds one; otherwise `uuid4()`. */
   idempotencyKey?: string;
   /**
-   * The submitter's tenant (also its `Tenant` search attribute and the fairness key of its priority, DESIGN §8); the
-   * workflow needs nothing of it: its tasks inherit the priority it was started with.
+   * The submitter's tenant (also its `Tenant` search attribute and the fairness key of its priority:
+   * docs/developing/traffic.md); the workflow needs nothing of it: its tasks inherit the priority it was started with.
    */
   tenant?: string;
-  /** How long failing service calls are retried from their first failure (DESIGN §8); absent: 24 h. */
+  /**
+   * How long failing service calls are retried from their first failure (docs/developing/service-calls.md); absent: 24
+   * h.
+   */
   retryWindowSeconds?: number;
 }
 

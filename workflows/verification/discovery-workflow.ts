@@ -15,9 +15,10 @@ import type { DiscoveryHandout, DiscoveryWorkflowInput, DiscoveryWorkflowResult,
 const { fetchDiscovery } = proxyActivities<VerificationActivities>(deadlineCallOptions);
 
 /**
- * One discovery's wait, for everyone who waits on it (DESIGN §3): the webhook receiver signal-with-starts it
- * (`discovery-<id>`) and verifications register with it. It fetches the discovery once per webhook event, polls with
- * doubling intervals when none comes, once for all its waiters, and hands the end to each of them.
+ * One discovery's wait, for everyone who waits on it (docs/developing/workflows.md): the webhook receiver
+ * signal-with-starts it (`discovery-<id>`) and verifications register with it. It fetches the discovery once per
+ * webhook event, polls with doubling intervals when none comes, once for all its waiters, and hands the end to each of
+ * them.
  */
 export async function discoveryWorkflow(input: DiscoveryWorkflowInput): Promise<DiscoveryWorkflowResult> {
   const { discoveryId } = input;

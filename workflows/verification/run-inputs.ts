@@ -13,9 +13,9 @@ import { ms } from '../shared/timing.js';
 import type { LastError, RequestedInput, RunSummary, SupplyRunInput } from '../shared/types.js';
 
 // A person is waiting on the other end of the update, so its call gives up after minutes, not an hour, and takes the
-// first lane (DESIGN §8): it overtakes every verification and batch queued behind the rate limit. Only the priority
-// key is overridden, so the workflow's tenant stays its fairness key. (Replay does not compare an activity's
-// priority: histories recorded before the lane replay unchanged, and no patch is needed.)
+// first lane (docs/developing/traffic.md): it overtakes every verification and batch queued behind the rate limit. Only
+// the priority key is overridden, so the workflow's tenant stays its fairness key. (Replay does not compare an
+// activity's priority: histories recorded before the lane replay unchanged, and no patch is needed.)
 const { updateRun } = proxyActivities<VerificationActivities>({
   ...deadlineCallOptions,
   scheduleToCloseTimeout: '2 minutes',

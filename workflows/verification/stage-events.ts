@@ -12,9 +12,9 @@ import type { Stage } from '../shared/stages.js';
 import type { VerificationStatus } from '../shared/types.js';
 
 /**
- * A verification's events (DESIGN §14): one per stage worth telling (created, awaiting input, needs review, and each
- * outcome), emitted once per stage entered, with identifiers and the error's type and field only: never a patient value
- * (the status's discovery summary and the run requests stay out).
+ * A verification's events (docs/integrating/events.md): one per stage worth telling (created, awaiting input, needs
+ * review, and each outcome), emitted once per stage entered, with identifiers and the error's type and field only:
+ * never a patient value (the status's discovery summary and the run requests stay out).
  */
 export class StageEvents {
   private announced: Stage | undefined;

@@ -110,9 +110,9 @@ export interface V1ReviewContext {
 }
 
 /**
- * v1 creation at most once (DESIGN §10): an ambiguous outcome is never retried automatically. The workflow enters
- * `needs-review` and a person decides: retry (accepting that a duplicate may be created), record the verification id
- * found at the service, or abandon; no decision by the deadline ends it as `timed-out`.
+ * v1 creation at most once (docs/developing/service-calls.md): an ambiguous outcome is never retried automatically. The
+ * workflow enters `needs-review` and a person decides: retry (accepting that a duplicate may be created), record the
+ * verification id found at the service, or abandon; no decision by the deadline ends it as `timed-out`.
  */
 export async function createV1AtMostOnce(request: VerificationRequestV1, ctx: V1ReviewContext): Promise<V1Creation> {
   for (;;) {

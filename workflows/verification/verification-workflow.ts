@@ -40,9 +40,9 @@ import { StageEvents } from './stage-events.js';
 const { lookupPayer, createVerificationV2 } = proxyActivities<VerificationActivities>(verificationCallOptions);
 
 /**
- * One patient's verification of benefits (DESIGN §3): guard the input's structure (the starter validated it), wait for
- * the discovery when the payer or member id is unknown, look the payer up unless the discovery named it, create the
- * verification (v2 exactly once, v1 at most once), take input for runs that ask for it.
+ * One patient's verification of benefits (docs/developing/workflows.md): guard the input's structure (the starter
+ * validated it), wait for the discovery when the payer or member id is unknown, look the payer up unless the discovery
+ * named it, create the verification (v2 exactly once, v1 at most once), take input for runs that ask for it.
  */
 export async function verificationWorkflow(input: VerificationWorkflowInput): Promise<VerificationResult> {
   const events = new EventEmitter(input.tenant);
@@ -146,7 +146,8 @@ async function verify(input: VerificationWorkflowInput, events: StageEvents): Pr
   if (!guarded.ok) return fail(invalidRequest(guarded.param, guarded.message));
   const valid = guarded.intake;
 
-  // The retry window (DESIGN §8): from a call's first failure, never counting time queued behind the rate limit.
+  // The retry window (docs/developing/service-calls.md): from a call's first failure, never counting time queued behind
+  // the rate limit.
   const policy: CallPolicy = { retryWindowSeconds: input.retryWindowSeconds ?? DEFAULT_RETRY_WINDOW_SECONDS };
 
   // awaiting-discovery: only when the payer or the member id is unknown and a discovery will tell

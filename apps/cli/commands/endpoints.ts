@@ -36,7 +36,7 @@ const checked = (o: { url?: string; events?: string[]; description?: string }) =
 export function registerEndpoints(program: Command, ctx: CliContext): void {
   const endpoints = program
     .command('endpoints')
-    .description("tenants' event endpoints (DESIGN §14): signed, retried deliveries of the event catalogue")
+    .description("tenants' event endpoints: signed, retried deliveries of the event catalogue")
     .addHelpText(
       'after',
       `

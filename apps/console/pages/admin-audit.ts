@@ -111,9 +111,9 @@ async function exportEntries(trail: AuditTrail, request: FastifyRequest, reply: 
 }
 
 /**
- * The audit trail for administrators (DESIGN §13): search (newest first, paged), verify the chain, export a search as
- * JSON Lines, with the rules of `eligibility audit` (src/audit/audit-trail.ts). Searches are posted, as the console's
- * other search is, so what is typed stays out of URLs.
+ * The audit trail for administrators (docs/operating/console.md): search (newest first, paged), verify the chain,
+ * export a search as JSON Lines, with the rules of `eligibility audit` (src/audit/audit-trail.ts). Searches are posted,
+ * as the console's other search is, so what is typed stays out of URLs.
  */
 export function adminAuditPages(app: FastifyInstance, deps: AdminDeps): void {
   app.get('/admin/audit', async (request, reply) => {

@@ -45,9 +45,10 @@ async function showClients(
 }
 
 /**
- * Intake clients for administrators (DESIGN §13): the list (never a key or its hash), making one, rotating and
- * revoking, each after a confirmation page. The rules and the audit entries are src/access/client-admin.ts's, as for
- * `eligibility clients`. A key is shown once, on the page that answers the post that made it, and is never logged.
+ * Intake clients for administrators (docs/operating/console.md): the list (never a key or its hash), making one,
+ * rotating and revoking, each after a confirmation page. The rules and the audit entries are
+ * src/access/client-admin.ts's, as for `eligibility clients`. A key is shown once, on the page that answers the post
+ * that made it, and is never logged.
  */
 export function adminClientPages(app: FastifyInstance, deps: AdminDeps): void {
   app.get('/admin/clients', async (request, reply) => {

@@ -84,9 +84,10 @@ async function showOperators(
 }
 
 /**
- * Operators for administrators (DESIGN §13): the directory's operators, adding one (password typed twice), changing a
- * role, tenants or password, disabling. The rules and the audit entries are src/access/operator-admin.ts's, as for
- * `eligibility operators`; an administrator of some tenants sees and gives only theirs.
+ * Operators for administrators (docs/operating/console.md): the directory's operators, adding one (password typed
+ * twice), changing a role, tenants or password, disabling. The rules and the audit entries are
+ * src/access/operator-admin.ts's, as for `eligibility operators`; an administrator of some tenants sees and gives only
+ * theirs.
  */
 export function adminOperatorPages(app: FastifyInstance, deps: AdminDeps): void {
   app.get('/admin/operators', async (request, reply) => {

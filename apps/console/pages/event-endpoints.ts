@@ -66,9 +66,9 @@ export async function showEndpoint(
 }
 
 /**
- * Tenants' event endpoints (DESIGN §14) for every signed-in role: the list of the operator's tenants' endpoints, with a
- * disabled one's reason at the top, and each endpoint's last delivery attempts. Changes are the administrators'
- * (`event-endpoint-actions.ts`).
+ * Tenants' event endpoints (docs/integrating/events.md) for every signed-in role: the list of the operator's tenants'
+ * endpoints, with a disabled one's reason at the top, and each endpoint's last delivery attempts. Changes are the
+ * administrators' (`event-endpoint-actions.ts`).
  */
 export function eventEndpointPages(app: FastifyInstance, deps: EndpointPageDeps): void {
   app.get('/event-endpoints', async (request, reply) => {

@@ -53,9 +53,10 @@ function readQuery(body: Record<string, unknown> | undefined): { query: PatientQ
 }
 
 /**
- * Find a patient by last name + date of birth or member id (DESIGN §15): keyed hashes of what was typed are looked
- * up in visibility (src/blind-index), within the operator's tenants. Every search is an audit entry naming the fields
- * searched by; the page shows identifiers and stages, and the patient only on a verification's own page.
+ * Find a patient by last name + date of birth or member id (docs/developing/patient-data.md): keyed hashes of what was
+ * typed are looked up in visibility (src/blind-index), within the operator's tenants. Every search is an audit entry
+ * naming the fields searched by; the page shows identifiers and stages, and the patient only on a verification's own
+ * page.
  */
 export function findPatientPages(app: FastifyInstance, deps: ConsoleDeps): void {
   const frame = { title: 'Find a patient or a verification', section: '/verifications' } as const;

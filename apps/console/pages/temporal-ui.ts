@@ -23,8 +23,9 @@ async function sourceOf(request: FastifyRequest, directory: OperatorDirectory | 
 }
 
 /**
- * Temporal UI: a person's own pass to the codec server (DESIGN §13), so Temporal UI and the Temporal CLI show them
- * decrypted payloads of their tenants' workflows, in their name. Minting one is an audit entry; a viewer gets none.
+ * Temporal UI: a person's own pass to the codec server (docs/operating/console.md), so Temporal UI and the Temporal CLI
+ * show them decrypted payloads of their tenants' workflows, in their name. Minting one is an audit entry; a viewer gets
+ * none.
  */
 export function temporalUiPages(
   app: FastifyInstance,

@@ -8,7 +8,10 @@ import { inLanes } from '../../../src/batches/lanes.js';
 import { WorkflowType } from '../../../workflows/shared/workflow-types.js';
 import { unseenChangesQuery } from '../../../src/patients/coverage-changes.js';
 
-/** The worklists of the navigation. Coverage changes (patients, DESIGN §15) are a list of their own, counted here too. */
+/**
+ * The worklists of the navigation. Coverage changes (docs/integrating/patients.md) are a list of their own, counted
+ * here too.
+ */
 export const WORKLISTS = ['failed', 'awaiting-input', 'needs-review', 'recent'] as const;
 export type Worklist = (typeof WORKLISTS)[number];
 /** The lists whose size the navigation shows; `changes` counts the patients with a change nobody has marked seen. */

@@ -19,7 +19,8 @@ import { ErrorResponse } from '../schemas.js';
 const scope = 'events:manage' as const;
 
 /**
- * `POST /event-endpoints/:endpointId/rotate-secret`, `GET …/deliveries`, `POST …/redeliver` (DESIGN §14).
+ * `POST /event-endpoints/:endpointId/rotate-secret`, `GET …/deliveries`, `POST …/redeliver`
+ * (docs/integrating/events.md).
  */
 export function eventEndpointActionRoutes(app: IntakeApp, deps: IntakeDeps): void {
   app.post(

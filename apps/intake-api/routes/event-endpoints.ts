@@ -21,8 +21,9 @@ const scope = 'events:manage' as const;
 const unavailable = { 503: answer('Temporal or the database is unavailable', ErrorResponse) };
 
 /**
- * `POST|GET /event-endpoints`, `GET|PATCH|DELETE /event-endpoints/:endpointId` (DESIGN §14): a tenant's endpoints,
- * each change audited and told to the tenant's dispatcher before the answer. Another tenant's endpoint is a 404.
+ * `POST|GET /event-endpoints`, `GET|PATCH|DELETE /event-endpoints/:endpointId` (docs/integrating/events.md): a tenant's
+ * endpoints, each change audited and told to the tenant's dispatcher before the answer. Another tenant's endpoint is a
+ * 404.
  */
 export function eventEndpointRoutes(app: IntakeApp, deps: IntakeDeps): void {
   const tell = (tenant: string) => withDeadline(deps, () => deps.events!.dispatchers.refresh(tenant));

@@ -1,9 +1,9 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Outbound events (DESIGN §14): the endpoints a tenant subscribes, the events kept for replay (30 days) and every
- * delivery attempt. Secrets are sealed with the codec keys (src/events/secret-box.ts): they sign, so they cannot be
- * hashes, and a copy of the database alone does not give them away.
+ * Outbound events (docs/integrating/events.md): the endpoints a tenant subscribes, the events kept for replay (30 days)
+ * and every delivery attempt. Secrets are sealed with the codec keys (src/events/secret-box.ts): they sign, so they
+ * cannot be hashes, and a copy of the database alone does not give them away.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema

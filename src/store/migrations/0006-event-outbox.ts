@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * The outbox of outbound events (DESIGN §14, decision 60): one row per event and endpoint from the moment a workflow
+ * The outbox of outbound events (decision 60): one row per event and endpoint from the moment a workflow
  * emits it until the first attempt delivered it or the tenant's dispatcher took it over. A worker that dies with rows of
  * its own leaves them here for the sweeper; the rows of one verification (batch, patient) and endpoint keep their order
  * by `seq`.

@@ -3,11 +3,11 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { loadConfig } from '../../src/config.js';
 import { checkCacheFitsHeap, heapNeededMb } from '../../workers/heap-budget.js';
-import { runCli } from '../cli/run-cli.js';
+import { runCli } from '../../testing/run-cli.js';
 import { testCodecEnv } from '../../testing/codec.js';
 import { testTemporal } from '../../testing/temporal.js';
 import { eventually } from '../../testing/workflow-harness.js';
-import { alive, childrenOf, startWorkerProcess, type WorkerProcess } from './worker-process.js';
+import { alive, childrenOf, startWorkerProcess, type WorkerProcess } from '../../testing/worker-process.js';
 
 describe('eligibility worker memory limits', function () {
   // The worker bundles the workflow code at start (several seconds through tsx).

@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { testCodecEnv } from '../../testing/codec.js';
-import { CLI_ARGV, compiledEnv } from '../../testing/compiled.js';
+import { testCodecEnv } from './codec.js';
+import { CLI_ARGV, compiledEnv } from './compiled.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
 export { CLI_ARGV };
 

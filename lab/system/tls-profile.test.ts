@@ -3,13 +3,13 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runCli } from '../cli/run-cli.js';
+import { runCli } from '../../testing/run-cli.js';
 import { CLI_ARGV, compiledEnv } from '../../testing/compiled.js';
-import { runRole } from '../cli/run-role.js';
+import { runRole } from '../../testing/run-role.js';
 import { workflowBundle } from '../../testing/bundle.js';
 import { testCodecEnv } from '../../testing/codec.js';
 import { testTemporal } from '../../testing/temporal.js';
-import { makeCertificates, startTlsProxy, type TlsProxy } from './tls-proxy.js';
+import { makeCertificates, startTlsProxy, type TlsProxy } from '../../testing/tls-proxy.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SERVER_NAME = 'temporal.test';

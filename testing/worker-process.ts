@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { IN_PROCESS } from '../../workers/relaunch.js';
-import { CLI_ARGV, compiledEnv } from '../../testing/compiled.js';
+import { IN_PROCESS } from '../workers/relaunch.js';
+import { CLI_ARGV, compiledEnv } from './compiled.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
 /** A real `eligibility worker` process, as a container runs it. */
 export interface WorkerProcess {

@@ -7,7 +7,7 @@ import { testCodecEnv } from '../../testing/codec.js';
 import { startTestSandbox, type TestSandbox } from '../../testing/sandbox.js';
 import { testTemporal } from '../../testing/temporal.js';
 import { eventually } from '../../testing/workflow-harness.js';
-import { startWorkerProcess, type WorkerProcess } from './worker-process.js';
+import { startWorkerProcess, type WorkerProcess } from '../../testing/worker-process.js';
 
 const millis = (t: { seconds?: unknown; nanos?: number | null } | null | undefined) =>
   Number(t?.seconds ?? 0) * 1000 + Math.floor((t?.nanos ?? 0) / 1e6);

@@ -3,11 +3,11 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { runRole } from '../cli/run-role.js';
+import { runRole } from '../../testing/run-role.js';
 import { testCodecEnv } from '../../testing/codec.js';
 import { testDatabaseUrl } from '../../testing/database.js';
 import { testTemporal } from '../../testing/temporal.js';
-import { buildProductionCopy } from './production-copy.js';
+import { buildProductionCopy } from '../../testing/production-copy.js';
 
 const ROLES = ['worker', 'receiver', 'intake', 'codec-server', 'sandbox', 'dev'];
 const SECRET = 's'.repeat(32);
