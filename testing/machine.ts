@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
  */
 interface Requirement {
   name: string;
+  part: 'database' | 'browser';
   found: () => Promise<boolean>;
   script: string;
   howToInstall: string;
@@ -28,6 +29,7 @@ const onPath = (command: string) =>
 const REQUIREMENTS: Requirement[] = [
   {
     name: 'PostgreSQL',
+    part: 'database',
     found: async () =>
       (await execFileAsync('sh', ['-c', 'ls /usr/lib/postgresql/*/bin/postgres']).catch(() => null)) !== null,
     script: 'scripts/ensure-postgres.sh',
@@ -36,6 +38,7 @@ const REQUIREMENTS: Requirement[] = [
   },
   {
     name: 'Chromium',
+    part: 'browser',
     found: async () => ['/usr/bin/chromium', '/usr/bin/chromium-browser'].some((p) => existsSync(p)),
     script: 'scripts/ensure-chromium.sh',
     howToInstall: 'apt-get install chromium (Debian, Ubuntu)',
@@ -63,9 +66,9 @@ function runScript(script: string): Promise<void> {
 }
 
 /** In the main process, before anything starts: installs what is missing, or stops the run saying what to install. */
-export async function ensureMachine(options: { databaseGiven: boolean }): Promise<void> {
+export async function ensureMachine(needs: { database: boolean; browser: boolean }): Promise<void> {
   for (const requirement of REQUIREMENTS) {
-    if (requirement.name === 'PostgreSQL' && options.databaseGiven) continue;
+    if (!needs[requirement.part]) continue;
     if (await requirement.found()) continue;
     if (!(await canInstall())) {
       throw new MachineSetupError(`npm test needs ${requirement.name}: ${requirement.howToInstall}`);

@@ -24,9 +24,16 @@ let server: DevServer | undefined;
 let current: TestTemporal | undefined;
 
 export function testTemporal(): TestTemporal {
-  if (!current) throw new Error('The Temporal dev server of the test run is not running (see the root hook error).');
+  if (!current)
+    throw new Error(
+      "The test run has no Temporal dev server: the run's files import nothing that needs one (testing/needs.ts), " +
+        'or it failed to start (see the root hook error).',
+    );
   return current;
 }
+
+/** Whether the run's main process started a dev server for the test processes. */
+export const temporalStarted = () => Boolean(process.env[ADDRESS_VARIABLE]);
 
 /** In the main process: starts the run's dev server. */
 export async function startTestTemporalServer(): Promise<void> {

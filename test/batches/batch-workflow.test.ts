@@ -8,7 +8,7 @@ import { v2Intake } from '../../testing/fixtures.js';
 import { recordHistory } from '../../testing/histories.js';
 import { testTemporal } from '../../testing/temporal.js';
 import { eventually, startWorkflowHarness, type WorkflowHarness } from '../../testing/workflow-harness.js';
-import { batchIdFor, failedItemReasons, FAST_BATCH, submitRequests, waitForBatch } from './helpers.js';
+import { batchIdFor, failedItemReasons, FAST_BATCH, submitRequests, waitForBatch } from '../../testing/batches.js';
 import { pendingDiscovery } from '../../testing/sandbox.js';
 
 describe('batch workflow', function () {

@@ -6,7 +6,7 @@ import { Tenant } from '../../workflows/shared/search-attributes.js';
 import { TEST_INTAKE_KEY, v2Intake } from '../../testing/fixtures.js';
 import { testTemporal } from '../../testing/temporal.js';
 import type { WorkflowHarness } from '../../testing/workflow-harness.js';
-import { batchIdFor, FAST_BATCH, waitForBatch } from './helpers.js';
+import { batchIdFor, FAST_BATCH, waitForBatch } from '../../testing/batches.js';
 import { startIntakeApiHarness } from '../../testing/intake-api-harness.js';
 
 interface Submitted {

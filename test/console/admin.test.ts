@@ -7,7 +7,7 @@ import { AuditTrail } from '../../src/audit/audit-trail.js';
 import type { Store } from '../../src/store/database.js';
 import { testStore } from '../../testing/database.js';
 import { testTemporal } from '../../testing/temporal.js';
-import { csrfFrom, getPage, signIn, signInAs, startTestConsole, type TestConsole } from './console-app.js';
+import { csrfFrom, getPage, signIn, signInAs, startTestConsole, type TestConsole } from '../../testing/console-app.js';
 
 const A = 'clinic-a';
 const B = 'clinic-b';

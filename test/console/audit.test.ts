@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { AuditEvent } from '../../src/audit/audit-entry.js';
 import { AuditTrail } from '../../src/audit/audit-trail.js';
 import type { Store } from '../../src/store/database.js';
-import { batchIdFor, submitRequests } from '../batches/helpers.js';
+import { batchIdFor, submitRequests } from '../../testing/batches.js';
 import { v1Intake, v2Intake } from '../../testing/fixtures.js';
 import { testStore } from '../../testing/database.js';
 import { testTemporal } from '../../testing/temporal.js';
@@ -15,8 +15,8 @@ import {
   getPage,
   postForm,
   type TestConsole,
-} from './console-app.js';
-import { verificationAwaitingInput, verificationNeedingReview } from './waiting-verifications.js';
+} from '../../testing/console-app.js';
+import { verificationAwaitingInput, verificationNeedingReview } from '../../testing/waiting-verifications.js';
 
 const HTML = { accept: 'text/html' };
 const TENANT = 'clinic-audit';

@@ -12,15 +12,15 @@ import { startVerification } from '../../src/temporal/start-verification.js';
 import type { verificationWorkflow } from '../../workflows/verification/index.js';
 import { eventDispatcherIds } from '../../workflows/shared/event-types.js';
 import { statusQuery } from '../../workflows/shared/messages.js';
-import { batchIdFor, submitRequests } from '../batches/helpers.js';
+import { batchIdFor, submitRequests } from '../../testing/batches.js';
 import { testCodecKeys } from '../../testing/codec.js';
 import { testStore } from '../../testing/database.js';
 import { FAST, v1Intake, v2Intake } from '../../testing/fixtures.js';
 import { testTemporal } from '../../testing/temporal.js';
 import { eventually, startWorkflowHarness, type WorkflowHarness } from '../../testing/workflow-harness.js';
-import { axeViolations, launchChromium } from './browser.js';
-import { startTestConsole, type TestConsole } from './console-app.js';
-import { verificationAwaitingInput } from './waiting-verifications.js';
+import { axeViolations, launchChromium } from '../../testing/browser.js';
+import { startTestConsole, type TestConsole } from '../../testing/console-app.js';
+import { verificationAwaitingInput } from '../../testing/waiting-verifications.js';
 
 // The console in Chromium against the real stack: the run's dev server, a worker and the sandbox.
 describe('operator console in a browser', function () {

@@ -6,7 +6,7 @@ import { createConsole } from '../../apps/console/server.js';
 import { boundedSessionStore, MAX_SESSIONS } from '../../apps/console/session-store.js';
 import { createLogger } from '../../src/logging.js';
 import { testTemporal } from '../../testing/temporal.js';
-import { csrfFrom, sessionCookie, signIn, startTestConsole, type TestConsole } from './console-app.js';
+import { csrfFrom, sessionCookie, signIn, startTestConsole, type TestConsole } from '../../testing/console-app.js';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const HTML = { accept: 'text/html' };

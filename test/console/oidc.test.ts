@@ -8,10 +8,10 @@ import { requireConsoleSecrets } from '../../apps/console/server.js';
 import { testStore } from '../../testing/database.js';
 import { testTemporal } from '../../testing/temporal.js';
 import { startWorkflowHarness, type WorkflowHarness } from '../../testing/workflow-harness.js';
-import { signIn, signInAs, startTestConsole, type TestConsole } from './console-app.js';
+import { signIn, signInAs, startTestConsole, type TestConsole } from '../../testing/console-app.js';
 import { locationOf, TestBrowser, throughProvider } from './oidc-browser.js';
 import { startTestOidcProvider, type TestAccount, type TestOidcProvider } from './oidc-provider.js';
-import { verificationAwaitingInput } from './waiting-verifications.js';
+import { verificationAwaitingInput } from '../../testing/waiting-verifications.js';
 
 const A = 'clinic-a';
 const B = 'clinic-b';

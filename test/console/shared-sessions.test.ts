@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { Store } from '../../src/store/database.js';
 import { testStore } from '../../testing/database.js';
 import { testTemporal } from '../../testing/temporal.js';
-import { signIn, startTestConsole, type TestConsole } from './console-app.js';
+import { signIn, startTestConsole, type TestConsole } from '../../testing/console-app.js';
 
 /** Two console processes behind one load balancer: a session made by one is good on the other, and survives both. */
 describe('console sessions in the database', function () {

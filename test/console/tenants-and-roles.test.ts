@@ -14,17 +14,17 @@ import type { Store } from '../../src/store/database.js';
 import { batchWorkflowId } from '../../workflows/shared/batch-ids.js';
 import { statusQuery } from '../../workflows/shared/messages.js';
 import type { verificationWorkflow } from '../../workflows/verification/index.js';
-import { batchIdFor, FAST_BATCH, waitForBatch } from '../batches/helpers.js';
+import { batchIdFor, FAST_BATCH, waitForBatch } from '../../testing/batches.js';
 import { testStore } from '../../testing/database.js';
 import { FAST, v2Intake } from '../../testing/fixtures.js';
 import { DISCOVERY_PATIENT, pendingDiscovery } from '../../testing/sandbox.js';
 import { testTemporal } from '../../testing/temporal.js';
 import { eventually, startWorkflowHarness, type WorkflowHarness } from '../../testing/workflow-harness.js';
-import { csrfFrom, signIn, signInAs, startTestConsole, getPage, postForm, type TestConsole } from './console-app.js';
+import { csrfFrom, signIn, signInAs, startTestConsole, getPage, postForm, type TestConsole } from '../../testing/console-app.js';
 import {
   verificationAwaitingInput as awaitingInput,
   verificationNeedingReview as needingReview,
-} from './waiting-verifications.js';
+} from '../../testing/waiting-verifications.js';
 import { boundedTeardown } from '../../testing/bounded-teardown.js';
 
 const HTML = { accept: 'text/html' };

@@ -14,7 +14,7 @@ import type { Store } from '../../src/store/database.js';
 import { createEventsWorker } from '../../workers/events-worker.js';
 import type { OutboundEvent } from '../../workflows/shared/event-catalogue.js';
 import { DEFAULT_DELIVERY_POLICY, type DeliveryPolicy } from '../../workflows/shared/event-types.js';
-import { FAST_BATCH } from '../batches/helpers.js';
+import { FAST_BATCH } from '../../testing/batches.js';
 import { workflowBundle } from '../../testing/bundle.js';
 import { testCodecKeys, testDataConverter } from '../../testing/codec.js';
 import { testStore } from '../../testing/database.js';

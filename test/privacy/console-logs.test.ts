@@ -5,7 +5,7 @@ import { runAwaitingInputSignal, statusQuery } from '../../workflows/shared/mess
 import { FAST, v2Intake } from '../../testing/fixtures.js';
 import { testTemporal } from '../../testing/temporal.js';
 import { eventually, startWorkflowHarness, type WorkflowHarness } from '../../testing/workflow-harness.js';
-import { csrfFrom, signIn, startTestConsole, type TestConsole } from '../console/console-app.js';
+import { csrfFrom, signIn, startTestConsole, type TestConsole } from '../../testing/console-app.js';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const PATIENT = {

@@ -9,7 +9,7 @@ import { batchItemWorkflowId, batchWorkflowId } from '../../workflows/shared/bat
 import { runAwaitingInputSignal, statusQuery, supplyRunInputUpdate } from '../../workflows/shared/messages.js';
 import { firstCallPriority, lanePriority } from '../../workflows/shared/priority.js';
 import { Tenant } from '../../workflows/shared/search-attributes.js';
-import { batchIdFor, FAST_BATCH } from '../batches/helpers.js';
+import { batchIdFor, FAST_BATCH } from '../../testing/batches.js';
 import { FAST, TEST_INTAKE_KEY, callerId, v2Intake } from '../../testing/fixtures.js';
 import { testTemporal } from '../../testing/temporal.js';
 import { eventually, type WorkflowHarness } from '../../testing/workflow-harness.js';

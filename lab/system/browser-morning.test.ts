@@ -8,15 +8,15 @@ import { EligibilityClient } from '../../src/client/index.js';
 import { loadConfig } from '../../src/config.js';
 import type { Store } from '../../src/store/database.js';
 import { startVerification } from '../../src/temporal/start-verification.js';
-import { batchIdFor, FAST_BATCH, submitRequests } from '../batches/helpers.js';
+import { batchIdFor, FAST_BATCH, submitRequests } from '../../testing/batches.js';
 import { testBlindIndex } from '../../testing/codec.js';
 import { testStore } from '../../testing/database.js';
 import { FAST, v2Intake } from '../../testing/fixtures.js';
 import { testTemporal } from '../../testing/temporal.js';
 import { eventually, startWorkflowHarness, type WorkflowHarness } from '../../testing/workflow-harness.js';
-import { axeViolations, launchChromium } from './browser.js';
-import { startTestConsole, type TestConsole } from './console-app.js';
-import { verificationAwaitingInput } from './waiting-verifications.js';
+import { axeViolations, launchChromium } from '../../testing/browser.js';
+import { startTestConsole, type TestConsole } from '../../testing/console-app.js';
+import { verificationAwaitingInput } from '../../testing/waiting-verifications.js';
 
 /** A phone's width: every page must fit it without scrolling sideways. */
 const PHONE = { width: 390, height: 844 };

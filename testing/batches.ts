@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
-import { describeBatch, type BatchView } from '../../src/batches/describe.js';
-import { itemsQuery, outcomesCondition } from '../../src/batches/item-state.js';
-import { validateSubmission, type SubmittedRow } from '../../src/batches/prepare.js';
-import { submitBatch, type SubmittedBatch } from '../../src/batches/submit.js';
-import type { BatchTiming } from '../../workflows/shared/batch-timing.js';
-import type { BatchAbout } from '../../workflows/shared/batch-types.js';
-import { FAST } from '../../testing/fixtures.js';
-import { eventually } from '../../testing/workflow-harness.js';
+import { describeBatch, type BatchView } from '../src/batches/describe.js';
+import { itemsQuery, outcomesCondition } from '../src/batches/item-state.js';
+import { validateSubmission, type SubmittedRow } from '../src/batches/prepare.js';
+import { submitBatch, type SubmittedBatch } from '../src/batches/submit.js';
+import type { BatchTiming } from '../workflows/shared/batch-timing.js';
+import type { BatchAbout } from '../workflows/shared/batch-types.js';
+import { FAST } from './fixtures.js';
+import { eventually } from './workflow-harness.js';
 
 /** A batch's pace in tests: looks every 0.2 s, closes 2 s after its last item. */
 export const FAST_BATCH: Partial<BatchTiming> = {

@@ -11,7 +11,7 @@ import type { VerificationResult } from '../../workflows/shared/types.js';
 import { FAST, v1Intake, v2Intake } from '../../testing/fixtures.js';
 import { testTemporal } from '../../testing/temporal.js';
 import { eventually, startWorkflowHarness, type WorkflowHarness } from '../../testing/workflow-harness.js';
-import { waitForBatch } from '../batches/helpers.js';
+import { waitForBatch } from '../../testing/batches.js';
 import { lines, runCli } from '../../testing/run-cli.js';
 import { pendingDiscovery } from '../../testing/sandbox.js';
 

@@ -11,7 +11,7 @@ import { loadConfig } from '../../src/config.js';
 import { freePort } from '../../src/free-port.js';
 import { AuditTrail } from '../../src/audit/audit-trail.js';
 import { openStore } from '../../src/store/database.js';
-import { launchChromium } from '../console/browser.js';
+import { launchChromium } from '../../testing/browser.js';
 import { eventually } from '../../testing/workflow-harness.js';
 import { CLI_ARGV, compiledEnv } from '../../testing/compiled.js';
 

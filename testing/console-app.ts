@@ -1,18 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import type { FastifyInstance } from 'fastify';
-import { loadConfig } from '../../src/config.js';
-import { operatorEntry } from '../../src/access/operator-passwords.js';
-import type { IntakeClients } from '../../src/access/intake-clients.js';
-import type { OperatorDirectory } from '../../src/access/operators.js';
-import type { AuditTrail } from '../../src/audit/audit-trail.js';
-import type { EventServices } from '../../src/events/services.js';
-import type { Store } from '../../src/store/database.js';
-import { createConsole } from '../../apps/console/server.js';
-import { createLogger } from '../../src/logging.js';
-import type { PayerNames } from '../../apps/console/payer-names.js';
-import { testBlindIndex } from '../../testing/codec.js';
-import { captureLogs } from '../../testing/log-capture.js';
+import { loadConfig } from '../src/config.js';
+import { operatorEntry } from '../src/access/operator-passwords.js';
+import type { IntakeClients } from '../src/access/intake-clients.js';
+import type { OperatorDirectory } from '../src/access/operators.js';
+import type { AuditTrail } from '../src/audit/audit-trail.js';
+import type { EventServices } from '../src/events/services.js';
+import type { Store } from '../src/store/database.js';
+import { createConsole } from '../apps/console/server.js';
+import { createLogger } from '../src/logging.js';
+import type { PayerNames } from '../apps/console/payer-names.js';
+import { testBlindIndex } from './codec.js';
+import { captureLogs } from './log-capture.js';
 
 /** A console on a free port of 127.0.0.1 with one operator, its log lines kept for the privacy checks. */
 export interface TestConsole {

@@ -1,10 +1,10 @@
-import { RUN_REQUESTED_INPUT } from '../../sandbox/verifications.js';
-import { startVerification } from '../../src/temporal/start-verification.js';
-import type { verificationWorkflow } from '../../workflows/verification/index.js';
-import { runAwaitingInputSignal, statusQuery } from '../../workflows/shared/messages.js';
-import { FAST, v1Intake, v2Intake } from '../../testing/fixtures.js';
-import { testTemporal } from '../../testing/temporal.js';
-import { eventually, type WorkflowHarness } from '../../testing/workflow-harness.js';
+import { RUN_REQUESTED_INPUT } from '../sandbox/verifications.js';
+import { startVerification } from '../src/temporal/start-verification.js';
+import type { verificationWorkflow } from '../workflows/verification/index.js';
+import { runAwaitingInputSignal, statusQuery } from '../workflows/shared/messages.js';
+import { FAST, v1Intake, v2Intake } from './fixtures.js';
+import { testTemporal } from './temporal.js';
+import { eventually, type WorkflowHarness } from './workflow-harness.js';
 
 /*
  * Verifications the console's tests show to an operator: one whose run awaits input, one that awaits a review.

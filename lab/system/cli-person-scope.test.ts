@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { startVerification } from '../../src/temporal/start-verification.js';
-import { batchIdFor, submitRequests, waitForBatch } from '../batches/helpers.js';
+import { batchIdFor, submitRequests, waitForBatch } from '../../testing/batches.js';
 import { testDatabaseUrl } from '../../testing/database.js';
 import { FAST, v2Intake } from '../../testing/fixtures.js';
 import { DISCOVERY_PATIENT } from '../../testing/sandbox.js';
