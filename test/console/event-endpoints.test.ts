@@ -13,7 +13,14 @@ import { eventDispatcherId, eventDispatcherIds } from '../../workflows/shared/ev
 import { testCodecKeys } from '../../testing/codec.js';
 import { testStore } from '../../testing/database.js';
 import { testTemporal } from '../../testing/temporal.js';
-import { csrfFrom, getPage, postForm, signInAs, startTestConsole, type TestConsole } from '../../testing/console-app.js';
+import {
+  csrfFrom,
+  getPage,
+  postForm,
+  signInAs,
+  startTestConsole,
+  type TestConsole,
+} from '../../testing/console-app.js';
 
 const SECRET = /whsec_[A-Za-z0-9+/=]+/g;
 

@@ -9,7 +9,14 @@ import { testStore } from '../../testing/database.js';
 import { v2Intake } from '../../testing/fixtures.js';
 import { testTemporal } from '../../testing/temporal.js';
 import { eventually } from '../../testing/workflow-harness.js';
-import { csrfFrom, getPage, postForm, signInAs, startTestConsole, type TestConsole } from '../../testing/console-app.js';
+import {
+  csrfFrom,
+  getPage,
+  postForm,
+  signInAs,
+  startTestConsole,
+  type TestConsole,
+} from '../../testing/console-app.js';
 
 // Finding a patient in the console over HTTP: keyed hashes within the operator's tenants, every search recorded.
 // The verifications are started on a task queue no worker polls: they sit running with their search attributes.

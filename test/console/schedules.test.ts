@@ -8,7 +8,14 @@ import { refreshScheduleId } from '../../workflows/shared/ids.js';
 import { testStore } from '../../testing/database.js';
 import { testTemporal } from '../../testing/temporal.js';
 import { eventually } from '../../testing/workflow-harness.js';
-import { csrfFrom, getPage, postForm, signInAs, startTestConsole, type TestConsole } from '../../testing/console-app.js';
+import {
+  csrfFrom,
+  getPage,
+  postForm,
+  signInAs,
+  startTestConsole,
+  type TestConsole,
+} from '../../testing/console-app.js';
 
 /** The console's Refreshes page (issue 35): a tenant's schedule, its latest refresh, and who may change it. */
 describe('operator console: refresh schedules', function () {

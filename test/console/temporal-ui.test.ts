@@ -5,7 +5,15 @@ import { AuditTrail } from '../../src/audit/audit-trail.js';
 import type { Store } from '../../src/store/database.js';
 import { testStore } from '../../testing/database.js';
 import { testTemporal } from '../../testing/temporal.js';
-import { csrfFrom, getPage, postForm, signIn, signInAs, startTestConsole, type TestConsole } from '../../testing/console-app.js';
+import {
+  csrfFrom,
+  getPage,
+  postForm,
+  signIn,
+  signInAs,
+  startTestConsole,
+  type TestConsole,
+} from '../../testing/console-app.js';
 
 const SECRET = 'a-pass-secret-of-at-least-32-characters';
 const PASSWORD = 'a long password here';

@@ -20,7 +20,15 @@ import { FAST, v2Intake } from '../../testing/fixtures.js';
 import { DISCOVERY_PATIENT, pendingDiscovery } from '../../testing/sandbox.js';
 import { testTemporal } from '../../testing/temporal.js';
 import { eventually, startWorkflowHarness, type WorkflowHarness } from '../../testing/workflow-harness.js';
-import { csrfFrom, signIn, signInAs, startTestConsole, getPage, postForm, type TestConsole } from '../../testing/console-app.js';
+import {
+  csrfFrom,
+  signIn,
+  signInAs,
+  startTestConsole,
+  getPage,
+  postForm,
+  type TestConsole,
+} from '../../testing/console-app.js';
 import {
   verificationAwaitingInput as awaitingInput,
   verificationNeedingReview as needingReview,

@@ -6,7 +6,14 @@ import { readPatient, scheduleAppointment, type NewAppointment, type Patients } 
 import { dayStartsAt } from '../../src/patients/visit-day.js';
 import type { Store } from '../../src/store/database.js';
 import { patientWorkflowId } from '../../workflows/shared/ids.js';
-import { csrfFrom, getPage, postForm, signInAs, startTestConsole, type TestConsole } from '../../testing/console-app.js';
+import {
+  csrfFrom,
+  getPage,
+  postForm,
+  signInAs,
+  startTestConsole,
+  type TestConsole,
+} from '../../testing/console-app.js';
 import { testStore } from '../../testing/database.js';
 import { FAST } from '../../testing/fixtures.js';
 import { testTemporal } from '../../testing/temporal.js';
