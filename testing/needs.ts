@@ -1,4 +1,5 @@
-import { existsSync, globSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -24,6 +25,10 @@ const PART_MODULES: Record<keyof Needs, string> = {
   browser: 'testing/browser.ts',
 };
 const EVERYTHING: Needs = { temporal: true, database: true, bundle: true, compiled: true, browser: true };
+// Mocha's own lookup, so that a spec reads here as it does to mocha (globs with braces and extglobs).
+const { lookupFiles } = createRequire(import.meta.url)('mocha/lib/cli/lookup-files.js') as {
+  lookupFiles: (spec: string, extensions: string[], recursive: boolean) => string[];
+};
 const IMPORT = /(?:from|import\()\s*'(\.{1,2}\/[^']+)'/g;
 
 /** The spec files named on mocha's command line (files or globs); none found means "not known". */
@@ -32,7 +37,7 @@ function specFiles(argv: readonly string[]): string[] {
   for (let i = 2; i < argv.length; i++) {
     const arg = argv[i]!;
     if (/^(--require|-r|--config|--reporter|-R|--grep|-g|--timeout|-t|--jobs|-j)$/.test(arg)) i++;
-    else if (!arg.startsWith('-') && /\.ts$|\*/.test(arg)) specs.push(...globSync(arg, { cwd: process.cwd() }));
+    else if (!arg.startsWith('-') && /\.ts$|\*/.test(arg)) specs.push(...lookupFiles(arg, ['.ts'], false));
   }
   return specs.map((file) => path.relative(ROOT, path.resolve(file)));
 }
