@@ -39,7 +39,7 @@ const REQUIREMENTS: Requirement[] = [
   {
     name: 'Chromium',
     part: 'browser',
-    found: async () => ['/usr/bin/chromium', '/usr/bin/chromium-browser'].some((p) => existsSync(p)),
+    found: () => Promise.resolve(['/usr/bin/chromium', '/usr/bin/chromium-browser'].some((p) => existsSync(p))),
     script: 'scripts/ensure-chromium.sh',
     howToInstall: 'apt-get install chromium (Debian, Ubuntu)',
   },

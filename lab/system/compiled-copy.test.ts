@@ -27,7 +27,7 @@ function roleEnv(): Record<string, string> {
   };
 }
 
-// The production build as a production install runs it (test/build/production-copy.ts): the compiled code, without
+// The production build as a production install runs it (testing/production-copy.ts): the compiled code, without
 // tsx or any other dev dependency.
 describe('compiled production build (npm run build, npm ci --omit=dev)', function () {
   this.timeout(120_000);

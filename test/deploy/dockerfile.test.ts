@@ -6,7 +6,7 @@ import { copyOf, dockerignore, parseDockerfile, root, runtimeGraph, type Stage }
 
 // Docker cannot run here (no engine, no buildx), so the image is checked statically: the Dockerfile's shape, that
 // what it copies exists and reaches the build context, that the build stage has every source the compiled code comes
-// from, and that every package that code imports is installed by `npm ci --omit=dev`. test/build runs that compiled
+// from, and that every package that code imports is installed by `npm ci --omit=dev`. lab/system/compiled-copy.test.ts runs that compiled
 // code without the dev dependencies.
 
 describe('Dockerfile', () => {
