@@ -4,7 +4,7 @@ import { variables } from '../src/config-variables.js';
 import { bundleWorkflowFile, removeWorkflowFile } from './bundle.js';
 import { compileForTests } from './compiled.js';
 import { startTestDatabase, stopTestDatabase } from './database.js';
-import { ensureMachine } from './machine.js';
+import { ensureMachine, MachineSetupError } from './machine.js';
 import { needsOf } from './needs.js';
 import { connectTestTemporal, startTestTemporalServer, stopTestTemporalServer, temporalStarted } from './temporal.js';
 
@@ -31,7 +31,12 @@ Runtime.install({ logger: new DefaultLogger('ERROR') });
 export async function mochaGlobalSetup(): Promise<void> {
   const needs = needsOf();
   const databaseGiven = Boolean(process.env.ELIGIBILITY_TEST_DATABASE_URL);
-  await ensureMachine({ database: needs.database && !databaseGiven, browser: needs.browser });
+  await ensureMachine({ database: needs.database && !databaseGiven, browser: needs.browser }).catch((err: unknown) => {
+    if (!(err instanceof MachineSetupError)) throw err;
+    // What to install, in one line: nothing has started, so there is nothing to stop.
+    console.error(err.message);
+    process.exit(1);
+  });
   await Promise.all([
     needs.temporal && startTestTemporalServer(),
     needs.bundle && bundleWorkflowFile(),
