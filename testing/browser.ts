@@ -1,16 +1,14 @@
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { CHROMIUM_PATHS, chromiumPath } from './machine.js';
 
 /**
  * Chromium from Debian's packages (`scripts/ensure-chromium.sh` installs it): playwright's own browser download
  * cannot work on these machines. A machine without it fails the browser tests loudly, never skips them.
  */
-const CHROMIUM_PATHS = ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
-
 export async function launchChromium(): Promise<Browser> {
-  const executablePath = CHROMIUM_PATHS.find((p) => existsSync(p));
+  const executablePath = chromiumPath();
   if (!executablePath) {
     throw new Error(`no Chromium at ${CHROMIUM_PATHS.join(' or ')}: run scripts/ensure-chromium.sh`);
   }

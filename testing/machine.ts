@@ -2,6 +2,8 @@ import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { outputTail } from '../apps/dev/output-tail.js';
+import { postgresBin } from './postgres.js';
 
 /**
  * What `npm test` needs from the machine beyond node_modules: PostgreSQL (the tests' database, as production's) and
@@ -18,20 +20,20 @@ interface Requirement {
 }
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const execFileAsync = promisify(execFile);
 
-const onPath = (command: string) =>
-  execFileAsync('sh', ['-c', `command -v ${command}`]).then(
-    () => true,
-    () => false,
-  );
+/** Where Debian's package puts Chromium. */
+export const CHROMIUM_PATHS = ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
+export const chromiumPath = () => CHROMIUM_PATHS.find((p) => existsSync(p));
 
 const REQUIREMENTS: Requirement[] = [
   {
     name: 'PostgreSQL',
     part: 'database',
-    found: async () =>
-      (await execFileAsync('sh', ['-c', 'ls /usr/lib/postgresql/*/bin/postgres']).catch(() => null)) !== null,
+    found: () =>
+      postgresBin().then(
+        () => true,
+        () => false,
+      ),
     script: 'scripts/ensure-postgres.sh',
     howToInstall:
       'apt-get install postgresql (Debian, Ubuntu), or set ELIGIBILITY_TEST_DATABASE_URL to a database of yours',
@@ -39,7 +41,7 @@ const REQUIREMENTS: Requirement[] = [
   {
     name: 'Chromium',
     part: 'browser',
-    found: () => Promise.resolve(['/usr/bin/chromium', '/usr/bin/chromium-browser'].some((p) => existsSync(p))),
+    found: () => Promise.resolve(chromiumPath() !== undefined),
     script: 'scripts/ensure-chromium.sh',
     howToInstall: 'apt-get install chromium (Debian, Ubuntu)',
   },
@@ -50,17 +52,20 @@ export class MachineSetupError extends Error {
 }
 
 async function canInstall(): Promise<boolean> {
-  return process.getuid?.() === 0 && (await onPath('apt-get'));
+  if (process.getuid?.() !== 0) return false;
+  return promisify(execFile)('sh', ['-c', 'command -v apt-get']).then(
+    () => true,
+    () => false,
+  );
 }
 
 function runScript(script: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn('sh', [script], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const child = spawn('sh', [script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const tail = outputTail(child);
     child.once('error', reject);
     child.once('exit', (code) =>
-      code === 0 ? resolve() : reject(new MachineSetupError(`${script} failed (${code}): ${stderr.trim()}`)),
+      code === 0 ? resolve() : reject(new MachineSetupError(`${script} failed (${code}): ${tail()}`)),
     );
   });
 }
@@ -68,8 +73,7 @@ function runScript(script: string): Promise<void> {
 /** In the main process, before anything starts: installs what is missing, or stops the run saying what to install. */
 export async function ensureMachine(needs: { database: boolean; browser: boolean }): Promise<void> {
   for (const requirement of REQUIREMENTS) {
-    if (!needs[requirement.part]) continue;
-    if (await requirement.found()) continue;
+    if (!needs[requirement.part] || (await requirement.found())) continue;
     if (!(await canInstall())) {
       throw new MachineSetupError(`npm test needs ${requirement.name}: ${requirement.howToInstall}`);
     }

@@ -24,7 +24,7 @@ const PART_MODULES: Record<keyof Needs, string> = {
   compiled: 'testing/compiled.ts',
   browser: 'testing/browser.ts',
 };
-const EVERYTHING: Needs = { temporal: true, database: true, bundle: true, compiled: true, browser: true };
+const EVERYTHING = Object.fromEntries(Object.keys(PART_MODULES).map((part) => [part, true])) as unknown as Needs;
 // Mocha's own lookup, so that a spec reads here as it does to mocha (globs with braces and extglobs).
 const { lookupFiles } = createRequire(import.meta.url)('mocha/lib/cli/lookup-files.js') as {
   lookupFiles: (spec: string, extensions: string[], recursive: boolean) => string[];
@@ -58,10 +58,8 @@ export function needsOf(argv: readonly string[] = process.argv): Needs {
   if (specs.length === 0) return EVERYTHING;
   const seen = new Set<string>();
   for (const spec of specs) reached(spec, seen);
-  const needs = Object.fromEntries(
+  // testing/compiled.ts imports testing/bundle.ts: a compiled worker runs the run's bundle, so that need follows.
+  return Object.fromEntries(
     Object.entries(PART_MODULES).map(([part, module]) => [part, seen.has(module)]),
   ) as unknown as Needs;
-  // A compiled `eligibility` process runs workflows from the run's bundle.
-  if (needs.compiled) needs.bundle = true;
-  return needs;
 }

@@ -41,7 +41,7 @@ export interface PostgresCluster {
 }
 
 /** The newest major version installed, e.g. `/usr/lib/postgresql/15/bin`. */
-async function postgresBin(): Promise<{ version: string; bin: string }> {
+export async function postgresBin(): Promise<{ version: string; bin: string }> {
   const versions = (await fs.readdir(DEBIAN_POSTGRES).catch(() => [] as string[]))
     .filter((v) => /^\d+$/.test(v))
     .sort((a, b) => Number(b) - Number(a));
