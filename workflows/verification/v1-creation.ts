@@ -99,7 +99,7 @@ export function ambiguityOf(err: unknown): LastError {
 
 export interface V1ReviewContext {
   review: CreationReview;
-  stage: StageTracker;
+  stage: Pick<StageTracker, 'enter'>;
   progress: ProgressReport;
   reviewDeadlineSeconds: number;
   stopped: () => boolean;
