@@ -16,7 +16,7 @@ export async function buildIdOf(bundle: WorkflowBundleSource): Promise<string> {
 /**
  * The worker as a version of its deployment. Every workflow is pinned to the version it started on, so a running one
  * never meets new code; the long-running ones (governor, batch) continue as new onto the current version when it
- * changes (`workflows/shared/versioning.ts`).
+ * changes (`workflows/shared/continue-as-new.ts`).
  */
 export function deploymentOptions(deploymentName: string, buildId: string): WorkerDeploymentOptions {
   return {

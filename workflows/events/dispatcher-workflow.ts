@@ -8,7 +8,6 @@ import {
   makeContinueAsNewFunc,
   proxyActivities,
   setHandler,
-  workflowInfo,
   type ActivityOptions,
 } from '@temporalio/workflow';
 import type { DisableReason, EventActivities } from './activities.js';
@@ -23,7 +22,7 @@ import {
   type DeliveryPolicy,
   type DispatcherInput,
 } from '../shared/event-types.js';
-import { newVersionIsCurrent, ON_CURRENT_VERSION } from '../shared/versioning.js';
+import { ON_CURRENT_VERSION, shouldContinueAsNew } from '../shared/continue-as-new.js';
 
 /**
  * One of a tenant's event dispatchers (docs/integrating/events.md): verifications, batches and patients signal it their
@@ -146,10 +145,7 @@ export async function eventDispatcherWorkflow(input: DispatcherInput): Promise<v
     summary: 'deliver events',
   });
 
-  const dueToContinue = () => {
-    const info = workflowInfo();
-    return info.historyLength >= policy.continueAfterEvents || info.continueAsNewSuggested || newVersionIsCurrent();
-  };
+  const dueToContinue = () => shouldContinueAsNew(policy.continueAfterEvents);
 
   for (;;) {
     if (chores.length > 0 && !choring) void doChores();

@@ -1,8 +1,8 @@
-import { condition, makeContinueAsNewFunc, proxyLocalActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { condition, makeContinueAsNewFunc, proxyLocalActivities, setHandler } from '@temporalio/workflow';
 import type { GovernorActivities } from './activities.js';
 import { governorStatus } from './governor-status.js';
 import { governorStatusQuery, outcomeReportSignal } from '../shared/governor-messages.js';
-import { newVersionIsCurrent, ON_CURRENT_VERSION } from '../shared/versioning.js';
+import { ON_CURRENT_VERSION, shouldContinueAsNew } from '../shared/continue-as-new.js';
 import type { GovernorInput, GovernorState, OutcomeReport } from '../shared/governor-types.js';
 
 /** Continue as new after this many history events, carrying the state: a run's history stays small. */
@@ -44,12 +44,7 @@ export async function governorWorkflow(input: GovernorInput): Promise<never> {
     }
     // Reports that arrived while the rules ran or the rate was applied are taken first.
     if (inbox.length > 0) continue;
-    const info = workflowInfo();
-    if (
-      info.historyLength >= (input.continueAsNewAfterEvents ?? CONTINUE_AS_NEW_AFTER_EVENTS) ||
-      info.continueAsNewSuggested ||
-      newVersionIsCurrent()
-    ) {
+    if (shouldContinueAsNew(input.continueAsNewAfterEvents ?? CONTINUE_AS_NEW_AFTER_EVENTS)) {
       // Signal handlers only queue reports, so nothing is in flight; reports that arrive meanwhile fail this task and
       // are taken in its retry before the continue-as-new is accepted.
       await makeContinueAsNewFunc<typeof governorWorkflow>(ON_CURRENT_VERSION)({

@@ -10,7 +10,7 @@ import {
   type RefreshProgress,
   type RefreshWorkflowInput,
 } from '../shared/refresh-types.js';
-import { ON_CURRENT_VERSION, newVersionIsCurrent } from '../shared/versioning.js';
+import { ON_CURRENT_VERSION, shouldContinueAsNew } from '../shared/continue-as-new.js';
 import type { RefreshActivities } from './activities.js';
 import { activeMonths } from './active-months.js';
 import { hasStalled, watchAnswers } from './stall-watch.js';
@@ -90,10 +90,7 @@ export async function refreshWorkflow(input: RefreshWorkflowInput): Promise<Refr
   return progress();
 
   async function moveOnIfTime(): Promise<void> {
-    const info = workflowInfo();
-    if (!info.continueAsNewSuggested && info.historyLength < policy.continueAfterEvents && !newVersionIsCurrent()) {
-      return;
-    }
+    if (!shouldContinueAsNew(policy.continueAfterEvents)) return;
     await makeContinueAsNewFunc<typeof refreshWorkflow>(ON_CURRENT_VERSION)({ ...input, carried: state });
   }
 }
