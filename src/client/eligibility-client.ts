@@ -1,3 +1,4 @@
+import type { KyInstance } from 'ky';
 import type { z } from 'zod';
 import type { ServiceConfig } from '../config.js';
 import {
@@ -28,15 +29,13 @@ import {
 import { AuthenticationError, EligibilityError, InvalidRequestError, NetworkError } from './errors.js';
 import {
   callerId,
+  createHttp,
   readResponse,
   saysTooManyRequests,
   send,
-  undiciTransport,
   validateRequest,
   type RawResponse,
   type SendOptions,
-  type Transport,
-  type Wire,
 } from './http.js';
 import { encodePathParam } from './path.js';
 import { TokenManager } from './token-manager.js';
@@ -53,8 +52,8 @@ export interface ServiceExchange {
 }
 
 export interface EligibilityClientOptions {
-  /** How a request goes on the wire (tests inject a fake); default: undici's `request`. */
-  transport?: Transport;
+  /** What ky sends each request with (tests inject a fake service or a spy); default: the global `fetch`. */
+  fetch?: typeof fetch;
   /** Told of every exchange, answered or not (a cancelled call is not one). */
   onExchange?: (exchange: ServiceExchange) => void;
 }
@@ -81,22 +80,18 @@ interface Call extends Pick<SendOptions, 'method' | 'path' | 'json' | 'headers'>
  */
 export class EligibilityClient {
   readonly #config: ServiceConfig;
-  readonly #wire: Wire;
+  readonly #http: KyInstance;
   readonly #tokens: TokenManager;
   readonly #onExchange: ((exchange: ServiceExchange) => void) | undefined;
 
   /**
    * @param config the service settings of `loadConfig()` (base URL, credentials, header and field names, timeout); the
    *   client never reads the environment itself.
-   * @param [options.transport=undiciTransport] how a request goes on the wire.
+   * @param [options.fetch=globalThis.fetch] what ky sends each request with.
    */
   constructor(config: ServiceConfig, options: EligibilityClientOptions = {}) {
     this.#config = config;
-    this.#wire = {
-      baseUrl: config.baseUrl.replace(/\/+$/, ''),
-      timeoutMs: config.timeoutMs,
-      transport: options.transport ?? undiciTransport,
-    };
+    this.#http = createHttp({ baseUrl: config.baseUrl, timeoutMs: config.timeoutMs, fetch: options.fetch });
     this.#tokens = new TokenManager(() => this.#fetchToken());
     this.#onExchange = options.onExchange;
   }
@@ -107,7 +102,7 @@ export class EligibilityClient {
     const report = (status: number | string, rateLimited: boolean) =>
       this.#onExchange?.({ endpoint, status, seconds: (performance.now() - started) / 1000, rateLimited });
     try {
-      const raw = await send(this.#wire, endpoint, opts);
+      const raw = await send(this.#http, endpoint, opts);
       report(raw.status, raw.status === 429 || saysTooManyRequests(raw.body));
       return raw;
     } catch (err) {

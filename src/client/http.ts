@@ -1,4 +1,4 @@
-import { request } from 'undici';
+import ky, { TimeoutError, type KyInstance } from 'ky';
 import type { z } from 'zod';
 import { INVALID_REQUEST, TOO_MANY_REQUESTS, firstInvalidParam } from '../contract/index.js';
 import { EligibilityError, InvalidRequestError, NetworkError, UnexpectedResponseError } from './errors.js';
@@ -22,71 +22,51 @@ export interface SendOptions {
   signal?: AbortSignal | undefined;
 }
 
-/** Where, how and how long: the service's base URL, the transport, one call's timeout (the whole exchange, body included). */
-export interface Wire {
-  /** Without a trailing slash: a path is joined to it with one. */
+export interface HttpOptions {
   baseUrl: string;
+  /** How long a call waits for the service's response. */
   timeoutMs: number;
-  transport: Transport;
+  /** What sends the request: the global `fetch` unless a test injects a fake or a spy. */
+  fetch?: typeof fetch | undefined;
 }
 
 /**
- * One request on the wire, its body still to be read: undici's `request` (`undiciTransport`), or a fake in tests.
- * Failures reject with the socket's or undici's own error, whose `code` names what went wrong.
+ * The client's ky instance. No retries: Temporal is the one retry layer (decision 4). Every status comes back as a
+ * response rather than ky's `HTTPError`, so `readResponse` classifies it into the client's typed errors.
  */
-export type Transport = (url: string, init: TransportRequest) => Promise<TransportResponse>;
-
-export interface TransportRequest {
-  method: 'GET' | 'POST' | 'PUT';
-  headers: Record<string, string>;
-  body: string | undefined;
-  signal: AbortSignal;
+export function createHttp(o: HttpOptions): KyInstance {
+  return ky.create({
+    prefixUrl: o.baseUrl,
+    timeout: o.timeoutMs,
+    retry: 0,
+    throwHttpErrors: false,
+    ...(o.fetch ? { fetch: o.fetch } : {}),
+  });
 }
-
-export interface TransportResponse {
-  statusCode: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: { text(): Promise<string> };
-}
-
-/**
- * undici's `request` on its shared keep-alive pool: a third of `fetch`'s CPU a call or less, and a worker makes two or
- * three calls per verification (decision 65).
- */
-export const undiciTransport: Transport = (url, init) => request(url, init);
 
 /**
  * One HTTP exchange. Whatever fails on the wire becomes a `NetworkError` naming the endpoint pattern and the wire
- * error's code; the wire's own errors are not kept as causes, so no header of the request (its token) can travel on.
+ * error's code; ky's and fetch's errors are not kept as causes, so no header of the request (its token) can travel on.
  */
-export async function send(wire: Wire, endpoint: string, opts: SendOptions): Promise<RawResponse> {
+export async function send(http: KyInstance, endpoint: string, opts: SendOptions): Promise<RawResponse> {
   const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
-  if (opts.json !== undefined) headers['content-type'] = 'application/json';
   if (opts.token !== undefined) headers.authorization = `Bearer ${opts.token}`;
-  const timeout = AbortSignal.timeout(wire.timeoutMs);
-  const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
-  const url = `${wire.baseUrl}/${opts.path}`;
-  const body = opts.json === undefined ? undefined : JSON.stringify(opts.json);
   try {
-    const response = await wire.transport(url, { method: opts.method, headers, body, signal });
+    const response = await http(opts.path, {
+      method: opts.method,
+      json: opts.json,
+      headers,
+      signal: opts.signal ?? null,
+    });
     // Read inside the try: a connection dropped mid-body is a network failure too.
-    const text = await response.body.text();
-    return { status: response.statusCode, headers: toHeaders(response.headers), body: parseJson(text) };
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, body: parseJson(text) };
   } catch (err) {
     // A cancelled activity aborts the signal with Temporal's own reason; that must surface as is, not as a failure.
     if (opts.signal?.aborted) throw opts.signal.reason;
-    if (timeout.aborted) throw new NetworkError(endpoint, 'TIMEOUT', 'no response within the timeout');
+    if (err instanceof TimeoutError) throw new NetworkError(endpoint, 'TIMEOUT', 'no response within the timeout');
     throw toNetworkError(endpoint, err);
   }
-}
-
-function toHeaders(raw: TransportResponse['headers']): Headers {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(raw)) {
-    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-    else if (value !== undefined) headers.append(name, value);
-  }
-  return headers;
 }
 
 function parseJson(text: string): unknown {
@@ -98,14 +78,24 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** undici's errors about the call itself, not the wire: a programming error, kept as it is. */
-const NOT_WIRE_CODES: ReadonlySet<string> = new Set(['UND_ERR_INVALID_ARG', 'UND_ERR_NOT_SUPPORTED']);
+/** Errors about the call itself, not the wire: a programming error, kept as it is. */
+const NOT_WIRE_CODES: ReadonlySet<string> = new Set([
+  'ERR_INVALID_URL',
+  'UND_ERR_INVALID_ARG',
+  'UND_ERR_NOT_SUPPORTED',
+]);
 
 function toNetworkError(endpoint: string, err: unknown): unknown {
-  // The socket's errors (`ECONNREFUSED`, `ECONNRESET`) and undici's (`UND_ERR_SOCKET`) carry their code.
-  const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
-  if (typeof code !== 'string' || NOT_WIRE_CODES.has(code)) return err;
+  // fetch rejects with a TypeError whose cause is the socket's error (`ECONNREFUSED`, `ECONNRESET`) or undici's
+  // (`UND_ERR_SOCKET`), each carrying its code.
+  const code = codeOf(err) ?? codeOf(err instanceof Error ? err.cause : undefined);
+  if (code === undefined || NOT_WIRE_CODES.has(code)) return err;
   return new NetworkError(endpoint, code, code);
+}
+
+function codeOf(err: unknown): string | undefined {
+  const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
+  return typeof code === 'string' ? code : undefined;
 }
 
 export function saysTooManyRequests(body: unknown): boolean {

@@ -102,6 +102,19 @@ describe('EligibilityClient against a local HTTP server', () => {
     });
   }
 
+  const failing: [string, Handler][] = [
+    ['a 503', (_req, res) => json(res, 503, { error: 'server_error' })],
+    ['a 429 with Retry-After', (_req, res) => json(res, 429, { error: 'Too many requests' }, { 'Retry-After': '1' })],
+    ['a dropped connection', (_req, res) => res.socket?.destroy()],
+  ];
+  for (const [what, handler] of failing) {
+    it(`sends a GET met by ${what} once: Temporal, not the client, retries`, async () => {
+      const client = await clientFor(handler);
+      await failure(client.getPayer('60054'));
+      assert.equal(server!.calls().length, 1);
+    });
+  }
+
   it('reads an HTTP-date Retry-After', async () => {
     const at = new Date(Math.ceil(Date.now() / 1000) * 1000 + 4000).toUTCString();
     const client = await clientFor((_req, res) =>

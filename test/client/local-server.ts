@@ -67,5 +67,5 @@ export async function startLocalServer(handler: Handler, token: Handler = defaul
 
 /** The service settings of the local defaults, pointed at `baseUrl`. */
 export function serviceConfig(baseUrl: string, overrides: Partial<ServiceConfig> = {}): ServiceConfig {
-  return { ...loadConfig({}).service, baseUrl, ...overrides };
+  return { ...loadConfig('worker', {}).service, baseUrl, ...overrides };
 }

@@ -2,14 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { inspect } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  EligibilityClient,
-  InvalidRequestError,
-  RateLimitError,
-  ServerError,
-  undiciTransport,
-  type Transport,
-} from '../../src/client/index.js';
+import { EligibilityClient, InvalidRequestError, RateLimitError, ServerError } from '../../src/client/index.js';
 import {
   Discovery,
   LegacyPatient,
@@ -41,18 +34,18 @@ describe('EligibilityClient against the sandbox', function () {
   const tokensSent = new Set<string>();
   const errors: unknown[] = [];
 
-  const spyTransport: Transport = (url, init) => {
-    const auth = init.headers.authorization;
+  const spyFetch: typeof fetch = (input, init) => {
+    const auth = (input as Request).headers.get('authorization');
     if (auth) tokensSent.add(auth.replace(/^Bearer /, ''));
-    return undiciTransport(url, init);
+    return fetch(input, init);
   };
 
   async function start(
     overrides: TestSandboxOverrides = {},
   ): Promise<{ sandbox: TestSandbox; client: EligibilityClient }> {
     sandbox = await startTestSandbox(overrides);
-    const client = new EligibilityClient(loadConfig({ ELIGIBILITY_BASE_URL: sandbox.url }).service, {
-      transport: spyTransport,
+    const client = new EligibilityClient(loadConfig('worker', { ELIGIBILITY_BASE_URL: sandbox.url }).service, {
+      fetch: spyFetch,
     });
     return { sandbox, client };
   }

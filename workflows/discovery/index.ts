@@ -1,0 +1,2 @@
+// The discovery family's entry for the worker's bundle.
+export { discoveryWorkflow } from './discovery-workflow.js';
