@@ -1,4 +1,4 @@
-import type { SandboxConfig } from '../src/config.js';
+import type { SandboxConfig } from './config.js';
 import type { VerificationResponseV2 } from '../src/contract/index.js';
 import type { DiscoveryLifecycle } from './discoveries.js';
 import type { Faults } from './faults.js';

@@ -1,13 +1,13 @@
-import { loadConfig } from '../src/config.js';
+import { loadSandboxConfig } from './config.js';
 import { runSandbox } from './run-sandbox.js';
 
 // `npm run sandbox`: the sandbox on SANDBOX_HOST:SANDBOX_PORT until interrupted.
 async function run() {
-  const config = loadConfig();
+  const config = loadSandboxConfig();
   const stopped = new AbortController();
   process.once('SIGINT', () => stopped.abort());
   process.once('SIGTERM', () => stopped.abort());
-  await runSandbox(config.sandbox, { signal: stopped.signal });
+  await runSandbox(config, { signal: stopped.signal });
   process.exit(0);
 }
 

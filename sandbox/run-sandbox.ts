@@ -1,4 +1,4 @@
-import type { SandboxConfig } from '../src/config.js';
+import type { SandboxConfig } from './config.js';
 import { createSandbox } from './server.js';
 
 export interface RunSandboxOptions {

@@ -1,5 +1,5 @@
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
-import type { SandboxConfig } from '../src/config.js';
+import type { SandboxConfig } from './config.js';
 import { INVALID_REQUEST } from '../src/contract/index.js';
 import type { SandboxContext } from './context.js';
 import { DiscoveryLifecycle } from './discoveries.js';

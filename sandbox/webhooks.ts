@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SIGNATURE_HEADER, type WebhookDelivery, type WebhookEndpoint } from '../src/contract/index.js';
 import { signWebhook } from '../src/contract/webhook-signature.js';
-import type { SandboxConfig } from '../src/config.js';
+import type { SandboxConfig } from './config.js';
 import type { Faults } from './faults.js';
 import type { SandboxState } from './state.js';
 import type { StatsRecorder } from './stats.js';

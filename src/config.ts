@@ -2,7 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { z } from 'zod';
 import { ConfigError } from './config-error.js';
-import { variables, type Variables, type VariableSpec } from './config-variables.js';
+import { variables, variablesOf, type Role, type Variables, type VariableSpec } from './config-variables.js';
 import { packageFile } from './package-layout.js';
 import {
   DEFAULT_ADDRESS,
@@ -12,27 +12,33 @@ import {
 } from './temporal-profile.js';
 
 export { ConfigError } from './config-error.js';
-export { requiredInDeployment, variables } from './config-variables.js';
+export { DEV_STACK_ROLES, requiredIn, ROLES, variables, variablesOf, type Role } from './config-variables.js';
 
 /**
- * The typed, validated configuration of a process. `src/config-variables.ts` lists every environment variable; nothing
- * else in the codebase reads `process.env`: entry points call `loadConfig()` once and pass `Config` down.
+ * The typed, validated configuration of a process. `src/config-variables.ts` lists every environment variable with
+ * the roles that read it; nothing else in the codebase reads `process.env`: entry points call `loadConfig(role)` once
+ * and pass `Config` down.
  */
 type Env = { [K in keyof Variables]: z.output<Variables[K]['schema']> };
+type Environment = Readonly<Record<string, string | undefined>>;
 
 function expandHome(p: string): string {
   return p === '~' || p.startsWith('~/') ? path.join(os.homedir(), p.slice(1)) : p;
 }
 
-/** Parses the environment into typed variables; every problem names its variable. Values are never echoed. */
-export function parseEnv(env: Readonly<Record<string, string | undefined>>): Env {
+/**
+ * Parses the variables of `role` from the environment; every problem names its variable and values are never echoed.
+ * Another role's variables are never read: they keep their defaults, so a bad value of one (the console's OIDC issuer,
+ * the worker's heap size) cannot stop this process.
+ */
+export function parseEnv(role: Role, env: Environment): Env {
+  const reads = new Set<string>(variablesOf(role));
   const out: Record<string, unknown> = {};
   const problems: { variable: string; message: string }[] = [];
   for (const [name, spec] of Object.entries(variables) as [string, VariableSpec<z.ZodType>][]) {
     // An empty variable counts as unset, as shells and compose files often leave them.
-    const given = env[name] === '' ? undefined : env[name];
-    const raw = given ?? spec.default;
-    const result = spec.schema.safeParse(raw);
+    const given = !reads.has(name) || env[name] === '' ? undefined : env[name];
+    const result = spec.schema.safeParse(given ?? spec.default);
     if (result.success) out[name] = result.data;
     else problems.push({ variable: name, message: result.error.issues.map((i) => i.message).join(', ') });
   }
@@ -48,19 +54,27 @@ export function childEnvironment(changes: Record<string, string>): NodeJS.Proces
   return { ...process.env, ...changes };
 }
 
-export function loadConfig(env: Readonly<Record<string, string | undefined>> = process.env): Config {
-  const e = parseEnv(env);
-  // envconfig reads Temporal's variables as text, from this same environment once parseEnv has checked them.
-  return toConfig(e, loadTemporalConnection(env));
+/** The configuration of a process of `role` (`eligibility worker` loads `'worker'`), from `env`. */
+export function loadConfig(role: Role, env: Environment = process.env): Config {
+  const e = parseEnv(role, env);
+  // envconfig reads Temporal's variables as text, from this same environment once parseEnv has checked them; it
+  // also reads HOME and XDG_CONFIG_HOME, the operating system's, to find the default config file.
+  return toConfig(e, loadTemporalConnection(env), { searchPath: env.PATH });
 }
 
-function toConfig(e: Env, connection: TemporalConnectionSettings) {
+/** What the operating system says, passed through as it is: not configuration, so not in the table. */
+interface OsEnvironment {
+  /** PATH: where the `temporal` binary is looked for, and `pip` and `go` when the CLI must be fetched. */
+  searchPath: string | undefined;
+}
+
+function toConfig(e: Env, connection: TemporalConnectionSettings, system: OsEnvironment) {
   return {
     temporal: {
       ...connection,
       taskQueue: e.TEMPORAL_TASK_QUEUE,
       cliPath: e.TEMPORAL_CLI_PATH,
-      searchPath: e.PATH,
+      searchPath: system.searchPath,
       cacheDir: expandHome(e.TEMPORAL_CACHE_DIR),
       // The dev server's UI unless told otherwise: `eligibility ui` prints addresses under it.
       uiUrl: (e.TEMPORAL_UI_URL ?? `http://127.0.0.1:${e.TEMPORAL_UI_PORT}`).replace(/\/+$/, ''),
@@ -96,34 +110,6 @@ function toConfig(e: Env, connection: TemporalConnectionSettings) {
       governor: e.ELIGIBILITY_GOVERNOR,
     },
     tenants: { weights: e.ELIGIBILITY_TENANT_WEIGHTS },
-    sandbox: {
-      host: e.SANDBOX_HOST,
-      port: e.SANDBOX_PORT,
-      clientId: e.SANDBOX_CLIENT_ID,
-      clientSecret: e.SANDBOX_CLIENT_SECRET,
-      tokenTtlSeconds: e.SANDBOX_TOKEN_TTL_SECONDS,
-      ratePerSecond: e.SANDBOX_RATE_PER_SECOND,
-      rateBurst: e.SANDBOX_RATE_BURST,
-      discoveryDelayMs: e.SANDBOX_DISCOVERY_DELAY_MS,
-      webhookSecret: e.SANDBOX_WEBHOOK_SECRET,
-      webhookMaxAttempts: e.SANDBOX_WEBHOOK_MAX_ATTEMPTS,
-      webhookTimeoutMs: e.SANDBOX_WEBHOOK_TIMEOUT_MS,
-      webhookBackoffMs: e.SANDBOX_WEBHOOK_BACKOFF_MS,
-      logRequests: e.SANDBOX_LOG_REQUESTS,
-      idempotencyHeader: e.ELIGIBILITY_IDEMPOTENCY_HEADER,
-      v1NpiField: e.ELIGIBILITY_V1_NPI_FIELD,
-      v1TaxonomyField: e.ELIGIBILITY_V1_TAXONOMY_FIELD,
-      faults: {
-        error500Rate: e.SANDBOX_FAULT_500_RATE,
-        error429Rate: e.SANDBOX_FAULT_429_RATE,
-        latencyMs: e.SANDBOX_FAULT_LATENCY_MS,
-        retryAfterSeconds: e.SANDBOX_FAULT_RETRY_AFTER_SECONDS,
-        dropResponses: e.SANDBOX_FAULT_DROP_RESPONSES,
-        webhookDuplicateRate: e.SANDBOX_FAULT_WEBHOOK_DUPLICATE_RATE,
-        webhookDropRate: e.SANDBOX_FAULT_WEBHOOK_DROP_RATE,
-        webhookReorder: e.SANDBOX_FAULT_WEBHOOK_REORDER,
-      },
-    },
     webhook: {
       host: e.WEBHOOK_HOST,
       port: e.WEBHOOK_PORT,
@@ -213,7 +199,6 @@ function toConfig(e: Env, connection: TemporalConnectionSettings) {
 
 export type Config = ReturnType<typeof toConfig>;
 export type ServiceConfig = Config['service'];
-export type SandboxConfig = Config['sandbox'];
 export type TemporalConfig = Config['temporal'];
 export type CodecConfig = Config['codec'];
 export type EventsConfig = Config['events'];
@@ -225,12 +210,3 @@ export type ObservabilityConfig = Config['observability'];
 export type ConsoleConfig = Config['console'];
 export type OidcConfig = ConsoleConfig['oidc'];
 export type DatabaseConfig = Config['database'];
-
-/** The configuration table of docs/operating/configuration.md, generated from `variables`. */
-export function configTableMarkdown(): string {
-  const rows = Object.entries(variables).map(([name, spec]: [string, VariableSpec<z.ZodType>]) => {
-    const shown = spec.default === undefined ? '(unset)' : spec.secret ? '(a local default)' : `\`${spec.default}\``;
-    return `| \`${name}\` | ${shown} | ${spec.description} |`;
-  });
-  return ['| variable | default | meaning |', '|---|---|---|', ...rows].join('\n');
-}
