@@ -1,8 +1,8 @@
 import os from 'node:os';
 import type { Client, WorkflowExecutionDescription } from '@temporalio/client';
-import { mayAct, operatorSees, type ConsoleOperator } from '../../src/access/operators.js';
+import { mayAct, type ConsoleOperator } from '../../src/access/operators.js';
+import { seenBatch, sees, tenantOfDescription, tenantToStart as startsFor } from '../../src/access/tenancy.js';
 import type { BatchView } from '../../src/batches/describe.js';
-import type { TenantFilter } from '../../src/temporal/visibility-query.js';
 import { recordAccess } from './audit-record.js';
 import { CliError, withStore, type CliContext } from './context.js';
 
@@ -11,8 +11,9 @@ import { CliError, withStore, type CliContext } from './context.js';
  * ask.
  *
  * `--as <name>` naming an active operator of the directory (DATABASE_URL) makes the CLI act within that operator's
- * tenants and role, as the console does for them: another tenant's workflow or batch is reported exactly as one that
- * does not exist, lists hold their tenants' only, a viewer reads only and sees member ids masked. A disabled operator
+ * tenants and role, as the console does for them (src/access/tenancy.ts, the one tenant wall): another tenant's
+ * workflow or batch is reported exactly as one that does not exist, lists hold their tenants' only
+ * (`tenantsToList(person.tenants)`), a viewer reads only and sees member ids masked. A disabled operator
  * is refused. Anyone else (an `--as` the directory does not list, or none: the login name) is an administrator of
  * every tenant, as the CLI has always been: it holds the deployment's Temporal and codec credentials, so `--as` is not
  * a sign-in but the person an administrator's tool acts for.
@@ -51,16 +52,6 @@ export function personOf(ctx: CliContext): Promise<Person> {
 }
 
 /**
- * The visibility filter of the person's lists: undefined for every tenant (those without one too), else their
- * tenants. `named` (a `--tenant` option) narrows it; one that is not theirs leaves nothing, as an empty tenant would.
- */
-export function tenantsToList(person: Person, named?: string): TenantFilter | undefined {
-  if (person.tenants === null) return named;
-  if (named === undefined) return person.tenants;
-  return person.tenants.includes(named) ? named : [];
-}
-
-/**
  * A workflow the person names, described, with its tenant (null: started without one) for the audit entry of what is
  * then shown or done. One that is not theirs is thrown as one that does not exist (`no workflow <id>`, exit 1), before
  * anything else of it is read or done.
@@ -71,20 +62,18 @@ export async function visibleWorkflow(
   workflowId: string,
 ): Promise<{ description: WorkflowExecutionDescription; tenant: string | null }> {
   const { WorkflowNotFoundError } = await import('@temporalio/client');
-  const { Tenant } = await import('../../workflows/shared/search-attributes.js');
   const person = await personOf(ctx);
   const description = await client.workflow.getHandle(workflowId).describe();
-  const tenant = description.typedSearchAttributes.get(Tenant);
-  if (!operatorSees(person, tenant)) throw new WorkflowNotFoundError('no such workflow', workflowId, undefined);
-  return { description, tenant: tenant ?? null };
+  const tenant = tenantOfDescription(description);
+  if (!sees(person.tenants, tenant)) throw new WorkflowNotFoundError('no such workflow', workflowId, undefined);
+  return { description, tenant };
 }
 
 /** A batch the person names: one that does not exist or is not theirs is `no batch <id>` alike (exit 1). */
 export async function visibleBatch(ctx: CliContext, client: Client, batchId: string): Promise<BatchView> {
-  const { describeBatch } = await import('../../src/batches/describe.js');
   const person = await personOf(ctx);
-  const view = await describeBatch(client, batchId);
-  if (!view || !operatorSees(person, view.tenant)) throw new CliError(`no batch ${batchId}`);
+  const view = await seenBatch(client, person.tenants, batchId);
+  if (!view) throw new CliError(`no batch ${batchId}`);
   return view;
 }
 
@@ -120,12 +109,12 @@ export async function tenantToStart(
 ): Promise<string | undefined> {
   await requireMayAct(ctx, refused);
   const person = await personOf(ctx);
-  if (person.tenants === null) return named;
-  if (named !== undefined) {
-    if (person.tenants.includes(named)) return named;
+  const started = startsFor(person.tenants, named);
+  if ('tenant' in started) return started.tenant;
+  if (started.refused === 'another-tenant') {
     throw new CliError(`--tenant ${named} is not one of the tenants ${person.name} acts for`);
   }
-  const [only, ...others] = person.tenants;
-  if (only !== undefined && others.length === 0) return only;
-  throw new CliError(`--tenant: give one of the tenants ${person.name} acts for (${person.tenants.join(', ')})`);
+  throw new CliError(
+    `--tenant: give one of the tenants ${person.name} acts for (${(person.tenants ?? []).join(', ')})`,
+  );
 }

@@ -1,9 +1,9 @@
 import type { Payload } from '@temporalio/common';
 import type { CodecPerson } from '../../src/access/codec-tokens.js';
-import { operatorSees } from '../../src/access/operators.js';
+import { sees } from '../../src/access/tenancy.js';
 import { patientFields } from '../../src/audit/patient-fields.js';
 import { isEncrypted, payloadWorkflowId } from '../../src/codec/encryption-codec.js';
-import type { TenantOf } from './tenants.js';
+import type { TenantOf } from './tenant-cache.js';
 
 /** Whose payloads a decode request holds: each workflow with its tenant, and `unnamed` (encrypted before the tag). */
 export interface Owners {
@@ -27,8 +27,8 @@ export async function ownersOf(payloads: readonly Payload[], tenantOf: TenantOf)
  */
 export function mayDecode(person: CodecPerson, owners: Owners): boolean {
   if (person.role === 'viewer') return false;
-  if (person.tenants === null) return true;
-  return !owners.unnamed && owners.workflows.every((w) => w.tenant !== null && operatorSees(person, w.tenant));
+  if (owners.unnamed && person.tenants !== null) return false;
+  return owners.workflows.every((w) => sees(person.tenants, w.tenant));
 }
 
 const MAX_DEPTH = 4;

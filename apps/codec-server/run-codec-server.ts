@@ -8,7 +8,7 @@ import { CodecKeyError, loadCodecKeys } from '../../src/codec/keys.js';
 import type { Store } from '../../src/store/database.js';
 import { personFinder } from './people.js';
 import { createCodecServer } from './server.js';
-import { tenantFinder } from './tenants.js';
+import { tenantFinder } from './tenant-cache.js';
 
 export interface RunningCodecServer {
   url: string;

@@ -9,7 +9,7 @@ import type { Logger } from '../../src/logging.js';
 import { countHttpRequests } from '../../src/metrics/http-metrics.js';
 import { disclosedFields, mayDecode, ownersOf, type Owners } from './disclosure.js';
 import { presentedPass } from './people.js';
-import type { TenantOf } from './tenants.js';
+import type { TenantOf } from './tenant-cache.js';
 
 export interface CodecServerOptions {
   codec: PayloadCodec;

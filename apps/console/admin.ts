@@ -14,16 +14,6 @@ export interface AdminDeps {
   audit?: AuditTrail;
 }
 
-/**
- * The administrators' pages exist for the `admin` role only: anyone else gets the console's plain 404, exactly as for
- * a path that does not exist (nothing says there is something here they may not see).
- */
-export async function adminOnly(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
-  if (operatorOf(request).role === 'admin') return undefined;
-  reply.callNotFound();
-  return reply;
-}
-
 /** The signed-in administrator as src/access's rules see them: `operator:<name>`, their tenants, the address. */
 export function administrator(request: FastifyRequest): Administrator {
   const { name, tenants } = operatorOf(request);

@@ -1,12 +1,14 @@
 import type { FastifyRequest } from 'fastify';
+import { declaredAction } from '../../src/access/route-declarations.js';
 import type { AuditEvent } from '../../src/audit/audit-entry.js';
 import type { AuditTrail } from '../../src/audit/audit-trail.js';
 import { statusFields } from '../../src/audit/patient-fields.js';
+import { ownedIfAny } from './owned-object.js';
 import type { VerificationDetail } from './reads/verification.js';
 import { operatorOf } from './session.js';
 
-/** What one console entry says; the actor (`operator:<name>`) and the source (the request's address) are added. */
-export type ConsoleEvent = Omit<AuditEvent, 'actor' | 'source'> & {
+/** What a route adds to its entry; the actor (`operator:<name>`) and the source (the request's address) are added. */
+export type ConsoleEvent = Partial<Omit<AuditEvent, 'actor' | 'source'>> & {
   /** Who acted; default the signed-in operator (a sign-in names the operator before the session does). */
   operator?: string;
 };
@@ -14,16 +16,25 @@ export type ConsoleEvent = Omit<AuditEvent, 'actor' | 'source'> & {
 /**
  * Appends the request's entry to the audit trail (docs/operating/console.md) before the answer goes out: a page whose
  * entry cannot be written is not sent (the write's failure becomes the request's 500). Without a trail nothing is
- * recorded.
+ * recorded. The action is the route's declared one (`config.audit`) unless the event names another; the workflow or
+ * batch and the tenant are those of the object the route owns, unless the event says otherwise.
  */
-export async function audit(
-  trail: AuditTrail | undefined,
-  request: FastifyRequest,
-  event: ConsoleEvent,
-): Promise<void> {
+export async function audited(trail: AuditTrail | undefined, request: FastifyRequest, event: ConsoleEvent = {}) {
   if (!trail) return;
   const { operator = operatorOf(request).name, ...rest } = event;
-  await trail.append({ ...rest, actor: `operator:${operator}`, source: request.ip });
+  const action = rest.action ?? declaredAction(request);
+  if (action === undefined) throw new Error(`${request.routeOptions.url} audits without an action`);
+  const object = ownedIfAny(request);
+  await trail.append({
+    ...(object?.workflowId ? { workflowId: object.workflowId } : {}),
+    ...(object?.batch ? { batchId: object.batch.batchId } : {}),
+    ...(object ? { tenant: object.tenant } : {}),
+    outcome: 'ok',
+    ...rest,
+    action,
+    actor: `operator:${operator}`,
+    source: request.ip,
+  });
 }
 
 /** The names of the patient data a workflow's page shows: its patient, and what the service found for them. */
@@ -36,18 +47,13 @@ const shownFields = (detail: VerificationDetail): string[] => [
  * A workflow's page (its verification page, or the page answering its runs): `verification.read`, naming the fields
  * shown. A page that shows no patient data (a run or batch workflow's) is not a disclosure and gets no entry.
  */
-export async function auditRead(
-  trail: AuditTrail | undefined,
-  request: FastifyRequest,
-  detail: VerificationDetail,
-): Promise<void> {
+export async function auditRead(trail: AuditTrail | undefined, request: FastifyRequest, detail: VerificationDetail) {
   const fields = shownFields(detail);
   if (fields.length === 0) return;
-  await audit(trail, request, {
+  await audited(trail, request, {
     action: 'verification.read',
     workflowId: detail.workflowId,
     tenant: detail.tenant ?? null,
     fields,
-    outcome: 'ok',
   });
 }

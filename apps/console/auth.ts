@@ -1,13 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ConsoleOperator, OperatorDirectory } from '../../src/access/operators.js';
 import type { AuditTrail } from '../../src/audit/audit-trail.js';
-import { HEALTH_PATHS } from '../../src/health/routes.js';
-import { audit } from './audit.js';
+import { audited } from './audit.js';
 import { csrfToken, requireCsrf } from './csrf.js';
 import { verifyOperator, type OperatorEntry } from '../../src/access/operator-passwords.js';
 import { setOperator, type OperatorSource } from './session.js';
-import { OIDC_CALLBACK_PATH } from '../../src/config-variables.js';
-import { OIDC_START_PATH } from './oidc-client.js';
 import { signInView, type SignInOptions } from './views/sign-in.js';
 
 /**
@@ -20,13 +17,11 @@ export interface OperatorSources {
   directory?: OperatorDirectory;
 }
 
-/**
- * Paths a visitor may open without signing in: the sign-in form, the page's own style and script, the icon, and the
- * probes and scrape every role serves (counts and states only, nothing of any patient).
- */
-const PUBLIC_PATHS = ['/sign-in', OIDC_START_PATH, OIDC_CALLBACK_PATH, '/assets/', '/favicon.ico', ...HEALTH_PATHS];
-
-const isPublic = (url: string) => PUBLIC_PATHS.some((p) => url === p || url.startsWith(p) || url.startsWith(`${p}?`));
+/** A route a visitor may open without signing in (`config.access: {open}`): sign-in, assets, the icon, probes. */
+const isOpen = (request: FastifyRequest) => {
+  const access = request.routeOptions.config.access;
+  return access !== undefined && 'open' in access;
+};
 
 /** Where to go after signing in: a path of this console only (never another site, never `//host`). */
 export function safeNext(next: unknown): string {
@@ -57,7 +52,7 @@ export async function resolveOperator(
 }
 
 /**
- * Every page but sign-in needs a signed-in operator, resolved again on every request (a changed role or a disabled
+ * Every route but those declared open needs a signed-in operator, resolved again on every request (a changed role or a disabled
  * operator counts at once; a session whose operator is gone is ended, as if signed out). A browser asking for a page
  * is sent to the sign-in form (303, remembering the path, which holds identifiers only); anything else, a form post
  * or a download by a script, gets 401. Either way nothing of the page is computed or sent.
@@ -76,7 +71,7 @@ export function guard(sources: OperatorSources) {
       // A fresh, empty session: the old id is worth nothing, and the sign-in form still gets its CSRF secret.
       await request.session.regenerate();
     }
-    if (isPublic(request.url)) return undefined;
+    if (isOpen(request)) return undefined;
     if (request.method === 'GET' && (request.headers.accept ?? '').includes('text/html')) {
       return reply.redirect(`/sign-in?next=${encodeURIComponent(request.url)}`, 303);
     }
@@ -118,25 +113,25 @@ export function authRoutes(
   const form = (reply: FastifyReply, options: Omit<SignInOptions, 'csrf' | 'oidc'>) =>
     signInView({ ...options, csrf: csrfToken(reply), ...(oidc ? { oidc } : {}) });
 
-  app.get<{ Querystring: { next?: string } }>('/sign-in', async (request, reply) => {
+  const open = { access: { open: 'the sign-in form' }, owns: 'none', audit: { none: 'a form, nothing of anyone' } };
+  app.get<{ Querystring: { next?: string } }>('/sign-in', { config: open }, async (request, reply) => {
     if (request.session.operator) return reply.redirect(safeNext(request.query.next), 303);
     return reply.type('text/html').send(form(reply, { next: safeNext(request.query.next) }));
   });
 
   app.post<{ Body: { name?: string; password?: string; next?: string } }>(
     '/sign-in',
-    { preHandler: requireCsrf(app) },
+    {
+      preHandler: requireCsrf(app),
+      config: { access: { open: 'signing in' }, owns: 'none', audit: 'operator.sign-in' },
+    },
     async (request, reply) => {
       const { name = '', password = '', next } = request.body ?? {};
       const signedIn = await verify(sources, String(name), String(password));
       if (!signedIn) {
         // Neither the name nor the password is logged or said back: only that this attempt failed.
         request.log.warn('console sign-in refused');
-        await audit(trail, request, {
-          action: 'operator.sign-in',
-          operator: await triedName(sources, String(name)),
-          outcome: 'denied',
-        });
+        await audited(trail, request, { operator: await triedName(sources, String(name)), outcome: 'denied' });
         return reply
           .code(401)
           .type('text/html')
@@ -148,14 +143,15 @@ export function authRoutes(
       request.session.operator = operator;
       request.session.operatorFrom = signedIn.from;
       request.log.info({ operator }, 'console sign-in');
-      await audit(trail, request, { action: 'operator.sign-in', operator, outcome: 'ok' });
+      await audited(trail, request, { operator });
       return reply.redirect(safeNext(next), 303);
     },
   );
 
-  app.post('/sign-out', { preHandler: requireCsrf(app) }, async (request, reply) => {
+  const signOut = { access: { role: 'viewer' }, owns: 'none', audit: 'operator.sign-out' } as const;
+  app.post('/sign-out', { preHandler: requireCsrf(app), config: signOut }, async (request, reply) => {
     request.log.info({ operator: request.session.operator }, 'console sign-out');
-    await audit(trail, request, { action: 'operator.sign-out', outcome: 'ok' });
+    await audited(trail, request);
     await request.session.destroy();
     return reply.redirect('/sign-in', 303);
   });

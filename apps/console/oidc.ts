@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ConsoleOperator } from '../../src/access/operators.js';
 import type { AuditTrail } from '../../src/audit/audit-trail.js';
 import { OIDC_CALLBACK_PATH } from '../../src/config-variables.js';
-import { audit } from './audit.js';
+import { audited } from './audit.js';
 import { safeNext, type OperatorSources } from './auth.js';
 import { csrfToken } from './csrf.js';
 import { claimedAccess, oidcOperatorName, type OidcRefusal } from './oidc-claims.js';
@@ -27,7 +27,8 @@ export function oidcRoutes(app: FastifyInstance, sources: OperatorSources, clien
   const signInPage = (reply: FastifyReply, next: string, failed: 'oidc' | 'oidc-unreachable') =>
     signInView({ csrf: csrfToken(reply), next, failed, oidc: { displayName: settings.displayName } });
 
-  app.get<{ Querystring: { next?: string } }>(OIDC_START_PATH, async (request, reply) => {
+  const start = { access: { open: 'signing in' }, owns: 'none', audit: { none: 'sends the browser to the provider' } };
+  app.get<{ Querystring: { next?: string } }>(OIDC_START_PATH, { config: start }, async (request, reply) => {
     const next = safeNext(request.query.next);
     if (request.session.operator) return reply.redirect(next, 303);
     // Unset, the callback is on the address the browser reached this console at (with CONSOLE_TRUST_PROXY, the
@@ -50,14 +51,15 @@ export function oidcRoutes(app: FastifyInstance, sources: OperatorSources, clien
   /** A refused callback: logged by reason, audited as a denied sign-in of the person (or `?`), the form again. */
   async function refuse(request: FastifyRequest, reply: FastifyReply, name: string, reason: Failure, next: string) {
     request.log.warn({ reason }, 'console sign-in refused');
-    await audit(trail, request, { action: 'operator.sign-in', operator: name, outcome: 'denied' });
+    await audited(trail, request, { operator: name, outcome: 'denied' });
     return reply
       .code(401)
       .type('text/html')
       .send(signInPage(reply, next, 'oidc'));
   }
 
-  app.get(OIDC_CALLBACK_PATH, async (request, reply) => {
+  const callback = { access: { open: 'signing in' }, owns: 'none', audit: 'operator.sign-in' };
+  app.get(OIDC_CALLBACK_PATH, { config: callback }, async (request, reply) => {
     const pending = request.session.oidcPending;
     // One use: a callback replayed later finds nothing under way.
     request.session.oidcPending = undefined;
@@ -89,7 +91,7 @@ export function oidcRoutes(app: FastifyInstance, sources: OperatorSources, clien
     request.session.operatorFrom = 'oidc';
     if (claimed) request.session.claimed = claimed;
     request.log.info({ operator: name }, 'console sign-in');
-    await audit(trail, request, { action: 'operator.sign-in', operator: name, outcome: 'ok' });
+    await audited(trail, request, { operator: name });
     return reply.redirect(pending.next, 303);
   });
 }

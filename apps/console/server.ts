@@ -16,7 +16,8 @@ import { HEALTH_PATHS, healthRoutes } from '../../src/health/routes.js';
 import { countHttpRequests } from '../../src/metrics/http-metrics.js';
 import { logEachRequest } from '../../src/request-log.js';
 import type { Logger } from '../../src/logging.js';
-import { adminOnly, type AdminDeps } from './admin.js';
+import { declareRoutes, withLastPreHandler } from '../../src/access/route-declarations.js';
+import type { AdminDeps } from './admin.js';
 import { authRoutes, guard } from './auth.js';
 import { registerCsrf } from './csrf.js';
 import { OidcClient } from './oidc-client.js';
@@ -36,6 +37,8 @@ import { verificationPages } from './pages/verification.js';
 import { findPatientPages } from './pages/find-patient.js';
 import { worklistPages } from './pages/worklists.js';
 import { navCountsHook } from './nav-counts.js';
+import { applyWall, hideAdminRoutes } from './owned.js';
+import { ASSETS_PREFIX, consoleRouteRules } from './route-rules.js';
 import type { PayerNames } from './payer-names.js';
 import { patientPages } from './pages/patient.js';
 import { coverageChangePages } from './pages/coverage-changes.js';
@@ -147,6 +150,24 @@ export function createConsole(options: ConsoleOptions): FastifyInstance {
     logController: new LogController({ disableRequestLogging: true }),
   });
 
+  const deps = {
+    client,
+    operators: new OperatorClients(client),
+    timeoutMs: options.timeoutMs ?? 30_000,
+    temporalUiUrl: config.temporal.uiUrl,
+    namespace: config.temporal.namespace,
+    audit: options.audit,
+    ...(options.payers ? { payers: options.payers } : {}),
+    ...(options.blindIndex ? { blindIndex: options.blindIndex } : {}),
+  };
+  const endpointDeps = { ...deps, ...(options.events ? { events: options.events } : {}) };
+  // Every route declares its access, the object it owns and its audit (src/access/route-declarations.ts): the console
+  // does not start with one that does not. The wall (owned.ts) runs last before the handler, after CSRF.
+  declareRoutes(
+    app,
+    consoleRouteRules((route) => withLastPreHandler(route, applyWall(endpointDeps))),
+  );
+
   void app.register(fastifyHelmet, {
     contentSecurityPolicy: {
       useDefaults: false,
@@ -166,8 +187,9 @@ export function createConsole(options: ConsoleOptions): FastifyInstance {
   void app.register(fastifyFormbody);
   registerSession(app, { ...config.console, sessionSecret }, options.sessions);
   registerCsrf(app);
-  void app.register(fastifyStatic, { root: ASSETS, prefix: '/assets/', index: false, cacheControl: false });
+  void app.register(fastifyStatic, { root: ASSETS, prefix: ASSETS_PREFIX, index: false, cacheControl: false });
   app.addHook('onRequest', guard(sources));
+  app.addHook('onRequest', hideAdminRoutes);
   // After the guard, which knows the operator: the worklists' counts for the navigation of the page.
   app.addHook('preHandler', navCountsHook(client));
   countHttpRequests(app, 'console');
@@ -205,16 +227,6 @@ export function createConsole(options: ConsoleOptions): FastifyInstance {
     reply.code(404).type('text/html').send(errorPage('Not found', 'There is no such page.')),
   );
 
-  const deps = {
-    client,
-    operators: new OperatorClients(client),
-    timeoutMs: options.timeoutMs ?? 30_000,
-    temporalUiUrl: config.temporal.uiUrl,
-    namespace: config.temporal.namespace,
-    audit: options.audit,
-    ...(options.payers ? { payers: options.payers } : {}),
-    ...(options.blindIndex ? { blindIndex: options.blindIndex } : {}),
-  };
   const trail = options.audit;
   // Changes to credentials and operators are recorded before they are reported: without the trail, none is offered.
   const adminDeps: AdminDeps = {
@@ -223,9 +235,11 @@ export function createConsole(options: ConsoleOptions): FastifyInstance {
     ...(trail && options.directory ? { operators: new OperatorAdmin(options.directory, trail) } : {}),
   };
   void app.register((routes, _options, done) => {
-    routes.get('/', (_request, reply) => reply.redirect('/awaiting-input', 303));
+    const home = { access: { role: 'viewer' }, owns: 'none', audit: { none: 'a redirect' } } as const;
+    routes.get('/', { config: home }, (_request, reply) => reply.redirect('/awaiting-input', 303));
     // Browsers ask for it on every page; no icon, and no 401 in their console for it.
-    routes.get('/favicon.ico', (_request, reply) => reply.code(204).send());
+    const icon = { access: { open: 'no icon' }, owns: 'none', audit: { none: 'an empty answer' } };
+    routes.get('/favicon.ico', { config: icon }, (_request, reply) => reply.code(204).send());
     authRoutes(routes, sources, options.audit, oidc && { displayName: oidc.displayName });
     if (oidc) oidcRoutes(routes, sources, new OidcClient(oidc), options.audit);
     awaitingInputPages(routes, deps);
@@ -237,20 +251,15 @@ export function createConsole(options: ConsoleOptions): FastifyInstance {
     patientPages(routes, deps);
     coverageChangePages(routes, deps);
     schedulePages(routes, deps);
-    const endpointDeps = { ...deps, ...(options.events ? { events: options.events } : {}) };
     eventEndpointPages(routes, endpointDeps);
     const { tokenSecret, publicUrl } = config.codec.server;
     const passes = tokenSecret && { secret: tokenSecret, codecUrl: publicUrl, hours: config.console.sessionHours };
     temporalUiPages(routes, deps, passes || undefined, options.directory);
-    // The administrators' pages: one plugin, so that its hook answers everyone else with the plain 404.
-    void routes.register((admin, _adminOptions, adminDone) => {
-      admin.addHook('onRequest', adminOnly);
-      adminClientPages(admin, adminDeps);
-      adminOperatorPages(admin, adminDeps);
-      adminAuditPages(admin, adminDeps);
-      eventEndpointActionPages(admin, endpointDeps);
-      adminDone();
-    });
+    // The administrators' pages (each declares `role: 'admin'`: anyone else gets the plain 404).
+    adminClientPages(routes, adminDeps);
+    adminOperatorPages(routes, adminDeps);
+    adminAuditPages(routes, adminDeps);
+    eventEndpointActionPages(routes, endpointDeps);
     done();
   });
   return app;

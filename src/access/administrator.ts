@@ -1,4 +1,5 @@
 import { TenantSchema } from '../temporal/tenant.js';
+import { sees } from './tenancy.js';
 
 /**
  * A person who changes intake clients or operators (docs/operating/access-and-audit.md): an administrator of the
@@ -29,9 +30,12 @@ export class AdminError extends Error {
   }
 }
 
-/** Whether an object of `tenant` (null: every tenant) is the administrator's to see and change. */
+/**
+ * Whether an object of `tenant` is the administrator's to see and change: the tenant wall's rule (tenancy.ts). An
+ * object of every tenant (`null`: a client or operator of all tenants) is for administrators of every tenant only.
+ */
 export const administers = (admin: Pick<Administrator, 'tenants'>, tenant: string | null): boolean =>
-  admin.tenants === null || (tenant !== null && admin.tenants.includes(tenant));
+  sees(admin.tenants, tenant);
 
 /** Whether every one of `tenants` (null: every tenant) is the administrator's: an operator of several, say. */
 export const administersAll = (admin: Pick<Administrator, 'tenants'>, tenants: readonly string[] | null): boolean =>

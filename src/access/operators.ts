@@ -34,10 +34,6 @@ const PASSWORD_NAME = /^[A-Za-z0-9._@-]{1,64}$/;
 
 export const isOidcName = (name: string): boolean => OIDC_NAME.test(name);
 
-/** Whether an object of `tenant` (undefined: started without one) is the operator's to see. */
-export const operatorSees = (operator: ConsoleOperator, tenant: string | undefined): boolean =>
-  operator.tenants === null || (tenant !== undefined && operator.tenants.includes(tenant));
-
 /** Whether the person may act (answer runs, decide reviews, cancel, resubmit or cancel batches): not a viewer. */
 export const mayAct = (operator: Pick<ConsoleOperator, 'role'>): boolean => operator.role !== 'viewer';
 

@@ -11,7 +11,3 @@ export interface Principal {
 
 export const mayDo = (principal: Principal, scope: Scope): boolean =>
   principal.scopes.has(scope) || principal.scopes.has('admin');
-
-/** Whether an object of `tenant` (undefined: started without one) is the principal's to see. */
-export const maySee = (principal: Principal, tenant: string | undefined): boolean =>
-  principal.tenant === null || principal.tenant === tenant;

@@ -9,7 +9,7 @@ import { eventServices, type EventServices } from '../../src/events/services.js'
 import { signedHeaders } from '../../src/events/signing.js';
 import type { Store } from '../../src/store/database.js';
 import { EVENT_TYPES } from '../../workflows/shared/event-catalogue.js';
-import { eventDispatcherId, eventDispatcherIds } from '../../workflows/shared/event-types.js';
+import { eventDispatcherId, eventDispatcherIds } from '../../workflows/events/events.js';
 import { testCodecKeys } from '../../testing/codec.js';
 import { testStore } from '../../testing/database.js';
 import { testTemporal } from '../../testing/temporal.js';
@@ -71,7 +71,7 @@ describe('operator console: event endpoints', function () {
     store = await testStore();
     trail = new AuditTrail(store);
     directory = new OperatorDirectory(store);
-    const config = loadConfig({ LOG_LEVEL: 'silent' });
+    const config = loadConfig('console', { LOG_LEVEL: 'silent' });
     const queue = { ...config.events, taskQueue: `console-events-${run}` };
     events = eventServices(store, new SecretBox(testCodecKeys()), testTemporal().client, { events: queue });
     await make(ada, 'admin', [A]);

@@ -175,15 +175,15 @@ describe('console operators (CONSOLE_OPERATORS)', () => {
   });
 
   it('will not start without operators or a session key, naming the variable', () => {
-    const config = loadConfig({});
-    const logger = createLogger(loadConfig({ LOG_LEVEL: 'silent' }));
+    const config = loadConfig('console', {});
+    const logger = createLogger(loadConfig('console', { LOG_LEVEL: 'silent' }));
     assert.throws(
       () => createConsole({ config, client: testTemporal().client, logger }),
       (err: unknown) =>
         err instanceof ConfigError &&
         err.problems.map((p) => p.variable).join() === 'CONSOLE_OPERATORS,CONSOLE_SESSION_SECRET',
     );
-    assert.throws(() => loadConfig({ CONSOLE_OPERATORS: 'alice:plaintext-password' }), ConfigError);
+    assert.throws(() => loadConfig('console', { CONSOLE_OPERATORS: 'alice:plaintext-password' }), ConfigError);
   });
 });
 

@@ -226,31 +226,35 @@ describe('console OpenID Connect settings', () => {
   it('names the variable of a missing, unsafe or malformed setting', () => {
     const secret = { CONSOLE_SESSION_SECRET: randomBytes(32).toString('hex') };
     assert.equal(
-      problems(() => loadConfig({ OIDC_ISSUER: 'http://idp.example' })),
+      problems(() => loadConfig('console', { OIDC_ISSUER: 'http://idp.example' })),
       'OIDC_ISSUER',
       'http off this host',
     );
     assert.equal(
-      problems(() => loadConfig({ OIDC_SCOPES: 'profile email' })),
+      problems(() => loadConfig('console', { OIDC_SCOPES: 'profile email' })),
       'OIDC_SCOPES',
       'openid missing',
     );
     assert.equal(
-      problems(() => loadConfig({ OIDC_REDIRECT_URL: 'https://console.example/cb' })),
+      problems(() => loadConfig('console', { OIDC_REDIRECT_URL: 'https://console.example/cb' })),
       'OIDC_REDIRECT_URL',
     );
-    const issuerOnly = loadConfig({ ...secret, OIDC_ISSUER: 'https://idp.example' });
+    const issuerOnly = loadConfig('console', { ...secret, OIDC_ISSUER: 'https://idp.example' });
     assert.equal(
       problems(() => requireConsoleSecrets(issuerOnly.console)),
       'OIDC_CLIENT_ID',
     );
-    const clientOnly = loadConfig({ ...secret, OIDC_CLIENT_ID: 'console' });
+    const clientOnly = loadConfig('console', { ...secret, OIDC_CLIENT_ID: 'console' });
     assert.equal(
       problems(() => requireConsoleSecrets(clientOnly.console)),
       'OIDC_ISSUER,CONSOLE_OPERATORS',
     );
     // The provider alone is enough operators: no CONSOLE_OPERATORS, no database.
-    const oidcOnly = loadConfig({ ...secret, OIDC_ISSUER: 'https://idp.example', OIDC_CLIENT_ID: 'console' });
+    const oidcOnly = loadConfig('console', {
+      ...secret,
+      OIDC_ISSUER: 'https://idp.example',
+      OIDC_CLIENT_ID: 'console',
+    });
     assert.equal(requireConsoleSecrets(oidcOnly.console).oidc?.redirectUrl, undefined);
   });
 

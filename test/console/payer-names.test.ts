@@ -38,7 +38,9 @@ describe('payer names for the console', () => {
   after(async () => sandbox?.close());
 
   it("names the sandbox's payers from its payer endpoint, aliases included", async () => {
-    const names = new PayerNames(new EligibilityClient(loadConfig({ ELIGIBILITY_BASE_URL: sandbox.url }).service));
+    const names = new PayerNames(
+      new EligibilityClient(loadConfig('console', { ELIGIBILITY_BASE_URL: sandbox.url }).service),
+    );
     const found = await names.names(['60054', 'SMT87', undefined, null, '60054']);
     assert.equal(found.get('60054')?.name, 'Evergreen Health Plan');
     assert.equal(found.get('SMT87')?.name, 'Summit Mutual Insurance', 'an alias id is its payer');

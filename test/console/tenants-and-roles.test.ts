@@ -11,8 +11,8 @@ import { describeBatch } from '../../src/batches/describe.js';
 import { validateSubmission } from '../../src/batches/prepare.js';
 import { submitBatch } from '../../src/batches/submit.js';
 import type { Store } from '../../src/store/database.js';
-import { batchWorkflowId } from '../../workflows/shared/batch-ids.js';
-import { statusQuery } from '../../workflows/shared/messages.js';
+import { batchWorkflowId } from '../../workflows/batch/batch.js';
+import { statusQuery } from '../../workflows/verification/verification.js';
 import type { verificationWorkflow } from '../../workflows/verification/index.js';
 import { batchIdFor, FAST_BATCH, waitForBatch } from '../../testing/batches.js';
 import { testStore } from '../../testing/database.js';
@@ -361,7 +361,7 @@ describe('operator console roles and tenants', function () {
   });
 
   it('starts with the directory alone (no CONSOLE_OPERATORS), and refuses to start with neither', async () => {
-    const config = loadConfig({ CONSOLE_SESSION_SECRET: randomUUID() + randomUUID(), LOG_LEVEL: 'silent' });
+    const config = loadConfig('console', { CONSOLE_SESSION_SECRET: randomUUID() + randomUUID(), LOG_LEVEL: 'silent' });
     assert.throws(
       () => requireConsoleSecrets(config.console),
       (err: unknown) =>

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuditFilter, AuditTrail } from '../../../src/audit/audit-trail.js';
 import { administrator, needsDatabase, text, type AdminDeps } from '../admin.js';
-import { audit } from '../audit.js';
+import { audited } from '../audit.js';
 import { requireCsrf } from '../csrf.js';
 import { sendPage } from '../deps.js';
 import type { FieldError } from '../views/admin-form.js';
@@ -83,7 +83,7 @@ async function showEntries(
     ...(before !== undefined ? { beforeSeq: before } : {}),
   });
   const entries = found.slice(0, PAGE_SIZE);
-  await audit(trail, request, { action: 'audit.read', tenant: typed.tenant ?? null, outcome: 'ok' });
+  await audited(trail, request, { action: 'audit.read', tenant: typed.tenant ?? null });
   const older = found.length > PAGE_SIZE ? entries[entries.length - 1]!.seq : undefined;
   return sendPage(
     request,
@@ -100,7 +100,7 @@ async function showEntries(
 async function exportEntries(trail: AuditTrail, request: FastifyRequest, reply: FastifyReply, typed: TypedFilter) {
   const parsed = filterOf(request, typed);
   if ('error' in parsed) return refused(request, reply, typed, parsed.error);
-  await audit(trail, request, { action: 'audit.export', tenant: typed.tenant ?? null, outcome: 'ok' });
+  await audited(trail, request, { action: 'audit.export', tenant: typed.tenant ?? null });
   const lines: string[] = [];
   for await (const entry of trail.each(parsed.filter)) lines.push(JSON.stringify(entry));
   return reply
@@ -116,12 +116,16 @@ async function exportEntries(trail: AuditTrail, request: FastifyRequest, reply: 
  * as the console's other search is, so what is typed stays out of URLs.
  */
 export function adminAuditPages(app: FastifyInstance, deps: AdminDeps): void {
-  app.get('/admin/audit', async (request, reply) => {
+  const admin = { role: 'admin' } as const;
+  const read = { access: admin, owns: 'own-tenant', audit: 'audit.read' } as const;
+  const exported = { access: admin, owns: 'own-tenant', audit: 'audit.export' } as const;
+  const csrf = requireCsrf(app);
+  app.get('/admin/audit', { config: read }, async (request, reply) => {
     if (!deps.audit) return needsDatabase(request, reply, FRAME.title, WHAT);
     return showEntries(deps.audit, request, reply, {});
   });
 
-  app.post<{ Body: FilterBody }>('/admin/audit', { preHandler: requireCsrf(app) }, async (request, reply) => {
+  app.post<{ Body: FilterBody }>('/admin/audit', { preHandler: csrf, config: read }, async (request, reply) => {
     if (!deps.audit) return needsDatabase(request, reply, FRAME.title, WHAT);
     const before = Number(text(request.body?.before));
     return showEntries(
@@ -133,21 +137,25 @@ export function adminAuditPages(app: FastifyInstance, deps: AdminDeps): void {
     );
   });
 
-  app.get('/admin/audit.jsonl', async (request, reply) => {
+  app.get('/admin/audit.jsonl', { config: exported }, async (request, reply) => {
     if (!deps.audit) return needsDatabase(request, reply, FRAME.title, WHAT);
     return exportEntries(deps.audit, request, reply, {});
   });
 
-  app.post<{ Body: FilterBody }>('/admin/audit.jsonl', { preHandler: requireCsrf(app) }, async (request, reply) => {
-    if (!deps.audit) return needsDatabase(request, reply, FRAME.title, WHAT);
-    return exportEntries(deps.audit, request, reply, typedOf(request.body));
-  });
+  app.post<{ Body: FilterBody }>(
+    '/admin/audit.jsonl',
+    { preHandler: csrf, config: exported },
+    async (request, reply) => {
+      if (!deps.audit) return needsDatabase(request, reply, FRAME.title, WHAT);
+      return exportEntries(deps.audit, request, reply, typedOf(request.body));
+    },
+  );
 
-  app.post('/admin/audit/verify', { preHandler: requireCsrf(app) }, async (request, reply) => {
+  const verify = { access: admin, owns: 'none', audit: 'audit.verify' } as const;
+  app.post('/admin/audit/verify', { preHandler: csrf, config: verify }, async (request, reply) => {
     if (!deps.audit) return needsDatabase(request, reply, FRAME.title, WHAT);
     const result = await deps.audit.verify();
-    await audit(deps.audit, request, {
-      action: 'audit.verify',
+    await audited(deps.audit, request, {
       outcome: result.ok ? 'ok' : `broken at ${result.brokenAt}`,
     });
     return sendPage(request, reply, { ...FRAME, title: 'Audit trail: verification' }, () => verificationView(result));

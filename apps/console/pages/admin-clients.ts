@@ -51,12 +51,23 @@ async function showClients(
  * that made it, and is never logged.
  */
 export function adminClientPages(app: FastifyInstance, deps: AdminDeps): void {
-  app.get('/admin/clients', async (request, reply) => {
+  const admin = { role: 'admin' } as const;
+  // Clients are of the administrator's tenants (ClientAdmin's rule); it writes each change's entry itself.
+  const list = {
+    access: admin,
+    owns: 'own-tenant',
+    audit: { none: 'names, tenants and scopes; never a key' },
+  } as const;
+  const changes = (audit: string) => ({
+    preHandler: requireCsrf(app),
+    config: { access: admin, owns: 'own-tenant', audit },
+  });
+  app.get('/admin/clients', { config: list }, async (request, reply) => {
     if (!deps.clients) return needsDatabase(request, reply, FRAME.title, 'Intake clients');
     return showClients(deps.clients, request, reply);
   });
 
-  app.post<{ Body: ClientBody }>('/admin/clients', { preHandler: requireCsrf(app) }, async (request, reply) => {
+  app.post<{ Body: ClientBody }>('/admin/clients', changes('client.create'), async (request, reply) => {
     if (!deps.clients) return needsDatabase(request, reply, FRAME.title, 'Intake clients');
     const body = request.body ?? {};
     const form: ClientForm = {
@@ -83,7 +94,8 @@ export function adminClientPages(app: FastifyInstance, deps: AdminDeps): void {
   });
 
   for (const act of ['rotate', 'revoke'] as const) {
-    app.get<{ Params: { id: string } }>(`/admin/clients/:id/${act}`, async (request, reply) => {
+    const confirm = { access: admin, owns: 'own-tenant', audit: { none: 'a confirmation page' } } as const;
+    app.get<{ Params: { id: string } }>(`/admin/clients/:id/${act}`, { config: confirm }, async (request, reply) => {
       if (!deps.clients) return needsDatabase(request, reply, FRAME.title, 'Intake clients');
       const client = await found(deps.clients, request, request.params.id);
       if (!client) return noClient(request, reply);
@@ -94,7 +106,7 @@ export function adminClientPages(app: FastifyInstance, deps: AdminDeps): void {
 
     app.post<{ Params: { id: string }; Body: { confirm?: unknown } }>(
       `/admin/clients/:id/${act}`,
-      { preHandler: requireCsrf(app) },
+      changes(`client.${act}`),
       async (request, reply) => {
         if (!deps.clients) return needsDatabase(request, reply, FRAME.title, 'Intake clients');
         const { id } = request.params;

@@ -90,12 +90,23 @@ async function showOperators(
  * theirs.
  */
 export function adminOperatorPages(app: FastifyInstance, deps: AdminDeps): void {
-  app.get('/admin/operators', async (request, reply) => {
+  const admin = { role: 'admin' } as const;
+  // Operators are of the administrator's tenants (OperatorAdmin's rule); it writes each change's entry itself.
+  const list = {
+    access: admin,
+    owns: 'own-tenant',
+    audit: { none: 'names, roles and tenants; never a password' },
+  } as const;
+  const changes = (audit: string) => ({
+    preHandler: requireCsrf(app),
+    config: { access: admin, owns: 'own-tenant', audit },
+  });
+  app.get('/admin/operators', { config: list }, async (request, reply) => {
     if (!deps.operators) return needsDatabase(request, reply, FRAME.title, 'Operators with roles');
     return showOperators(deps.operators, request, reply);
   });
 
-  app.post<{ Body: OperatorBody }>('/admin/operators', { preHandler: requireCsrf(app) }, async (request, reply) => {
+  app.post<{ Body: OperatorBody }>('/admin/operators', changes('operator.create'), async (request, reply) => {
     if (!deps.operators) return needsDatabase(request, reply, FRAME.title, 'Operators with roles');
     const body = request.body ?? {};
     const form = typed(body, EMPTY_OPERATOR_FORM);
@@ -111,14 +122,14 @@ export function adminOperatorPages(app: FastifyInstance, deps: AdminDeps): void 
     }
   });
 
-  app.get<{ Params: { name: string } }>('/admin/operators/:name', async (request, reply) => {
+  app.get<{ Params: { name: string } }>('/admin/operators/:name', { config: list }, async (request, reply) => {
     if (!deps.operators) return needsDatabase(request, reply, FRAME.title, 'Operators with roles');
     return showOperator(deps.operators, request, reply, request.params.name);
   });
 
   app.post<{ Params: { name: string }; Body: OperatorBody }>(
     '/admin/operators/:name',
-    { preHandler: requireCsrf(app) },
+    changes('operator.update'),
     async (request, reply) => {
       if (!deps.operators) return needsDatabase(request, reply, FRAME.title, 'Operators with roles');
       const { name } = request.params;
@@ -141,7 +152,7 @@ export function adminOperatorPages(app: FastifyInstance, deps: AdminDeps): void 
 
   app.post<{ Params: { name: string }; Body: { confirm?: unknown } }>(
     '/admin/operators/:name/disable',
-    { preHandler: requireCsrf(app) },
+    changes('operator.disable'),
     async (request, reply) => {
       if (!deps.operators) return needsDatabase(request, reply, FRAME.title, 'Operators with roles');
       const { name } = request.params;

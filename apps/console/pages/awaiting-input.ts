@@ -2,11 +2,11 @@ import { WorkflowUpdateFailedError } from '@temporalio/client';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { closedMessage, closedWorkflow } from '../../../src/temporal/closed-workflow.js';
 import { describeRejection } from '../../../src/temporal/rejection.js';
-import { supplyRunInputUpdate } from '../../../workflows/shared/messages.js';
+import { supplyRunInputUpdate } from '../../../workflows/verification/verification.js';
 import { isPlainObject } from '../../../workflows/shared/plain-object.js';
 import { operatorOf } from '../session.js';
-import { mayAct, refuseReadOnly, seesWorkflow, visibleDetail } from '../access.js';
-import { audit, auditRead } from '../audit.js';
+import { mayAct } from '../../../src/access/operators.js';
+import { audited, auditRead } from '../audit.js';
 import { detailFor } from '../masking.js';
 import { requireCsrf } from '../csrf.js';
 import { payerNames, sendPage, withDeadline, workflowUiUrl, type ConsoleDeps } from '../deps.js';
@@ -18,6 +18,7 @@ import { FIELD_PREFIX } from '../views/run-form.js';
 import { refusalWords } from '../views/refusal-words.js';
 import { html } from '../views/html.js';
 import { queueTable } from '../views/queue.js';
+import { verificationDetail } from '../reads/verification.js';
 import { notFoundPage } from './not-found.js';
 import { WorkflowType } from '../../../workflows/shared/workflow-types.js';
 
@@ -33,7 +34,8 @@ async function showAnswerPage(
   workflowId: string,
   error?: RunFormError,
 ) {
-  const found = await visibleDetail(deps, request, workflowId);
+  // The wall found the workflow within the operator's tenants before the handler ran.
+  const found = await withDeadline(deps, () => verificationDetail(deps.client, workflowId));
   if (!found) return notFoundPage(request, reply, `There is no workflow ${workflowId}.`);
   await auditRead(deps.audit, request, found);
   const operator = operatorOf(request);
@@ -87,7 +89,12 @@ function parseInput(
  * update `eligibility supply-input` and the intake API send) and shows the service's answer or its refusal inline.
  */
 export function awaitingInputPages(app: FastifyInstance, deps: ConsoleDeps): void {
-  app.get('/awaiting-input', async (request, reply) => {
+  const queueConfig = {
+    access: { role: 'viewer' },
+    owns: 'own-tenant',
+    audit: { none: 'identifiers, stages and payers of the operator’s tenants, no patient data' },
+  } as const;
+  app.get('/awaiting-input', { config: queueConfig }, async (request, reply) => {
     const operator = operatorOf(request);
     const rows = await withDeadline(deps, () => queue(deps.client, 'awaiting-input', operator.tenants));
     const label = mayAct(operator) ? 'Answer' : 'View';
@@ -105,24 +112,19 @@ export function awaitingInputPages(app: FastifyInstance, deps: ConsoleDeps): voi
     );
   });
 
-  app.get<{ Params: { workflowId: string } }>('/runs/:workflowId', async (request, reply) =>
+  const read = { access: { role: 'viewer' }, owns: 'workflow', audit: 'verification.read' } as const;
+  app.get<{ Params: { workflowId: string } }>('/runs/:workflowId', { config: read }, async (request, reply) =>
     showAnswerPage(deps, request, reply, request.params.workflowId),
   );
 
   app.post<{ Params: RunParams; Body: Record<string, unknown> }>(
     '/runs/:workflowId/:flowRunId',
-    { preHandler: requireCsrf(app) },
+    {
+      preHandler: requireCsrf(app),
+      config: { access: { role: 'operator', to: 'answer runs' }, owns: 'workflow', audit: 'run.answer' },
+    },
     async (request, reply) => {
       const { workflowId, flowRunId } = request.params;
-      const refused = await refuseReadOnly(deps, request, reply, {
-        action: 'run.answer',
-        what: 'answer runs',
-        workflowId,
-      });
-      if (refused) return reply;
-      // Another tenant's workflow is answered as one that does not exist, and gets nothing.
-      const seen = await seesWorkflow(deps, request, workflowId);
-      if (!seen) return notFoundPage(request, reply, `There is no workflow ${workflowId}.`);
       const text = typeof request.body?.input === 'string' ? request.body.input : '';
       const values = fieldValues(request.body);
       const parsed = parseInput(text, values);
@@ -133,13 +135,7 @@ export function awaitingInputPages(app: FastifyInstance, deps: ConsoleDeps): voi
       const client = deps.operators.for(operator);
       // The names of the keys sent, never their values: the input may hold patient data.
       const answered = (outcome: string) =>
-        audit(deps.audit, request, {
-          action: 'run.answer',
-          workflowId,
-          tenant: seen.tenant,
-          fields: Object.keys(parsed.input).map((key) => `input.${key}`),
-          outcome,
-        });
+        audited(deps.audit, request, { fields: Object.keys(parsed.input).map((key) => `input.${key}`), outcome });
       let answer;
       try {
         answer = await client.withDeadline(Date.now() + UPDATE_TIMEOUT_MS, () =>

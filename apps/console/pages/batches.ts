@@ -3,11 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import { BatchNotFoundError, cancelBatch, resubmitBatch } from '../../../src/batches/actions.js';
 import { RESULTS_MEDIA_TYPE, resultsCsv, resultsJsonl } from '../../../src/batches/results-format.js';
 import { batchResults } from '../../../src/batches/results.js';
-import { BatchIdParams } from '../../../src/batches/schemas.js';
 import { operatorOf } from '../session.js';
 import { resultPatientFields } from '../../../src/batches/results.js';
-import { mayAct, refuseReadOnly, visibleBatch } from '../access.js';
-import { audit } from '../audit.js';
+import { mayAct } from '../../../src/access/operators.js';
+import { audited } from '../audit.js';
+import { ownedBatch } from '../owned-object.js';
 import { resultsFor } from '../../../src/access/masking.js';
 import { batchesOf } from '../reads/batches.js';
 import { requireCsrf } from '../csrf.js';
@@ -31,7 +31,12 @@ const RESUBMIT_FAILED = ['failed', 'timed-out', 'terminated'] as const;
  * cancel). The same functions serve `eligibility batches` and the intake API's batch routes (src/batches).
  */
 export function batchPages(app: FastifyInstance, deps: ConsoleDeps): void {
-  app.get('/batches', async (request, reply) => {
+  const list = {
+    access: { role: 'viewer' },
+    owns: 'own-tenant',
+    audit: { none: 'counts and states of the operator’s tenants’ batches, no patient data' },
+  } as const;
+  app.get('/batches', { config: list }, async (request, reply) => {
     const page = pageParam(request.query);
     // Read as far as this page and one batch more; newest first by submission, whatever changed one since.
     const batches = await withDeadline(deps, () =>
@@ -43,10 +48,13 @@ export function batchPages(app: FastifyInstance, deps: ConsoleDeps): void {
     return sendPage(request, reply, { title: 'Batches', section: '/batches' }, () => batchesList({ ...shown, pages }));
   });
 
-  app.get<{ Params: { batchId: string } }>('/batches/:batchId', async (request, reply) => {
-    const params = BatchIdParams.safeParse(request.params);
-    const view = params.success ? await visibleBatch(deps, request, params.data.batchId) : undefined;
-    if (!view) return notFoundPage(request, reply, 'There is no such batch.');
+  const page = {
+    access: { role: 'viewer' },
+    owns: 'batch',
+    audit: { none: 'progress, identifiers and outcomes of items, no patient data (the downloads are recorded)' },
+  } as const;
+  app.get<{ Params: { batchId: string } }>('/batches/:batchId', { config: page }, async (request, reply) => {
+    const view = ownedBatch(request);
     const { items, invalid } = await withDeadline(deps, () => batchRows(deps.client, view));
     const shown = paged(items, pageParam(request.query), ITEMS_PER_PAGE);
     const [names, hopeless] = await Promise.all([
@@ -61,33 +69,26 @@ export function batchPages(app: FastifyInstance, deps: ConsoleDeps): void {
     );
   });
 
+  const results = { access: { role: 'viewer' }, owns: 'batch', audit: 'batch.results' } as const;
   app.get<{ Params: { batchId: string; format: string } }>(
     '/batches/:batchId/results.:format',
+    { config: results },
     async (request, reply) => {
-      const params = BatchIdParams.safeParse({ batchId: request.params.batchId });
       const format = request.params.format;
-      if (!params.success || (format !== 'csv' && format !== 'jsonl')) {
-        return notFoundPage(request, reply, 'There is no such download.');
-      }
-      const { batchId } = params.data;
-      // Another tenant's batch is answered as one that does not exist, before any of its items is read.
-      const view = await visibleBatch(deps, request, batchId);
-      if (!view) return notFoundPage(request, reply, 'There is no such batch.');
+      if (format !== 'csv' && format !== 'jsonl') return notFoundPage(request, reply, 'There is no such download.');
+      // The wall found the batch within the operator's tenants before any of its items is read.
+      const view = ownedBatch(request);
+      const { batchId } = view;
       const operator = operatorOf(request);
-      const found = await deps.client.withDeadline(Date.now() + RESULTS_TIMEOUT_MS, async () => ({
-        tenant: view.tenant,
-        // A viewer's download shows member ids by their last four characters only.
-        rows: resultsFor(operator, await batchResults(deps.client, batchId, view.pages)),
-      }));
-      const { rows } = found;
+      // A viewer's download shows member ids by their last four characters only.
+      const rows = resultsFor(
+        operator,
+        await deps.client.withDeadline(Date.now() + RESULTS_TIMEOUT_MS, () =>
+          batchResults(deps.client, batchId, view.pages),
+        ),
+      );
       request.log.info({ batchId, rows: rows.length, format, operator: operator.name }, 'batch results exported');
-      await audit(deps.audit, request, {
-        action: 'batch.results',
-        batchId,
-        tenant: found.tenant ?? null,
-        fields: resultPatientFields(rows),
-        outcome: 'ok',
-      });
+      await audited(deps.audit, request, { fields: resultPatientFields(rows) });
       return reply
         .header('content-type', RESULTS_MEDIA_TYPE[format])
         .header('content-disposition', `attachment; filename="batch-${batchId}-results.${format}"`)
@@ -99,20 +100,17 @@ export function batchPages(app: FastifyInstance, deps: ConsoleDeps): void {
   for (const act of ['resubmit', 'cancel'] as const) {
     app.post<{ Params: { batchId: string }; Body: { confirm?: string } }>(
       `/batches/:batchId/${act}`,
-      { preHandler: requireCsrf(app) },
+      {
+        preHandler: requireCsrf(app),
+        config: {
+          access: { role: 'operator', to: act === 'cancel' ? 'cancel batches' : 'resubmit batches' },
+          owns: 'batch',
+          audit: `batch.${act}`,
+        },
+      },
       async (request, reply) => {
-        const params = BatchIdParams.safeParse({ batchId: request.params.batchId });
-        if (!params.success) return notFoundPage(request, reply, 'There is no such batch.');
-        const { batchId } = params.data;
-        const refused = await refuseReadOnly(deps, request, reply, {
-          action: `batch.${act}`,
-          what: act === 'cancel' ? 'cancel batches' : 'resubmit batches',
-          batchId,
-        });
-        if (refused) return reply;
-        // Another tenant's batch is answered as one that does not exist, and gets nothing.
-        const view = await visibleBatch(deps, request, batchId);
-        if (!view) return notFoundPage(request, reply, 'There is no such batch.');
+        const view = ownedBatch(request);
+        const { batchId } = view;
         const operator = operatorOf(request).name;
         const client = deps.operators.for(operator);
         // Undefined while nothing was sent (a cancel not confirmed): that is no change, and gets no entry.
@@ -152,9 +150,7 @@ export function batchPages(app: FastifyInstance, deps: ConsoleDeps): void {
             outcome = 'refused';
           } else throw err;
         }
-        if (outcome) {
-          await audit(deps.audit, request, { action: `batch.${act}`, batchId, tenant: view.tenant ?? null, outcome });
-        }
+        if (outcome) await audited(deps.audit, request, { outcome });
         return reply.redirect(`/batches/${encodeURIComponent(batchId)}`, 303);
       },
     );

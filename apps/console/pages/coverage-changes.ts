@@ -1,15 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { CHANGE_ID_PATTERN } from '../../../workflows/shared/patient-types.js';
-import { markChangeSeen, patientOfChange, unseenChanges } from '../../../src/patients/coverage-changes.js';
-import { refuseReadOnly, seesWorkflow } from '../access.js';
-import { audit } from '../audit.js';
+import { markChangeSeen, unseenChanges } from '../../../src/patients/coverage-changes.js';
+import { audited } from '../audit.js';
 import { requireCsrf } from '../csrf.js';
 import { sendPage, withDeadline, type ConsoleDeps } from '../deps.js';
 import { operatorOf } from '../session.js';
 import { html } from '../views/html.js';
 import { hiddenCsrf } from '../views/layout.js';
 import { changeKinds } from '../views/patient-record.js';
-import { notFoundPage } from './not-found.js';
 import { verificationLink } from '../views/links.js';
 
 /**
@@ -17,7 +14,12 @@ import { verificationLink } from '../views/links.js';
  * each linked to its patient and the verification that found it. Identifiers and kinds only: no patient value.
  */
 export function coverageChangePages(app: FastifyInstance, deps: ConsoleDeps): void {
-  app.get('/changes', async (request, reply) => {
+  const list = {
+    access: { role: 'viewer' },
+    owns: 'own-tenant',
+    audit: { none: 'identifiers and kinds of change, no patient value' },
+  } as const;
+  app.get('/changes', { config: list }, async (request, reply) => {
     const changes = await withDeadline(deps, () => unseenChanges(deps.client, operatorOf(request).tenants));
     return sendPage(request, reply, { title: 'Coverage changes', section: '/changes' }, (csrf) =>
       changes.length === 0
@@ -54,31 +56,17 @@ export function coverageChangePages(app: FastifyInstance, deps: ConsoleDeps): vo
 
   app.post<{ Params: { changeId: string } }>(
     '/changes/:changeId/seen',
-    { preHandler: requireCsrf(app) },
+    {
+      preHandler: requireCsrf(app),
+      config: {
+        access: { role: 'operator', to: 'mark changes seen' },
+        owns: 'coverage-change',
+        audit: 'coverage-change.seen',
+      },
+    },
     async (request, reply) => {
-      const { changeId } = request.params;
-      const workflowId = patientOfChange(changeId);
-      const seen = CHANGE_ID_PATTERN.test(changeId)
-        ? await seesWorkflow(deps, request, workflowId).catch(() => undefined)
-        : undefined;
-      if (!seen) return notFoundPage(request, reply, 'There is no such change.');
-      if (
-        await refuseReadOnly(deps, request, reply, {
-          action: 'coverage-change.seen',
-          what: 'mark changes seen',
-          workflowId,
-        })
-      ) {
-        return reply;
-      }
-      await withDeadline(deps, () => markChangeSeen(deps.client, changeId));
-      await audit(deps.audit, request, {
-        action: 'coverage-change.seen',
-        workflowId,
-        tenant: seen.tenant,
-        fields: [],
-        outcome: 'ok',
-      });
+      await withDeadline(deps, () => markChangeSeen(deps.client, request.params.changeId));
+      await audited(deps.audit, request);
       return reply.redirect('/changes', 303);
     },
   );

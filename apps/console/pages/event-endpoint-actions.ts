@@ -4,9 +4,10 @@ import { createEndpoint, redeliver } from '../../../src/events/endpoint-changes.
 import { EndpointRefused, endpointSpec, ROTATION_GRACE, tenantToCreate } from '../../../src/events/endpoint-rules.js';
 import type { EventServices } from '../../../src/events/services.js';
 import { text, values } from '../admin.js';
-import { audit } from '../audit.js';
+import { audited } from '../audit.js';
 import { requireCsrf } from '../csrf.js';
 import { sendPage, withDeadline } from '../deps.js';
+import { ownedEndpoint } from '../owned-object.js';
 import { operatorOf } from '../session.js';
 import type { FieldError } from '../views/admin-form.js';
 import {
@@ -22,7 +23,6 @@ import {
   eventsNeedDatabase,
   noEndpoint,
   showEndpoint,
-  visibleEndpoint,
   type EndpointPageDeps,
 } from './event-endpoints.js';
 
@@ -50,21 +50,21 @@ function pastTime(value: string): Date | undefined {
 }
 
 /**
- * What administrators change of their tenants' endpoints (registered behind `adminOnly`: anyone else gets the plain
- * 404): add one (its secret shown once), disable and enable, rotate the secret and delete after a confirmation page,
+ * What administrators change of their tenants' endpoints (each route declares `role: 'admin'`: anyone else gets the
+ * plain 404): add one (its secret shown once), disable and enable, rotate the secret and delete after a confirmation page,
  * redeliver what failed since a time. The rules are src/events/'s, as for the intake API and the CLI; each change is an
  * audit entry with its tenant and is told to the tenant's dispatcher.
  */
 export function eventEndpointActionPages(app: FastifyInstance, deps: EndpointPageDeps): void {
   const tell = (events: EventServices, tenant: string) => withDeadline(deps, () => events.dispatchers.refresh(tenant));
-  const audited = (request: FastifyRequest, endpoint: EndpointView, verb: string) =>
-    audit(deps.audit, request, {
-      action: `event-endpoint.${verb}:${endpoint.id}`,
-      tenant: endpoint.tenant,
-      outcome: 'ok',
-    });
+  /** The entry of a change names the endpoint: `event-endpoint.<verb>:<id>`, with its tenant. */
+  const recorded = (request: FastifyRequest, endpoint: EndpointView, verb: string) =>
+    audited(deps.audit, request, { action: `event-endpoint.${verb}:${endpoint.id}`, tenant: endpoint.tenant });
 
-  /** Runs an action on an endpoint the administrator sees; another tenant's, or none, is the page's 404. */
+  /**
+   * Runs an action on the endpoint the route's path names: the wall found it within the administrator's tenants (a
+   * missing one, or another tenant's, got the page's 404) and said so when there is no database.
+   */
   const onEndpoint =
     (
       act: (
@@ -74,54 +74,59 @@ export function eventEndpointActionPages(app: FastifyInstance, deps: EndpointPag
         reply: FastifyReply,
       ) => Promise<FastifyReply>,
     ) =>
-    async (request: FastifyRequest<Params & { Body: FormBody }>, reply: FastifyReply) => {
-      const { events } = deps;
-      if (!events) return eventsNeedDatabase(request, reply);
-      const endpoint = await visibleEndpoint(events, request, request.params.id);
-      if (!endpoint) return noEndpoint(request, reply);
-      return act(events, endpoint, request, reply);
-    };
-  const csrf = { preHandler: requireCsrf(app) };
+    async (request: FastifyRequest<Params & { Body: FormBody }>, reply: FastifyReply) =>
+      act(deps.events!, ownedEndpoint(request), request, reply);
+  const admin = { role: 'admin' } as const;
+  const change = (verb: string) => ({
+    preHandler: requireCsrf(app),
+    config: { access: admin, owns: 'endpoint', audit: `event-endpoint.${verb}` },
+  });
 
-  app.get('/event-endpoints/new', (request, reply) =>
+  const form = { access: admin, owns: 'none', audit: { none: 'an empty form' } } as const;
+  app.get('/event-endpoints/new', { config: form }, (request, reply) =>
     deps.events ? showForm(request, reply) : eventsNeedDatabase(request, reply),
   );
 
-  app.post<{ Body: FormBody }>('/event-endpoints', csrf, async (request, reply) => {
-    const { events } = deps;
-    if (!events) return eventsNeedDatabase(request, reply);
-    const body = request.body ?? {};
-    const form: EndpointForm = {
-      url: text(body.url),
-      events: values(body.events),
-      description: text(body.description),
-      tenant: text(body.tenant),
-    };
-    let created;
-    try {
-      const { url, events: types, description } = form;
-      const spec = endpointSpec({ url, events: types, ...(description ? { description } : {}) });
-      const tenant = tenantToCreate(operatorOf(request).tenants, form.tenant || undefined);
-      created = await createEndpoint(events, { ...spec, tenant }, (fn) => withDeadline(deps, fn));
-    } catch (err) {
-      if (err instanceof EndpointRefused) return showForm(request, reply, form, fieldError(err));
-      throw err;
-    }
-    await audited(request, created.endpoint, 'create');
-    request.log.info({ endpointId: created.endpoint.id }, 'event endpoint created');
-    return sendPage(request, reply, { ...ENDPOINTS_FRAME, title: 'Endpoint added' }, () =>
-      secretView(created.endpoint, created.secret, false),
-    );
-  });
+  const create = { access: admin, owns: 'own-tenant', audit: 'event-endpoint.create' } as const;
+  app.post<{ Body: FormBody }>(
+    '/event-endpoints',
+    { preHandler: requireCsrf(app), config: create },
+    async (request, reply) => {
+      const { events } = deps;
+      if (!events) return eventsNeedDatabase(request, reply);
+      const body = request.body ?? {};
+      const form: EndpointForm = {
+        url: text(body.url),
+        events: values(body.events),
+        description: text(body.description),
+        tenant: text(body.tenant),
+      };
+      let created;
+      try {
+        const { url, events: types, description } = form;
+        const spec = endpointSpec({ url, events: types, ...(description ? { description } : {}) });
+        const tenant = tenantToCreate(operatorOf(request).tenants, form.tenant || undefined);
+        created = await createEndpoint(events, { ...spec, tenant }, (fn) => withDeadline(deps, fn));
+      } catch (err) {
+        if (err instanceof EndpointRefused) return showForm(request, reply, form, fieldError(err));
+        throw err;
+      }
+      await recorded(request, created.endpoint, 'create');
+      request.log.info({ endpointId: created.endpoint.id }, 'event endpoint created');
+      return sendPage(request, reply, { ...ENDPOINTS_FRAME, title: 'Endpoint added' }, () =>
+        secretView(created.endpoint, created.secret, false),
+      );
+    },
+  );
 
   for (const act of ['disable', 'enable'] as const) {
     app.post<Params & { Body: FormBody }>(
       `/event-endpoints/:id/${act}`,
-      csrf,
+      change(act),
       onEndpoint(async (events, endpoint, request, reply) => {
         const changed = await events.endpoints.update(endpoint.id, endpoint.tenant, { disabled: act === 'disable' });
         if (!changed) return noEndpoint(request, reply);
-        await audited(request, changed, act);
+        await recorded(request, changed, act);
         await tell(events, changed.tenant);
         request.session.notice =
           act === 'disable'
@@ -133,8 +138,10 @@ export function eventEndpointActionPages(app: FastifyInstance, deps: EndpointPag
   }
 
   for (const act of ['rotate', 'delete'] as const) {
+    const confirm = { access: admin, owns: 'endpoint', audit: { none: 'a confirmation page' } } as const;
     app.get<Params & { Body: FormBody }>(
       `/event-endpoints/:id/${act}`,
+      { config: confirm },
       onEndpoint(async (_events, endpoint, request, reply) =>
         sendPage(
           request,
@@ -148,7 +155,7 @@ export function eventEndpointActionPages(app: FastifyInstance, deps: EndpointPag
 
   app.post<Params & { Body: FormBody }>(
     '/event-endpoints/:id/rotate',
-    csrf,
+    change('rotate'),
     onEndpoint(async (events, endpoint, request, reply) => {
       // Only the confirmation page's form does it; any other post is taken to that page first.
       if (text(request.body?.confirm) !== 'yes') return reply.redirect(`${endpointPath(endpoint)}/rotate`, 303);
@@ -167,7 +174,7 @@ export function eventEndpointActionPages(app: FastifyInstance, deps: EndpointPag
       if (!rotated) return noEndpoint(request, reply);
       // Its dispatcher holds ids and event types only (each attempt reads the secrets), so a rotation is not told:
       // the new secret is shown whatever Temporal's state, as the intake API answers it.
-      await audited(request, rotated.endpoint, 'rotate');
+      await recorded(request, rotated.endpoint, 'rotate');
       request.log.info({ endpointId: endpoint.id }, 'event endpoint secret rotated');
       return sendPage(request, reply, { ...ENDPOINTS_FRAME, title: 'Secret rotated' }, () =>
         secretView(rotated.endpoint, rotated.secret, true),
@@ -177,12 +184,12 @@ export function eventEndpointActionPages(app: FastifyInstance, deps: EndpointPag
 
   app.post<Params & { Body: FormBody }>(
     '/event-endpoints/:id/delete',
-    csrf,
+    change('delete'),
     onEndpoint(async (events, endpoint, request, reply) => {
       if (text(request.body?.confirm) !== 'yes') return reply.redirect(`${endpointPath(endpoint)}/delete`, 303);
       const deleted = await events.endpoints.delete(endpoint.id, endpoint.tenant);
       if (!deleted) return noEndpoint(request, reply);
-      await audited(request, deleted, 'delete');
+      await recorded(request, deleted, 'delete');
       await tell(events, deleted.tenant);
       request.session.notice = `Endpoint ${deleted.url} (${deleted.id}) deleted with its deliveries log.`;
       return reply.redirect('/event-endpoints', 303);
@@ -191,7 +198,7 @@ export function eventEndpointActionPages(app: FastifyInstance, deps: EndpointPag
 
   app.post<Params & { Body: FormBody }>(
     '/event-endpoints/:id/redeliver',
-    csrf,
+    change('redeliver'),
     onEndpoint(async (events, endpoint, request, reply) => {
       const since = pastTime(text(request.body?.failedSince));
       if (!since) {
@@ -205,7 +212,7 @@ export function eventEndpointActionPages(app: FastifyInstance, deps: EndpointPag
         if (err instanceof EndpointRefused) return showEndpoint(events, request, reply, endpoint, fieldError(err), 409);
         throw err;
       }
-      await audited(request, endpoint, 'redeliver');
+      await recorded(request, endpoint, 'redeliver');
       request.session.notice = `${queued} event(s) queued again for ${endpoint.url}.`;
       return reply.redirect(endpointPath(endpoint), 303);
     }),

@@ -1,10 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { operatorSees } from '../../../src/access/operators.js';
 import type { EndpointView } from '../../../src/events/endpoints.js';
-import { ENDPOINT_ID } from '../../../src/events/endpoint-rules.js';
 import type { EventServices } from '../../../src/events/services.js';
 import { needsDatabase } from '../admin.js';
 import { sendPage, type ConsoleDeps } from '../deps.js';
+import { ownedEndpoint } from '../owned-object.js';
 import { operatorOf } from '../session.js';
 import type { FieldError } from '../views/admin-form.js';
 import {
@@ -27,17 +26,6 @@ const DELIVERIES_SHOWN = 50;
 export const eventsNeedDatabase = (request: FastifyRequest, reply: FastifyReply) =>
   needsDatabase(request, reply, ENDPOINTS_FRAME.title, 'Event endpoints');
 
-/** The endpoint of that id when the request's operator sees its tenant; another tenant's is not found, as a missing one. */
-export async function visibleEndpoint(
-  events: EventServices,
-  request: FastifyRequest,
-  id: string,
-): Promise<EndpointView | undefined> {
-  if (!ENDPOINT_ID.test(id)) return undefined;
-  const endpoint = await events.endpoints.get(id, null);
-  return endpoint && operatorSees(operatorOf(request), endpoint.tenant) ? endpoint : undefined;
-}
-
 export const noEndpoint = (request: FastifyRequest, reply: FastifyReply) =>
   notFoundPage(request, reply, 'There is no event endpoint with this id.');
 
@@ -50,7 +38,7 @@ export async function showEndpoint(
   redeliverError?: FieldError,
   status = 200,
 ) {
-  const deliveries = await events.log.deliveries(endpoint.id, { limit: DELIVERIES_SHOWN });
+  const { deliveries } = await events.log.deliveries(endpoint.id, { limit: DELIVERIES_SHOWN });
   const admin = operatorOf(request).role === 'admin';
   return sendPage(
     request,
@@ -71,7 +59,12 @@ export async function showEndpoint(
  * administrators' (`event-endpoint-actions.ts`).
  */
 export function eventEndpointPages(app: FastifyInstance, deps: EndpointPageDeps): void {
-  app.get('/event-endpoints', async (request, reply) => {
+  const list = {
+    access: { role: 'viewer' },
+    owns: 'own-tenant',
+    audit: { none: 'addresses and delivery states of the operator’s tenants’ endpoints, no patient data' },
+  } as const;
+  app.get('/event-endpoints', { config: list }, async (request, reply) => {
     const { events } = deps;
     if (!events) return eventsNeedDatabase(request, reply);
     const operator = operatorOf(request);
@@ -92,11 +85,13 @@ export function eventEndpointPages(app: FastifyInstance, deps: EndpointPageDeps)
     );
   });
 
-  app.get<{ Params: { id: string } }>('/event-endpoints/:id', async (request, reply) => {
-    const { events } = deps;
-    if (!events) return eventsNeedDatabase(request, reply);
-    const endpoint = await visibleEndpoint(events, request, request.params.id);
-    if (!endpoint) return noEndpoint(request, reply);
-    return showEndpoint(events, request, reply, endpoint);
-  });
+  // The wall found the endpoint within the operator's tenants (and said when there is no database).
+  const page = {
+    access: { role: 'viewer' },
+    owns: 'endpoint',
+    audit: { none: 'an address, its delivery attempts and states, no patient data' },
+  } as const;
+  app.get<{ Params: { id: string } }>('/event-endpoints/:id', { config: page }, async (request, reply) =>
+    showEndpoint(deps.events!, request, reply, ownedEndpoint(request)),
+  );
 }

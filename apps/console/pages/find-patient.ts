@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { normaliseDateOfBirth, normaliseLastName, normaliseMemberId } from '../../../src/blind-index/normalise.js';
 import { findPatient } from '../../../src/temporal/find-patient.js';
 import { TenantSchema } from '../../../src/temporal/tenant.js';
-import { audit } from '../audit.js';
+import { audited } from '../audit.js';
 import { requireCsrf } from '../csrf.js';
 import { payerNames, sendPage, withDeadline, type ConsoleDeps } from '../deps.js';
 import { operatorOf } from '../session.js';
@@ -69,7 +69,10 @@ export function findPatientPages(app: FastifyInstance, deps: ConsoleDeps): void 
 
   app.post<{ Body: Record<string, unknown> }>(
     '/verifications/patient',
-    { preHandler: requireCsrf(app) },
+    {
+      preHandler: requireCsrf(app),
+      config: { access: { role: 'viewer' }, owns: 'own-tenant', audit: 'verification.search' },
+    },
     async (request, reply) => {
       const operator = operatorOf(request);
       const everyTenant = operator.tenants === null;
@@ -108,8 +111,7 @@ export function findPatientPages(app: FastifyInstance, deps: ConsoleDeps): void 
       const matches = await withDeadline(deps, () =>
         findPatient(deps.client, keys, { tenants, patient, limit: MATCH_LIMIT }),
       );
-      await audit(deps.audit, request, {
-        action: 'verification.search',
+      await audited(deps.audit, request, {
         tenant: tenants.length === 1 ? (tenants[0] ?? null) : null,
         fields: (['lastName', 'dateOfBirth', 'memberId'] as const).filter((f) => query[f] !== undefined),
         outcome: matches.length > 0 ? 'ok' : 'not-found',

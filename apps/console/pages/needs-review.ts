@@ -1,13 +1,13 @@
 import { ApplicationFailure, WorkflowUpdateFailedError } from '@temporalio/client';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Uuid } from '../../../src/contract/index.js';
 import { closedMessage, closedWorkflow } from '../../../src/temporal/closed-workflow.js';
 import { failureDetails } from '../../../workflows/shared/failure-details.js';
-import { resolveReviewUpdate } from '../../../workflows/shared/messages.js';
-import type { ReviewDecision } from '../../../workflows/shared/types.js';
+import { resolveReviewUpdate } from '../../../workflows/verification/verification.js';
+import type { ReviewDecision } from '../../../workflows/verification/verification.js';
 import { operatorOf } from '../session.js';
-import { mayAct, refuseReadOnly, seesWorkflow } from '../access.js';
-import { audit } from '../audit.js';
+import { mayAct } from '../../../src/access/operators.js';
+import { audited } from '../audit.js';
 import { requireCsrf } from '../csrf.js';
 import { payerNames, sendPage, withDeadline, type ConsoleDeps } from '../deps.js';
 import { pageParam, paged } from '../views/paging.js';
@@ -16,7 +16,6 @@ import { queue } from '../reads/queue.js';
 import { html } from '../views/html.js';
 import { queueTable } from '../views/queue.js';
 import { reviewForms } from '../views/review.js';
-import { notFoundPage } from './not-found.js';
 
 interface ReviewBody {
   action?: string;
@@ -42,6 +41,12 @@ function decisionOf(body: ReviewBody): ReviewDecision | { param: string; reason:
   }
 }
 
+/** The entry of a decision names it (`review.retry`, `review.record`, `review.abandon`); `review` when none is valid. */
+const reviewAction = (request: FastifyRequest) => {
+  const decision = decisionOf(request.body ?? {});
+  return 'param' in decision ? 'review' : `review.${decision.action}`;
+};
+
 const DONE: Record<ReviewDecision['action'], string> = {
   retry: 'retry accepted; the workflow calls the service again',
   record: 'verification id recorded, no call made; it continues as created',
@@ -53,7 +58,12 @@ const DONE: Record<ReviewDecision['action'], string> = {
  * the three decisions, sent as the `resolveReview` update in the operator's name (as `eligibility review` does).
  */
 export function needsReviewPages(app: FastifyInstance, deps: ConsoleDeps): void {
-  app.get('/needs-review', async (request, reply) => {
+  const queueConfig = {
+    access: { role: 'viewer' },
+    owns: 'own-tenant',
+    audit: { none: 'identifiers, stages and payers of the operator’s tenants, no patient data' },
+  } as const;
+  app.get('/needs-review', { config: queueConfig }, async (request, reply) => {
     const operator = operatorOf(request);
     const rows = await withDeadline(deps, () => queue(deps.client, 'needs-review', operator.tenants));
     // A viewer sees the queue with a link to each verification, not the decisions.
@@ -91,20 +101,14 @@ export function needsReviewPages(app: FastifyInstance, deps: ConsoleDeps): void 
 
   app.post<{ Params: { workflowId: string }; Body: ReviewBody }>(
     '/verifications/:workflowId/review',
-    { preHandler: requireCsrf(app) },
+    {
+      preHandler: requireCsrf(app),
+      config: { access: { role: 'operator', to: 'decide reviews' }, owns: 'workflow', audit: reviewAction },
+    },
     async (request, reply) => {
       const { workflowId } = request.params;
       const back = `/verifications/${encodeURIComponent(workflowId)}`;
       const decision = decisionOf(request.body ?? {});
-      const refused = await refuseReadOnly(deps, request, reply, {
-        action: 'param' in decision ? 'review' : `review.${decision.action}`,
-        what: 'decide reviews',
-        workflowId,
-      });
-      if (refused) return reply;
-      // Another tenant's workflow is answered as one that does not exist, and gets nothing.
-      const seen = await seesWorkflow(deps, request, workflowId);
-      if (!seen) return notFoundPage(request, reply, `There is no workflow ${workflowId}.`);
       const operator = operatorOf(request).name;
       if ('param' in decision) {
         request.session.notice = `Not sent (field ${decision.param}): ${decision.reason}.`;
@@ -130,12 +134,7 @@ export function needsReviewPages(app: FastifyInstance, deps: ConsoleDeps): void 
           request.session.notice = `${closedMessage(closed)}: it takes no more decisions.`;
         }
       }
-      await audit(deps.audit, request, {
-        action: `review.${decision.action}`,
-        workflowId,
-        tenant: seen.tenant,
-        outcome,
-      });
+      await audited(deps.audit, request, { outcome });
       return reply.redirect(back, 303);
     },
   );

@@ -1,15 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { patientViewFields } from '../../../src/patients/disclosed-fields.js';
-import { PATIENT_ID_PATTERN } from '../../../src/patients/patient-id.js';
 import { patientWorkflowId } from '../../../workflows/shared/ids.js';
-import { patientQuery } from '../../../workflows/shared/patient-messages.js';
-import { seesWorkflow } from '../access.js';
-import { audit } from '../audit.js';
+import { patientQuery } from '../../../workflows/patient/patient.js';
+import { audited } from '../audit.js';
 import { sendPage, withDeadline, type ConsoleDeps } from '../deps.js';
 import { operatorOf } from '../session.js';
 import { html } from '../views/html.js';
 import { patientFor, patientRecord } from '../views/patient-record.js';
-import { notFoundPage } from './not-found.js';
 
 /** The patient a verification of its own checks belongs to (`verification-pt_<hex>-<n>`, workflows/shared/ids.ts). */
 export function patientLink(workflowId: string) {
@@ -21,21 +18,12 @@ export function patientLink(workflowId: string) {
 
 /** A patient's page (issue 35): its details, appointments, coverage timeline and changes; every view audited. */
 export function patientPages(app: FastifyInstance, deps: ConsoleDeps): void {
-  app.get<{ Params: { patientId: string } }>('/patients/:patientId', async (request, reply) => {
+  const read = { access: { role: 'viewer' }, owns: 'patient', audit: 'patient.read' } as const;
+  app.get<{ Params: { patientId: string } }>('/patients/:patientId', { config: read }, async (request, reply) => {
     const { patientId } = request.params;
     const workflowId = patientWorkflowId(patientId);
-    const seen = PATIENT_ID_PATTERN.test(patientId)
-      ? await seesWorkflow(deps, request, workflowId).catch(() => undefined)
-      : undefined;
-    if (!seen) return notFoundPage(request, reply, 'There is no such patient.');
     const view = await withDeadline(deps, () => deps.client.workflow.getHandle(workflowId).query(patientQuery));
-    await audit(deps.audit, request, {
-      action: 'patient.read',
-      workflowId,
-      tenant: seen.tenant,
-      fields: patientViewFields(view),
-      outcome: 'ok',
-    });
+    await audited(deps.audit, request, { fields: patientViewFields(view) });
     return sendPage(request, reply, { title: `Patient ${patientId}`, section: '/changes' }, () =>
       patientRecord(patientFor(operatorOf(request), view)),
     );

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { mayAct, operatorSees } from '../../../src/access/operators.js';
+import { mayAct } from '../../../src/access/operators.js';
 import {
   actOnRefreshSchedule,
   listRefreshSchedules,
@@ -7,10 +7,8 @@ import {
   type ScheduleAct,
 } from '../../../src/schedules/refresh-schedules.js';
 import { readRefreshProgress } from '../../../src/schedules/refresh-progress.js';
-import { TenantSchema } from '../../../src/temporal/tenant.js';
-import { refreshTotals, type RefreshProgress } from '../../../workflows/shared/refresh-types.js';
-import { refuseReadOnly } from '../access.js';
-import { audit } from '../audit.js';
+import { refreshTotals, type RefreshProgress } from '../../../workflows/refresh/refresh.js';
+import { audited } from '../audit.js';
 import { requireCsrf } from '../csrf.js';
 import { sendPage, withDeadline, type ConsoleDeps } from '../deps.js';
 import { operatorOf } from '../session.js';
@@ -19,7 +17,6 @@ import { hiddenCsrf } from '../views/layout.js';
 import { notFoundPage } from './not-found.js';
 
 const ACTS: Record<ScheduleAct, string> = { pause: 'Pause', unpause: 'Resume', trigger: 'Refresh now' };
-const DEFAULT_TENANT = 'default';
 
 /** The latest refresh of a schedule, as people follow it; undefined when none ran or it cannot be read now. */
 async function latest(deps: ConsoleDeps, view: RefreshScheduleView): Promise<RefreshProgress | undefined> {
@@ -40,7 +37,12 @@ function progressCell(p: RefreshProgress | undefined) {
  * refresh's counts; operators and administrators pause, resume or start a refresh now (audited), viewers read.
  */
 export function schedulePages(app: FastifyInstance, deps: ConsoleDeps): void {
-  app.get('/schedules', async (request, reply) => {
+  const list = {
+    access: { role: 'viewer' },
+    owns: 'own-tenant',
+    audit: { none: 'the operator’s tenants’ schedules and counts, no patient data' },
+  } as const;
+  app.get('/schedules', { config: list }, async (request, reply) => {
     const operator = operatorOf(request);
     const views = await withDeadline(deps, () => listRefreshSchedules(deps.client, operator.tenants ?? undefined));
     const progress = await Promise.all(views.map((v) => latest(deps, v)));
@@ -89,16 +91,18 @@ export function schedulePages(app: FastifyInstance, deps: ConsoleDeps): void {
 
   app.post<{ Params: { tenant: string; act: string } }>(
     '/schedules/:tenant/:act',
-    { preHandler: requireCsrf(app) },
+    {
+      preHandler: requireCsrf(app),
+      config: {
+        access: { role: 'operator', to: 'change a refresh schedule' },
+        owns: 'schedule',
+        audit: (request) => `schedule.${(request.params as { act: string }).act}`,
+      },
+    },
     async (request, reply) => {
       const { tenant, act } = request.params;
       const operator = operatorOf(request);
-      const known = act in ACTS && TenantSchema.safeParse(tenant).success;
-      if (!known || !operatorSees(operator, tenant === DEFAULT_TENANT ? undefined : tenant)) {
-        return notFoundPage(request, reply, 'There is no such schedule.');
-      }
-      const action = `schedule.${act}`;
-      if (await refuseReadOnly(deps, request, reply, { action, what: 'change a refresh schedule' })) return reply;
+      if (!(act in ACTS)) return notFoundPage(request, reply, 'There is no such schedule.');
       try {
         await withDeadline(deps, () =>
           actOnRefreshSchedule(deps.client, tenant, act as ScheduleAct, `${act} by operator ${operator.name}`),
@@ -109,12 +113,7 @@ export function schedulePages(app: FastifyInstance, deps: ConsoleDeps): void {
         }
         throw err;
       }
-      await audit(deps.audit, request, {
-        action,
-        tenant: tenant === DEFAULT_TENANT ? null : tenant,
-        fields: [],
-        outcome: 'ok',
-      });
+      await audited(deps.audit, request);
       request.session.notice =
         act === 'trigger'
           ? `A refresh of ${tenant} starts now (skipped if one runs).`

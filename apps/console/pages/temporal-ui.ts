@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { mintCodecToken, type PersonSource } from '../../../src/access/codec-tokens.js';
 import type { OperatorDirectory } from '../../../src/access/operators.js';
-import { audit } from '../audit.js';
+import { audited } from '../audit.js';
 import { requireCsrf } from '../csrf.js';
 import { sendPage, type ConsoleDeps } from '../deps.js';
 import { operatorOf, type OperatorSource } from '../session.js';
@@ -34,13 +34,16 @@ export function temporalUiPages(
   directory: OperatorDirectory | undefined,
 ): void {
   const frame = { title: 'Temporal UI', section: '/temporal-ui' } as const;
-  app.get('/temporal-ui', (request, reply) =>
+  const page = { access: { role: 'viewer' }, owns: 'none', audit: { none: 'how to open Temporal UI' } } as const;
+  app.get('/temporal-ui', { config: page }, (request, reply) =>
     sendPage(request, reply, frame, (csrf) =>
       temporalUiView({ csrf, role: operatorOf(request).role, configured: !!passes, uiUrl: deps.temporalUiUrl }),
     ),
   );
 
-  app.post('/temporal-ui/pass', { preHandler: requireCsrf(app) }, async (request, reply) => {
+  // A viewer is answered with the page that says passes are not for them (Temporal UI cannot mask what it shows).
+  const pass = { access: { role: 'viewer' }, owns: 'none', audit: 'codec.pass' } as const;
+  app.post('/temporal-ui/pass', { preHandler: requireCsrf(app), config: pass }, async (request, reply) => {
     const operator = operatorOf(request);
     if (!passes || operator.role === 'viewer') {
       return sendPage(
@@ -56,7 +59,7 @@ export function temporalUiPages(
       { ...operator, source: await sourceOf(request, directory) },
       passes.hours * 3600,
     );
-    await audit(deps.audit, request, { action: 'codec.pass', outcome: 'ok' });
+    await audited(deps.audit, request);
     return sendPage(request, reply, frame, () =>
       passView({ codecUrl: passes.codecUrl, pass, hours: passes.hours, uiUrl: deps.temporalUiUrl }),
     );

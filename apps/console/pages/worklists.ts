@@ -19,7 +19,12 @@ const filterParam = (query: unknown, name: string): string | undefined => {
  * patient value, so neither is an audited disclosure.
  */
 export function worklistPages(app: FastifyInstance, deps: ConsoleDeps): void {
-  app.get('/failed', async (request, reply) => {
+  const list = {
+    access: { role: 'viewer' },
+    owns: 'own-tenant',
+    audit: { none: 'identifiers, stages, payers and error fields of the operator’s tenants, no patient data' },
+  } as const;
+  app.get('/failed', { config: list }, async (request, reply) => {
     const { tenants } = operatorOf(request);
     const all = await withDeadline(deps, () => readFailed(deps.client, tenants));
     const payerId = filterParam(request.query, 'payer');
@@ -71,7 +76,7 @@ export function worklistPages(app: FastifyInstance, deps: ConsoleDeps): void {
     });
   });
 
-  app.get('/recent', async (request, reply) => {
+  app.get('/recent', { config: list }, async (request, reply) => {
     const { tenants } = operatorOf(request);
     const page = pageParam(request.query);
     // Newest first: read as far as this page and one row more, to know whether another page follows.

@@ -4,8 +4,12 @@ import { itemsQuery } from '../../../src/batches/item-state.js';
 import { itemView, type BatchItemView } from '../../../src/batches/items.js';
 import { inLanes } from '../../../src/batches/lanes.js';
 import { startInput } from '../../../src/batches/start-input.js';
-import { batchPageWorkflowId } from '../../../workflows/shared/batch-ids.js';
-import type { BatchPageInput, BatchPageResult, BatchRowProblem } from '../../../workflows/shared/batch-types.js';
+import {
+  type BatchPageInput,
+  type BatchPageResult,
+  batchPageWorkflowId,
+  type BatchRowProblem,
+} from '../../../workflows/batch/batch.js';
 import { cannotSucceed, closedErrorOf } from './closed-errors.js';
 
 /** What the batch's page shows besides its progress: every row's latest attempt in row order, and the invalid rows. */

@@ -3,7 +3,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { LRUCache } from 'lru-cache';
 import { failureDetails } from '../../../workflows/shared/failure-details.js';
 import { NON_RETRYABLE_FAILURE_TYPES, type FailureType } from '../../../workflows/shared/failure-types.js';
-import type { VerificationResult } from '../../../workflows/shared/types.js';
+import type { VerificationResult } from '../../../workflows/verification/verification.js';
 
 /** How a closed verification's last error reads: its kind (`InvalidRequest`, `NotFound`…) and the field it named. */
 export interface ClosedError {

@@ -1,7 +1,7 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { describeBatch } from '../../../src/batches/describe.js';
 import { itemMemo } from '../../../src/batches/item-state.js';
-import { batchItemWorkflowId } from '../../../workflows/shared/batch-ids.js';
+import { batchItemWorkflowId } from '../../../workflows/batch/batch.js';
 
 /**
  * The latest attempt of a batch row when `workflowId` is an earlier one (a resubmission started the row again):

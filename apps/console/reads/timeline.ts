@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import proto, { type temporal } from '@temporalio/proto';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow/index.js';
-import { supplyRunInputUpdate } from '../../../workflows/shared/messages.js';
+import { supplyRunInputUpdate } from '../../../workflows/verification/verification.js';
 import { VerificationStage } from '../../../workflows/shared/search-attributes.js';
 import { STAGE_TABLE } from '../../../workflows/shared/stages.js';
 import { indexedStage } from '../../../src/temporal/workflow-ending.js';

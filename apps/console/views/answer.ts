@@ -1,5 +1,5 @@
 import type { VerificationDetail } from '../reads/verification.js';
-import type { RequestedInput } from '../../../workflows/shared/types.js';
+import type { RequestedInput } from '../../../workflows/verification/verification.js';
 import { html, type Html } from './html.js';
 import { time } from './layout.js';
 import { runInputForm, type RunFormError } from './run-form.js';

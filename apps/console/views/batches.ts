@@ -1,9 +1,8 @@
 import type { BatchView } from '../../../src/batches/describe.js';
 import { progressGroups } from '../../../src/batches/groups.js';
 import { PROGRESS_GROUPS } from '../../../workflows/shared/stages.js';
-import { BATCH_STATE_TABLE } from '../../../workflows/shared/batch-types.js';
+import { BATCH_STATE_TABLE, type BatchRowProblem } from '../../../workflows/batch/batch.js';
 import type { BatchItemView } from '../../../src/batches/items.js';
-import type { BatchRowProblem } from '../../../workflows/shared/batch-types.js';
 import { pager, type Paged } from './paging.js';
 import { payer, type PayerNameMap } from './payer.js';
 import { stageBadge } from './stage-words.js';

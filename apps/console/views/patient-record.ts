@@ -1,6 +1,6 @@
 import { maskMemberId, masksPatients, yearOfBirth } from '../../../src/access/masking.js';
 import type { ConsoleOperator } from '../../../src/access/operators.js';
-import type { CoverageChange, PatientView } from '../../../workflows/shared/patient-types.js';
+import type { CoverageChange, PatientView } from '../../../workflows/patient/patient.js';
 import { html, type Html } from './html.js';
 import { facts } from './patient.js';
 import { verificationLink } from './links.js';

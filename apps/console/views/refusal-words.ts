@@ -1,4 +1,4 @@
-import type { LastError } from '../../../workflows/shared/types.js';
+import type { LastError } from '../../../workflows/verification/verification.js';
 import { html, type Html } from './html.js';
 
 /** What each kind of failure means for the person reading it. */

@@ -1,4 +1,4 @@
-import type { RequestedInput } from '../../../workflows/shared/types.js';
+import type { RequestedInput } from '../../../workflows/verification/verification.js';
 import { html, type Html } from './html.js';
 import { hiddenCsrf } from './layout.js';
 
