@@ -3,7 +3,7 @@ import type { Client } from '@temporalio/client';
 import cliProgress from 'cli-progress';
 import { describeBatch, type BatchView } from '../../src/batches/describe.js';
 import { progressGroups } from '../../src/batches/groups.js';
-import { BATCH_STATE_TABLE } from '../../workflows/shared/batch-types.js';
+import { BATCH_STATE_TABLE } from '../../workflows/batch/batch.js';
 import { CliError } from './context.js';
 import { groupLine } from '../../src/batches/batch-view.js';
 

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import type { Client } from '@temporalio/client';
 import { InvalidArgumentError } from 'commander';
-import { loadConfig, type Config } from '../../src/config.js';
+import { loadConfig, type Config, type Role } from '../../src/config.js';
 
 // Commands import the Temporal client and the intake code when they run, not at the top: `--help` and usage errors
 // then answer without loading them (through tsx that costs a second or two per run).
@@ -19,8 +19,11 @@ export class CliError extends Error {
 
 /** What every command gets from the entry point. */
 export interface CliContext {
-  /** The configuration, read from the environment once, on first use (so `--help` works with a broken env). */
-  config(): Config;
+  /**
+   * The configuration, read from the environment once, on first use (so `--help` works with a broken env): the
+   * variables of `role`, which a server command names first (`ctx.config('worker')`); a client command's are `cli`.
+   */
+  config(role?: Role): Config;
   /**
    * The person the command acts for, as workflow history records it with each signal and update (`cli:<name>`): the
    * global `--as <name>`, else the user logged in to this machine.
@@ -32,8 +35,14 @@ export interface CliContext {
 
 export function createContext(person: () => string | undefined = () => undefined): CliContext {
   let config: Config | undefined;
+  let loadedAs: Role = 'cli';
   return {
-    config: () => (config ??= loadConfig()),
+    config: (role) => {
+      // One process, one role: a second one would use variables the first left unread.
+      if (config && role && role !== loadedAs) throw new Error(`configuration read as ${loadedAs}, then ${role}`);
+      loadedAs = role ?? loadedAs;
+      return (config ??= loadConfig(loadedAs));
+    },
     identity: () => `cli:${person() ?? os.userInfo().username}`,
     named: person,
   };

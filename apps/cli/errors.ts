@@ -2,6 +2,7 @@ import { WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
 import { CommanderError } from 'commander';
 import { ConfigError } from '../../src/config.js';
 import { IntakeFileError } from '../../src/intake-files/read-requests.js';
+import { InvalidPageToken } from '../../src/pages.js';
 import {
   missingSearchAttribute,
   missingSearchAttributeMessage,
@@ -40,6 +41,7 @@ export function reportError(err: unknown, temporalAddress: () => string | undefi
   if (err instanceof CliError || err instanceof BatchFileError) return { line: err.message, exitCode: err.exitCode };
   if (err instanceof IntakeFileError) return { line: err.message, exitCode: 2 };
   if (err instanceof IntakeValidationError) return { line: `invalid request: ${err.message}`, exitCode: 1 };
+  if (err instanceof InvalidPageToken) return { line: `--page-token: ${err.message}`, exitCode: 1 };
   if (err instanceof ConfigError) return { line: err.message, exitCode: 1 };
   if (err instanceof WorkflowNotFoundError) return { line: `no workflow ${err.workflowId}`, exitCode: 1 };
   if (err instanceof WorkflowFailedError) return { line: `the workflow failed: ${rootCause(err)}`, exitCode: 1 };

@@ -72,7 +72,7 @@ credentials, so --as is not a sign-in but the person an administrator's tool act
   registerCancel(program, ctx);
   registerUi(program, ctx);
   registerWebhooks(program, ctx);
-  registerSandbox(program, ctx);
+  registerSandbox(program);
   registerWorker(program, ctx);
   registerReceiver(program, ctx);
   registerIntake(program, ctx);

@@ -2,9 +2,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parseKey } from '../../src/access/api-keys.js';
 import type { IntakeClients } from '../../src/access/intake-clients.js';
 import { mayDo, type Principal } from '../../src/access/principal.js';
-import { SCOPES, type Scope } from '../../src/access/scopes.js';
+import { SCOPES } from '../../src/access/scopes.js';
 import type { AuditTrail } from '../../src/audit/audit-trail.js';
-import type { AuditEvent } from '../../src/audit/audit-entry.js';
 import { secretsEqual } from '../../src/contract/secrets-equal.js';
 import { API_KEY_HEADER } from './api-key.js';
 
@@ -12,10 +11,6 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Who the request acts for: set by `authenticate` on every route but the open ones. */
     principal?: Principal;
-  }
-  interface FastifyContextConfig {
-    /** The scope a route needs (docs/operating/access-and-audit.md); a route with none needs a key and nothing more. */
-    scope?: Scope;
   }
 }
 
@@ -33,18 +28,15 @@ export interface IntakeAccess {
 const API_KEY_PRINCIPAL: Principal = { actor: 'api-key', tenant: null, scopes: new Set(SCOPES) };
 
 /**
- * Every route but the `open` ones (exact paths, or prefixes written `/prefix/*`) needs a key: an intake client's (`eik_…`, looked up on each request, so a revoked
- * one is refused at once by every process) or INTAKE_API_KEY. 401 without a valid one; 403 naming the scope the
- * route needs (its `config.scope`) when the client lacks it.
+ * Every route needs a key but those that declare themselves open (`config.access`, src/access/route-declarations.ts), and a path that is
+ * no route (the 404) needs one too: an intake client's (`eik_…`, looked up on each request, so a revoked one is refused
+ * at once by every process) or INTAKE_API_KEY. 401 without a valid one; 403 naming the scope the route declares when
+ * the client lacks it.
  */
-export function authenticate(access: IntakeAccess, open: readonly string[]) {
+export function authenticate(access: IntakeAccess) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const url = request.routeOptions.url;
-    if (
-      url !== undefined &&
-      open.some((path) => (path.endsWith('/*') ? url.startsWith(path.slice(0, -1)) : url === path))
-    )
-      return;
+    const declared = request.routeOptions.config.access;
+    if (declared !== undefined && 'open' in declared) return;
     const given = request.headers[API_KEY_HEADER];
     const key = typeof given === 'string' ? given : undefined;
     const principal =
@@ -59,7 +51,7 @@ export function authenticate(access: IntakeAccess, open: readonly string[]) {
       return;
     }
     request.principal = principal;
-    const scope = request.routeOptions.config.scope;
+    const scope = declared !== undefined && 'scope' in declared ? declared.scope : undefined;
     if (scope !== undefined && !mayDo(principal, scope)) {
       await reply.code(403).send({ error: 'forbidden', message: `this client lacks the scope ${scope}` });
     }
@@ -83,25 +75,6 @@ async function recordRefusal(access: IntakeAccess, request: FastifyRequest, key:
 }
 
 export function principalOf(request: FastifyRequest): Principal {
-  if (!request.principal) throw new Error('a route with no scope asked who its caller is');
+  if (!request.principal) throw new Error('an open route asked who its caller is');
   return request.principal;
-}
-
-/**
- * Appends the request's entry to the audit trail before the answer goes out: a disclosure whose entry cannot be
- * written is not made (the write's failure becomes the request's 500).
- */
-export async function audit(
-  access: IntakeAccess,
-  request: FastifyRequest,
-  event: Omit<AuditEvent, 'actor' | 'source' | 'tenant'> & { tenant?: string | null },
-): Promise<void> {
-  if (!access.audit) return;
-  const principal = principalOf(request);
-  await access.audit.append({
-    ...event,
-    actor: principal.actor,
-    tenant: event.tenant ?? principal.tenant,
-    source: request.ip,
-  });
 }

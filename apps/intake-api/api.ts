@@ -1,28 +1,28 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { Client } from '@temporalio/client';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
-import {
-  hasZodFastifySchemaValidationErrors,
-  serializerCompiler,
-  type ZodFastifySchemaValidationError,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { variables, type Config } from '../../src/config.js';
 import { temporalReachable } from '../../src/health/readiness.js';
 import { HEALTH_PATHS, healthRoutes } from '../../src/health/routes.js';
 import { countHttpRequests } from '../../src/metrics/http-metrics.js';
 import { logEachRequest } from '../../src/request-log.js';
 import type { Logger } from '../../src/logging.js';
-import type { BatchTiming } from '../../workflows/shared/batch-timing.js';
+import type { BatchTiming } from '../../workflows/batch/batch.js';
 import type { Timing } from '../../workflows/shared/timing.js';
 import { authenticate, type IntakeAccess } from './access.js';
 import { requireIntakeApiKey } from './api-key.js';
+import { auditAnswered } from './audit.js';
+import { answerError } from './errors.js';
+import { checkOwned } from './owned.js';
+import { declareRoutes, withLastPreHandler } from '../../src/access/route-declarations.js';
+import { intakeRouteRules } from './route-rules.js';
 import type { IntakeApp, IntakeDeps } from './deps.js';
 import { intakeOpenApiOptions } from './openapi.js';
 import { appointmentUploadRoutes } from './routes/appointment-uploads.js';
 import { appointmentRoutes } from './routes/appointments.js';
-import { REFERENCE_PATH, referenceOptions } from './reference.js';
+import { referenceOptions } from './reference.js';
 import { batchRoutes } from './routes/batches.js';
 import { patientRoutes } from './routes/patients.js';
 import { cancelRoute } from './routes/cancel.js';
@@ -37,7 +37,6 @@ import { runInputRoute } from './routes/run-input.js';
 import { searchRoute } from './routes/search.js';
 import { startRoute } from './routes/start.js';
 import { statusRoute } from './routes/status.js';
-import { invalidRequestBody } from './schemas.js';
 import { refuseUndeclared, strictValidatorCompiler } from './validation.js';
 
 export interface IntakeApiOptions {
@@ -67,18 +66,6 @@ export interface IntakeApiOptions {
   blindIndex?: IntakeDeps['blindIndex'];
   /** Patients and appointments (issue 35), with PATIENT_ID_KEY; without it their routes answer 503. */
   patients?: IntakeDeps['patients'];
-}
-
-/**
- * The field a request's validation error names, as `firstInvalidParam` (src/contract) names it from the zod error:
- * its dotted path, the first unknown key of a strict object, or `body` for the whole of it.
- */
-function invalidParam(issue: ZodFastifySchemaValidationError): string {
-  const path = issue.instancePath === '/' ? [] : issue.instancePath.slice(1).split('/');
-  const unknownKey =
-    issue.keyword === 'unrecognized_keys' ? (issue.params.keys as string[] | undefined)?.[0] : undefined;
-  if (unknownKey !== undefined) path.push(unknownKey);
-  return path.length === 0 ? 'body' : path.join('.');
 }
 
 /**
@@ -118,26 +105,17 @@ export function createIntakeApi(options: IntakeApiOptions): FastifyInstance {
   app.addHook('preValidation', refuseUndeclared);
   app.setSerializerCompiler(serializerCompiler);
 
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    // A request its route's schema refused: 400 naming the field, never its value.
-    if (hasZodFastifySchemaValidationErrors(error)) {
-      const issue = error.validation[0]!;
-      // zod's messages say what was expected, never the value sent.
-      return reply.code(400).send(invalidRequestBody(invalidParam(issue), issue.message));
-    }
-    const status = error.statusCode ?? 500;
-    // Only the code is logged: a JSON parser's message quotes the body, which holds patient data.
-    request.log.warn({ code: error.code, status }, 'intake request failed');
-    if (status === 413) return reply.code(413).send({ error: 'payload_too_large' });
-    if (status === 415) return reply.code(415).send({ error: 'unsupported_media_type', message: 'send JSON' });
-    if (status >= 400 && status < 500)
-      return reply.code(400).send(invalidRequestBody('body', 'the body is not valid JSON'));
-    return reply.code(500).send({ error: 'internal_error' });
-  });
+  // Every route declares its access, the object it owns and its audit (route-rules.ts): the app does not start with
+  // one that does not. The hook that loads and checks the owned object runs last before the handler.
+  declareRoutes(
+    app,
+    intakeRouteRules((route) => withLastPreHandler(route, checkOwned(deps))),
+  );
+  // One renderer for every error, thrown by a hook or a handler (errors.ts).
+  app.setErrorHandler(answerError);
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 'not_found' }));
-  // Every route that names a scope needs a key (apps/intake-api/access.ts). Probes, scrapers, the document and its
-  // reference page carry none: they show counts, states and the API's shape, nothing of any caller.
-  app.addHook('onRequest', authenticate(access, [REFERENCE_PATH, `${REFERENCE_PATH}/*`, ...HEALTH_PATHS]));
+  app.addHook('onRequest', authenticate(access));
+  app.addHook('onSend', auditAnswered(access));
   countHttpRequests(app, 'intake');
   logEachRequest(app, 'intake request', HEALTH_PATHS);
   const readyTimeoutMs = options.readyTimeoutMs ?? Number(variables.READYZ_TIMEOUT_MS.default);

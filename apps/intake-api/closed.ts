@@ -1,28 +1,31 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
-import type { FastifyReply } from 'fastify';
 import { closedMessage, closedWorkflow } from '../../src/temporal/closed-workflow.js';
 import { withDeadline, type IntakeDeps } from './deps.js';
+import { IntakeAnswer } from './errors.js';
 
 export const WORKFLOW_CLOSED = 'workflow_closed';
 
 /**
- * A signal or an update refused as NOT_FOUND may be for a workflow that has closed: that is answered 409 with how it
- * ended (`outcome`), not 404. True when it answered; false when the error is anything else, the workflow does not
- * exist, or how it ended could not be read. (A boolean, not the reply: Fastify's reply is a thenable, which `await`
- * would unwrap to undefined and so answer the request a second time.)
+ * Sends a signal or an update: one refused as NOT_FOUND may be for a workflow that has closed, which is answered 409
+ * with how it ended (`outcome`) and what that means (`consequence`), not 404. Any other failure, a workflow that does
+ * not exist, or one whose end cannot be read is thrown as it came.
  */
-export async function replyIfClosed(
+export async function toOpenWorkflow<T>(
   deps: IntakeDeps,
-  reply: FastifyReply,
   workflowId: string,
-  err: unknown,
   consequence: string,
-): Promise<boolean> {
-  if (!(err instanceof WorkflowNotFoundError)) return false;
-  const closed = await withDeadline(deps, () => closedWorkflow(deps.client, workflowId)).catch(() => undefined);
-  if (!closed) return false;
-  void reply
-    .code(409)
-    .send({ error: WORKFLOW_CLOSED, message: `${closedMessage(closed)}; ${consequence}`, outcome: closed.outcome });
-  return true;
+  send: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await send();
+  } catch (err) {
+    if (!(err instanceof WorkflowNotFoundError)) throw err;
+    const closed = await withDeadline(deps, () => closedWorkflow(deps.client, workflowId)).catch(() => undefined);
+    if (!closed) throw err;
+    throw new IntakeAnswer(409, {
+      error: WORKFLOW_CLOSED,
+      message: `${closedMessage(closed)}; ${consequence}`,
+      outcome: closed.outcome,
+    });
+  }
 }

@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { FastifyBaseLogger, FastifyInstance, RawServerDefault } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { BatchTiming } from '../../workflows/shared/batch-timing.js';
+import type { BatchTiming } from '../../workflows/batch/batch.js';
 import type { TenantWeights } from '../../workflows/shared/priority.js';
 import type { Timing } from '../../workflows/shared/timing.js';
 import type { IntakeAccess } from './access.js';

@@ -12,6 +12,7 @@ import {
   ROTATION_GRACE,
 } from '../../src/events/endpoint-rules.js';
 import { CoverageChangeFields } from './patient-schemas.js';
+import { pageOf } from './pagination.js';
 import { ITEM_OUTCOMES, RUNNING_STAGES, STAGES } from '../../workflows/shared/stages.js';
 
 /*
@@ -69,7 +70,7 @@ export const EndpointWithSecret = z
   })
   .meta({ id: 'EventEndpointWithSecret' });
 
-export const EndpointList = z.object({ endpoints: z.array(Endpoint) }).meta({ id: 'EventEndpointList' });
+export const EndpointList = pageOf('endpoints', Endpoint).meta({ id: 'EventEndpointList' });
 
 export const EndpointParams = z.object({ endpointId: z.string().regex(ENDPOINT_ID, 'an endpoint id') });
 
@@ -99,14 +100,7 @@ export const Delivery = describes<DeliveryView>()(
   }),
 ).meta({ id: 'EventDelivery' });
 
-export const DeliveriesQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(500).default(50),
-  before: z.iso.datetime().optional().describe('Page on: attempts before this time (the last one shown)'),
-});
-
-export const DeliveryList = z
-  .object({ deliveries: z.array(Delivery), next: z.string().optional().describe('`before` for the next page') })
-  .meta({ id: 'EventDeliveryList' });
+export const DeliveryList = pageOf('deliveries', Delivery).meta({ id: 'EventDeliveryList' });
 
 export const RedeliverRequest = z
   .union([

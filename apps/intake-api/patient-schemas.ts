@@ -4,7 +4,7 @@ import { AppointmentFields, DateOfService, PatientRef, TimeZone } from '../../sr
 import { APPOINTMENT_ID_PATTERN } from '../../src/patients/patients.js';
 import { PATIENT_ID_PATTERN } from '../../src/patients/patient-id.js';
 import { TenantSchema } from '../../src/temporal/tenant.js';
-import { COVERAGE_CHANGE_KINDS } from '../../workflows/shared/patient-types.js';
+import { COVERAGE_CHANGE_KINDS } from '../../workflows/patient/patient.js';
 import { OUTCOMES } from '../../workflows/shared/stages.js';
 
 /*

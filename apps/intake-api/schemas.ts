@@ -17,9 +17,10 @@ import {
   type ReviewAnswer,
   type ReviewDecision,
   type VerificationStatus,
-} from '../../workflows/shared/types.js';
+} from '../../workflows/verification/verification.js';
 import { STAGES } from '../../workflows/shared/stages.js';
 import { jsonDepth } from './json-depth.js';
+import { PageQuery, pageOf } from './pagination.js';
 import { describes } from '../../src/contract/describes.js';
 
 /**
@@ -29,7 +30,7 @@ import { describes } from '../../src/contract/describes.js';
  * A schema with an `id` is a named component of that document.
  *
  * What the workflows exchange (the status query, a review decision) and what visibility lists are defined once, as
- * TypeScript in `workflows/shared/types.ts` and `src/temporal/list-verifications.ts`: workflow code may not import zod. The
+ * TypeScript in `workflows/verification/verification.ts` and `src/temporal/list-verifications.ts`: workflow code may not import zod. The
  * schemas here describe those types for the API and its document, and `describes` makes the build fail when a schema
  * and its type drift apart, in either direction.
  */
@@ -192,10 +193,9 @@ export const CancelResponse = z
   .object({ workflowId: z.string(), cancelling: z.literal(true) })
   .meta({ id: 'CancelResponse' });
 
-export const ListQuery = z.object({
-  stage: Stage.optional().describe('Only verifications in this stage; all verifications without it'),
-  limit: z.coerce.number().int().min(1).max(1000).default(100).describe('At most this many, newest first'),
-});
+export const ListQuery = z
+  .object({ stage: Stage.optional().describe('Only verifications in this stage; all verifications without it') })
+  .extend(PageQuery.shape);
 
 /** One verification as visibility shows it: search attributes only, never patient data. */
 export const VerificationListItem = describes<VerificationSummary>()(
@@ -209,7 +209,7 @@ export const VerificationListItem = describes<VerificationSummary>()(
     startTime: z.iso.datetime(),
   }),
 );
-export const VerificationList = z.array(VerificationListItem).meta({ id: 'VerificationList' });
+export const VerificationList = pageOf('verifications', VerificationListItem).meta({ id: 'VerificationList' });
 
 export const invalidRequestBody = (param: string, message?: string): z.infer<typeof ErrorResponse> => ({
   error: INVALID_REQUEST,

@@ -1,7 +1,11 @@
 import type { Client } from '@temporalio/client';
-import { batchWorkflowId } from '../../workflows/shared/batch-ids.js';
-import { cancelBatchUpdate, resubmitUpdate } from '../../workflows/shared/batch-messages.js';
-import type { BatchMemo, ResubmitAnswer } from '../../workflows/shared/batch-types.js';
+import {
+  type BatchMemo,
+  batchWorkflowId,
+  cancelBatchUpdate,
+  type ResubmitAnswer,
+  resubmitUpdate,
+} from '../../workflows/batch/batch.js';
 import type { ResubmittableOutcome } from '../../workflows/shared/stages.js';
 import { describeBatch } from './describe.js';
 

@@ -7,7 +7,7 @@ import {
   RUNNING_STAGES,
   type ProgressGroup,
 } from '../../workflows/shared/stages.js';
-import type { BatchCounts } from '../../workflows/shared/batch-types.js';
+import type { BatchCounts } from '../../workflows/batch/batch.js';
 import { fields, table, type Cell } from '../text-format.js';
 
 /** How each item ended or stands, one line per non-zero count, with the group it counts in (the stage table's). */

@@ -1,6 +1,5 @@
 import { WorkflowNotFoundError, type Client, type WorkflowExecutionInfo } from '@temporalio/client';
-import { batchWorkflowId } from '../../workflows/shared/batch-ids.js';
-import { BATCH_MEMO_KEY, type BatchMemo, type BatchState } from '../../workflows/shared/batch-types.js';
+import { BATCH_MEMO_KEY, type BatchMemo, type BatchState, batchWorkflowId } from '../../workflows/batch/batch.js';
 import { newestFirstPage } from './newest-first.js';
 import { Tenant } from '../../workflows/shared/search-attributes.js';
 import { WorkflowType } from '../../workflows/shared/workflow-types.js';

@@ -6,9 +6,13 @@ import { contentBatchId, validateSubmission, type ValidatedSubmission } from './
 import { batchExists, submitBatch, type SubmittedBatch } from './submit.js';
 import { IntakeFileError, intakeFormat } from '../intake-files/read-requests.js';
 import { resolveSandboxDiscovery, SANDBOX_DISCOVERY } from '../intake-files/sandbox-discovery.js';
-import { batchWorkflowId } from '../../workflows/shared/batch-ids.js';
-import type { BatchTiming } from '../../workflows/shared/batch-timing.js';
-import type { BatchAbout, BatchItemOptions, BatchRowRequest } from '../../workflows/shared/batch-types.js';
+import {
+  type BatchAbout,
+  type BatchItemOptions,
+  type BatchRowRequest,
+  type BatchTiming,
+  batchWorkflowId,
+} from '../../workflows/batch/batch.js';
 import { plural, table } from '../text-format.js';
 
 /** A batch file that cannot be read or parsed: the CLI reports its message in one line, with exit code 2. */

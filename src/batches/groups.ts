@@ -1,4 +1,4 @@
-import type { BatchCounts } from '../../workflows/shared/batch-types.js';
+import type { BatchCounts } from '../../workflows/batch/batch.js';
 import {
   groupOf,
   ITEM_OUTCOMES,

@@ -1,13 +1,12 @@
 import type { WorkflowExecutionInfo } from '@temporalio/client';
-import { BATCH_ITEM_MEMO_KEY, type BatchItemMemo } from '../../workflows/shared/batch-types.js';
+import { BATCH_ITEM_MEMO_KEY, type BatchItemMemo } from '../../workflows/batch/batch.js';
+import { isOutcome, isRunningStage, type ItemOutcome, type RunningStage } from '../../workflows/shared/stages.js';
 import {
-  isOutcome,
-  isRunningStage,
+  completedUnindexed,
+  howItEnded,
+  STATUS_OF_OUTCOME,
   UNINDEXED_COMPLETION,
-  type ItemOutcome,
-  type RunningStage,
-} from '../../workflows/shared/stages.js';
-import { completedUnindexed, howItEnded, STATUS_OF_OUTCOME } from '../temporal/workflow-ending.js';
+} from '../temporal/workflow-ending.js';
 import { BatchId, VerificationStage } from '../../workflows/shared/search-attributes.js';
 import { WorkflowType } from '../../workflows/shared/workflow-types.js';
 import {

@@ -1,10 +1,10 @@
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
-import { batchItemWorkflowId } from '../../workflows/shared/batch-ids.js';
+import { batchItemWorkflowId } from '../../workflows/batch/batch.js';
 import type { ItemOutcome, RunningStage } from '../../workflows/shared/stages.js';
 import { DiscoveryId, PayerId, VerificationId } from '../../workflows/shared/search-attributes.js';
 import { itemMemo, itemsQuery, itemState, outcomesCondition, stageCondition } from './item-state.js';
 import { withWorkflowIdIn } from '../temporal/visibility-query.js';
-import { visibilityPage } from './visibility-page.js';
+import { visibilityPage } from '../temporal/visibility-page.js';
 
 /** One item of a batch as visibility shows it: identifiers and where it stands, never patient data. */
 export interface BatchItemView {
@@ -92,7 +92,10 @@ export async function listBatchItems(
     : options.outcome
       ? [outcomesCondition([options.outcome])]
       : [];
-  const page = await visibilityPage(client, itemsQuery(batchId, ...condition), options.pageSize, options.pageToken);
+  const page = await visibilityPage(client, itemsQuery(batchId, ...condition), 'batch-items', {
+    limit: options.pageSize,
+    ...(options.pageToken ? { pageToken: options.pageToken } : {}),
+  });
   const items = page.infos
     .flatMap((info) => itemView(info) ?? [])
     // The condition narrows; the item's own reading decides (a failed workflow's stage may be any).

@@ -12,7 +12,7 @@ const MAX_RETRY_WINDOW_SECONDS = 7 * 24 * 3600;
 
 /**
  * A batch id: letters, digits, `_` and `-`, at most 64. No `.`, so the ids derived from it (`batch-<id>.page-<n>`,
- * workflows/shared/batch-ids.ts) stay unambiguous; no quotes, so it is safe inside a visibility query.
+ * workflows/batch/ids.ts) stay unambiguous; no quotes, so it is safe inside a visibility query.
  */
 export const BatchIdSchema = z
   .string()

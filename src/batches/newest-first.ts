@@ -1,7 +1,9 @@
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
 import { executionInfoFromRaw } from '@temporalio/client/lib/helpers.js';
 import type { temporal } from '@temporalio/proto';
-import type { VisibilityPage } from './visibility-page.js';
+import { z } from 'zod';
+import { pageToken as tokenOf, readPageToken } from '../pages.js';
+import type { VisibilityPage } from '../temporal/visibility-page.js';
 
 /** The most batch workflows one listing reads: far more than a namespace's retention holds in practice. */
 export const MAX_LISTED_BATCHES = 20_000;
@@ -9,26 +11,13 @@ const SCAN_PAGE = 1000;
 
 type RawExecution = temporal.api.workflow.v1.IWorkflowExecutionInfo;
 
-interface Cursor {
-  /** Start time of the last batch shown, in ms, and its workflow id (ties). */
-  t: number;
-  w: string;
-}
+/** Start time of the last batch shown, in ms, and its workflow id (ties). */
+const Cursor = z.object({ t: z.number(), w: z.string() });
 
 const startMs = (raw: RawExecution) =>
   Number(raw.startTime?.seconds ?? 0) * 1000 + Math.floor((raw.startTime?.nanos ?? 0) / 1e6);
 const idOf = (raw: RawExecution) => raw.execution?.workflowId ?? '';
 const newerFirst = (a: RawExecution, b: RawExecution) => startMs(b) - startMs(a) || idOf(b).localeCompare(idOf(a));
-
-function readCursor(token: string | undefined): Cursor | undefined {
-  if (!token) return undefined;
-  try {
-    const cursor = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as Cursor;
-    return typeof cursor.t === 'number' && typeof cursor.w === 'string' ? cursor : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * A page of the workflows a visibility query finds, newest start first whatever happened to them since. Visibility's
@@ -43,6 +32,7 @@ export async function newestFirstPage(
   pageSize: number,
   pageToken?: string,
 ): Promise<VisibilityPage> {
+  const cursor = pageToken ? readPageToken('batches', pageToken, Cursor) : undefined;
   const namespace = client.options.namespace;
   const all: RawExecution[] = [];
   let token: Uint8Array | undefined;
@@ -56,7 +46,6 @@ export async function newestFirstPage(
     all.push(...response.executions);
     token = response.nextPageToken?.length ? response.nextPageToken : undefined;
   } while (token && all.length < MAX_LISTED_BATCHES);
-  const cursor = readCursor(pageToken);
   const after = cursor
     ? all.filter((raw) => startMs(raw) < cursor.t || (startMs(raw) === cursor.t && idOf(raw) < cursor.w))
     : all;
@@ -71,8 +60,6 @@ export async function newestFirstPage(
   const more = last !== undefined && after.length > page.length;
   return {
     infos,
-    ...(more
-      ? { nextPageToken: Buffer.from(JSON.stringify({ t: startMs(last), w: idOf(last) })).toString('base64url') }
-      : {}),
+    ...(more ? { nextPageToken: tokenOf('batches', { t: startMs(last), w: idOf(last) }) } : {}),
   };
 }

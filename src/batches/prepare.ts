@@ -5,7 +5,7 @@ import {
   sandboxDiscoveryProblem,
   wantsSandboxDiscovery,
 } from '../intake-files/sandbox-discovery.js';
-import type { BatchItemOptions, BatchRowProblem, BatchRowRequest } from '../../workflows/shared/batch-types.js';
+import type { BatchItemOptions, BatchRowProblem, BatchRowRequest } from '../../workflows/batch/batch.js';
 import { PAGE_SIZE } from './limits.js';
 
 /** One row as submitted: a request to validate, or the problem that kept it from being read. */

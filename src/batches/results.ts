@@ -1,9 +1,13 @@
 import { ApplicationFailure, WorkflowFailedError, type Client, type WorkflowExecutionInfo } from '@temporalio/client';
-import { batchPageWorkflowId } from '../../workflows/shared/batch-ids.js';
+import {
+  type BatchPageInput,
+  type BatchPageResult,
+  batchPageWorkflowId,
+  type BatchRowProblem,
+} from '../../workflows/batch/batch.js';
 import { failureDetails } from '../../workflows/shared/failure-details.js';
-import type { BatchPageInput, BatchPageResult, BatchRowProblem } from '../../workflows/shared/batch-types.js';
 import { DiscoveryId } from '../../workflows/shared/search-attributes.js';
-import type { LastError, VerificationResult } from '../../workflows/shared/types.js';
+import type { LastError, VerificationResult } from '../../workflows/verification/verification.js';
 import { itemView, type BatchItemView } from './items.js';
 import { itemsQuery } from './item-state.js';
 import { inLanes } from './lanes.js';

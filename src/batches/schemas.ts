@@ -16,7 +16,7 @@ import {
   type BatchCounts,
   type BatchState,
   type ResubmitAnswer,
-} from '../../workflows/shared/batch-types.js';
+} from '../../workflows/batch/batch.js';
 import { ITEM_OUTCOMES, RESUBMITTABLE_OUTCOMES, RUNNING_STAGES } from '../../workflows/shared/stages.js';
 
 /**
@@ -92,17 +92,13 @@ export const BatchRefused = z.object({
 
 export const BatchIdParams = z.object({ batchId: BatchIdSchema });
 
-export const BatchListQuery = z.object({
-  tenant: TenantSchema.optional(),
-  limit: z.coerce.number().int().min(1).max(1000).default(50),
-  pageToken: z.string().min(1).max(2000).optional(),
-});
+/** The filters of `GET /batches`; the route adds the page's (apps/intake-api/pagination.ts). */
+export const BatchListQuery = z.object({ tenant: TenantSchema.optional() });
 
+/** The filters of `GET /batches/:batchId/items`; the route adds the page's. */
 export const BatchItemsQuery = z.object({
   stage: z.enum(RUNNING_STAGES).optional().describe('Only items running at this stage'),
   outcome: z.enum(ITEM_OUTCOMES).optional().describe('Only items that ended so'),
-  limit: z.coerce.number().int().min(1).max(1000).default(100),
-  pageToken: z.string().min(1).max(2000).optional(),
   superseded: BooleanFlag.optional().describe('Include attempts a resubmission replaced (default false)'),
 });
 
@@ -173,8 +169,6 @@ export const BatchStatusResponse = describes<BatchStatus>()(
   }),
 );
 
-export const BatchList = z.object({ batches: z.array(BatchStatusResponse), nextPageToken: z.string().optional() });
-
 export const BatchItem = describes<BatchItemView>()(
   z.object({
     row: z.number().int(),
@@ -191,7 +185,6 @@ export const BatchItem = describes<BatchItemView>()(
     superseded: z.boolean(),
   }),
 );
-export const BatchItemList = z.object({ items: z.array(BatchItem), nextPageToken: z.string().optional() });
 
 export const ResubmitResponse = describes<ResubmitAnswered>()(
   z.object({

@@ -1,18 +1,21 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { SearchAttributePair } from '@temporalio/common';
-import { batchPageWorkflowId, batchWorkflowId } from '../../workflows/shared/batch-ids.js';
-import type { batchPageWorkflow, batchWorkflow } from '../../workflows/batch/index.js';
-import { resolveBatchTiming, type BatchTiming } from '../../workflows/shared/batch-timing.js';
 import {
   BATCH_MEMO_KEY,
   type BatchAbout,
   type BatchItemOptions,
   type BatchMemo,
   type BatchPageInput,
+  type batchPageWorkflow,
+  batchPageWorkflowId,
   type BatchRowProblem,
   type BatchRowRequest,
+  type BatchTiming,
+  type batchWorkflow,
+  batchWorkflowId,
   type BatchWorkflowInput,
-} from '../../workflows/shared/batch-types.js';
+  resolveBatchTiming,
+} from '../../workflows/batch/batch.js';
 import { ITEM_OUTCOMES, RUNNING_STAGES } from '../../workflows/shared/stages.js';
 import { lanePriority } from '../../workflows/shared/priority.js';
 import { BatchId, Tenant } from '../../workflows/shared/search-attributes.js';

@@ -1,10 +1,15 @@
 import { sql } from 'kysely';
+import { z } from 'zod';
+import { pageToken, readPageToken, type PageRequest } from '../pages.js';
 import type { Store } from '../store/database.js';
 import type { DeliveryStatus } from '../store/tables.js';
 import type { OutboundEvent } from '../../workflows/shared/event-catalogue.js';
 
 /** How long events are kept for redelivery (issue 34). */
 export const EVENT_RETENTION_DAYS = 30;
+
+/** Where a page of deliveries ends: the last attempt's time (ms) and id. */
+const DeliveryCursor = z.object({ at: z.number().int().min(0).max(8.64e15), id: z.string().regex(/^[0-9]{1,19}$/) });
 
 /** One attempt as the deliveries log shows it. */
 export interface DeliveryView {
@@ -131,12 +136,21 @@ export class EventLog {
       .execute();
   }
 
-  /** An endpoint's attempts, newest first; `before` (an ISO time) pages on. */
-  async deliveries(endpointId: string, opts: { limit: number; before?: string }): Promise<DeliveryView[]> {
+  /**
+   * A page of an endpoint's attempts, newest first. The cursor is the last attempt's time and id, so attempts made in
+   * the same millisecond are neither skipped nor shown twice; attempts are written with JavaScript dates
+   * (milliseconds), so the time in the cursor compares exactly.
+   */
+  async deliveries(
+    endpointId: string,
+    page: PageRequest,
+  ): Promise<{ deliveries: DeliveryView[]; nextPageToken?: string }> {
+    const after = page.pageToken ? readPageToken('deliveries', page.pageToken, DeliveryCursor) : undefined;
     let query = this.store.db
       .selectFrom('event_deliveries as d')
       .innerJoin('events as e', 'e.id', 'd.event_id')
       .select([
+        'd.id',
         'd.event_id',
         'e.type',
         'd.attempt',
@@ -150,10 +164,13 @@ export class EventLog {
       .where('d.endpoint_id', '=', endpointId)
       .orderBy('d.attempted_at', 'desc')
       .orderBy('d.id', 'desc')
-      .limit(opts.limit);
-    if (opts.before) query = query.where('d.attempted_at', '<', new Date(opts.before));
+      // One more than the page: whether there is a next page is known, not guessed.
+      .limit(page.limit + 1);
+    if (after) query = query.where(sql<boolean>`(d.attempted_at, d.id) < (${new Date(after.at)}, ${after.id})`);
     const rows = await query.execute();
-    return rows.map((r) => ({
+    const shown = rows.slice(0, page.limit);
+    const last = shown.at(-1);
+    const deliveries = shown.map((r) => ({
       eventId: r.event_id,
       eventType: r.type,
       attempt: r.attempt,
@@ -164,6 +181,12 @@ export class EventLog {
       attemptedAt: new Date(r.attempted_at).toISOString(),
       ...(r.next_retry_at ? { nextRetryAt: new Date(r.next_retry_at).toISOString() } : {}),
     }));
+    return {
+      deliveries,
+      ...(rows.length > shown.length && last
+        ? { nextPageToken: pageToken('deliveries', { at: new Date(last.attempted_at).getTime(), id: String(last.id) }) }
+        : {}),
+    };
   }
 
   /** A kept event of the tenant's (null: any tenant's). */

@@ -4,9 +4,9 @@ import {
   WorkflowUpdateRPCTimeoutOrCancelledError,
   type Client,
 } from '@temporalio/client';
-import { awaitSettledUpdate, statusQuery } from '../../workflows/shared/messages.js';
+import { awaitSettledUpdate, statusQuery } from '../../workflows/verification/verification.js';
 import { isSettled } from '../../workflows/shared/stages.js';
-import type { VerificationStatus } from '../../workflows/shared/types.js';
+import type { VerificationStatus } from '../../workflows/verification/verification.js';
 
 /** The longest a front-desk answer may wait (`Prefer: wait`); more is asked of a poll, not of one request. */
 export const MAX_WAIT_SECONDS = 30;

@@ -1,11 +1,13 @@
 import type { Client } from '@temporalio/client';
 import { discoveryWorkflowId } from '../../workflows/shared/ids.js';
-import { discoveryUpdatedSignal } from '../../workflows/shared/messages.js';
 import { DiscoveryId } from '../../workflows/shared/search-attributes.js';
-import { discoveryStartMetadata } from '../../workflows/shared/start-metadata.js';
-import type { DiscoveryUpdated } from '../../workflows/shared/types.js';
-import type { discoveryWorkflow } from '../../workflows/verification/index.js';
 import { WorkflowType } from '../../workflows/shared/workflow-types.js';
+import {
+  DiscoveryUpdated,
+  discoveryStartMetadata,
+  discoveryUpdatedSignal,
+} from '../../workflows/discovery/discovery.js';
+import type { discoveryWorkflow } from '../../workflows/discovery/index.js';
 
 /**
  * A discovery changed (its webhook came): one signal-with-start of `discovery-<id>`, which fetches it once and hands it

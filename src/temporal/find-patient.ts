@@ -1,11 +1,13 @@
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
 import type { BlindIndexKeys } from '../blind-index/keys.js';
 import { searchTokens, type PatientKeys } from '../blind-index/tokens.js';
-import { BATCH_ITEM_MEMO_KEY, type BatchItemMemo } from '../../workflows/shared/batch-types.js';
+import { BATCH_ITEM_MEMO_KEY, type BatchItemMemo } from '../../workflows/batch/batch.js';
 import { BatchId, PatientIndex, PayerId, Tenant, VerificationStage } from '../../workflows/shared/search-attributes.js';
 import { isRunningStage } from '../../workflows/shared/stages.js';
 import { WorkflowType } from '../../workflows/shared/workflow-types.js';
+import type { PageRequest } from '../pages.js';
 import { and, hasAnyOf, ofType } from './visibility-query.js';
+import { visibilityPage } from './visibility-page.js';
 import { howItEnded } from './workflow-ending.js';
 
 /** One verification of the patient searched for: identifiers and where it stands, never a patient value. */
@@ -56,22 +58,19 @@ function match(info: WorkflowExecutionInfo): PatientMatch {
 }
 
 /**
- * A patient's verifications, newest first, found by keyed hashes alone (the blind index): visibility never sees the
- * name, the date of birth or the member id. A batch row resubmitted is found in each attempt; the older ones point to
- * the latest.
+ * A page of a patient's verifications, newest first, found by keyed hashes alone (the blind index): visibility never
+ * sees the name, the date of birth or the member id, and the page token holds only Temporal's sort position. A batch
+ * row resubmitted is found in each attempt; within a page, the older ones point to the latest.
  */
-export async function findPatient(
+export async function findPatientPage(
   client: Client,
   keys: BlindIndexKeys,
-  search: PatientSearch,
-): Promise<PatientMatch[]> {
+  search: Omit<PatientSearch, 'limit'> & PageRequest,
+): Promise<{ matches: PatientMatch[]; nextPageToken?: string }> {
   const query = patientQuery(keys, search);
-  if (!query) return [];
-  const found: { info: WorkflowExecutionInfo; match: PatientMatch }[] = [];
-  for await (const info of client.workflow.list({ query, pageSize: Math.min(search.limit, 100) })) {
-    found.push({ info, match: match(info) });
-    if (found.length >= search.limit) break;
-  }
+  if (!query) return { matches: [] };
+  const page = await visibilityPage(client, query, 'verification-search', search);
+  const found = page.infos.map((info) => ({ info, match: match(info) }));
   const latest = new Map<string, { round: number; workflowId: string }>();
   for (const { info } of found) {
     const memo = rowOf(info);
@@ -80,9 +79,19 @@ export async function findPatient(
     if ((latest.get(row)?.round ?? -1) < memo.round)
       latest.set(row, { round: memo.round, workflowId: info.workflowId });
   }
-  return found.map(({ info, match: m }) => {
+  const matches = found.map(({ info, match: m }) => {
     const memo = rowOf(info);
     const newer = memo && latest.get(`${memo.batchId}#${memo.row}`);
     return newer && newer.workflowId !== m.workflowId ? { ...m, supersededBy: newer.workflowId } : m;
   });
+  return { matches, ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}) };
+}
+
+/** The first page of a patient's verifications (the console's search, the lab's). */
+export async function findPatient(
+  client: Client,
+  keys: BlindIndexKeys,
+  search: PatientSearch,
+): Promise<PatientMatch[]> {
+  return (await findPatientPage(client, keys, search)).matches;
 }

@@ -1,6 +1,6 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { governorStatusQuery, governorWorkflowId } from '../../workflows/shared/governor-messages.js';
-import type { GovernorStatus } from '../../workflows/shared/governor-types.js';
+import { governorStatusQuery, governorWorkflowId } from '../../workflows/governor/governor.js';
+import type { GovernorStatus } from '../../workflows/governor/governor.js';
 import { readQueueRateLimit } from './task-queue-rate.js';
 
 /** A query needs a worker to answer it. */

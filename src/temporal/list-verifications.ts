@@ -8,7 +8,9 @@ import {
 } from '../../workflows/shared/search-attributes.js';
 import type { Stage } from '../../workflows/shared/stages.js';
 import { WorkflowType } from '../../workflows/shared/workflow-types.js';
+import type { PageRequest } from '../pages.js';
 import { and, isTenant, noTenant, ofType, type TenantFilter } from './visibility-query.js';
+import { visibilityPage } from './visibility-page.js';
 import { atStage, indexedStage } from './workflow-ending.js';
 
 /** One verification as visibility shows it: search attributes only, never patient data. */
@@ -36,19 +38,19 @@ export function verificationsQuery(stage?: Stage, tenant?: TenantFilter): string
 }
 
 /**
- * Verifications, newest first, at most `limit` of them (the CLI's `list` and the intake API's `GET /verifications`).
- * Only search attributes are read; visibility lags the workflows by a moment.
+ * A page of verifications, newest first (the CLI's `list` and the intake API's `GET /verifications`). Only search
+ * attributes are read; visibility lags the workflows by a moment.
  */
 export async function listVerifications(
   client: Client,
-  options: { stage?: Stage; tenant?: TenantFilter; limit: number },
-): Promise<VerificationSummary[]> {
-  const found: VerificationSummary[] = [];
-  if (noTenant(options.tenant)) return found;
+  options: { stage?: Stage; tenant?: TenantFilter } & PageRequest,
+): Promise<{ verifications: VerificationSummary[]; nextPageToken?: string }> {
+  if (noTenant(options.tenant)) return { verifications: [] };
   const query = verificationsQuery(options.stage, options.tenant);
-  for await (const info of client.workflow.list({ query, pageSize: Math.min(options.limit, 100) })) {
+  const page = await visibilityPage(client, query, 'verifications', options);
+  const verifications = page.infos.map((info) => {
     const attributes = info.typedSearchAttributes;
-    found.push({
+    return {
       workflowId: info.workflowId,
       stage: indexedStage(info.status.name, attributes.get(VerificationStage)) ?? null,
       payerId: attributes.get(PayerId) ?? null,
@@ -56,8 +58,7 @@ export async function listVerifications(
       discoveryId: attributes.get(DiscoveryId) ?? null,
       status: info.status.name,
       startTime: info.startTime.toISOString(),
-    });
-    if (found.length >= options.limit) break;
-  }
-  return found;
+    };
+  });
+  return { verifications, ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}) };
 }

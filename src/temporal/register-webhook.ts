@@ -1,10 +1,10 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { webhookSetupWorkflowId } from '../../workflows/shared/ids.js';
-import { webhookSetupStartMetadata } from '../../workflows/shared/start-metadata.js';
 import type { webhookSetupWorkflow } from '../../workflows/verification/index.js';
-import type { WebhookSetupResult } from '../../workflows/shared/types.js';
+import type { WebhookSetupResult } from '../../workflows/verification/verification.js';
 import { and, withStatus, withWorkflowId } from './visibility-query.js';
 import { WorkflowType } from '../../workflows/shared/workflow-types.js';
+import { webhookSetupStartMetadata } from '../../workflows/verification/verification.js';
 
 export interface RegisterWebhookOptions {
   url: string;

@@ -6,8 +6,8 @@ import { TenantSchema } from './tenant.js';
 import type { BlindIndexKeys } from '../blind-index/keys.js';
 import { indexTokens, intakePatientKeys } from '../blind-index/tokens.js';
 import { verificationWorkflowId } from '../../workflows/shared/ids.js';
-import { waitsForDiscovery } from '../../workflows/shared/intake.js';
-import { BATCH_ITEM_MEMO_KEY, type BatchItemMemo } from '../../workflows/shared/batch-types.js';
+import { waitsForDiscovery } from '../../workflows/verification/verification.js';
+import { BATCH_ITEM_MEMO_KEY, type BatchItemMemo } from '../../workflows/batch/batch.js';
 import {
   BatchId,
   DiscoveryId,
@@ -18,10 +18,10 @@ import {
   VerificationStage,
 } from '../../workflows/shared/search-attributes.js';
 import { lanePriority, type Lane, type TenantWeights } from '../../workflows/shared/priority.js';
-import { verificationStartMetadata } from '../../workflows/shared/start-metadata.js';
 import type { Timing } from '../../workflows/shared/timing.js';
 import type { verificationWorkflow } from '../../workflows/verification/index.js';
 import { WorkflowType } from '../../workflows/shared/workflow-types.js';
+import { verificationStartMetadata } from '../../workflows/verification/verification.js';
 
 /** A request that would fail the workflow's `validating` stage, caught before anything starts. */
 export class IntakeValidationError extends Error {

@@ -1,4 +1,4 @@
-import type { DiscoverySummary } from '../../workflows/shared/types.js';
+import type { DiscoverySummary } from '../../workflows/verification/verification.js';
 
 /** A discovery in one line, as the CLI's `status` and the console's verification page show it. */
 export function discoveryText(discovery: DiscoverySummary): string {

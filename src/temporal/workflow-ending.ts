@@ -1,7 +1,22 @@
 import type { WorkflowExecutionStatusName } from '@temporalio/client';
 import { VerificationStage } from '../../workflows/shared/search-attributes.js';
-import { isOutcome, UNINDEXED_COMPLETION, type ItemOutcome, type Stage } from '../../workflows/shared/stages.js';
+import {
+  isOutcome,
+  type ItemOutcome,
+  type Outcome,
+  type RunningStage,
+  type Stage,
+} from '../../workflows/shared/stages.js';
 import { and, is, or, withoutStatus, withStatus, type Condition, type ExecutionStatus } from './visibility-query.js';
+
+/**
+ * How verifications of versions before decision 77 completed from `created`: leaving `created` indexed (decision 66).
+ * Read here, and only here, while such closed verifications stay in visibility (the namespace's retention period).
+ */
+export const UNINDEXED_COMPLETION = { outcome: 'completed', from: 'created' } as const satisfies {
+  outcome: Outcome;
+  from: RunningStage;
+};
 
 /**
  * A verification's `VerificationStage` as it reads: the value, except that one completed from `created` (which leaves

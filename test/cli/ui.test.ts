@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import { startVerification } from '../../src/temporal/start-verification.js';
 import { findView, UI_VIEWS, viewQuery } from '../../src/temporal/ui-views.js';
-import { cancelSignal, runAwaitingInputSignal, statusQuery } from '../../workflows/shared/messages.js';
+import { cancelSignal, runAwaitingInputSignal, statusQuery } from '../../workflows/verification/verification.js';
 import { FAST, v2Intake } from '../../testing/fixtures.js';
 import { testTemporal } from '../../testing/temporal.js';
 import { eventually, startWorkflowHarness, type WorkflowHarness } from '../../testing/workflow-harness.js';

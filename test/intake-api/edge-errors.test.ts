@@ -9,7 +9,11 @@ import { createLogger } from '../../src/logging.js';
 import { testTemporal } from '../../testing/temporal.js';
 import { TEST_INTAKE_KEY, v2Intake } from '../../testing/fixtures.js';
 
-const config = loadConfig({ INTAKE_API_KEY: TEST_INTAKE_KEY, LOG_LEVEL: 'silent', INTAKE_TEMPORAL_TIMEOUT_MS: '1500' });
+const config = loadConfig('intake', {
+  INTAKE_API_KEY: TEST_INTAKE_KEY,
+  LOG_LEVEL: 'silent',
+  INTAKE_TEMPORAL_TIMEOUT_MS: '1500',
+});
 
 function intakeApi(client: Client, taskQueue = 'edge-errors-never-polled'): FastifyInstance {
   return createIntakeApi({ config, client, taskQueue, logger: createLogger(config) });

@@ -4,8 +4,8 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import { loadConfig } from '../../src/config.js';
 import { createIntakeApi } from '../../apps/intake-api/api.js';
 import { createLogger } from '../../src/logging.js';
-import { cancelSignal, runAwaitingInputSignal } from '../../workflows/shared/messages.js';
-import type { VerificationStatus } from '../../workflows/shared/types.js';
+import { cancelSignal, runAwaitingInputSignal } from '../../workflows/verification/verification.js';
+import type { VerificationStatus } from '../../workflows/verification/verification.js';
 import { testTemporal } from '../../testing/temporal.js';
 import { FAST, TEST_INTAKE_KEY, v1Intake, v2Intake } from '../../testing/fixtures.js';
 import { eventually, type WorkflowHarness } from '../../testing/workflow-harness.js';
@@ -115,7 +115,7 @@ describe('intake API', function () {
 
   it('runs the supplyRunInput update: the service’s 400 names input, good input is accepted', async () => {
     // A grace period long enough for the test to tell the workflow about the run before it completes.
-    const config = loadConfig({ INTAKE_API_KEY: TEST_INTAKE_KEY, LOG_LEVEL: 'silent' });
+    const config = loadConfig('intake', { INTAKE_API_KEY: TEST_INTAKE_KEY, LOG_LEVEL: 'silent' });
     const slowApi = createIntakeApi({
       config,
       client: client(),
@@ -171,7 +171,7 @@ describe('intake API', function () {
     const item = await eventually(async () => {
       const response = await call({ method: 'GET', url: '/verifications?stage=awaiting-discovery&limit=50' });
       assert.equal(response.statusCode, 200);
-      return response.json<Item[]>().find((i) => i.workflowId === workflowId);
+      return response.json<{ verifications: Item[] }>().verifications.find((i) => i.workflowId === workflowId);
     }, 15_000);
     assert.equal(item.stage, 'awaiting-discovery');
     assert.equal(item.discoveryId, discovery.discoveryId);
@@ -187,7 +187,9 @@ describe('intake API', function () {
       'workflowId',
     ]);
     const limited = await call({ method: 'GET', url: '/verifications?limit=1' });
-    assert.equal(limited.json<Item[]>().length, 1);
+    const page = limited.json<{ verifications: Item[]; nextPageToken?: string }>();
+    assert.equal(page.verifications.length, 1);
+    assert.ok(page.nextPageToken, 'more than one verification: a next page');
 
     const bad = await call({ method: 'GET', url: '/verifications?stage=sleeping' });
     assert.deepEqual([bad.statusCode, bad.json<{ param: string }>().param], [400, 'stage']);

@@ -148,7 +148,7 @@ describe('intake API: malformed payloads, unknown and misspelled fields', functi
   let connection: Connection;
 
   before(async () => {
-    const config = loadConfig({
+    const config = loadConfig('intake', {
       INTAKE_API_KEY: TEST_INTAKE_KEY,
       LOG_LEVEL: 'silent',
       INTAKE_TEMPORAL_TIMEOUT_MS: '500',

@@ -23,7 +23,7 @@ interface Document {
 
 /** An API over a Temporal server that cannot be reached: the document and every refusal before a Temporal call. */
 function unreachableApi() {
-  const config = loadConfig({
+  const config = loadConfig('intake', {
     LOG_LEVEL: 'silent',
     INTAKE_API_KEY: TEST_INTAKE_KEY,
     INTAKE_TEMPORAL_TIMEOUT_MS: '300',
@@ -45,7 +45,7 @@ const operationsOf = (document: Document) =>
 
 describe('intake API OpenAPI document', () => {
   it('is served without an API key and is a valid OpenAPI 3.1 document', async () => {
-    const config = loadConfig({ LOG_LEVEL: 'silent', INTAKE_API_KEY: 'k'.repeat(32) });
+    const config = loadConfig('intake', { LOG_LEVEL: 'silent', INTAKE_API_KEY: 'k'.repeat(32) });
     // Serving the document touches no Temporal server: a lazy connection is never used.
     const connection = Connection.lazy({ address: '127.0.0.1:1' });
     const api = createIntakeApi({

@@ -21,7 +21,7 @@ describe('intake API through a Temporal outage', function () {
   before(async () => {
     proxy = await startTcpProxy(testTemporal().server.address);
     // The deadline stays at its default (30 s): failing fast must come from the connection, not from a short deadline.
-    const config = loadConfig({
+    const config = loadConfig('intake', {
       INTAKE_API_KEY: TEST_INTAKE_KEY,
       LOG_LEVEL: 'silent',
       TEMPORAL_ADDRESS: proxy.address,

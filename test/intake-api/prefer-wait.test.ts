@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
-import type { VerificationStatus } from '../../workflows/shared/types.js';
+import type { VerificationStatus } from '../../workflows/verification/verification.js';
 import { preferredWait } from '../../apps/intake-api/prefer-wait.js';
 import { callerId, TEST_INTAKE_KEY, v2Intake } from '../../testing/fixtures.js';
 import { startIntakeApiHarness } from '../../testing/intake-api-harness.js';

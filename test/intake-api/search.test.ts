@@ -104,7 +104,13 @@ describe('intake API: finding a patient (POST /verifications/search)', function 
       [{ memberID: patient.memberId }, 'memberID'],
       [{ memberId: patient.memberId, ssn: '123-45-6789' }, 'ssn'],
       [{ lastName: '-- ', dateOfBirth: '1971-03-09' }, 'lastName'],
-      [{ memberId: patient.memberId, limit: 1000 }, 'limit'],
+      [{ memberId: patient.memberId, limit: 1001 }, 'limit'],
+      [{ memberId: patient.memberId, limit: '2' }, 'limit'],
+      [{ memberId: patient.memberId, pageToken: 'not a token' }, 'pageToken'],
+      [
+        { memberId: patient.memberId, pageToken: Buffer.from('{"l":"batches","c":{}}').toString('base64url') },
+        'pageToken',
+      ],
     ];
     for (const [payload, param] of cases) {
       const answer = await search(keys.a, payload);
@@ -133,6 +139,35 @@ describe('intake API: finding a patient (POST /verifications/search)', function 
       ['search-b', 'memberId', 'not-found'],
     ]);
     assert.ok(!JSON.stringify(entries).includes(lastName));
+  });
+
+  it('pages the matches: three with limit 2 are two and a nextPageToken, then one and none', async () => {
+    const thrice = { ...patient, memberId: `ZP-${randomUUID().slice(0, 8)}` };
+    for (const _ of [1, 2, 3]) {
+      const started = await as(keys.a, {
+        method: 'POST',
+        url: '/verifications',
+        payload: v2Intake({ patient: thrice }),
+      });
+      assert.equal(started.statusCode, 202, started.body);
+    }
+    const all = await found(keys.a, { memberId: thrice.memberId }, 3);
+    type Page = { matches: Match[]; nextPageToken?: string };
+    const first = (await search(keys.a, { memberId: thrice.memberId, limit: 2 })).json<Page>();
+    assert.equal(first.matches.length, 2);
+    assert.ok(first.nextPageToken);
+    const second = await search(keys.a, { memberId: thrice.memberId, limit: 2, pageToken: first.nextPageToken });
+    assert.equal(second.statusCode, 200, second.body);
+    const last = second.json<Page>();
+    assert.deepEqual([last.matches.length, last.nextPageToken], [1, undefined]);
+    assert.deepEqual(
+      [...first.matches, ...last.matches].map((m) => m.workflowId).sort(),
+      all.matches.map((m) => m.workflowId).sort(),
+    );
+    // The token travels in logs and URLs: Temporal's sort position inside it, never a patient value.
+    const outer = Buffer.from(first.nextPageToken, 'base64url').toString();
+    const inner = Buffer.from((JSON.parse(outer) as { c: string }).c, 'base64url').toString();
+    for (const value of [thrice.memberId, lastName]) assert.ok(!`${outer}${inner}`.includes(value), value);
   });
 
   it("indexes a batch's items: a row is found with its batch", async () => {

@@ -1,5 +1,8 @@
 import type { Command } from 'commander';
-import { CliError, positiveInt, withStore, type CliContext } from '../context.js';
+import { z } from 'zod';
+import { pageToken, readPageToken } from '../../../src/pages.js';
+import { CliError, withStore, type CliContext } from '../context.js';
+import { limitOption, pageTokenOption, printNextPage, type PageOptions } from '../page-options.js';
 import { table } from '../../../src/text-format.js';
 
 const when = (value: string): Date => {
@@ -9,16 +12,18 @@ const when = (value: string): Date => {
   return at;
 };
 
-interface ListOptions {
+interface ListOptions extends PageOptions {
   actor?: string;
   workflow?: string;
   batch?: string;
   action?: string;
   since?: Date;
   until?: Date;
-  limit: number;
   jsonl?: boolean;
 }
+
+/** Where a page of the trail ends: the last entry's sequence number. */
+const AuditCursor = z.object({ seq: z.number().int().min(0) });
 
 export function registerAudit(program: Command, ctx: CliContext): void {
   const audit = program
@@ -38,28 +43,35 @@ Examples:
 
   audit
     .command('list')
-    .description('entries, oldest first, filtered; --jsonl exports them as JSON Lines')
+    .description('entries, oldest first, filtered, a page at a time; --jsonl exports them as JSON Lines')
     .option('--actor <actor>', 'who (`client:<id> (<name>)`, `operator:<name>`, `cli:<name>`, `api-key`)')
     .option('--workflow <workflowId>', 'about one workflow')
     .option('--batch <batchId>', 'about one batch')
     .option('--action <action>', 'one action (`verification.read`, `run.answer`, `client.revoke`, …)')
     .option('--since <time>', 'at or after (ISO 8601)', when)
     .option('--until <time>', 'before (ISO 8601)', when)
-    .option('--limit <n>', 'at most this many', positiveInt, 1000)
-    .option('--jsonl', 'one JSON object a line, for export')
+    .addOption(limitOption())
+    .addOption(pageTokenOption())
+    .option('--jsonl', 'one JSON object a line, for export (the next page is named on stderr)')
     .action(async (options: ListOptions) => {
+      const after = options.pageToken ? readPageToken('audit', options.pageToken, AuditCursor) : undefined;
       await withStore(ctx, async (store) => {
         const { AuditTrail } = await import('../../../src/audit/audit-trail.js');
         const trail = new AuditTrail(store);
-        const entries = await trail.list({
+        const found = await trail.list({
           ...(options.actor ? { actor: options.actor } : {}),
           ...(options.workflow ? { workflowId: options.workflow } : {}),
           ...(options.batch ? { batchId: options.batch } : {}),
           ...(options.action ? { action: options.action } : {}),
           ...(options.since ? { since: options.since } : {}),
           ...(options.until ? { until: options.until } : {}),
-          limit: options.limit,
+          ...(after ? { afterSeq: after.seq } : {}),
+          // One more than the page: whether there is a next page is known, not guessed.
+          limit: options.limit + 1,
         });
+        const entries = found.slice(0, options.limit);
+        const last = entries.at(-1);
+        const next = found.length > entries.length && last ? pageToken('audit', { seq: last.seq }) : undefined;
         // Reading the trail is itself recorded; an export as such (the console's pages name them alike).
         await trail.append({
           actor: ctx.identity(),
@@ -68,7 +80,7 @@ Examples:
         });
         if (options.jsonl) {
           for (const entry of entries) console.log(JSON.stringify(entry));
-          return;
+          return printNextPage(next, 'stderr');
         }
         console.log(
           table(
@@ -86,6 +98,7 @@ Examples:
             ]),
           ),
         );
+        printNextPage(next);
       });
     });
 

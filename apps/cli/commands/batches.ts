@@ -6,7 +6,8 @@ import {
   type ItemOutcome,
   type RunningStage,
 } from '../../../workflows/shared/stages.js';
-import { CliError, positiveInt, withClient, type CliContext } from '../context.js';
+import { CliError, withClient, type CliContext } from '../context.js';
+import { limitOption, pageTokenOption, printNextPage, type PageOptions } from '../page-options.js';
 import { table } from '../../../src/text-format.js';
 import { batchIdArgument, oneOf, parsedWith } from '../option-parsers.js';
 import { registerBatchActions } from './batches-act.js';
@@ -25,38 +26,44 @@ POST /batches.`,
 
   batches
     .command('list')
-    .description('batches, newest first')
+    .description('batches, newest first, a page at a time')
     .option(
       '--tenant <id>',
       'only this tenant’s batches (with --as an operator: one of theirs)',
       parsedWith(TenantSchema),
     )
-    .option('--limit <n>', 'at most this many', positiveInt, 20)
-    .action(async (options: { tenant?: string; limit: number }) => {
+    .addOption(limitOption())
+    .addOption(pageTokenOption())
+    .action(async (options: { tenant?: string } & PageOptions) => {
       const { listBatches } = await import('../../../src/batches/describe.js');
       const { groupLine } = await import('../../../src/batches/batch-view.js');
-      const { personOf, tenantsToList } = await import('../person.js');
-      const tenant = tenantsToList(await personOf(ctx), options.tenant);
+      const { personOf } = await import('../person.js');
+      const { tenantsToList } = await import('../../../src/access/tenancy.js');
+      const tenant = tenantsToList((await personOf(ctx)).tenants, options.tenant);
       await withClient(ctx, async (client) => {
-        const { batches: found } = await listBatches(client, {
+        const page = await listBatches(client, {
           pageSize: options.limit,
           ...(tenant !== undefined ? { tenant } : {}),
+          ...(options.pageToken ? { pageToken: options.pageToken } : {}),
         });
-        if (found.length === 0) return console.log('no batches');
-        console.log(
-          table(
-            ['batchId', 'label', 'by', 'state', 'items', 'progress', 'created'],
-            found.map((b) => [
-              b.batchId,
-              b.label ?? '',
-              b.submittedBy ?? '',
-              b.state,
-              b.counts.items,
-              groupLine(b.counts),
-              b.createdAt,
-            ]),
-          ),
-        );
+        if (page.batches.length === 0) console.log('no batches');
+        else {
+          console.log(
+            table(
+              ['batchId', 'label', 'by', 'state', 'items', 'progress', 'created'],
+              page.batches.map((b) => [
+                b.batchId,
+                b.label ?? '',
+                b.submittedBy ?? '',
+                b.state,
+                b.counts.items,
+                groupLine(b.counts),
+                b.createdAt,
+              ]),
+            ),
+          );
+        }
+        printNextPage(page.nextPageToken);
       });
     });
 
@@ -83,23 +90,19 @@ POST /batches.`,
 
   batches
     .command('items')
-    .description('a batch’s items, newest first: row, workflow id, round, stage or outcome, verification id')
+    .description(
+      'a batch’s items, newest first, a page at a time: row, workflow id, round, stage or outcome, verification id',
+    )
     .argument('<batchId>', 'the batch id', batchIdArgument)
     .option('--stage <stage>', `only items running at: ${RUNNING_STAGES.join(', ')}`, oneOf(RUNNING_STAGES))
     .option('--outcome <outcome>', `only items that ended: ${ITEM_OUTCOMES.join(', ')}`, oneOf(ITEM_OUTCOMES))
-    .option('--limit <n>', 'page size', positiveInt, 50)
-    .option('--page-token <token>', 'the next page (printed after a full page)')
     .option('--all-attempts', 'include attempts a resubmission replaced')
+    .addOption(limitOption())
+    .addOption(pageTokenOption())
     .action(
       async (
         batchId: string,
-        options: {
-          stage?: RunningStage;
-          outcome?: ItemOutcome;
-          limit: number;
-          pageToken?: string;
-          allAttempts?: boolean;
-        },
+        options: { stage?: RunningStage; outcome?: ItemOutcome; allAttempts?: boolean } & PageOptions,
       ) => {
         if (options.stage && options.outcome) throw new CliError('give --stage or --outcome, not both', 2);
         const { listBatchItems } = await import('../../../src/batches/items.js');
@@ -129,7 +132,7 @@ POST /batches.`,
               ),
             );
           }
-          if (page.nextPageToken) console.log(`next page: --page-token ${page.nextPageToken}`);
+          printNextPage(page.nextPageToken);
         });
       },
     );

@@ -18,7 +18,7 @@ Example:
   $ eligibility cancel verification-p-001`,
     )
     .action(async (workflowId: string) => {
-      const { cancelSignal } = await import('../../../workflows/shared/messages.js');
+      const { cancelSignal } = await import('../../../workflows/verification/verification.js');
       const { requireMayAct, visibleWorkflow } = await import('../person.js');
       await requireMayAct(ctx, { action: 'verification.cancel', what: 'cancel a verification', workflowId });
       await withClient(ctx, async (client) => {

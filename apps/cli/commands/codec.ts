@@ -20,7 +20,7 @@ Examples:
     .action(async () => {
       const { startCodecServer } = await import('../../codec-server/run-codec-server.js');
       const signal = untilInterrupted();
-      const config = ctx.config();
+      const config = ctx.config('codec-server');
       const { lazyClient } = await import('../../../src/temporal/client.js');
       // It only describes workflows: their search attributes are not encrypted, so no data converter is needed.
       const temporal = await lazyClient(config.temporal, { dataConverter: {} });

@@ -25,7 +25,7 @@ Example:
       // Imported here so the other commands do not load the HTTP server and the Temporal client.
       const { serveHttp } = await import('../serve-http.js');
       const { createConsole, requireConsoleSecrets } = await import('../../console/server.js');
-      const config = ctx.config();
+      const config = ctx.config('console');
       // Refused before connecting: missing operators or session key are named at once (with a database, its
       // operator directory may hold the operators instead of CONSOLE_OPERATORS; OIDC_ISSUER's provider may too).
       requireConsoleSecrets(config.console, { directory: Boolean(config.database.url) });

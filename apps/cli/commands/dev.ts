@@ -31,6 +31,7 @@ Examples:
       const { SANDBOX_EVENT_NAMES } = await import('../../../src/contract/index.js');
       const { exampleSummary, runExample } = await import('../../dev/example-run.js');
       const { startDevStack } = await import('../../dev/stack.js');
+      const { loadSandboxConfig } = await import('../../../sandbox/config.js');
       const { registerWebhook } = await import('../../../src/temporal/register-webhook.js');
       const interrupted = untilInterrupted();
       // The worker's own progress lines (bundling, state changes) would bury the summary a person reads here.
@@ -39,7 +40,12 @@ Examples:
         logger: temporalLogger(createLogger({ log: { level: 'error' } }, 'worker')),
         telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' }, forward: {} } },
       });
-      const stack = await startDevStack({ config: ctx.config(), startTemporal: options.temporalServer, log });
+      const stack = await startDevStack({
+        config: ctx.config('dev'),
+        sandbox: loadSandboxConfig(),
+        startTemporal: options.temporalServer,
+        log,
+      });
       try {
         const { config, client } = stack;
         const taskQueue = config.temporal.taskQueue;

@@ -3,7 +3,10 @@ import { CliError, withClient, withStore, type CliContext } from '../context.js'
 import { commaList } from '../option-parsers.js';
 import { table } from '../../../src/text-format.js';
 import { EndpointRefused, endpointSpec, ROTATION_GRACE, tenantToCreate } from '../../../src/events/endpoint-rules.js';
+import type { EndpointView } from '../../../src/events/endpoints.js';
 import type { EventServices } from '../../../src/events/services.js';
+import { keysetPager } from '../../../src/pages.js';
+import { limitOption, pageRequest, pageTokenOption, printNextPage, type PageOptions } from '../page-options.js';
 
 /** Runs `fn` with the event services (database and Temporal); `change` names an audited change of `tenant`'s. */
 async function withEvents<T>(ctx: CliContext, fn: (events: EventServices) => Promise<T>): Promise<T> {
@@ -73,23 +76,29 @@ Examples:
 
   endpoints
     .command('list')
-    .description('endpoints, their events and status (a disabled one says why)')
+    .description('endpoints, oldest first, a page at a time: their events and status (a disabled one says why)')
     .option('--tenant <tenant>', 'one tenant only')
-    .option('--json', 'print them as JSON')
-    .action(async (o: { tenant?: string; json?: boolean }) => {
+    .addOption(limitOption())
+    .addOption(pageTokenOption())
+    .option('--json', 'print the page as JSON, as GET /event-endpoints answers it')
+    .action(async (o: { tenant?: string; json?: boolean } & PageOptions) => {
+      // Paged as GET /event-endpoints pages them: read whole, by the store's order (created, then id).
+      const paged = keysetPager<EndpointView>('event-endpoints', pageRequest(o), (e) => [e.createdAt, e.id], 'asc');
       await withStore(ctx, async (store, config) => {
         const { EventEndpoints } = await import('../../../src/events/endpoints.js');
         const { secretBox } = await import('../../../src/events/services.js');
-        const all = await new EventEndpoints(store, await secretBox(config)).list(o.tenant ?? null);
-        if (o.json) return console.log(JSON.stringify(all, null, 2));
-        const state = (e: (typeof all)[number]) =>
-          e.status === 'active' ? 'active' : `disabled (${e.disabledReason})`;
+        const { items, nextPageToken } = paged(
+          await new EventEndpoints(store, await secretBox(config)).list(o.tenant ?? null),
+        );
+        if (o.json) return console.log(JSON.stringify({ endpoints: items, nextPageToken }, null, 2));
+        const state = (e: EndpointView) => (e.status === 'active' ? 'active' : `disabled (${e.disabledReason})`);
         console.log(
           table(
             ['id', 'tenant', 'url', 'events', 'state'],
-            all.map((e) => [e.id, e.tenant, e.url, e.events.join(','), state(e)]),
+            items.map((e) => [e.id, e.tenant, e.url, e.events.join(','), state(e)]),
           ),
         );
+        printNextPage(nextPageToken);
       });
     });
 
@@ -140,18 +149,19 @@ Examples:
 
   endpoints
     .command('deliveries <id>')
-    .description('its delivery attempts, newest first: status, latency, the next retry')
-    .option('--limit <n>', 'how many', '50')
-    .option('--json', 'print them as JSON')
-    .action(async (id: string, o: { limit: string; json?: boolean }) => {
+    .description('its delivery attempts, newest first, a page at a time: status, latency, the next retry')
+    .addOption(limitOption())
+    .addOption(pageTokenOption())
+    .option('--json', 'print the page as JSON, as GET /event-endpoints/:id/deliveries answers it')
+    .action(async (id: string, o: { json?: boolean } & PageOptions) => {
       await withStore(ctx, async (store) => {
         const { EventLog } = await import('../../../src/events/event-log.js');
-        const rows = await new EventLog(store).deliveries(id, { limit: Number(o.limit) || 50 });
-        if (o.json) return console.log(JSON.stringify(rows, null, 2));
+        const page = await new EventLog(store).deliveries(id, pageRequest(o));
+        if (o.json) return console.log(JSON.stringify(page, null, 2));
         console.log(
           table(
             ['at', 'event', 'type', 'attempt', 'status', 'code', 'ms', 'next retry'],
-            rows.map((d) => [
+            page.deliveries.map((d) => [
               d.attemptedAt,
               d.eventId,
               d.eventType,
@@ -163,6 +173,7 @@ Examples:
             ]),
           ),
         );
+        printNextPage(page.nextPageToken);
       });
     });
 

@@ -22,7 +22,7 @@ Example:
       const { serveHttp } = await import('../serve-http.js');
       const { createIntakeApi } = await import('../../intake-api/api.js');
       const { requireIntakeApiKey } = await import('../../intake-api/api-key.js');
-      const config = ctx.config();
+      const config = ctx.config('intake');
       // Refused before connecting: a missing key is named at once, whether or not Temporal is up.
       if (!config.database.url) requireIntakeApiKey(config.intake);
       const { IntakeClients } = await import('../../../src/access/intake-clients.js');

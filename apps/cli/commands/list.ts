@@ -1,6 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { STAGES, type Stage } from '../../../workflows/shared/stages.js';
-import { positiveInt, withClient, type CliContext } from '../context.js';
+import { withClient, type CliContext } from '../context.js';
+import { limitOption, pageRequest, pageTokenOption, printNextPage, type PageOptions } from '../page-options.js';
 import { table } from '../../../src/text-format.js';
 
 function stage(value: string): Stage {
@@ -13,9 +14,10 @@ function stage(value: string): Stage {
 export function registerList(program: Command, ctx: CliContext): void {
   program
     .command('list')
-    .description('list verifications, newest first, optionally only those at one stage (a visibility query)')
+    .description('list verifications, newest first, a page at a time, optionally only those at one stage')
     .option('--stage <stage>', `only verifications at this stage: ${STAGES.join(', ')}`, stage)
-    .option('--limit <n>', 'at most this many', positiveInt, 20)
+    .addOption(limitOption())
+    .addOption(pageTokenOption())
     .addHelpText(
       'after',
       `
@@ -25,24 +27,31 @@ The same query works in Temporal UI: WorkflowType = 'verificationWorkflow' AND V
 
 Examples:
   $ eligibility list --stage awaiting-input
-  $ eligibility list --limit 100`,
+  $ eligibility list --limit 100
+  $ eligibility list --limit 100 --page-token <the token the page before printed>`,
     )
-    .action(async (options: { stage?: Stage; limit: number }) => {
+    .action(async (options: { stage?: Stage } & PageOptions) => {
       const { listVerifications } = await import('../../../src/temporal/list-verifications.js');
-      const { personOf, tenantsToList } = await import('../person.js');
-      const tenant = tenantsToList(await personOf(ctx));
+      const { personOf } = await import('../person.js');
+      const { tenantsToList } = await import('../../../src/access/tenancy.js');
+      const tenant = tenantsToList((await personOf(ctx)).tenants);
       await withClient(ctx, async (client) => {
-        const found = await listVerifications(client, {
+        const page = await listVerifications(client, {
           ...(options.stage ? { stage: options.stage } : {}),
           ...(tenant !== undefined ? { tenant } : {}),
-          limit: options.limit,
+          ...pageRequest(options),
         });
-        const rows = found.map((v) => [v.workflowId, v.stage ?? '', v.payerId ?? '', v.verificationId ?? '', v.status]);
-        if (rows.length === 0) {
+        const rows = page.verifications.map((v) => [
+          v.workflowId,
+          v.stage ?? '',
+          v.payerId ?? '',
+          v.verificationId ?? '',
+          v.status,
+        ]);
+        if (rows.length === 0)
           console.log(options.stage ? `no verifications at stage ${options.stage}` : 'no verifications');
-          return;
-        }
-        console.log(table(['workflowId', 'stage', 'payerId', 'verificationId', 'status'], rows));
+        else console.log(table(['workflowId', 'stage', 'payerId', 'verificationId', 'status'], rows));
+        printNextPage(page.nextPageToken);
       });
     });
 }

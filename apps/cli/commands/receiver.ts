@@ -20,7 +20,7 @@ Example:
       // Imported here so the other commands do not load the HTTP server and the Temporal client.
       const { serveHttp } = await import('../serve-http.js');
       const { createWebhookReceiver, WEBHOOK_PATH } = await import('../../receiver/index.js');
-      const config = ctx.config();
+      const config = ctx.config('receiver');
       await serveHttp(config, {
         what: 'Webhook receiver',
         role: 'receiver',

@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline/promises';
 import { Option, type Command } from 'commander';
 import { Uuid } from '../../../src/contract/index.js';
-import type { ReviewDecision } from '../../../workflows/shared/types.js';
+import type { ReviewDecision } from '../../../workflows/verification/verification.js';
 import { rethrowExplainingClosed } from '../closed.js';
 import { recordAccess } from '../audit-record.js';
 import { CliError, withClient, type CliContext } from '../context.js';
@@ -75,7 +75,7 @@ Examples:
       await requireMayAct(ctx, { action: `review.${decision.action}`, what: 'decide a review', workflowId });
       if (decision.action === 'retry') await confirmRetry(options.yes);
       const { ApplicationFailure, WorkflowUpdateFailedError } = await import('@temporalio/client');
-      const { resolveReviewUpdate } = await import('../../../workflows/shared/messages.js');
+      const { resolveReviewUpdate } = await import('../../../workflows/verification/verification.js');
       const { failureDetails } = await import('../../../workflows/shared/failure-details.js');
       await withClient(ctx, async (client) => {
         const { tenant } = await visibleWorkflow(ctx, client, workflowId);

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { untilInterrupted, type CliContext } from '../context.js';
+import { untilInterrupted } from '../context.js';
 
-export function registerSandbox(program: Command, ctx: CliContext): void {
+export function registerSandbox(program: Command): void {
   program
     .command('sandbox')
     .description('run the local imitation of the eligibility service until Ctrl-C')
@@ -16,6 +16,7 @@ Example:
     .action(async () => {
       // Imported here so the other commands do not load the HTTP server.
       const { runSandbox } = await import('../../../sandbox/run-sandbox.js');
-      await runSandbox(ctx.config().sandbox, { signal: untilInterrupted() });
+      const { loadSandboxConfig } = await import('../../../sandbox/config.js');
+      await runSandbox(loadSandboxConfig(), { signal: untilInterrupted() });
     });
 }

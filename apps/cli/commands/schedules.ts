@@ -5,7 +5,7 @@ import { CliError, positiveInt, withClient, type CliContext } from '../context.j
 import { parsedWith } from '../option-parsers.js';
 import { fields } from '../../../src/text-format.js';
 import type { RefreshScheduleView } from '../../../src/schedules/refresh-schedules.js';
-import { refreshTotals, type RefreshProgress } from '../../../workflows/shared/refresh-types.js';
+import { refreshTotals, type RefreshProgress } from '../../../workflows/refresh/refresh.js';
 
 const tenantOption = parsedWith(TenantSchema);
 const DEFAULT_TENANT = 'default';
@@ -182,8 +182,8 @@ Examples:
     .action(async (options: { tenant?: string; refresh?: string; json?: boolean }) => {
       const tenant = options.tenant ?? DEFAULT_TENANT;
       const { personOf } = await import('../person.js');
-      const { operatorSees } = await import('../../../src/access/operators.js');
-      if (!operatorSees(await personOf(ctx), tenant === DEFAULT_TENANT ? undefined : tenant)) {
+      const { sees } = await import('../../../src/access/tenancy.js');
+      if (!sees((await personOf(ctx)).tenants, tenant === DEFAULT_TENANT ? null : tenant)) {
         throw new CliError(`no refresh schedule for tenant ${tenant}`);
       }
       const { describeRefreshSchedule } = await import('../../../src/schedules/refresh-schedules.js');
@@ -213,9 +213,10 @@ async function existing<T>(describe: () => Promise<T>, tenant: string): Promise<
 /** A viewer changes nothing; an operator only their tenants' schedules (refused with a `denied` audit entry). */
 async function mayChange(ctx: CliContext, tenant: string, action: string, what: string): Promise<void> {
   const { requireMayAct, personOf } = await import('../person.js');
+  const { sees } = await import('../../../src/access/tenancy.js');
   await requireMayAct(ctx, { action, what });
   const person = await personOf(ctx);
-  if (person.tenants !== null && !person.tenants.includes(tenant)) {
+  if (!sees(person.tenants, tenant)) {
     throw new CliError(`--tenant ${tenant} is not one of the tenants ${person.name} acts for`);
   }
 }

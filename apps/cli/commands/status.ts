@@ -1,6 +1,6 @@
 import type { WorkflowExecutionDescription } from '@temporalio/client';
 import type { Command } from 'commander';
-import type { VerificationStatus } from '../../../workflows/shared/types.js';
+import type { VerificationStatus } from '../../../workflows/verification/verification.js';
 import { statusFields } from '../../../src/audit/patient-fields.js';
 import { recordAccess } from '../audit-record.js';
 import { CliError, withClient, type CliContext } from '../context.js';
@@ -64,7 +64,7 @@ Examples:
     )
     .action(async (workflowId: string, options: { json?: boolean }) => {
       const { QueryNotRegisteredError } = await import('@temporalio/client');
-      const { statusQuery } = await import('../../../workflows/shared/messages.js');
+      const { statusQuery } = await import('../../../workflows/verification/verification.js');
       const { rootCause } = await import('../errors.js');
       const { temporalFailureReason } = await import('../../../src/temporal/errors.js');
       const { visibleWorkflow } = await import('../person.js');

@@ -47,7 +47,7 @@ Example:
       const input = parseInput(options.input);
       const { WorkflowUpdateFailedError } = await import('@temporalio/client');
       const { describeRejection } = await import('../../../src/temporal/rejection.js');
-      const { supplyRunInputUpdate } = await import('../../../workflows/shared/messages.js');
+      const { supplyRunInputUpdate } = await import('../../../workflows/verification/verification.js');
       const { requireMayAct, visibleWorkflow } = await import('../person.js');
       await requireMayAct(ctx, { action: 'run.answer', what: 'answer a run', workflowId });
       await withClient(ctx, async (client) => {

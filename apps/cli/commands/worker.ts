@@ -22,7 +22,7 @@ Example:
   $ TEMPORAL_ADDRESS=127.0.0.1:7233 ELIGIBILITY_BASE_URL=http://127.0.0.1:4010 eligibility worker`,
     )
     .action(async (options: { inProcess?: boolean }) => {
-      const config = ctx.config();
+      const config = ctx.config('worker');
       // Imported here: the worker SDK (native code) and the workflow bundler are slow to load for other commands.
       const { relaunchWithMemoryLimits, untilStopped } = await import('../../../workers/relaunch.js');
       if (!options.inProcess) {

@@ -1,19 +1,14 @@
 import { PassThrough } from 'node:stream';
 import { z } from 'zod';
 import { bookUpload } from '../../../src/appointment-uploads/book-upload.js';
-import {
-  AppointmentUploadError,
-  readAppointmentUpload,
-  uploadDisclosedFields,
-} from '../../../src/appointment-uploads/read-upload.js';
-import { INVALID_REQUEST } from '../../../src/contract/index.js';
+import { readAppointmentUpload, uploadDisclosedFields } from '../../../src/appointment-uploads/read-upload.js';
 import { TenantSchema } from '../../../src/temporal/tenant.js';
-import { audit } from '../access.js';
+import { audited } from '../audit.js';
 import type { IntakeApp, IntakeDeps } from '../deps.js';
 import { answer, commonAnswers } from '../openapi.js';
-import { patientsOf, replyWithPatientError } from '../patient-access.js';
+import { startTenant } from '../owned.js';
+import { patientsOf } from '../patient-access.js';
 import { ErrorResponse } from '../schemas.js';
-import { tenantToStart } from '../tenancy.js';
 import { BATCH_BODY_LIMIT, UPLOAD_TYPES } from './batches-submit.js';
 
 export const UPLOADS_PATH = '/appointments/uploads';
@@ -36,7 +31,7 @@ export function appointmentUploadRoutes(app: IntakeApp, deps: IntakeDeps): void 
       UPLOADS_PATH,
       {
         bodyLimit: BATCH_BODY_LIMIT,
-        config: { scope: 'verifications:write' },
+        config: { access: { scope: 'verifications:write' }, owns: 'own-tenant', audit: 'appointment.upload' },
         schema: {
           operationId: 'uploadAppointments',
           summary: 'Book a schedule: a CSV or JSON Lines file of appointments, answered row by row as JSON Lines',
@@ -66,47 +61,30 @@ export function appointmentUploadRoutes(app: IntakeApp, deps: IntakeDeps): void 
             .code(415)
             .send({ error: 'unsupported_media_type', message: 'send text/csv or application/x-ndjson' });
         }
-        try {
-          const patients = patientsOf(deps);
-          const owner = tenantToStart(request, request.query.tenant);
-          if ('refused' in owner) {
-            return reply.code(403).send({ error: 'forbidden', param: 'tenant', message: owner.refused });
-          }
-          let rows;
-          try {
-            rows = readAppointmentUpload(request.body, format);
-          } catch (err) {
-            if (!(err instanceof AppointmentUploadError)) throw err;
-            return reply.code(400).send({ error: INVALID_REQUEST, param: 'body', message: err.message });
-          }
-          // One entry for the file, before anything is booked: what it carries, by field name.
-          await audit(deps.access, request, {
-            action: 'appointment.upload',
-            ...(owner.tenant ? { tenant: owner.tenant } : {}),
-            fields: uploadDisclosedFields(rows),
-            outcome: 'ok',
-          });
-          const stream = new PassThrough();
-          // The rows are booked after the answer's head is sent; a client that goes away stops nothing (each row is
-          // idempotent, and the file may be uploaded again).
-          void bookUpload(patients, rows, {
-            tenant: owner.tenant,
-            onRow: (result) => stream.write(`${JSON.stringify(result)}\n`),
-          }).then(
-            ({ counts }) => {
-              request.log.info({ rows: rows.length, ...counts }, 'appointments uploaded');
-              stream.end(`${JSON.stringify({ done: true, counts })}\n`);
-            },
-            (err: unknown) => stream.destroy(err instanceof Error ? err : new Error('upload failed')),
-          );
-          // A stream is sent as it is written (Fastify serialises no stream); the type provider knows bodies only.
-          return reply
-            .type('application/x-ndjson')
-            .header('cache-control', 'no-store')
-            .send(stream as unknown as string);
-        } catch (err) {
-          return replyWithPatientError(request, reply, err);
-        }
+        const patients = patientsOf(deps);
+        const tenant = startTenant(request, request.query.tenant);
+        // A malformed file is the error handler's 400 naming its problem (AppointmentUploadError).
+        const rows = readAppointmentUpload(request.body, format);
+        // One entry for the file, before anything is booked: what it carries, by field name.
+        await audited(deps.access, request, { ...(tenant ? { tenant } : {}), fields: uploadDisclosedFields(rows) });
+        const stream = new PassThrough();
+        // The rows are booked after the answer's head is sent; a client that goes away stops nothing (each row is
+        // idempotent, and the file may be uploaded again).
+        void bookUpload(patients, rows, {
+          tenant,
+          onRow: (result) => stream.write(`${JSON.stringify(result)}\n`),
+        }).then(
+          ({ counts }) => {
+            request.log.info({ rows: rows.length, ...counts }, 'appointments uploaded');
+            stream.end(`${JSON.stringify({ done: true, counts })}\n`);
+          },
+          (err: unknown) => stream.destroy(err instanceof Error ? err : new Error('upload failed')),
+        );
+        // A stream is sent as it is written (Fastify serialises no stream); the type provider knows bodies only.
+        return reply
+          .type('application/x-ndjson')
+          .header('cache-control', 'no-store')
+          .send(stream as unknown as string);
       },
     );
     done();

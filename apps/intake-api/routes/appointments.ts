@@ -1,17 +1,11 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { patientFields } from '../../../src/audit/patient-fields.js';
-import {
-  cancelAppointment,
-  patientOfAppointment,
-  rescheduleAppointment,
-  scheduleAppointment,
-  type Patients,
-} from '../../../src/patients/patients.js';
+import { cancelAppointment, rescheduleAppointment, scheduleAppointment } from '../../../src/patients/patients.js';
 import { patientWorkflowId } from '../../../workflows/shared/ids.js';
-import { audit } from '../access.js';
+import { audited } from '../audit.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
 import { answer, bodyAnswers, commonAnswers } from '../openapi.js';
-import { patientsOf, replyWithPatientError } from '../patient-access.js';
+import { startTenant } from '../owned.js';
+import { patientsOf } from '../patient-access.js';
 import {
   AppointmentIdParams,
   AppointmentResponse,
@@ -20,11 +14,12 @@ import {
   RescheduleRequest,
 } from '../patient-schemas.js';
 import { ErrorResponse } from '../schemas.js';
-import { ownWorkflow, tenantToStart } from '../tenancy.js';
 
 /**
  * `POST /appointments` books a visit on its patient (created on its first), `PUT /appointments/:id` moves it and its
- * checks, `DELETE` cancels it and its checks. The patient verifies ahead of each visit (workflows/patient).
+ * checks, `DELETE` cancels it and its checks. The patient verifies ahead of each visit (workflows/patient). A change
+ * to an existing appointment needs its patient to be the caller's tenant's (else the missing appointment's 404); its
+ * entry names the date of service, what it touches.
  */
 export function appointmentRoutes(app: IntakeApp, deps: IntakeDeps): void {
   app.post(
@@ -41,27 +36,18 @@ export function appointmentRoutes(app: IntakeApp, deps: IntakeDeps): void {
           ...commonAnswers,
         },
       },
-      config: { scope: 'verifications:write' },
+      config: { access: { scope: 'verifications:write' }, owns: 'own-tenant', audit: 'appointment.create' },
     },
     async (request, reply) => {
-      try {
-        const patients = patientsOf(deps);
-        const { tenant: named, ...body } = request.body;
-        const owner = tenantToStart(request, named);
-        if ('refused' in owner) {
-          return reply.code(403).send({ error: 'forbidden', param: 'tenant', message: owner.refused });
-        }
-        const booked = await withDeadline(deps, () => scheduleAppointment(patients, { ...body, tenant: owner.tenant }));
-        await audit(deps.access, request, {
-          action: 'appointment.create',
-          workflowId: patientWorkflowId(booked.patientId),
-          fields: ['patientRef', 'dateOfService', ...patientFields({ patient: body.patient })],
-          outcome: 'ok',
-        });
-        return reply.code(201).send(booked);
-      } catch (err) {
-        return replyWithPatientError(request, reply, err);
-      }
+      const patients = patientsOf(deps);
+      const { tenant: named, ...body } = request.body;
+      const tenant = startTenant(request, named);
+      const booked = await withDeadline(deps, () => scheduleAppointment(patients, { ...body, tenant }));
+      await audited(deps.access, request, {
+        workflowId: patientWorkflowId(booked.patientId),
+        fields: ['patientRef', 'dateOfService', ...patientFields({ patient: body.patient })],
+      });
+      return reply.code(201).send(booked);
     },
   );
 
@@ -81,17 +67,16 @@ export function appointmentRoutes(app: IntakeApp, deps: IntakeDeps): void {
           ...commonAnswers,
         },
       },
-      config: { scope: 'verifications:write' },
+      config: { access: { scope: 'verifications:write' }, owns: 'appointment', audit: 'appointment.reschedule' },
     },
-    (request, reply) =>
-      onOwnAppointment(
-        deps,
-        request,
-        reply,
-        request.params.appointmentId,
-        'appointment.reschedule',
-        (patients, appointmentId) => rescheduleAppointment(patients, appointmentId, request.body),
-      ),
+    async (request, reply) => {
+      const { appointmentId } = request.params;
+      const moved = await withDeadline(deps, () =>
+        rescheduleAppointment(patientsOf(deps), appointmentId, request.body),
+      );
+      await audited(deps.access, request, { fields: ['dateOfService'] });
+      return reply.send(moved);
+    },
   );
 
   app.delete(
@@ -108,33 +93,14 @@ export function appointmentRoutes(app: IntakeApp, deps: IntakeDeps): void {
           ...commonAnswers,
         },
       },
-      config: { scope: 'verifications:write' },
+      config: { access: { scope: 'verifications:write' }, owns: 'appointment', audit: 'appointment.cancel' },
     },
-    (request, reply) =>
-      onOwnAppointment(deps, request, reply, request.params.appointmentId, 'appointment.cancel', cancelAppointment),
+    async (request, reply) => {
+      const cancelled = await withDeadline(deps, () =>
+        cancelAppointment(patientsOf(deps), request.params.appointmentId),
+      );
+      await audited(deps.access, request, { fields: ['dateOfService'] });
+      return reply.send(cancelled);
+    },
   );
-}
-
-/**
- * A change to an existing appointment: its patient must be the caller's tenant's (else the missing appointment's 404),
- * then the change, then its audit entry (the date of service is what it touches).
- */
-async function onOwnAppointment(
-  deps: IntakeDeps,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  appointmentId: string,
-  action: 'appointment.reschedule' | 'appointment.cancel',
-  act: (patients: Patients, appointmentId: string) => Promise<unknown>,
-) {
-  try {
-    const patients = patientsOf(deps);
-    const workflowId = patientWorkflowId(patientOfAppointment(appointmentId));
-    await ownWorkflow(deps, request, workflowId);
-    const changed = await withDeadline(deps, () => act(patients, appointmentId));
-    await audit(deps.access, request, { action, workflowId, fields: ['dateOfService'], outcome: 'ok' });
-    return reply.send(changed);
-  } catch (err) {
-    return replyWithPatientError(request, reply, err);
-  }
 }

@@ -1,37 +1,30 @@
-import { ApplicationFailure, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { BatchNotFoundError, cancelBatch, resubmitBatch } from '../../../src/batches/actions.js';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { cancelBatch, resubmitBatch } from '../../../src/batches/actions.js';
 import { describeBatch } from '../../../src/batches/describe.js';
-import { FailureType } from '../../../workflows/shared/failure-types.js';
 import { BatchCancelResponse, BatchIdParams, ResubmitBody, ResubmitResponse } from '../../../src/batches/schemas.js';
-import { audit } from '../access.js';
+import { audited } from '../audit.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
-import { requireOwnBatch } from '../tenancy.js';
-import { replyWithError } from '../errors.js';
+import { IntakeAnswer, notFound } from '../errors.js';
 import { answer, bodyAnswers, commonAnswers } from '../openapi.js';
 import { ErrorResponse, IDEMPOTENCY_HEADER, IdempotencyHeaders } from '../schemas.js';
 
-/** A batch that refuses because it is cancelled, or has closed, is a 409; one that does not exist a 404. */
-async function replyRefused(
-  deps: IntakeDeps,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  batchId: string,
-  err: unknown,
-): Promise<FastifyReply> {
-  if (err instanceof BatchNotFoundError) return reply.code(404).send({ error: 'not_found', message: err.message });
-  const cause = err instanceof WorkflowUpdateFailedError ? err.cause : undefined;
-  if (cause instanceof ApplicationFailure && cause.type === FailureType.BatchCancelled) {
-    return reply.code(409).send({ error: 'batch_cancelled', message: cause.message });
-  }
-  if (err instanceof WorkflowNotFoundError) {
+/**
+ * An action on a batch: one whose workflow is gone by the time it is sent has closed (409 `batch_closed`, with its
+ * state), or never existed (404). A cancelled batch's refusal is the error handler's 409 `batch_cancelled`.
+ */
+async function toOpenBatch<T>(deps: IntakeDeps, batchId: string, act: () => Promise<T>): Promise<T> {
+  try {
+    return await withDeadline(deps, act);
+  } catch (err) {
+    if (!(err instanceof WorkflowNotFoundError)) throw err;
     const view = await withDeadline(deps, () => describeBatch(deps.client, batchId)).catch(() => undefined);
-    if (!view) return reply.code(404).send({ error: 'not_found', message: `no batch ${batchId}` });
-    return reply
-      .code(409)
-      .send({ error: 'batch_closed', message: `batch ${batchId} has closed (${view.state})`, state: view.state });
+    if (!view) throw notFound(`no batch ${batchId}`);
+    throw new IntakeAnswer(409, {
+      error: 'batch_closed',
+      message: `batch ${batchId} has closed (${view.state})`,
+      state: view.state,
+    });
   }
-  return replyWithError(request, reply, err);
 }
 
 /**
@@ -40,7 +33,7 @@ async function replyRefused(
  * `Idempotency-Key`, or a round resubmitted since the caller looked). `POST /batches/:batchId/cancel`: 202.
  */
 export function actOnBatchRoutes(app: IntakeApp, deps: IntakeDeps): void {
-  const act = { config: { scope: 'batches:write' as const } };
+  const access = { scope: 'batches:write' } as const;
   const refused = {
     400: answer('`param` names the invalid field', ErrorResponse),
     404: answer('No such batch (or another tenant’s)', ErrorResponse),
@@ -53,7 +46,7 @@ export function actOnBatchRoutes(app: IntakeApp, deps: IntakeDeps): void {
   app.post(
     '/batches/:batchId/resubmit',
     {
-      ...act,
+      config: { access, owns: 'batch', audit: 'batch.resubmit' },
       schema: {
         operationId: 'resubmitBatch',
         summary: 'Start again the items whose latest attempt ended so (default: failed)',
@@ -72,28 +65,19 @@ export function actOnBatchRoutes(app: IntakeApp, deps: IntakeDeps): void {
       const outcomes = request.body?.outcomes ?? ResubmitBody.parse({}).outcomes;
       const idempotencyKey = request.headers[IDEMPOTENCY_HEADER];
       const { batchId } = request.params;
-      try {
-        await withDeadline(deps, () => requireOwnBatch(deps, request, batchId));
-        const answer = await withDeadline(deps, () =>
-          resubmitBatch(deps.client, batchId, outcomes, idempotencyKey ? { idempotencyKey } : {}),
-        );
-        request.log.info({ batchId, round: answer.round, accepted: answer.accepted }, 'batch resubmission');
-        await audit(deps.access, request, {
-          action: 'batch.resubmit',
-          batchId,
-          outcome: answer.accepted ? 'ok' : 'repeat',
-        });
-        return reply.code(answer.accepted ? 202 : 200).send({ batchId, ...answer });
-      } catch (err) {
-        return replyRefused(deps, request, reply, batchId, err);
-      }
+      const answer = await toOpenBatch(deps, batchId, () =>
+        resubmitBatch(deps.client, batchId, outcomes, idempotencyKey ? { idempotencyKey } : {}),
+      );
+      request.log.info({ batchId, round: answer.round, accepted: answer.accepted }, 'batch resubmission');
+      await audited(deps.access, request, { outcome: answer.accepted ? 'ok' : 'repeat' });
+      return reply.code(answer.accepted ? 202 : 200).send({ batchId, ...answer });
     },
   );
 
   app.post(
     '/batches/:batchId/cancel',
     {
-      ...act,
+      config: { access, owns: 'batch', audit: 'batch.cancel' },
       schema: {
         operationId: 'cancelBatch',
         summary: 'Cancel a batch: items not started never start, running ones are cancelled',
@@ -107,15 +91,9 @@ export function actOnBatchRoutes(app: IntakeApp, deps: IntakeDeps): void {
     },
     async (request, reply) => {
       const { batchId } = request.params;
-      try {
-        await withDeadline(deps, () => requireOwnBatch(deps, request, batchId));
-        const memo = await withDeadline(deps, () => cancelBatch(deps.client, batchId));
-        request.log.info({ batchId }, 'batch cancel');
-        await audit(deps.access, request, { action: 'batch.cancel', batchId, outcome: 'ok' });
-        return reply.code(202).send({ batchId, state: memo.phase });
-      } catch (err) {
-        return replyRefused(deps, request, reply, batchId, err);
-      }
+      const memo = await toOpenBatch(deps, batchId, () => cancelBatch(deps.client, batchId));
+      request.log.info({ batchId }, 'batch cancel');
+      return reply.code(202).send({ batchId, state: memo.phase });
     },
   );
 }

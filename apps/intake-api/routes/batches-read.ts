@@ -1,5 +1,5 @@
-import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
+import { tenantsToList } from '../../../src/access/tenancy.js';
 import { listBatches, type BatchView } from '../../../src/batches/describe.js';
 import { progressGroups } from '../../../src/batches/groups.js';
 import { listBatchItems } from '../../../src/batches/items.js';
@@ -12,20 +12,22 @@ import {
 import { batchResults, resultPatientFields } from '../../../src/batches/results.js';
 import {
   BatchIdParams,
-  BatchItemList,
+  BatchItem,
   BatchItemsQuery,
-  BatchList,
   BatchListQuery,
   BatchResultsQuery,
   BatchStatusResponse,
   type BatchStatus,
 } from '../../../src/batches/schemas.js';
-import { audit, principalOf } from '../access.js';
-import { ownBatch } from '../tenancy.js';
+import { audited } from '../audit.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
-import { replyWithError } from '../errors.js';
+import { ownedBatch, scopeOf } from '../owned.js';
 import { answer, commonAnswers } from '../openapi.js';
+import { PageQuery, pageOf } from '../pagination.js';
 import { ErrorResponse, invalidRequestBody } from '../schemas.js';
+
+const BatchList = pageOf('batches', BatchStatusResponse);
+const BatchItemList = pageOf('items', BatchItem);
 
 /** A results export reads every item's close event: far longer than one request's usual Temporal deadline. */
 const RESULTS_TIMEOUT_MS = 10 * 60_000;
@@ -35,52 +37,46 @@ export function batchStatus(view: BatchView): BatchStatus {
   return { ...rest, groups: progressGroups(view.counts) };
 }
 
-const notFound = (reply: FastifyReply, batchId: string) =>
-  reply.code(404).send({ error: 'not_found', message: `no batch ${batchId}` });
-
 /**
  * `GET /batches`, `GET /batches/:batchId`, `…/items`, `…/results`. Status and lists read the batch's memo and
  * visibility only (no query to any workflow, no patient data); results also read each closed item's result, and hold
  * the one patient datum a discovery finds (the member id), to the authenticated caller only.
  */
 export function readBatchRoutes(app: IntakeApp, deps: IntakeDeps): void {
-  const read = { config: { scope: 'batches:read' as const } };
+  const access = { scope: 'batches:read' } as const;
+  const noPatientData = { none: 'memo and visibility only: counts, states and identifiers, no patient data' };
   const invalid = answer('`param` names the invalid parameter', ErrorResponse);
   const noBatch = answer('No such batch (or another tenant’s)', ErrorResponse);
   app.get(
     '/batches',
     {
-      ...read,
+      config: { access, owns: 'own-tenant', audit: noPatientData },
       schema: {
         operationId: 'listBatches',
         summary: 'List batches, newest first (memo and visibility only: no patient data)',
-        querystring: BatchListQuery,
+        querystring: BatchListQuery.extend(PageQuery.shape),
         response: { 200: answer('A page of batches', BatchList), 400: invalid, ...commonAnswers },
       },
     },
     async (request, reply) => {
       const { limit, pageToken } = request.query;
-      // A client of one tenant lists that tenant's batches, whatever it asks for.
-      const tenant = principalOf(request).tenant ?? request.query.tenant;
-      try {
-        const page = await withDeadline(deps, () =>
-          listBatches(deps.client, {
-            pageSize: limit,
-            ...(tenant ? { tenant } : {}),
-            ...(pageToken ? { pageToken } : {}),
-          }),
-        );
-        return reply.send({ ...page, batches: page.batches.map(batchStatus) });
-      } catch (err) {
-        return replyWithError(request, reply, err);
-      }
+      // A client of one tenant lists that tenant's batches only: another tenant named leaves none.
+      const tenant = tenantsToList(scopeOf(request), request.query.tenant);
+      const page = await withDeadline(deps, () =>
+        listBatches(deps.client, {
+          pageSize: limit,
+          ...(tenant !== undefined ? { tenant } : {}),
+          ...(pageToken ? { pageToken } : {}),
+        }),
+      );
+      return reply.send({ ...page, batches: page.batches.map(batchStatus) });
     },
   );
 
   app.get(
     '/batches/:batchId',
     {
-      ...read,
+      config: { access, owns: 'batch', audit: noPatientData },
       schema: {
         operationId: 'getBatch',
         summary: 'A batch’s state and counts',
@@ -88,26 +84,22 @@ export function readBatchRoutes(app: IntakeApp, deps: IntakeDeps): void {
         response: { 200: answer('The batch', BatchStatusResponse), 400: invalid, 404: noBatch, ...commonAnswers },
       },
     },
-    async (request, reply) => {
-      const { batchId } = request.params;
-      try {
-        const view = await withDeadline(deps, () => ownBatch(deps, request, batchId));
-        return view ? reply.send(batchStatus(view)) : notFound(reply, batchId);
-      } catch (err) {
-        return replyWithError(request, reply, err);
-      }
-    },
+    async (request, reply) => reply.send(batchStatus(ownedBatch(request))),
   );
 
   app.get(
     '/batches/:batchId/items',
     {
-      ...read,
+      config: {
+        access,
+        owns: 'batch',
+        audit: { none: 'visibility only: item identifiers and stages, no patient data' },
+      },
       schema: {
         operationId: 'listBatchItems',
         summary: 'A page of a batch’s items, by stage or outcome (visibility only: no patient data)',
         params: BatchIdParams,
-        querystring: BatchItemsQuery,
+        querystring: BatchItemsQuery.extend(PageQuery.shape),
         response: { 200: answer('A page of items', BatchItemList), 400: invalid, 404: noBatch, ...commonAnswers },
       },
     },
@@ -116,23 +108,17 @@ export function readBatchRoutes(app: IntakeApp, deps: IntakeDeps): void {
       const { stage, outcome, limit, pageToken, superseded } = request.query;
       if (stage && outcome)
         return reply.code(400).send(invalidRequestBody('outcome', 'give stage or outcome, not both'));
-      try {
-        const page = await withDeadline(deps, async () => {
-          const view = await ownBatch(deps, request, batchId);
-          if (!view) return undefined;
-          return listBatchItems(deps.client, batchId, {
-            pageSize: limit,
-            rounds: view.round,
-            ...(stage ? { stage } : {}),
-            ...(outcome ? { outcome } : {}),
-            ...(pageToken ? { pageToken } : {}),
-            ...(superseded ? { superseded } : {}),
-          });
-        });
-        return page ? reply.send(page) : notFound(reply, batchId);
-      } catch (err) {
-        return replyWithError(request, reply, err);
-      }
+      const page = await withDeadline(deps, () =>
+        listBatchItems(deps.client, batchId, {
+          pageSize: limit,
+          rounds: ownedBatch(request).round,
+          ...(stage ? { stage } : {}),
+          ...(outcome ? { outcome } : {}),
+          ...(pageToken ? { pageToken } : {}),
+          ...(superseded ? { superseded } : {}),
+        }),
+      );
+      return reply.send(page);
     },
   );
 
@@ -140,7 +126,7 @@ export function readBatchRoutes(app: IntakeApp, deps: IntakeDeps): void {
   app.get(
     '/batches/:batchId/results',
     {
-      ...read,
+      config: { access, owns: 'batch', audit: 'batch.results' },
       schema: {
         operationId: 'getBatchResults',
         summary: 'Every item’s result, as CSV or JSON Lines (holds patient data; audited)',
@@ -164,27 +150,17 @@ export function readBatchRoutes(app: IntakeApp, deps: IntakeDeps): void {
       const { batchId } = request.params;
       const format: ResultsFormat =
         request.query.format ?? (request.headers.accept?.includes('application/x-ndjson') ? 'jsonl' : 'csv');
-      try {
-        const rows = await deps.client.withDeadline(Date.now() + RESULTS_TIMEOUT_MS, async () => {
-          const view = await ownBatch(deps, request, batchId);
-          return view ? batchResults(deps.client, batchId, view.pages) : undefined;
-        });
-        if (!rows) return notFound(reply, batchId);
-        await audit(deps.access, request, {
-          action: 'batch.results',
-          batchId,
-          fields: resultPatientFields(rows),
-          outcome: 'ok',
-        });
-        request.log.info({ batchId, rows: rows.length, format }, 'batch results exported');
-        return reply
-          .header('content-type', RESULTS_MEDIA_TYPE[format])
-          .header('content-disposition', `attachment; filename="batch-${batchId}-results.${format}"`)
-          .header('cache-control', 'no-store')
-          .send(format === 'csv' ? resultsCsv(rows) : resultsJsonl(rows));
-      } catch (err) {
-        return replyWithError(request, reply, err);
-      }
+      const { pages } = ownedBatch(request);
+      const rows = await deps.client.withDeadline(Date.now() + RESULTS_TIMEOUT_MS, () =>
+        batchResults(deps.client, batchId, pages),
+      );
+      await audited(deps.access, request, { fields: resultPatientFields(rows) });
+      request.log.info({ batchId, rows: rows.length, format }, 'batch results exported');
+      return reply
+        .header('content-type', RESULTS_MEDIA_TYPE[format])
+        .header('content-disposition', `attachment; filename="batch-${batchId}-results.${format}"`)
+        .header('cache-control', 'no-store')
+        .send(format === 'csv' ? resultsCsv(rows) : resultsJsonl(rows));
     },
   );
 }

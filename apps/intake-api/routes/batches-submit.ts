@@ -8,10 +8,10 @@ import { INVALID_REQUEST } from '../../../src/contract/index.js';
 import { BatchLabelSchema } from '../../../src/batches/limits.js';
 import { BatchRefused, BatchSubmitBody, BatchSubmitted, BatchUploadQuery } from '../../../src/batches/schemas.js';
 import { patientFieldsOfAll } from '../../../src/audit/patient-fields.js';
-import { audit, principalOf } from '../access.js';
+import { principalOf } from '../access.js';
+import { audited } from '../audit.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
-import { tenantToStart } from '../tenancy.js';
-import { replyWithError } from '../errors.js';
+import { startTenant } from '../owned.js';
 import { answer, commonAnswers } from '../openapi.js';
 import { ErrorResponse } from '../schemas.js';
 import { jsonOrFileValidatorCompiler } from '../validation.js';
@@ -83,7 +83,7 @@ export function submitBatchRoute(app: IntakeApp, deps: IntakeDeps): void {
     '/batches',
     {
       bodyLimit: BATCH_BODY_LIMIT,
-      config: { scope: 'batches:write' },
+      config: { access: { scope: 'batches:write' }, owns: 'own-tenant', audit: 'batch.submit' },
       schema: {
         operationId: 'submitBatch',
         summary:
@@ -113,62 +113,53 @@ export function submitBatchRoute(app: IntakeApp, deps: IntakeDeps): void {
       validatorCompiler: jsonOrFileValidatorCompiler,
     },
     async (request, reply) => {
-      try {
-        const submission = readSubmission(request, request.body, request.query);
-        if ('param' in submission) return refuse(reply, submission.param, submission.message);
-        const { valid, invalid } = validateSubmission(submission.rows, { sandbox: false });
-        const { batchId: given, retryWindow, allOrNothing } = submission.options;
-        const owner = tenantToStart(request, submission.options.tenant);
-        if ('refused' in owner) {
-          return reply.code(403).send({ error: 'forbidden', param: 'tenant', message: owner.refused });
-        }
-        const { tenant } = owner;
-        if (valid.length === 0) return refuse(reply, 'items', 'no valid item: nothing was started', invalid);
-        if (allOrNothing && invalid.length > 0) {
-          return refuse(reply, 'items', `${invalid.length} invalid (allOrNothing): nothing was started`, invalid);
-        }
-        const options = {
-          ...(tenant ? { tenant } : {}),
-          retryWindowSeconds: retryWindow ?? DEFAULT_RETRY_WINDOW_SECONDS,
-          ...(deps.timing ? { timing: deps.timing } : {}),
-        };
-        const batchId = given ?? contentBatchId(valid, options);
-        const submitted = await withDeadline(deps, () =>
-          submitBatch(
-            deps.client,
-            {
-              batchId,
-              valid,
-              invalid,
-              options,
-              about: {
-                ...(submission.options.label !== undefined ? { label: submission.options.label } : {}),
-                submittedBy: principalOf(request).actor,
-              },
-            },
-            { taskQueue: deps.taskQueue, ...(deps.batchTiming ? { timing: deps.batchTiming } : {}) },
-          ),
-        );
-        request.log.info(
-          { batchId, items: submitted.items, invalid: invalid.length, duplicate: submitted.duplicate },
-          submitted.duplicate ? 'duplicate batch' : 'batch submitted',
-        );
-        await audit(deps.access, request, {
-          action: 'batch.submit',
-          batchId,
-          tenant: tenant ?? null,
-          fields: patientFieldsOfAll(valid.map((item) => item.request)),
-          outcome: submitted.duplicate ? 'duplicate' : 'ok',
-        });
-        const { duplicate, ...rest } = submitted;
-        const body: z.infer<typeof BatchSubmitted> = { ...rest, invalid, ...(duplicate ? { duplicate } : {}) };
-        return reply
-          .code(duplicate ? 200 : 202)
-          .header('location', `/batches/${batchId}`)
-          .send(body);
-      } catch (err) {
-        return replyWithError(request, reply, err);
+      const submission = readSubmission(request, request.body, request.query);
+      if ('param' in submission) return refuse(reply, submission.param, submission.message);
+      const { valid, invalid } = validateSubmission(submission.rows, { sandbox: false });
+      const { batchId: given, retryWindow, allOrNothing } = submission.options;
+      const tenant = startTenant(request, submission.options.tenant);
+      if (valid.length === 0) return refuse(reply, 'items', 'no valid item: nothing was started', invalid);
+      if (allOrNothing && invalid.length > 0) {
+        return refuse(reply, 'items', `${invalid.length} invalid (allOrNothing): nothing was started`, invalid);
       }
+      const options = {
+        ...(tenant ? { tenant } : {}),
+        retryWindowSeconds: retryWindow ?? DEFAULT_RETRY_WINDOW_SECONDS,
+        ...(deps.timing ? { timing: deps.timing } : {}),
+      };
+      const batchId = given ?? contentBatchId(valid, options);
+      const submitted = await withDeadline(deps, () =>
+        submitBatch(
+          deps.client,
+          {
+            batchId,
+            valid,
+            invalid,
+            options,
+            about: {
+              ...(submission.options.label !== undefined ? { label: submission.options.label } : {}),
+              submittedBy: principalOf(request).actor,
+            },
+          },
+          { taskQueue: deps.taskQueue, ...(deps.batchTiming ? { timing: deps.batchTiming } : {}) },
+        ),
+      );
+      request.log.info(
+        { batchId, items: submitted.items, invalid: invalid.length, duplicate: submitted.duplicate },
+        submitted.duplicate ? 'duplicate batch' : 'batch submitted',
+      );
+      await audited(deps.access, request, {
+        batchId,
+        tenant: tenant ?? null,
+        fields: patientFieldsOfAll(valid.map((item) => item.request)),
+        outcome: submitted.duplicate ? 'duplicate' : 'ok',
+      });
+      const { duplicate, ...rest } = submitted;
+      const body: z.infer<typeof BatchSubmitted> = { ...rest, invalid, ...(duplicate ? { duplicate } : {}) };
+      return reply
+        .code(duplicate ? 200 : 202)
+        .header('location', `/batches/${batchId}`)
+        .send(body);
     },
   );
 }

@@ -1,15 +1,13 @@
-import { cancelSignal } from '../../../workflows/shared/messages.js';
-import { replyIfClosed } from '../closed.js';
-import { audit } from '../access.js';
+import { cancelSignal } from '../../../workflows/verification/verification.js';
+import { toOpenWorkflow } from '../closed.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
-import { ownWorkflow } from '../tenancy.js';
-import { replyWithError } from '../errors.js';
 import { answer, bodyAnswers, commonAnswers } from '../openapi.js';
 import { CancelResponse, ErrorResponse, WorkflowIdParams } from '../schemas.js';
 
 /**
  * `POST /verifications/:workflowId/cancel`: the `cancel` signal. 202: the workflow ends as `cancelled` at its next
- * step (a service call under way finishes first); 409 with `outcome` when it has closed already.
+ * step (a service call under way finishes first); 409 with `outcome` when it has closed already. Its audit entry is
+ * written by the hook, before the answer.
  */
 export function cancelRoute(app: IntakeApp, deps: IntakeDeps): void {
   app.post(
@@ -29,26 +27,16 @@ export function cancelRoute(app: IntakeApp, deps: IntakeDeps): void {
           ...commonAnswers,
         },
       },
-      config: { scope: 'verifications:write' },
+      config: { access: { scope: 'verifications:write' }, owns: 'workflow', audit: 'verification.cancel' },
     },
     async (request, reply) => {
       const { workflowId } = request.params;
-      // Another tenant's workflow is answered as one that does not exist, before anything could tell it has closed.
-      try {
-        await ownWorkflow(deps, request, workflowId);
-      } catch (err) {
-        return replyWithError(request, reply, err);
-      }
-      try {
-        const handle = deps.client.workflow.getHandle(workflowId);
-        await withDeadline(deps, () => handle.signal(cancelSignal, { reason: 'intake API' }));
-        await audit(deps.access, request, { action: 'verification.cancel', workflowId, outcome: 'ok' });
-        request.log.info({ workflowId }, 'cancel sent');
-        return reply.code(202).send({ workflowId, cancelling: true });
-      } catch (err) {
-        if (await replyIfClosed(deps, reply, workflowId, err, 'there is nothing to cancel')) return reply;
-        return replyWithError(request, reply, err);
-      }
+      const handle = deps.client.workflow.getHandle(workflowId);
+      await toOpenWorkflow(deps, workflowId, 'there is nothing to cancel', () =>
+        withDeadline(deps, () => handle.signal(cancelSignal, { reason: 'intake API' })),
+      );
+      request.log.info({ workflowId }, 'cancel sent');
+      return reply.code(202).send({ workflowId, cancelling: true });
     },
   );
 }

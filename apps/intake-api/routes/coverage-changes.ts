@@ -1,22 +1,23 @@
 import { z } from 'zod';
-import { markChangeSeen, patientOfChange, unseenChanges } from '../../../src/patients/coverage-changes.js';
-import { CHANGE_ID_PATTERN } from '../../../workflows/shared/patient-types.js';
-import { audit, principalOf } from '../access.js';
+import { markChangeSeen, unseenChanges, type ChangeItem } from '../../../src/patients/coverage-changes.js';
+import { CHANGE_ID_PATTERN } from '../../../workflows/patient/patient.js';
+import { keysetPager } from '../../../src/pages.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
 import { answer, bodyAnswers, commonAnswers } from '../openapi.js';
-import { replyWithPatientError } from '../patient-access.js';
+import { PageQuery, pageOf } from '../pagination.js';
 import { CoverageChangeResponse } from '../patient-schemas.js';
+import { scopeOf } from '../owned.js';
 import { ErrorResponse } from '../schemas.js';
-import { ownWorkflow } from '../tenancy.js';
 
-const ChangeList = z
-  .object({ changes: z.array(CoverageChangeResponse.extend({ patientId: z.string() })) })
-  .meta({ id: 'CoverageChangeList' });
+const ChangeList = pageOf('changes', CoverageChangeResponse.extend({ patientId: z.string() })).meta({
+  id: 'CoverageChangeList',
+});
 const ChangeIdParams = z.object({ changeId: z.string().regex(CHANGE_ID_PATTERN, 'expected a change id (chg_…)') });
 
 /**
  * The Changes list (issue 35): coverage changes nobody has marked seen yet, the caller's tenant only, and marking one
- * seen. Items hold identifiers and kinds of change, never a patient value.
+ * seen. Items hold identifiers and kinds of change, never a patient value; both entries (the list read, the mark) are
+ * written by the audit hook.
  */
 export function coverageChangeRoutes(app: IntakeApp, deps: IntakeDeps): void {
   app.get(
@@ -25,22 +26,21 @@ export function coverageChangeRoutes(app: IntakeApp, deps: IntakeDeps): void {
       schema: {
         operationId: 'listCoverageChanges',
         summary: 'Coverage changes not yet marked seen, newest first',
+        querystring: PageQuery,
         response: {
-          200: answer('The unseen changes', ChangeList),
+          200: answer('A page of the unseen changes', ChangeList),
           400: answer('`param` names the invalid path or query parameter (an unknown one too)', ErrorResponse),
           ...commonAnswers,
         },
       },
-      config: { scope: 'verifications:read' },
+      config: { access: { scope: 'verifications:read' }, owns: 'own-tenant', audit: 'coverage-changes.read' },
     },
     async (request, reply) => {
-      try {
-        const changes = await withDeadline(deps, () => unseenChanges(deps.client, principalOf(request).tenant));
-        await audit(deps.access, request, { action: 'coverage-changes.read', fields: [], outcome: 'ok' });
-        return reply.send({ changes });
-      } catch (err) {
-        return replyWithPatientError(request, reply, err);
-      }
+      // Read whole and paged by time and change id: a change marked seen between pages moves no other one.
+      const paged = keysetPager<ChangeItem>('coverage-changes', request.query, (c) => [c.at, c.changeId], 'desc');
+      const unseen = await withDeadline(deps, () => unseenChanges(deps.client, scopeOf(request)));
+      const { items, ...next } = paged(unseen);
+      return reply.send({ changes: items, ...next });
     },
   );
 
@@ -58,18 +58,9 @@ export function coverageChangeRoutes(app: IntakeApp, deps: IntakeDeps): void {
           ...commonAnswers,
         },
       },
-      config: { scope: 'verifications:write' },
+      config: { access: { scope: 'verifications:write' }, owns: 'coverage-change', audit: 'coverage-change.seen' },
     },
-    async (request, reply) => {
-      try {
-        const workflowId = patientOfChange(request.params.changeId);
-        await ownWorkflow(deps, request, workflowId);
-        const answered = await withDeadline(deps, () => markChangeSeen(deps.client, request.params.changeId));
-        await audit(deps.access, request, { action: 'coverage-change.seen', workflowId, fields: [], outcome: 'ok' });
-        return reply.send(answered);
-      } catch (err) {
-        return replyWithPatientError(request, reply, err);
-      }
-    },
+    async (request, reply) =>
+      reply.send(await withDeadline(deps, () => markChangeSeen(deps.client, request.params.changeId))),
   );
 }

@@ -1,11 +1,11 @@
 import { redeliver } from '../../../src/events/endpoint-changes.js';
-import { EndpointRefused, REDELIVER_LIMIT, ROTATION_GRACE } from '../../../src/events/endpoint-rules.js';
-import { audit } from '../access.js';
+import { REDELIVER_LIMIT, ROTATION_GRACE } from '../../../src/events/endpoint-rules.js';
+import { audited } from '../audit.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
-import { replyWithError } from '../errors.js';
-import { eventsOf, notFound, ownEndpoint, seenTenant } from '../event-access.js';
+import { notFound } from '../errors.js';
+import { eventsOf } from '../event-access.js';
+import { ownedEndpoint } from '../owned.js';
 import {
-  DeliveriesQuery,
   DeliveryList,
   EndpointParams,
   EndpointWithSecret,
@@ -14,9 +14,10 @@ import {
   RotateRequest,
 } from '../event-schemas.js';
 import { answer, bodyAnswers, commonAnswers } from '../openapi.js';
+import { PageQuery } from '../pagination.js';
 import { ErrorResponse } from '../schemas.js';
 
-const scope = 'events:manage' as const;
+const access = { scope: 'events:manage' } as const;
 
 /**
  * `POST /event-endpoints/:endpointId/rotate-secret`, `GET …/deliveries`, `POST …/redeliver`
@@ -38,18 +39,14 @@ export function eventEndpointActionRoutes(app: IntakeApp, deps: IntakeDeps): voi
           ...commonAnswers,
         },
       },
-      config: { scope },
+      config: { access, owns: 'endpoint', audit: 'event-endpoint.rotate' },
     },
     async (request, reply) => {
-      const events = eventsOf(deps);
+      const { id, tenant } = ownedEndpoint(request);
       const grace = request.body?.graceSeconds ?? ROTATION_GRACE.defaultSeconds;
-      const rotated = await events.endpoints.rotate(request.params.endpointId, seenTenant(request), grace);
-      if (!rotated) return notFound(reply);
-      await audit(deps.access, request, {
-        action: `event-endpoint.rotate:${rotated.endpoint.id}`,
-        tenant: rotated.endpoint.tenant,
-        outcome: 'ok',
-      });
+      const rotated = await eventsOf(deps).endpoints.rotate(id, tenant, grace);
+      if (!rotated) throw notFound('no such event endpoint');
+      await audited(deps.access, request, { action: `event-endpoint.rotate:${id}`, tenant });
       return reply.send(rotated);
     },
   );
@@ -61,7 +58,7 @@ export function eventEndpointActionRoutes(app: IntakeApp, deps: IntakeDeps): voi
         operationId: 'listEventDeliveries',
         summary: "An endpoint's delivery attempts, newest first: status codes, latency, the next retry",
         params: EndpointParams,
-        querystring: DeliveriesQuery,
+        querystring: PageQuery,
         response: {
           200: answer('A page of attempts', DeliveryList),
           400: answer('`param` names the invalid parameter', ErrorResponse),
@@ -69,16 +66,19 @@ export function eventEndpointActionRoutes(app: IntakeApp, deps: IntakeDeps): voi
           ...commonAnswers,
         },
       },
-      config: { scope },
+      config: {
+        access,
+        owns: 'endpoint',
+        audit: { none: 'status codes, latencies and times of attempts, no payload' },
+      },
     },
     async (request, reply) => {
-      const events = eventsOf(deps);
-      const endpoint = await ownEndpoint(events, request, request.params.endpointId);
-      if (!endpoint) return notFound(reply);
-      const { limit, before } = request.query;
-      const deliveries = await events.log.deliveries(endpoint.id, { limit, ...(before ? { before } : {}) });
-      const last = deliveries.at(-1);
-      return reply.send({ deliveries, ...(deliveries.length === limit && last ? { next: last.attemptedAt } : {}) });
+      const { limit, pageToken } = request.query;
+      const page = await eventsOf(deps).log.deliveries(ownedEndpoint(request).id, {
+        limit,
+        ...(pageToken ? { pageToken } : {}),
+      });
+      return reply.send(page);
     },
   );
 
@@ -98,28 +98,17 @@ export function eventEndpointActionRoutes(app: IntakeApp, deps: IntakeDeps): voi
           ...commonAnswers,
         },
       },
-      config: { scope },
+      config: { access, owns: 'endpoint', audit: 'event-endpoint.redeliver' },
     },
     async (request, reply) => {
-      const events = eventsOf(deps);
-      const endpoint = await ownEndpoint(events, request, request.params.endpointId);
-      if (!endpoint) return notFound(reply);
+      const endpoint = ownedEndpoint(request);
       const body = request.body;
       const choice = 'eventId' in body ? body : { failedSince: new Date(body.failedSince) };
-      let queued;
-      try {
-        queued = await redeliver(events, endpoint, choice, (fn) => withDeadline(deps, fn));
-      } catch (err) {
-        if (err instanceof EndpointRefused && err.kind === 'disabled') {
-          return reply.code(409).send({ error: 'endpoint_disabled', message: err.reason });
-        }
-        if (err instanceof EndpointRefused) return reply.code(404).send({ error: 'not_found', message: err.reason });
-        return replyWithError(request, reply, err);
-      }
-      await audit(deps.access, request, {
+      // A disabled endpoint (409) and an event it never had (404) are refusals the error handler answers.
+      const queued = await redeliver(eventsOf(deps), endpoint, choice, (fn) => withDeadline(deps, fn));
+      await audited(deps.access, request, {
         action: `event-endpoint.redeliver:${endpoint.id}`,
         tenant: endpoint.tenant,
-        outcome: 'ok',
       });
       return reply.code(202).send({ queued });
     },

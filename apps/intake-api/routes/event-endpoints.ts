@@ -1,11 +1,12 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { createEndpoint } from '../../../src/events/endpoint-changes.js';
-import { EndpointRefused, tenantToCreate } from '../../../src/events/endpoint-rules.js';
+import { tenantToCreate } from '../../../src/events/endpoint-rules.js';
 import type { EndpointView } from '../../../src/events/endpoints.js';
-import { audit } from '../access.js';
+import { audited } from '../audit.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
-import { replyWithError } from '../errors.js';
-import { createsFor, eventsOf, notFound, ownEndpoint, seenTenant } from '../event-access.js';
+import { eventsOf } from '../event-access.js';
+import { notFound } from '../errors.js';
+import { ownedEndpoint, scopeOf } from '../owned.js';
 import {
   Endpoint,
   EndpointCreateRequest,
@@ -14,10 +15,12 @@ import {
   EndpointUpdateRequest,
   EndpointWithSecret,
 } from '../event-schemas.js';
+import { keysetPager } from '../../../src/pages.js';
 import { answer, bodyAnswers, commonAnswers } from '../openapi.js';
+import { PageQuery } from '../pagination.js';
 import { ErrorResponse } from '../schemas.js';
 
-const scope = 'events:manage' as const;
+const access = { scope: 'events:manage' } as const;
 const unavailable = { 503: answer('Temporal or the database is unavailable', ErrorResponse) };
 
 /**
@@ -26,21 +29,10 @@ const unavailable = { 503: answer('Temporal or the database is unavailable', Err
  * 404.
  */
 export function eventEndpointRoutes(app: IntakeApp, deps: IntakeDeps): void {
-  const tell = (tenant: string) => withDeadline(deps, () => deps.events!.dispatchers.refresh(tenant));
-  /** A change made: audited, then told to the dispatcher; false when Temporal could not be told (answered already). */
-  const changed = async (request: FastifyRequest, reply: FastifyReply, endpoint: EndpointView, verb: string) => {
-    await audit(deps.access, request, {
-      action: `event-endpoint.${verb}:${endpoint.id}`,
-      tenant: endpoint.tenant,
-      outcome: 'ok',
-    });
-    try {
-      await tell(endpoint.tenant);
-      return true;
-    } catch (err) {
-      await replyWithError(request, reply, err);
-      return false;
-    }
+  /** A change made: audited (whatever comes next), then told to the tenant's dispatcher (a failure is the answer). */
+  const changed = async (request: FastifyRequest, endpoint: EndpointView, verb: string) => {
+    await audited(deps.access, request, { action: `event-endpoint.${verb}:${endpoint.id}`, tenant: endpoint.tenant });
+    await withDeadline(deps, () => eventsOf(deps).dispatchers.refresh(endpoint.tenant));
   };
 
   app.post(
@@ -57,29 +49,15 @@ export function eventEndpointRoutes(app: IntakeApp, deps: IntakeDeps): void {
           ...unavailable,
         },
       },
-      config: { scope },
+      // The entry names the endpoint: `event-endpoint.create:<id>`.
+      config: { access, owns: 'own-tenant', audit: 'event-endpoint.create' },
     },
     async (request, reply) => {
       const events = eventsOf(deps);
       const { tenant: named, ...spec } = request.body;
-      let tenant: string;
-      try {
-        tenant = tenantToCreate(createsFor(request), named);
-      } catch (err) {
-        if (!(err instanceof EndpointRefused)) throw err;
-        return reply.code(403).send({ error: 'forbidden', param: err.field, message: err.reason });
-      }
-      let created;
-      try {
-        created = await createEndpoint(events, { ...spec, tenant }, (fn) => withDeadline(deps, fn));
-      } catch (err) {
-        return replyWithError(request, reply, err);
-      }
-      await audit(deps.access, request, {
-        action: `event-endpoint.create:${created.endpoint.id}`,
-        tenant,
-        outcome: 'ok',
-      });
+      const tenant = tenantToCreate(scopeOf(request), named);
+      const created = await createEndpoint(events, { ...spec, tenant }, (fn) => withDeadline(deps, fn));
+      await audited(deps.access, request, { action: `event-endpoint.create:${created.endpoint.id}`, tenant });
       request.log.info({ endpointId: created.endpoint.id }, 'event endpoint created');
       return reply.code(201).send(created);
     },
@@ -90,19 +68,22 @@ export function eventEndpointRoutes(app: IntakeApp, deps: IntakeDeps): void {
     {
       schema: {
         operationId: 'listEventEndpoints',
-        summary: "The caller's tenant's endpoints, with their status and why a disabled one stopped",
+        summary: "The caller's tenant's endpoints, oldest first, with their status and why a disabled one stopped",
+        querystring: PageQuery,
         response: {
-          200: answer('The endpoints', EndpointList),
-          400: answer('`param` names a query parameter this route does not take', ErrorResponse),
+          200: answer('A page of endpoints', EndpointList),
+          400: answer('`param` names the invalid query parameter (an unknown one too)', ErrorResponse),
           ...commonAnswers,
           ...unavailable,
         },
       },
-      config: { scope },
+      config: { access, owns: 'own-tenant', audit: { none: 'addresses and delivery states, no patient data' } },
     },
     async (request, reply) => {
-      const events = eventsOf(deps);
-      return reply.send({ endpoints: await events.endpoints.list(seenTenant(request)) });
+      // A tenant's endpoints are few: read whole, and paged by the store's order (created, then id).
+      const paged = keysetPager<EndpointView>('event-endpoints', request.query, (e) => [e.createdAt, e.id], 'asc');
+      const { items, ...next } = paged(await eventsOf(deps).endpoints.list(scopeOf(request)));
+      return reply.send({ endpoints: items, ...next });
     },
   );
 
@@ -120,13 +101,9 @@ export function eventEndpointRoutes(app: IntakeApp, deps: IntakeDeps): void {
           ...commonAnswers,
         },
       },
-      config: { scope },
+      config: { access, owns: 'endpoint', audit: { none: 'an address and its delivery state, no patient data' } },
     },
-    async (request, reply) => {
-      const events = eventsOf(deps);
-      const found = await ownEndpoint(events, request, request.params.endpointId);
-      return found ? reply.send(found) : notFound(reply);
-    },
+    async (request, reply) => reply.send(ownedEndpoint(request)),
   );
 
   app.patch(
@@ -145,13 +122,14 @@ export function eventEndpointRoutes(app: IntakeApp, deps: IntakeDeps): void {
           ...unavailable,
         },
       },
-      config: { scope },
+      config: { access, owns: 'endpoint', audit: 'event-endpoint.update' },
     },
     async (request, reply) => {
-      const events = eventsOf(deps);
-      const updated = await events.endpoints.update(request.params.endpointId, seenTenant(request), request.body);
-      if (!updated) return notFound(reply);
-      return (await changed(request, reply, updated, 'update')) ? reply.send(updated) : reply;
+      const { id, tenant } = ownedEndpoint(request);
+      const updated = await eventsOf(deps).endpoints.update(id, tenant, request.body);
+      if (!updated) throw notFound('no such event endpoint');
+      await changed(request, updated, 'update');
+      return reply.send(updated);
     },
   );
 
@@ -170,13 +148,14 @@ export function eventEndpointRoutes(app: IntakeApp, deps: IntakeDeps): void {
           ...unavailable,
         },
       },
-      config: { scope },
+      config: { access, owns: 'endpoint', audit: 'event-endpoint.delete' },
     },
     async (request, reply) => {
-      const events = eventsOf(deps);
-      const deleted = await events.endpoints.delete(request.params.endpointId, seenTenant(request));
-      if (!deleted) return notFound(reply);
-      return (await changed(request, reply, deleted, 'delete')) ? reply.send(deleted) : reply;
+      const { id, tenant } = ownedEndpoint(request);
+      const deleted = await eventsOf(deps).endpoints.delete(id, tenant);
+      if (!deleted) throw notFound('no such event endpoint');
+      await changed(request, deleted, 'delete');
+      return reply.send(deleted);
     },
   );
 }

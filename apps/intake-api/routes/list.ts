@@ -1,13 +1,14 @@
 import { listVerifications } from '../../../src/temporal/list-verifications.js';
-import { principalOf } from '../access.js';
+import { tenantsToList } from '../../../src/access/tenancy.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
-import { replyWithError } from '../errors.js';
+import { scopeOf } from '../owned.js';
 import { answer, commonAnswers } from '../openapi.js';
 import { ErrorResponse, ListQuery, VerificationList } from '../schemas.js';
 
 /**
- * `GET /verifications?stage=<stage>&limit=<n>`: a visibility query over `VerificationStage`, newest first. Only
- * search attributes are read, so nothing here can carry patient data; visibility lags the workflows by a moment.
+ * `GET /verifications?stage=<stage>&limit=<n>&pageToken=<token>`: a page of a visibility query over
+ * `VerificationStage`, newest first. Only search attributes are read, so nothing here can carry patient data;
+ * visibility lags the workflows by a moment.
  */
 export function listRoute(app: IntakeApp, deps: IntakeDeps): void {
   app.get(
@@ -18,29 +19,30 @@ export function listRoute(app: IntakeApp, deps: IntakeDeps): void {
         summary: 'List verifications by stage (search attributes only, newest first)',
         querystring: ListQuery,
         response: {
-          200: answer('Verifications', VerificationList),
+          200: answer('A page of verifications', VerificationList),
           400: answer('`param` names the invalid query parameter', ErrorResponse),
           ...commonAnswers,
         },
       },
-      config: { scope: 'verifications:read' },
+      config: {
+        access: { scope: 'verifications:read' },
+        owns: 'own-tenant',
+        audit: { none: 'search attributes only: identifiers and stages, no patient data' },
+      },
     },
     async (request, reply) => {
-      const { stage, limit } = request.query;
+      const { stage, limit, pageToken } = request.query;
       // A client of one tenant lists that tenant's verifications only.
-      const { tenant } = principalOf(request);
-      try {
-        const items = await withDeadline(deps, () =>
-          listVerifications(deps.client, {
-            ...(stage ? { stage } : {}),
-            ...(tenant !== null ? { tenant } : {}),
-            limit,
-          }),
-        );
-        return reply.code(200).send(items);
-      } catch (err) {
-        return replyWithError(request, reply, err);
-      }
+      const tenant = tenantsToList(scopeOf(request));
+      const page = await withDeadline(deps, () =>
+        listVerifications(deps.client, {
+          ...(stage ? { stage } : {}),
+          ...(tenant !== undefined ? { tenant } : {}),
+          limit,
+          ...(pageToken ? { pageToken } : {}),
+        }),
+      );
+      return reply.code(200).send(page);
     },
   );
 }

@@ -1,13 +1,15 @@
+import { WorkflowNotFoundError } from '@temporalio/client';
 import { patientViewFields } from '../../../src/patients/disclosed-fields.js';
 import { patientIdFor, readPatient } from '../../../src/patients/patients.js';
 import { patientWorkflowId } from '../../../workflows/shared/ids.js';
-import { audit } from '../access.js';
+import { audited } from '../audit.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
+import { notFound } from '../errors.js';
 import { answer, bodyAnswers, commonAnswers } from '../openapi.js';
-import { patientsOf, replyWithPatientError } from '../patient-access.js';
+import { startTenant } from '../owned.js';
+import { patientsOf } from '../patient-access.js';
 import { PatientIdParams, PatientLookupRequest, PatientLookupResponse, PatientResponse } from '../patient-schemas.js';
 import { ErrorResponse } from '../schemas.js';
-import { ownWorkflow, tenantToStart } from '../tenancy.js';
 
 /**
  * `GET /patients/:patientId` (the opaque id the product assigns) and `POST /patients/lookup` (the practice's own
@@ -28,25 +30,12 @@ export function patientRoutes(app: IntakeApp, deps: IntakeDeps): void {
           ...commonAnswers,
         },
       },
-      config: { scope: 'verifications:read' },
+      config: { access: { scope: 'verifications:read' }, owns: 'patient', audit: 'patient.read' },
     },
     async (request, reply) => {
-      try {
-        const patients = patientsOf(deps);
-        const workflowId = patientWorkflowId(request.params.patientId);
-        await ownWorkflow(deps, request, workflowId);
-        const view = await withDeadline(deps, () => readPatient(patients, request.params.patientId));
-        // Written before the answer: a disclosure whose entry cannot be written is not made.
-        await audit(deps.access, request, {
-          action: 'patient.read',
-          workflowId,
-          fields: patientViewFields(view),
-          outcome: 'ok',
-        });
-        return reply.send(view);
-      } catch (err) {
-        return replyWithPatientError(request, reply, err);
-      }
+      const view = await withDeadline(deps, () => readPatient(patientsOf(deps), request.params.patientId));
+      await audited(deps.access, request, { fields: patientViewFields(view) });
+      return reply.send(view);
     },
   );
 
@@ -64,23 +53,19 @@ export function patientRoutes(app: IntakeApp, deps: IntakeDeps): void {
           ...commonAnswers,
         },
       },
-      config: { scope: 'verifications:read' },
+      // The reference is looked up within the caller's tenant: the patient found is its own by construction.
+      config: { access: { scope: 'verifications:read' }, owns: 'own-tenant', audit: 'patient.lookup' },
     },
     async (request, reply) => {
-      try {
-        const patients = patientsOf(deps);
-        const owner = tenantToStart(request, request.body.tenant);
-        if ('refused' in owner) {
-          return reply.code(403).send({ error: 'forbidden', param: 'tenant', message: owner.refused });
-        }
-        const patientId = patientIdFor(patients, owner.tenant, request.body.patientRef);
-        const workflowId = patientWorkflowId(patientId);
-        await withDeadline(deps, () => deps.client.workflow.getHandle(workflowId).describe());
-        await audit(deps.access, request, { action: 'patient.lookup', workflowId, fields: [], outcome: 'ok' });
-        return reply.send({ patientId });
-      } catch (err) {
-        return replyWithPatientError(request, reply, err);
-      }
+      const patients = patientsOf(deps);
+      const tenant = startTenant(request, request.body.tenant);
+      const patientId = patientIdFor(patients, tenant, request.body.patientRef);
+      const workflowId = patientWorkflowId(patientId);
+      await withDeadline(deps, () => deps.client.workflow.getHandle(workflowId).describe()).catch((err: unknown) => {
+        throw err instanceof WorkflowNotFoundError ? notFound('no such patient') : err;
+      });
+      await audited(deps.access, request, { workflowId });
+      return reply.send({ patientId });
     },
   );
 }

@@ -1,11 +1,7 @@
-import { ApplicationFailure, WorkflowUpdateFailedError } from '@temporalio/client';
-import { FailureType } from '../../../workflows/shared/failure-types.js';
-import { resolveReviewUpdate } from '../../../workflows/shared/messages.js';
-import { replyIfClosed } from '../closed.js';
-import { audit } from '../access.js';
+import { resolveReviewUpdate } from '../../../workflows/verification/verification.js';
+import { audited } from '../audit.js';
+import { toOpenWorkflow } from '../closed.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
-import { ownWorkflow } from '../tenancy.js';
-import { replyWithError } from '../errors.js';
 import { answer, bodyAnswers, commonAnswers } from '../openapi.js';
 import {
   ErrorResponse,
@@ -47,33 +43,21 @@ export function reviewRoute(app: IntakeApp, deps: IntakeDeps): void {
           ...commonAnswers,
         },
       },
-      config: { scope: 'verifications:write' },
+      // The entry names the decision: `review.retry`, `review.record`, `review.abandon`.
+      config: { access: { scope: 'verifications:write' }, owns: 'workflow', audit: 'review' },
     },
     async (request, reply) => {
       const { workflowId } = request.params;
       const updateId = request.headers[IDEMPOTENCY_HEADER];
-      // Another tenant's workflow is answered as one that does not exist, before anything could tell it has closed.
-      try {
-        await ownWorkflow(deps, request, workflowId);
-      } catch (err) {
-        return replyWithError(request, reply, err);
-      }
-      try {
-        const handle = deps.client.workflow.getHandle(workflowId);
-        const result = await withDeadline(deps, () =>
+      const handle = deps.client.workflow.getHandle(workflowId);
+      const result = await toOpenWorkflow(deps, workflowId, 'it takes no more decisions', () =>
+        withDeadline(deps, () =>
           handle.executeUpdate(resolveReviewUpdate, { args: [request.body], ...(updateId ? { updateId } : {}) }),
-        );
-        request.log.info({ workflowId, action: result.accepted }, 'review decision accepted');
-        await audit(deps.access, request, { action: `review.${result.accepted}`, workflowId, outcome: 'ok' });
-        return reply.code(200).send(result);
-      } catch (err) {
-        const cause = err instanceof WorkflowUpdateFailedError ? err.cause : undefined;
-        if (cause instanceof ApplicationFailure && cause.type === FailureType.NotAwaitingReview) {
-          return reply.code(409).send({ error: 'not_awaiting_review', message: cause.message });
-        }
-        if (await replyIfClosed(deps, reply, workflowId, err, 'it takes no more decisions')) return reply;
-        return replyWithError(request, reply, err);
-      }
+        ),
+      );
+      request.log.info({ workflowId, action: result.accepted }, 'review decision accepted');
+      await audited(deps.access, request, { action: `review.${result.accepted}` });
+      return reply.code(200).send(result);
     },
   );
 }

@@ -1,9 +1,7 @@
-import { supplyRunInputUpdate } from '../../../workflows/shared/messages.js';
-import { replyIfClosed } from '../closed.js';
-import { audit } from '../access.js';
+import { supplyRunInputUpdate } from '../../../workflows/verification/verification.js';
+import { audited } from '../audit.js';
+import { toOpenWorkflow } from '../closed.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
-import { ownWorkflow } from '../tenancy.js';
-import { replyWithError } from '../errors.js';
 import { answer, bodyAnswers, commonAnswers } from '../openapi.js';
 import {
   ErrorResponse,
@@ -41,35 +39,25 @@ export function runInputRoute(app: IntakeApp, deps: IntakeDeps): void {
           ...commonAnswers,
         },
       },
-      config: { scope: 'runs:answer' },
+      config: { access: { scope: 'runs:answer' }, owns: 'workflow', audit: 'run.answer' },
     },
     async (request, reply) => {
       const { workflowId, flowRunId } = request.params;
       const updateId = request.headers[IDEMPOTENCY_HEADER];
-      // Another tenant's workflow is answered as one that does not exist, before anything could tell it has closed.
-      try {
-        await ownWorkflow(deps, request, workflowId);
-      } catch (err) {
-        return replyWithError(request, reply, err);
-      }
-      try {
-        const handle = deps.client.workflow.getHandle(workflowId);
-        const result = await withDeadline(deps, () =>
+      const handle = deps.client.workflow.getHandle(workflowId);
+      const consequence =
+        'it takes no more input (a run that asks for input later gets its own run-<flowRunId> workflow)';
+      const result = await toOpenWorkflow(deps, workflowId, consequence, () =>
+        withDeadline(deps, () =>
           handle.executeUpdate(supplyRunInputUpdate, {
             args: [{ flowRunId, input: request.body.input }],
             ...(updateId ? { updateId } : {}),
           }),
-        );
-        request.log.info({ workflowId, flowRunId, status: result.status }, 'run input accepted');
-        const fields = Object.keys(request.body.input).map((name) => `input.${name}`);
-        await audit(deps.access, request, { action: 'run.answer', workflowId, fields, outcome: 'ok' });
-        return reply.code(200).send(result);
-      } catch (err) {
-        const consequence =
-          'it takes no more input (a run that asks for input later gets its own run-<flowRunId> workflow)';
-        if (await replyIfClosed(deps, reply, workflowId, err, consequence)) return reply;
-        return replyWithError(request, reply, err);
-      }
+        ),
+      );
+      request.log.info({ workflowId, flowRunId, status: result.status }, 'run input accepted');
+      await audited(deps.access, request, { fields: Object.keys(request.body.input).map((name) => `input.${name}`) });
+      return reply.code(200).send(result);
     },
   );
 }

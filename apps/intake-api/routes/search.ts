@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { normaliseDateOfBirth, normaliseLastName, normaliseMemberId } from '../../../src/blind-index/normalise.js';
-import { findPatient } from '../../../src/temporal/find-patient.js';
+import { findPatientPage } from '../../../src/temporal/find-patient.js';
 import { TenantSchema } from '../../../src/temporal/tenant.js';
-import { audit, principalOf } from '../access.js';
+import { audited } from '../audit.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
-import { replyWithError } from '../errors.js';
+import { startTenant } from '../owned.js';
 import { answer, bodyAnswers, commonAnswers } from '../openapi.js';
+import { PageFields, pageOf } from '../pagination.js';
 import { ErrorResponse } from '../schemas.js';
 
 const lastName = z
@@ -27,7 +28,7 @@ export const PatientSearchRequest = z
     tenant: TenantSchema.optional().describe(
       'A client of every tenant names the one to search; others search their own',
     ),
-    limit: z.number().int().min(1).max(100).default(20).describe('At most this many, newest first'),
+    ...PageFields,
   })
   .strict()
   .superRefine((body, ctx) => {
@@ -46,21 +47,21 @@ export const PatientSearchRequest = z
     examples: [{ lastName: 'Lovelace', dateOfBirth: '12/10/1985' }, { memberId: 'M1234567' }],
   });
 
-export const PatientSearchResponse = z
-  .object({
-    matches: z.array(
-      z.object({
-        workflowId: z.string(),
-        stage: z.string().describe('The stage while it runs, else how it ended'),
-        running: z.boolean(),
-        payerId: z.string().nullable(),
-        batchId: z.string().nullable(),
-        startTime: z.iso.datetime(),
-        supersededBy: z.string().optional().describe('A later attempt of the same batch row: the one to look at'),
-      }),
-    ),
-  })
-  .meta({ id: 'PatientSearchResponse' });
+export const PatientSearchResponse = pageOf(
+  'matches',
+  z.object({
+    workflowId: z.string(),
+    stage: z.string().describe('The stage while it runs, else how it ended'),
+    running: z.boolean(),
+    payerId: z.string().nullable(),
+    batchId: z.string().nullable(),
+    startTime: z.iso.datetime(),
+    supersededBy: z
+      .string()
+      .optional()
+      .describe('A later attempt of the same batch row (in this page): the one to look at'),
+  }),
+).meta({ id: 'PatientSearchResponse' });
 
 /** The names of the fields a search used, for its audit entry: never their values. */
 const searchedFields = (body: z.output<typeof PatientSearchRequest>) =>
@@ -82,7 +83,7 @@ export function searchRoute(app: IntakeApp, deps: IntakeDeps): void {
         body: PatientSearchRequest,
         response: {
           ...bodyAnswers,
-          200: answer('Matches, newest first (identifiers and stages only)', PatientSearchResponse),
+          200: answer('A page of matches, newest first (identifiers and stages only)', PatientSearchResponse),
           400: answer('`param` names the invalid or unknown field', ErrorResponse),
           ...commonAnswers,
           403: answer(
@@ -95,41 +96,34 @@ export function searchRoute(app: IntakeApp, deps: IntakeDeps): void {
           ),
         },
       },
-      config: { scope: 'verifications:read' },
+      config: { access: { scope: 'verifications:read' }, owns: 'own-tenant', audit: 'verification.search' },
     },
     async (request, reply) => {
       const body = request.body;
-      const { tenant } = principalOf(request);
-      if (tenant !== null && body.tenant !== undefined && body.tenant !== tenant) {
-        return reply
-          .code(403)
-          .send({ error: 'forbidden', param: 'tenant', message: 'this client acts for another tenant' });
-      }
+      // The tenant searched: the client's own, or the one a client of every tenant names (or none).
+      const tenant = startTenant(request, body.tenant);
       const keys = deps.blindIndex;
       if (!keys) {
         return reply
           .code(503)
           .send({ error: 'search_unavailable', message: 'patient search needs BLIND_INDEX_KEYS or CODEC_KEYS' });
       }
-      try {
-        const { lastName, dateOfBirth, memberId: member, limit } = body;
-        const patient = {
-          ...(lastName ? { lastName } : {}),
-          ...(dateOfBirth ? { dateOfBirth } : {}),
-          ...(member ? { memberId: member } : {}),
-        };
-        const tenants = [tenant ?? body.tenant];
-        const matches = await withDeadline(deps, () => findPatient(deps.client, keys, { tenants, patient, limit }));
-        await audit(deps.access, request, {
-          action: 'verification.search',
-          fields: searchedFields(body),
-          outcome: matches.length > 0 ? 'ok' : 'not-found',
-          ...(tenants[0] !== undefined ? { tenant: tenants[0] } : {}),
-        });
-        return reply.send({ matches: matches.map(({ tenant: _tenant, ...m }) => m) });
-      } catch (err) {
-        return replyWithError(request, reply, err);
-      }
+      const { lastName, dateOfBirth, memberId: member, limit, pageToken } = body;
+      const patient = {
+        ...(lastName ? { lastName } : {}),
+        ...(dateOfBirth ? { dateOfBirth } : {}),
+        ...(member ? { memberId: member } : {}),
+      };
+      const tenants = [tenant];
+      const page = await withDeadline(deps, () =>
+        findPatientPage(deps.client, keys, { tenants, patient, limit, ...(pageToken ? { pageToken } : {}) }),
+      );
+      await audited(deps.access, request, {
+        fields: searchedFields(body),
+        outcome: page.matches.length > 0 ? 'ok' : 'not-found',
+        ...(tenant !== undefined ? { tenant } : {}),
+      });
+      return reply.send({ ...page, matches: page.matches.map(({ tenant: _tenant, ...m }) => m) });
     },
   );
 }

@@ -2,12 +2,12 @@ import { splitTenant, startVerification } from '../../../src/temporal/start-veri
 import { mayDo } from '../../../src/access/principal.js';
 import { statusFields } from '../../../src/audit/patient-fields.js';
 import { awaitSettled } from '../../../src/temporal/await-settled.js';
-import { audit, principalOf } from '../access.js';
+import { principalOf } from '../access.js';
+import { audited } from '../audit.js';
 import { preferredWait } from '../prefer-wait.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
 import { patientFields } from '../../../src/audit/patient-fields.js';
-import { tenantToStart } from '../tenancy.js';
-import { replyWithError } from '../errors.js';
+import { startTenant } from '../owned.js';
 import { answer, bodyAnswers, commonAnswers } from '../openapi.js';
 import { ErrorResponse, StartedResponse, VerificationIntakeRequest } from '../schemas.js';
 
@@ -49,55 +49,46 @@ export function startRoute(app: IntakeApp, deps: IntakeDeps): void {
       // The body schema documents the request; the request is validated by `startVerification` with the contract's
       // `validateIntake`, the one validation of intake requests (the CLI and intake files use it too).
       validatorCompiler: () => (value: unknown) => ({ value }),
-      config: { scope: 'verifications:write' },
+      config: { access: { scope: 'verifications:write' }, owns: 'own-tenant', audit: 'verification.start' },
     },
     async (request, reply) => {
-      try {
-        const { request: intake, tenant: named } = splitTenant(request.body);
-        const owner = tenantToStart(request, named);
-        if ('refused' in owner) {
-          return reply.code(403).send({ error: 'forbidden', param: 'tenant', message: owner.refused });
-        }
-        const { tenant } = owner;
-        const { workflowId, started } = await withDeadline(deps, () =>
-          startVerification(deps.client, intake, {
-            taskQueue: deps.taskQueue,
-            ...(deps.blindIndex ? { blindIndex: deps.blindIndex } : {}),
-            lane: 'front-desk',
-            ...(tenant !== undefined ? { tenant } : {}),
-            ...(deps.tenantWeights ? { tenantWeights: deps.tenantWeights } : {}),
-            ...(deps.timing ? { timing: deps.timing } : {}),
-          }),
-        );
-        request.log.info({ workflowId, started }, started ? 'verification started' : 'duplicate submission');
-        await audit(deps.access, request, {
-          action: 'verification.start',
-          workflowId,
-          tenant: tenant ?? null,
-          fields: patientFields(intake),
-          outcome: started ? 'ok' : 'duplicate',
-        });
-        const answered = started ? { workflowId } : { workflowId, duplicate: true as const };
-        reply.header('location', `/verifications/${encodeURIComponent(workflowId)}`);
-        // The status is a read: a client without `verifications:read` is answered as if it had not asked to wait.
-        const wait = mayDo(principalOf(request), 'verifications:read')
-          ? preferredWait(request.headers.prefer)
-          : undefined;
-        if (wait === undefined) return reply.code(started ? 202 : 200).send(answered);
-        reply.header('preference-applied', `wait=${wait}`);
-        const status = await awaitSettled(deps.client, workflowId, wait * 1000);
-        if (!status) return reply.code(202).send(answered);
-        await audit(deps.access, request, {
-          action: 'verification.read',
-          workflowId,
-          tenant: tenant ?? null,
-          fields: statusFields(status),
-          outcome: 'ok',
-        });
-        return reply.code(200).send({ ...answered, status });
-      } catch (err) {
-        return replyWithError(request, reply, err);
-      }
+      const { request: intake, tenant: named } = splitTenant(request.body);
+      const tenant = startTenant(request, named);
+      const { workflowId, started } = await withDeadline(deps, () =>
+        startVerification(deps.client, intake, {
+          taskQueue: deps.taskQueue,
+          ...(deps.blindIndex ? { blindIndex: deps.blindIndex } : {}),
+          lane: 'front-desk',
+          ...(tenant !== undefined ? { tenant } : {}),
+          ...(deps.tenantWeights ? { tenantWeights: deps.tenantWeights } : {}),
+          ...(deps.timing ? { timing: deps.timing } : {}),
+        }),
+      );
+      request.log.info({ workflowId, started }, started ? 'verification started' : 'duplicate submission');
+      await audited(deps.access, request, {
+        workflowId,
+        tenant: tenant ?? null,
+        fields: patientFields(intake),
+        outcome: started ? 'ok' : 'duplicate',
+      });
+      const answered = started ? { workflowId } : { workflowId, duplicate: true as const };
+      reply.header('location', `/verifications/${encodeURIComponent(workflowId)}`);
+      // The status is a read: a client without `verifications:read` is answered as if it had not asked to wait.
+      const wait = mayDo(principalOf(request), 'verifications:read')
+        ? preferredWait(request.headers.prefer)
+        : undefined;
+      if (wait === undefined) return reply.code(started ? 202 : 200).send(answered);
+      reply.header('preference-applied', `wait=${wait}`);
+      const status = await awaitSettled(deps.client, workflowId, wait * 1000);
+      if (!status) return reply.code(202).send(answered);
+      // A second entry: the status the answer discloses.
+      await audited(deps.access, request, {
+        action: 'verification.read',
+        workflowId,
+        tenant: tenant ?? null,
+        fields: statusFields(status),
+      });
+      return reply.code(200).send({ ...answered, status });
     },
   );
 }

@@ -1,9 +1,7 @@
-import { statusQuery } from '../../../workflows/shared/messages.js';
+import { statusQuery } from '../../../workflows/verification/verification.js';
 import { statusFields } from '../../../src/audit/patient-fields.js';
-import { audit } from '../access.js';
+import { audited } from '../audit.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
-import { ownWorkflow } from '../tenancy.js';
-import { replyWithError } from '../errors.js';
 import { answer, commonAnswers } from '../openapi.js';
 import { ErrorResponse, VerificationStatusResponse, WorkflowIdParams } from '../schemas.js';
 
@@ -26,19 +24,13 @@ export function statusRoute(app: IntakeApp, deps: IntakeDeps): void {
           ...commonAnswers,
         },
       },
-      config: { scope: 'verifications:read' },
+      config: { access: { scope: 'verifications:read' }, owns: 'workflow', audit: 'verification.read' },
     },
     async (request, reply) => {
-      try {
-        const { workflowId } = request.params;
-        await ownWorkflow(deps, request, workflowId);
-        const status = await withDeadline(deps, () => deps.client.workflow.getHandle(workflowId).query(statusQuery));
-        const fields = statusFields(status);
-        await audit(deps.access, request, { action: 'verification.read', workflowId, fields, outcome: 'ok' });
-        return reply.send(status);
-      } catch (err) {
-        return replyWithError(request, reply, err);
-      }
+      const { workflowId } = request.params;
+      const status = await withDeadline(deps, () => deps.client.workflow.getHandle(workflowId).query(statusQuery));
+      await audited(deps.access, request, { fields: statusFields(status) });
+      return reply.send(status);
     },
   );
 }
