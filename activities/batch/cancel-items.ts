@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { cancelSignal } from '../../workflows/shared/messages.js';
+import { cancelSignal } from '../../workflows/verification/verification.js';
 import { itemsQuery } from '../../src/batches/item-state.js';
 import { withStatus } from '../../src/temporal/visibility-query.js';
 import { inLanes } from '../../src/batches/lanes.js';

@@ -1,10 +1,10 @@
 import type { Client } from '@temporalio/client';
-import { type VisibleItemCounts } from '../../workflows/shared/batch-types.js';
+import { type VisibleItemCounts } from '../../workflows/batch/batch.js';
 import { VerificationStage } from '../../workflows/shared/search-attributes.js';
-import { ITEM_OUTCOMES, OUTCOMES, RUNNING_STAGES, UNINDEXED_COMPLETION } from '../../workflows/shared/stages.js';
+import { ITEM_OUTCOMES, OUTCOMES, RUNNING_STAGES } from '../../workflows/shared/stages.js';
 import { is, isUnsetOrNoneOf, withStatus, withStatusIn, type Condition } from '../../src/temporal/visibility-query.js';
 import { itemsQuery } from '../../src/batches/item-state.js';
-import { completedUnindexed } from '../../src/temporal/workflow-ending.js';
+import { completedUnindexed, UNINDEXED_COMPLETION } from '../../src/temporal/workflow-ending.js';
 
 /**
  * A batch's items as visibility counts them: one count per running stage and per recorded outcome, one of the items

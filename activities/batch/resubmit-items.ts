@@ -1,7 +1,7 @@
 import type { WorkflowExecutionInfo } from '@temporalio/client';
-import type { ResubmitItemsInput, ResubmittedItem } from '../../workflows/shared/batch-types.js';
+import type { ResubmitItemsInput, ResubmittedItem } from '../../workflows/batch/batch.js';
 import type { ItemOutcome } from '../../workflows/shared/stages.js';
-import type { VerificationWorkflowInput } from '../../workflows/shared/types.js';
+import type { VerificationWorkflowInput } from '../../workflows/verification/verification.js';
 import { itemMemo, itemState, itemsQuery, outcomesCondition } from '../../src/batches/item-state.js';
 import { inLanes } from '../../src/batches/lanes.js';
 import { startInput } from '../../src/batches/start-input.js';

@@ -1,23 +1,16 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { temporalFailureKind } from '../../src/temporal/errors.js';
 import { IntakeValidationError, startVerification } from '../../src/temporal/start-verification.js';
-import { batchItemWorkflowId } from '../../workflows/shared/batch-ids.js';
-import type { BatchItemMemo, PageStartResult, StartBatchItemsInput } from '../../workflows/shared/batch-types.js';
+import { batchItemWorkflowId, type BatchItemMemo } from '../../workflows/batch/batch.js';
 import { BatchId } from '../../workflows/shared/search-attributes.js';
-import { namedWeight, type TenantWeights } from '../../workflows/shared/priority.js';
-import type { VerificationWorkflowInput } from '../../workflows/shared/types.js';
+import type { TenantWeights } from '../../workflows/shared/priority.js';
+import type { VerificationWorkflowInput } from '../../workflows/verification/verification.js';
 import { itemMemo } from '../../src/batches/item-state.js';
-import { inLanes } from '../../src/batches/lanes.js';
 import type { StartPace } from './start-pace.js';
 import type { BlindIndexKeys } from '../../src/blind-index/keys.js';
 
 /** Starts in flight at once from one activity: enough to start a page in seconds without crowding the server. */
 export const START_LANES = 8;
-/**
- * One `startBatchItems` stops taking rows after this long and says how far it got; its page calls it again for the
- * rest. At a slow service's pace (`StartPace`) a page takes minutes, past a local activity's timeout.
- */
-export const START_SLICE_MS = 30_000;
 
 export interface ItemStarter {
   client: Client;
@@ -83,40 +76,4 @@ export async function startItem(
     }
     throw err;
   }
-}
-
-/**
- * The `startBatchItems` activity: a page's items, round 0, at the worker's start pace, from the first until
- * `START_SLICE_MS` has passed (`handled` then says how many it took, in order).
- */
-export async function startPageItems(
-  starter: ItemStarter,
-  input: StartBatchItemsInput,
-  sliceMs = START_SLICE_MS,
-): Promise<PageStartResult> {
-  const result: PageStartResult = { started: 0, duplicates: [], notStarted: [] };
-  const { tenant, retryWindowSeconds, timing } = input.options;
-  const tenantWeight = namedWeight(tenant, starter.tenantWeights) ?? 1;
-  const stopTakingAt = performance.now() + sliceMs;
-  let handled = 0;
-  // Lanes take rows in order and the clock only moves on: the rows taken before the slice ended are the first ones.
-  await inLanes(input.items, START_LANES, async ({ row, request }) => {
-    if (handled > 0 && performance.now() >= stopTakingAt) return;
-    handled += 1;
-    await starter.startPace?.take(tenant, tenantWeight);
-    const item = { batchId: input.batchId, row, round: 0 };
-    const outcome = await startItem(starter, item, {
-      request,
-      retryWindowSeconds,
-      ...(tenant ? { tenant } : {}),
-      ...(timing ? { timing } : {}),
-    });
-    if (outcome === 'started') result.started += 1;
-    else if (outcome === 'duplicate') {
-      result.duplicates.push({ row, workflowId: batchItemWorkflowId(input.batchId, row, request.id, 0) });
-    } else result.notStarted.push({ row, ...outcome });
-  });
-  result.duplicates.sort((a, b) => a.row - b.row);
-  result.notStarted.sort((a, b) => a.row - b.row);
-  return handled < input.items.length ? { ...result, handled } : result;
 }

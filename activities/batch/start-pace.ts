@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '@temporalio/client';
 import { readQueueDispatch } from '../../src/temporal/task-queue-rate.js';
-import { SLOW_START_REASON } from '../../workflows/shared/governor-types.js';
+import { SLOW_START_REASON } from '../../workflows/governor/governor.js';
 
 /** A verification's calls to the service before it is created: its payer's lookup, then its creation. */
 const CALLS_PER_VERIFICATION = 2;

@@ -2,11 +2,11 @@ import type { Client } from '@temporalio/client';
 import proto from '@temporalio/proto';
 import { describeBatch, type BatchView } from '../../src/batches/describe.js';
 import { progressGroups } from '../../src/batches/groups.js';
-import { batchPageWorkflowId, batchWorkflowId } from '../../workflows/shared/batch-ids.js';
+import { batchPageWorkflowId, batchWorkflowId } from '../../workflows/batch/batch.js';
 import type { SandboxControl } from '../faults/sandbox-control.js';
 
 /**
- * Event types of a batch's and its pages' histories that Temporal Cloud bills (as lab/billed-actions.ts counts them).
+ * Event types of a batch's and its pages' histories that Temporal Cloud bills (as testing/billed-actions.ts counts them).
  */
 const BILLED = {
   EVENT_TYPE_TIMER_STARTED: 'timers',

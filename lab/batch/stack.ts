@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type Config } from '../../src/config.js';
+import { loadSandboxConfig } from '../../sandbox/config.js';
 import { createSandbox } from '../../sandbox/server.js';
 import { findTemporalCli } from '../../apps/dev/temporal-cli.js';
 import type { TemporalClient } from '../../src/temporal/client.js';
@@ -35,7 +36,7 @@ export async function startBatchStack(log: (line: string) => void): Promise<Batc
   closers.add(() => fs.rm(dataDir, { recursive: true, force: true }));
   const close = () => closers.close();
   try {
-    const cliPath = await findTemporalCli(loadConfig().temporal);
+    const cliPath = await findTemporalCli(loadConfig('dev').temporal);
     const temporal = await RestartableTemporal.start(cliPath, dataDir);
     closers.add(() => temporal.down());
     const env = stackEnv({
@@ -45,8 +46,8 @@ export async function startBatchStack(log: (line: string) => void): Promise<Batc
       maxRps: 500,
       sandboxRate: 100_000,
     });
-    const config = loadConfig({ ...process.env, ...env });
-    const sandbox = await createSandbox(config.sandbox);
+    const config = loadConfig('dev', { ...process.env, ...env });
+    const sandbox = await createSandbox(loadSandboxConfig({ ...process.env, ...env }));
     const sandboxUrl = (await sandbox.listen()).replace(/\/$/, '');
     closers.add(() => sandbox.close());
     const temporalClient = await connectStackClient(config);

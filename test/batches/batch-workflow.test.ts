@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import type { batchPageWorkflow } from '../../workflows/batch/index.js';
+import { type batchPageWorkflow, batchPageWorkflowId, batchWorkflowId } from '../../workflows/batch/batch.js';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { startPageItems, type PageProgress } from '../../activities/batch/start-page.js';
 import { cancelBatch } from '../../src/batches/actions.js';
 import { validateSubmission } from '../../src/batches/prepare.js';
-import { batchPageWorkflowId, batchWorkflowId } from '../../workflows/shared/batch-ids.js';
 import { BatchId } from '../../workflows/shared/search-attributes.js';
 import { v2Intake } from '../../testing/fixtures.js';
 import { recordHistory } from '../../testing/histories.js';
@@ -46,6 +47,10 @@ describe('batch workflow', function () {
     assert.equal(count, 4);
     const description = await client().workflow.getHandle(batchWorkflowId(batchId)).describe();
     assert.equal(description.typedSearchAttributes.get(BatchId), batchId);
+    // Its looks at the counts are activities, outside its workflow tasks (a local activity would be a marker).
+    const { events } = await client().workflow.getHandle(batchWorkflowId(batchId)).fetchHistory();
+    const activities = (events ?? []).map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name);
+    assert.ok(activities.includes('countBatchItems'), 'countBatchItems runs as an activity');
     await recordHistory('batch-finished', client().workflow.getHandle(batchWorkflowId(batchId)));
     await recordHistory('batch-page', client().workflow.getHandle(batchPageWorkflowId(batchId, 1)));
   });
@@ -100,33 +105,43 @@ describe('batch workflow', function () {
     await recordHistory('batch-cancelled', client().workflow.getHandle(batchWorkflowId(batchId)));
   });
 
-  it('a page that runs out of its time slice starts the rest in further calls, each row once', async () => {
-    // Each `startBatchItems` takes one row: what a page of 200 does at a slow service's start pace.
-    const sliced = await startWorkflowHarness(undefined, { startSliceMs: 0 });
-    try {
-      const batchId = batchIdFor('sliced');
-      const requests = [v2Intake(), v2Intake({ id: undefined }), v2Intake({ payerId: '99999' }), v2Intake()];
-      await submitRequests(client(), sliced.taskQueue, batchId, requests);
-      const view = await waitForBatch(client(), batchId);
-      assert.deepEqual(
-        [view.counts.outcomes.completed, view.counts.outcomes.failed],
-        [3, 1],
-        JSON.stringify(view.counts),
-      );
-      const { count } = await client().workflow.count(
-        `BatchId = "${batchId}" AND WorkflowType = 'verificationWorkflow'`,
-      );
-      assert.equal(count, 4);
-      const page = client().workflow.getHandle<typeof batchPageWorkflow>(batchPageWorkflowId(batchId, 1));
-      const result = await page.result();
-      assert.deepEqual([result.started, result.duplicates, result.notStarted], [4, [], []]);
-      const { events } = await page.fetchHistory();
-      const calls = (events ?? []).filter((e) => e.markerRecordedEventAttributes).length;
-      // The page's release check is a local activity too (none here: its batch released it in time).
-      assert.ok(calls >= 4, `the page started its 4 rows in ${calls} call(s)`);
-    } finally {
-      await sliced.stop();
-    }
+  it('a page starts its items in one activity, never inside a workflow task', async () => {
+    const batchId = batchIdFor('page-activity');
+    const requests = [v2Intake(), v2Intake({ id: undefined }), v2Intake({ payerId: '99999' }), v2Intake()];
+    await submitRequests(client(), h.taskQueue, batchId, requests);
+    const view = await waitForBatch(client(), batchId);
+    assert.deepEqual(
+      [view.counts.outcomes.completed, view.counts.outcomes.failed],
+      [3, 1],
+      JSON.stringify(view.counts),
+    );
+    const page = client().workflow.getHandle<typeof batchPageWorkflow>(batchPageWorkflowId(batchId, 1));
+    const result = await page.result();
+    assert.deepEqual([result.started, result.duplicates, result.notStarted], [4, [], []]);
+    const events = (await page.fetchHistory()).events ?? [];
+    const scheduled = events.map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name).filter(Boolean);
+    assert.deepEqual(scheduled, ['startBatchItems']);
+    assert.equal(events.filter((e) => e.markerRecordedEventAttributes).length, 0);
+  });
+
+  it('a retried page start resumes after the rows its last heartbeat names, and starts each row once', async () => {
+    const batchId = batchIdFor('resumed');
+    const requests = Array.from({ length: 4 }, () => v2Intake());
+    const { valid } = validateSubmission(
+      requests.map((request, i) => ({ row: i + 1, request })),
+      { sandbox: false },
+    );
+    const starter = { client: client(), taskQueue: h.taskQueue };
+    const input = { batchId, page: 1, items: valid, options: { retryWindowSeconds: 60 } };
+    // The attempt that died: it started rows 1 to 3, and its last heartbeat named rows 1 and 2.
+    await new MockActivityEnvironment().run(startPageItems, starter, { ...input, items: valid.slice(0, 3) });
+    const heartbeatDetails: PageProgress = { done: [1, 2], result: { started: 2, duplicates: [], notStarted: [] } };
+    const retry = new MockActivityEnvironment({ heartbeatDetails });
+    const result = await retry.run(startPageItems, starter, input);
+    // Row 3 is found under its derived id and counted as started, not as a duplicate; row 4 starts now.
+    assert.deepEqual(result, { started: 4, duplicates: [], notStarted: [] });
+    const { count } = await client().workflow.count(`BatchId = "${batchId}" AND WorkflowType = 'verificationWorkflow'`);
+    assert.equal(count, 4);
   });
 
   it('a page whose batch never came starts nothing; submitting again reuses the stored pages', async () => {

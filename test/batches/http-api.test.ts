@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { parse } from 'csv-parse/sync';
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { BATCH_ITEM_MEMO_KEY, type BatchItemMemo } from '../../workflows/shared/batch-types.js';
+import { BATCH_ITEM_MEMO_KEY, type BatchItemMemo } from '../../workflows/batch/batch.js';
 import { Tenant } from '../../workflows/shared/search-attributes.js';
 import { TEST_INTAKE_KEY, v2Intake } from '../../testing/fixtures.js';
 import { testTemporal } from '../../testing/temporal.js';

@@ -1,16 +1,27 @@
-import type { LocalActivityOptions } from '@temporalio/workflow';
+import type { ActivityOptions } from '@temporalio/workflow';
+
+// A batch's activities call Temporal (starts, visibility counts and lists, signals), never the eligibility service.
+// None is a local activity: a local activity holds its workflow task, and one of the worker's few workflow-task slots,
+// until it ends, and under load even a visibility count takes seconds. They run in the batch's lane (bulk).
+// Temporal unreachable: each is retried until it is back (the batch is durable; nothing is lost meanwhile).
+const untilTemporalAnswers = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' };
 
 /**
- * Options of a batch's own activities: calls to Temporal (starts, visibility counts and lists, signals), never to the
- * eligibility service. They run as local activities, in the worker that runs the batch: the task queue's rate limit
- * (ELIGIBILITY_MAX_RPS, enforced by the server on dispatched activities) is for service calls, and a batch's counts
- * waiting behind thousands of its own items' service calls would leave its progress minutes stale. Cheaper too: all
- * local activities of one workflow task are one billed action. Every one is idempotent (derived workflow ids), so a
- * retry, or a rerun after the worker died, repeats nothing.
+ * Starting a page's items: seconds to minutes at the start pace. It heartbeats the rows it has done, so a worker that
+ * dies is noticed within the heartbeat timeout and the retry resumes where the last heartbeat left off; the
+ * start-to-close bound then costs nothing but a resumption.
  */
-export const batchActivityOptions: LocalActivityOptions = {
-  // A page starts up to a few hundred workflows; a resubmission chunk reads and starts a few hundred.
+export const pageStartOptions: ActivityOptions = {
+  startToCloseTimeout: '1 hour',
+  heartbeatTimeout: '30 seconds',
+  retry: untilTemporalAnswers,
+};
+
+/**
+ * A look at the items' counts or at whether the batch exists, a resubmission's chunk (a few hundred starts, unpaced),
+ * a cancel's sweep (a signal to every running item).
+ */
+export const batchActivityOptions: ActivityOptions = {
   startToCloseTimeout: '2 minutes',
-  // Temporal unreachable: retried until it is back (the batch is durable; nothing is lost meanwhile).
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+  retry: untilTemporalAnswers,
 };

@@ -1,18 +1,17 @@
 import { ApplicationFailure } from '@temporalio/workflow';
 import { FailureType } from '../shared/failure-types.js';
-import {
-  type BatchAnnounced,
-  type BatchCarried,
-  type BatchCounts,
-  type BatchMemo,
-  type BatchPhase,
-  type BatchWorkflowInput,
-  type PageReport,
-  type ResubmitAnswer,
-  type ResubmitRequest,
-  type ResubmittedItem,
-  type VisibleItemCounts,
-} from '../shared/batch-types.js';
+import type { BatchCounts, VisibleItemCounts } from '../shared/batch-counts.js';
+import type {
+  BatchAnnounced,
+  BatchCarried,
+  BatchMemo,
+  BatchPhase,
+  BatchWorkflowInput,
+  ResubmitAnswer,
+  ResubmitRequest,
+  ResubmittedItem,
+} from './batch-types.js';
+import type { PageReport } from './page-types.js';
 import {
   ITEM_OUTCOMES,
   ON_THEIR_WAY,

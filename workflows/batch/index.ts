@@ -1,4 +1,3 @@
-// The batch family's entry: what clients start. Clients import it as `import type`.
+// The batch family's workflows, for the worker's bundle (every export is registered). Clients import `batch.ts`.
 export { batchPageWorkflow } from './batch-page-workflow.js';
 export { batchWorkflow } from './batch-workflow.js';
-export type { BatchActivities } from './activities.js';
