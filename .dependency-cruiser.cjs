@@ -54,10 +54,10 @@ module.exports = {
     ),
     layer(
       'clients-import-a-family-entry',
-      "Outside workflows/, import workflows/shared or a family's index.ts: a family's inner files and the worker's " +
-        'barrel (workflows/index.ts) are not an interface.',
+      "Outside workflows/, import workflows/shared or a family's entry (`<family>/<family>.ts`, or its index.ts): a " +
+        "family's inner files and the worker's barrel (workflows/index.ts) are not an interface.",
       { path: '^(src|activities|workers|apps|sandbox)/' },
-      { path: '^workflows/(index\\.ts$|(?!shared/)[^/]+/(?!index\\.ts$))' },
+      { path: '^workflows/(index\\.ts$|(?!shared/)([^/]+)/(?!index\\.ts$|\\2\\.ts$))' },
     ),
     layer(
       'libraries-below-activities',

@@ -1,21 +1,13 @@
 import { Context, type Info } from '@temporalio/activity';
-import {
-  WorkflowExecutionAlreadyStartedError,
-  WorkflowNotFoundError,
-  WorkflowUpdateFailedError,
-  type Client,
-} from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Discovery } from '../src/contract/index.js';
 import { discoveryWorkflowId } from '../workflows/shared/ids.js';
-import { registerDiscoveryWaiterUpdate } from '../workflows/shared/messages.js';
 import { DiscoveryId } from '../workflows/shared/search-attributes.js';
-import { discoveryStartMetadata } from '../workflows/shared/start-metadata.js';
-import type { DiscoveryRegistration, DiscoveryWorkflowInput } from '../workflows/shared/types.js';
-import type { discoveryWorkflow } from '../workflows/verification/index.js';
 import { WorkflowType } from '../workflows/shared/workflow-types.js';
+import { DiscoveryWorkflowInput, discoveryStartMetadata } from '../workflows/discovery/discovery.js';
+import type { discoveryWorkflow } from '../workflows/discovery/index.js';
+import { DiscoveryRegistration, registerDiscoveryWaiterUpdate } from '../workflows/verification/verification.js';
 
-/** How the workflow SDK refuses an update that the workflow's code has no handler for (an earlier version's run). */
-const NO_HANDLER = 'No registered handler for update';
 /** A run that closes between a refused start and the update is started again; more than twice is not a race. */
 const ATTEMPTS = 3;
 
@@ -51,9 +43,6 @@ async function register(
         .getHandle<typeof discoveryWorkflow>(workflowId)
         .executeUpdate(registerDiscoveryWaiterUpdate, { args: [{ waiterId: waiterId! }] });
     } catch (err) {
-      if (err instanceof WorkflowUpdateFailedError && String(err.cause?.message).startsWith(NO_HANDLER)) {
-        return { earlierOwner: true };
-      }
       // The open run closed in between: start the next one.
       if (!(err instanceof WorkflowNotFoundError) || attempt >= ATTEMPTS) throw err;
     }
@@ -78,7 +67,7 @@ export async function registerDiscoveryWaiter(
   // The update waits for a worker of this queue to run `discovery-<id>`: a worker shutting down (no poller left) would
   // otherwise wait with it until the activity's timeout. Cancelled, the next attempt registers again (idempotent).
   const registration = await client.withAbortSignal(cancellationSignal, () => register(client, info, input));
-  if (registration.handout || registration.looked || registration.earlierOwner) return registration;
+  if (registration.handout || registration.looked) return registration;
   // A run that has not fetched yet may have started after the look above, and after an earlier run closed with the
   // discovery complete: look again, now that any later change wakes the run this waiter is registered with.
   const again = await fetchDiscovery(discoveryId);

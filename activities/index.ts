@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import type { EligibilityClient } from '../src/client/index.js';
-import { createEmitActivities, keepAhead } from './events/emit.js';
+import { createEmitActivities } from './events/emit.js';
 import { registerDiscoveryWaiter } from './discovery-waiters.js';
 import { heldBackFailure, toActivityFailure, toDiscoveryFailure, toV1CreationFailure } from './failures.js';
 import type { CallOutcomes } from './outcomes.js';
@@ -67,19 +67,13 @@ export function createActivities(
     fetchDiscovery: (discoveryId) => getDiscovery(discoveryId),
     registerDiscoveryWaiter: (discoveryId, waiterId, timing, policy) =>
       registerDiscoveryWaiter((id) => getDiscovery(id, policy), discoveryId, waiterId, timing),
-    async createVerificationV2(request, idempotencyKey, policy, created) {
-      const response = await serviceCall(
+    createVerificationV2: (request, idempotencyKey, policy) =>
+      serviceCall(
         deps,
         (o) => client.createVerificationV2(request, { ...o, idempotencyKey }),
         toActivityFailure,
         policy,
-      );
-      if (!created) return response;
-      const { verificationId } = response;
-      const announced = await keepAhead(emit, { ...created, data: { ...created.data, verificationId } });
-      if (!announced) Context.current().log.warn('the outbox did not take the created event: the workflow keeps it');
-      return { ...response, announced };
-    },
+      ),
     createVerificationV1: (request) =>
       serviceCall(deps, (o) => client.createVerificationV1(request, o), toV1CreationFailure),
     updateRun: (flowRunId, input) => serviceCall(deps, (o) => client.updateRun(flowRunId, input, o)),

@@ -1,6 +1,6 @@
 import { EligibilityError, NetworkError, RateLimitError, ServerError } from '../src/client/index.js';
 
-/** A worker's service-call outcomes since it last reported (workflows/shared/governor-types.ts `OutcomeReport`). */
+/** A worker's service-call outcomes since it last reported (workflows/governor/governor.ts `OutcomeReport`). */
 export interface OutcomeCounts {
   answered: number;
   failed: number;

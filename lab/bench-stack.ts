@@ -8,6 +8,7 @@ import { loadConfig } from '../src/config.js';
 import { findTemporalCli } from '../apps/dev/temporal-cli.js';
 import { freePort } from '../src/free-port.js';
 import { startDevServer, type DevServer } from '../apps/dev/temporal-dev-server.js';
+import { loadSandboxConfig } from '../sandbox/config.js';
 import { createSandbox, type Sandbox } from '../sandbox/server.js';
 
 /**
@@ -31,13 +32,13 @@ export interface BenchStackOptions {
 }
 
 export async function startBenchStack(options: BenchStackOptions = {}): Promise<BenchStack> {
-  const config = loadConfig();
+  const config = loadConfig('dev');
   const server = await startDevServer({ cliPath: await findTemporalCli(config.temporal) });
   // Unless a benchmark sets one, far above anything the worker can ask for: the sandbox's limit and
   // ELIGIBILITY_MAX_RPS must not be what is timed.
   const rate = options.sandboxRate ?? { perSecond: 100_000, burst: 100_000 };
   const sandbox = await createSandbox({
-    ...config.sandbox,
+    ...loadSandboxConfig(),
     port: 0,
     ratePerSecond: rate.perSecond,
     rateBurst: rate.burst,

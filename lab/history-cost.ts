@@ -14,13 +14,14 @@ import { loadConfig } from '../src/config.js';
 import { findTemporalCli } from '../apps/dev/temporal-cli.js';
 import { startDevServer } from '../apps/dev/temporal-dev-server.js';
 import { startVerification } from '../src/temporal/start-verification.js';
+import { loadSandboxConfig } from '../sandbox/config.js';
 import { createSandbox } from '../sandbox/server.js';
 import { DEFAULT_TIMING, type Timing } from '../workflows/shared/timing.js';
-import { discoveryUpdatedSignal, discoveryWaitersQuery } from '../workflows/shared/messages.js';
 import { discoveryWorkflowId } from '../workflows/shared/ids.js';
 import { createWorker } from '../workers/create-worker.js';
 import { bundleWorkflows } from '../workers/workflow-bundle.js';
-import { billedActions } from './billed-actions.js';
+import { billedActions } from '../testing/billed-actions.js';
+import { discoveryUpdatedSignal, discoveryWaitersQuery } from '../workflows/discovery/discovery.js';
 
 const SCALE = 1 / 400;
 const scaled = (t: Timing): Timing =>
@@ -39,10 +40,10 @@ async function measure(name: string, handle: WorkflowHandle, extra = '') {
 
 async function run() {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
-  const config = loadConfig();
+  const config = loadConfig('dev');
   const cliPath = await findTemporalCli(config.temporal);
   const server = await startDevServer({ cliPath });
-  const sandbox = await createSandbox({ ...config.sandbox, port: 0, ratePerSecond: 10_000, rateBurst: 10_000 });
+  const sandbox = await createSandbox({ ...loadSandboxConfig(), port: 0, ratePerSecond: 10_000, rateBurst: 10_000 });
   const sandboxUrl = (await sandbox.listen()).replace(/\/$/, '');
   const connection = await Connection.connect({ address: server.address });
   const nativeConnection = await NativeConnection.connect({ address: server.address });
@@ -50,7 +51,7 @@ async function run() {
   const dataConverter = await createDataConverter({ ...config.codec, keys: generateKey('bench'), disabled: false });
   const client = new Client({ connection, dataConverter });
   const taskQueue = `bench-${randomUUID()}`;
-  const service = new EligibilityClient(loadConfig({ ELIGIBILITY_BASE_URL: sandboxUrl }).service);
+  const service = new EligibilityClient(loadConfig('worker', { ELIGIBILITY_BASE_URL: sandboxUrl }).service);
   const worker = await createWorker({
     connection: nativeConnection,
     namespace: 'default',

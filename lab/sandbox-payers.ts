@@ -1,7 +1,7 @@
 import { fork } from 'node:child_process';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { loadConfig } from '../src/config.js';
+import { loadSandboxConfig } from '../sandbox/config.js';
 import { createSandbox } from '../sandbox/server.js';
 import { SEED_PAYERS } from '../sandbox/seed.js';
 
@@ -54,7 +54,7 @@ function percentile(sorted: number[], p: number): number {
 }
 
 async function run() {
-  const base = loadConfig({}).sandbox;
+  const base = loadSandboxConfig({});
   const sandbox = await createSandbox({ ...base, port: 0, rateBurst: 1e9, ratePerSecond: 1e9 });
   try {
     const url = await sandbox.listen();

@@ -56,7 +56,7 @@ async function addColumns(page: Page, names: string[]) {
 
 async function run() {
   if (!values.workflow) throw new Error('--workflow <workflowId> is required');
-  const config = loadConfig();
+  const config = loadConfig('cli');
   const { uiUrl, namespace } = config.temporal;
   const temporal = await connectClient(config.temporal, { dataConverter: await createDataConverter(config.codec) });
   const browser = await chromium.launch({ executablePath: values.chromium, args: ['--no-sandbox'] });

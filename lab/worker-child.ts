@@ -26,7 +26,7 @@ async function run() {
   if (kind !== 'verification' && !Object.hasOwn(yardsticks, kind)) {
     throw new Error('expected verification, one-activity or two-calls');
   }
-  const config = loadConfig();
+  const config = loadConfig('worker');
   if (!process.argv.includes(IN_PROCESS)) process.exit(await relaunchWithMemoryLimits(config.worker));
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   try {

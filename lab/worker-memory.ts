@@ -13,7 +13,7 @@ import { variables } from '../src/config.js';
 import { SandboxRunList } from '../src/contract/index.js';
 import { startVerification } from '../src/temporal/start-verification.js';
 import { verificationWorkflowId } from '../workflows/shared/ids.js';
-import { runAwaitingInputSignal, supplyRunInputUpdate } from '../workflows/shared/messages.js';
+import { runAwaitingInputSignal, supplyRunInputUpdate } from '../workflows/verification/verification.js';
 import {
   builtCli,
   envArgs,

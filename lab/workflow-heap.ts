@@ -26,7 +26,7 @@ import { SandboxRunList } from '../src/contract/index.js';
 import { scheduleAppointment } from '../src/patients/patients.js';
 import { startVerification } from '../src/temporal/start-verification.js';
 import { verificationWorkflowId } from '../workflows/shared/ids.js';
-import { runAwaitingInputSignal, statusQuery } from '../workflows/shared/messages.js';
+import { runAwaitingInputSignal, statusQuery } from '../workflows/verification/verification.js';
 import { workerSinks } from '../workers/create-worker.js';
 import { bundleWorkflows, defaultWorkflowsPath } from '../workers/workflow-bundle.js';
 import { forEachLimited, numberArg, startBenchStack, type BenchStack } from './bench-stack.js';
@@ -123,7 +123,7 @@ const cases: Case[] = [
 
 async function measure(stack: BenchStack, c: Case): Promise<{ kb: number; cached: number }> {
   const taskQueue = `heap-${randomUUID()}`;
-  const config = loadConfig({ ...stack.workerEnv });
+  const config = loadConfig('worker', { ...stack.workerEnv });
   const connection = await NativeConnection.connect({ address: stack.server.address });
   const worker = await Worker.create({
     connection,

@@ -4,8 +4,7 @@ import { describeBatch, type BatchView } from '../src/batches/describe.js';
 import { itemsQuery, outcomesCondition } from '../src/batches/item-state.js';
 import { validateSubmission, type SubmittedRow } from '../src/batches/prepare.js';
 import { submitBatch, type SubmittedBatch } from '../src/batches/submit.js';
-import type { BatchTiming } from '../workflows/shared/batch-timing.js';
-import type { BatchAbout } from '../workflows/shared/batch-types.js';
+import type { BatchAbout, BatchTiming } from '../workflows/batch/batch.js';
 import { FAST } from './fixtures.js';
 import { eventually } from './workflow-harness.js';
 

@@ -44,7 +44,7 @@ export async function startTestConsole(
   } = {},
 ): Promise<TestConsole> {
   const operator = options.operator ?? { name: 'alice', password: randomBytes(12).toString('base64url') };
-  const config = loadConfig({
+  const config = loadConfig('console', {
     CONSOLE_OPERATORS: await operatorEntry(operator.name, operator.password),
     CONSOLE_SESSION_SECRET: options.sessionSecret ?? randomBytes(32).toString('hex'),
     LOG_LEVEL: 'debug',

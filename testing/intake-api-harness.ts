@@ -42,7 +42,7 @@ export async function startIntakeApiHarness(options: IntakeApiHarnessOptions = {
     options.sandbox,
     options.emitActivities ? { emit: options.emitActivities } : {},
   );
-  const config = loadConfig({
+  const config = loadConfig('intake', {
     INTAKE_API_KEY: TEST_INTAKE_KEY,
     LOG_LEVEL: options.logs ? 'warn' : 'silent',
     ...options.env,

@@ -1,4 +1,3 @@
-import { loadConfig, type SandboxConfig } from '../src/config.js';
 import {
   AccessToken,
   Discovery,
@@ -11,6 +10,7 @@ import {
   type SandboxDiscoveryRequest,
   type SandboxRun,
 } from '../src/contract/index.js';
+import { loadSandboxConfig, type SandboxConfig } from '../sandbox/config.js';
 import { createSandbox, type Stats } from '../sandbox/server.js';
 
 /** Configuration changes for one suite's sandbox; `faults` is merged field by field into the configured faults. */
@@ -43,7 +43,7 @@ export interface TestSandbox {
 }
 
 export async function startTestSandbox(overrides: TestSandboxOverrides = {}): Promise<TestSandbox> {
-  const base = loadConfig({}).sandbox;
+  const base = loadSandboxConfig({});
   const { faults, random, ...rest } = overrides;
   const config: SandboxConfig = { ...base, host: '127.0.0.1', port: 0, ...rest, faults: { ...base.faults, ...faults } };
   const sandbox = await createSandbox(config, random ? { random } : {});

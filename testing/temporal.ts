@@ -37,7 +37,7 @@ export const temporalStarted = () => Boolean(process.env[ADDRESS_VARIABLE]);
 
 /** In the main process: starts the run's dev server. */
 export async function startTestTemporalServer(): Promise<void> {
-  const { temporal } = loadConfig();
+  const { temporal } = loadConfig('dev');
   const cliPath = await findTemporalCli(temporal);
   server = await startDevServer({ cliPath, namespace: temporal.namespace });
   process.env[ADDRESS_VARIABLE] = server.address;

@@ -1,7 +1,7 @@
 import { RUN_REQUESTED_INPUT } from '../sandbox/verifications.js';
 import { startVerification } from '../src/temporal/start-verification.js';
 import type { verificationWorkflow } from '../workflows/verification/index.js';
-import { runAwaitingInputSignal, statusQuery } from '../workflows/shared/messages.js';
+import { runAwaitingInputSignal, statusQuery } from '../workflows/verification/verification.js';
 import { FAST, v1Intake, v2Intake } from './fixtures.js';
 import { testTemporal } from './temporal.js';
 import { eventually, type WorkflowHarness } from './workflow-harness.js';

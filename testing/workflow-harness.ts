@@ -31,8 +31,6 @@ export type HarnessWorkerOverrides = Partial<
   outcomes?: CallOutcomes;
   /** Another harness's task queue (two workers on one queue); default: a new one. */
   taskQueue?: string;
-  /** How long one `startBatchItems` takes a page's rows (activities/batch.ts). */
-  startSliceMs?: number;
   /** How events are kept (a suite's own): the local activity and a creation's `created` event; default: not at all. */
   emit?: EmitActivities;
   /** Another harness's sandbox, which this one then leaves open when it stops; default: a new one. */
@@ -43,17 +41,10 @@ export async function startWorkflowHarness(
   sandboxOverrides?: Parameters<typeof startTestSandbox>[0],
   workerOverrides: HarnessWorkerOverrides = {},
 ): Promise<WorkflowHarness> {
-  const {
-    outcomes,
-    startSliceMs,
-    emit,
-    taskQueue = `test-${randomUUID()}`,
-    sandbox: shared,
-    ...overrides
-  } = workerOverrides;
+  const { outcomes, emit, taskQueue = `test-${randomUUID()}`, sandbox: shared, ...overrides } = workerOverrides;
   const sandbox = shared ?? (await startTestSandbox(sandboxOverrides));
   // Refreshes discover the patient's coverage at the sandbox's discoveries (decision 0051).
-  const config = loadConfig({
+  const config = loadConfig('worker', {
     ELIGIBILITY_BASE_URL: sandbox.url,
     ELIGIBILITY_DISCOVERY_CREATE_PATH: '/sandbox/discoveries',
   });
@@ -66,7 +57,7 @@ export async function startWorkflowHarness(
     activities: {
       ...createActivities(service, { outcomes, ...(emit ? { emit } : {}) }),
       ...createPatientActivities(service, { outcomes }),
-      ...createBatchActivities({ client, taskQueue, startSliceMs, blindIndex: testBlindIndex() }),
+      ...createBatchActivities({ client, taskQueue, blindIndex: testBlindIndex() }),
       ...createGovernorActivities(client),
       ...createRefreshActivities({ client }),
     },

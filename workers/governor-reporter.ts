@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { CallOutcomes } from '../activities/outcomes.js';
-import { governorWorkflowId, outcomeReportSignal } from '../workflows/shared/governor-messages.js';
-import type { GovernorSettings, OutcomeReport } from '../workflows/shared/governor-types.js';
+import { governorWorkflowId, outcomeReportSignal } from '../workflows/governor/governor.js';
+import type { GovernorSettings, OutcomeReport } from '../workflows/governor/governor.js';
 import type { governorWorkflow } from '../workflows/governor/index.js';
 import { WorkflowType } from '../workflows/shared/workflow-types.js';
 

@@ -52,13 +52,15 @@ export function openEmitting(deps: EmittingDeps): Emitting {
     ...(deps.failingForMs !== undefined ? { failingForMs: deps.failingForMs } : {}),
     // As the dispatcher does with a 410 (activities/events): disabled, what it will not get kept for redelivery, and
     // the tenant's dispatchers told to stop delivering to it.
-    async gone(endpointId, tenant, events) {
-      const disabled = await services.endpoints.disable(endpointId, 'gone');
+    async gone(endpointId, tenant, events, seenAt) {
+      const disabled = await services.endpoints.disable(endpointId, 'gone', seenAt);
+      if (!disabled && (await services.endpoints.isActive(endpointId))) return 'changed';
       await services.log.keepUndelivered(endpointId, events);
-      if (!disabled) return;
+      if (!disabled) return 'disabled';
       recordEndpointDisabled('gone');
       logger.warn({ endpointId, undelivered: events.length }, 'event endpoint disabled: it answered 410 Gone');
       await services.dispatchers.refresh(tenant);
+      return 'disabled';
     },
   });
   return {

@@ -6,7 +6,7 @@ import type { Logger } from '../../src/logging.js';
 import { recordEndpointDisabled } from '../../src/metrics/project-metrics.js';
 import type { EventActivities, FirstAttempt } from '../../workflows/events/index.js';
 import type { OutboundEvent } from '../../workflows/shared/event-catalogue.js';
-import { DeliveryFailure, type DeliveryResult } from '../../workflows/shared/event-types.js';
+import { DeliveryFailure, type DeliveryResult } from '../../workflows/events/events.js';
 
 export interface EventActivityDeps {
   endpoints: EventEndpoints;
@@ -67,8 +67,8 @@ export function createEventActivities(deps: EventActivityDeps): EventActivities 
       return attempts.map((a) => a.outcome);
     },
 
-    async disableEndpoint({ endpointId, reason, undelivered }): Promise<void> {
-      const disabled = await deps.endpoints.disable(endpointId, reason);
+    async disableEndpoint({ endpointId, reason, undelivered, at }): Promise<void> {
+      const disabled = await deps.endpoints.disable(endpointId, reason, at !== undefined ? new Date(at) : undefined);
       await deps.log.keepUndelivered(endpointId, undelivered);
       if (!disabled) return;
       recordEndpointDisabled(reason);

@@ -6,7 +6,7 @@ import {
   type GovernorState,
   type OutcomeReport,
   type RateDecision,
-} from '../../workflows/shared/governor-types.js';
+} from '../../workflows/governor/governor.js';
 
 /*
  * The governor's rules (docs/developing/traffic.md). They run in the `decideRate` local activity, whose result the

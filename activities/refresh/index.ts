@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { countBatchItems } from '../batch/count.js';
-import { refreshCoverageSignal } from '../../workflows/shared/patient-messages.js';
-import type { AskPatientsInput, RefreshCounts } from '../../workflows/shared/refresh-types.js';
+import { refreshCoverageSignal } from '../../workflows/patient/patient.js';
+import type { AskPatientsInput, RefreshCounts } from '../../workflows/refresh/refresh.js';
 import type { RefreshActivities } from '../../workflows/refresh/index.js';
 import { activePatientsQuery, refreshedPatientsQuery } from '../../src/patients/refresh-queries.js';
 

@@ -3,7 +3,7 @@ import { findTemporalCli, temporalCliVersion } from './temporal-cli.js';
 
 // `npm run temporal:ensure`: find or build the Temporal CLI once, so later runs (tests, `npm start`) start at once.
 async function run() {
-  const { temporal } = loadConfig();
+  const { temporal } = loadConfig('dev');
   const cli = await findTemporalCli(temporal);
   console.log(`Temporal CLI: ${cli} (${await temporalCliVersion(cli)})`);
 }

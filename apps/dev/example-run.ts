@@ -8,7 +8,7 @@ import type { SubmittedBatch } from '../../src/batches/submit.js';
 import { followHints, outcomeTable } from '../../src/batches/batch-view.js';
 import { fileSummary, readBatchFile, submitFileBatch, type FileBatch } from '../../src/batches/file-batch.js';
 import { plural, table } from '../../src/text-format.js';
-import { statusQuery } from '../../workflows/shared/messages.js';
+import { statusQuery } from '../../workflows/verification/verification.js';
 import { ON_THEIR_WAY } from '../../workflows/shared/stages.js';
 
 export interface SettledRow {

@@ -18,6 +18,7 @@ import { PayerNames } from '../console/payer-names.js';
 import { EligibilityClient } from '../../src/client/index.js';
 import { devConsole, devOperatorName } from './console-operator.js';
 import { ensureRefreshSchedule } from '../../src/schedules/refresh-schedules.js';
+import type { SandboxConfig } from '../../sandbox/config.js';
 import { createSandbox } from '../../sandbox/server.js';
 import { findTemporalCli } from './temporal-cli.js';
 import { connectClient, lazyClient } from '../../src/temporal/client.js';
@@ -35,6 +36,8 @@ import { startEmbeddedDatabase } from '../../src/store/embedded.js';
 
 export interface DevStackOptions {
   config: Config;
+  /** The sandbox's own variables (sandbox/config.ts), apart from the product's. */
+  sandbox: SandboxConfig;
   /** false: use the Temporal server at TEMPORAL_ADDRESS instead of starting one. */
   startTemporal: boolean;
   log: (line: string) => void;
@@ -72,14 +75,13 @@ function hostPort(address: string): { ip: string; port: number } {
  * With no webhook authentication configured, the stack signs deliveries with a secret made for this run, shared by
  * its sandbox and its receiver, so `npm start` needs no setup and still never runs an unauthenticated receiver.
  */
-function withDevSecret(config: Config): Config {
-  const { webhook, sandbox } = config;
+function withDevSecret(config: Config, sandbox: SandboxConfig): { config: Config; sandbox: SandboxConfig } {
+  const { webhook } = config;
   const otherAuth = webhook.basicAuth !== undefined || webhook.authDisabled;
   const secret = webhook.signingSecret ?? (otherAuth ? undefined : randomBytes(32).toString('hex'));
-  if (secret === undefined) return config;
+  if (secret === undefined) return { config, sandbox };
   return {
-    ...config,
-    webhook: { ...webhook, signingSecret: secret },
+    config: { ...config, webhook: { ...webhook, signingSecret: secret } },
     sandbox: { ...sandbox, webhookSecret: sandbox.webhookSecret ?? secret },
   };
 }
@@ -171,7 +173,11 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
     for (const s of stops.reverse()) await s().catch((err: unknown) => log(`while stopping: ${String(err)}`));
   };
   try {
-    let config = withDevSecret(options.startTemporal ? onLocalDevServer(options.config) : options.config);
+    const signed = withDevSecret(
+      options.startTemporal ? onLocalDevServer(options.config) : options.config,
+      options.sandbox,
+    );
+    let config = signed.config;
     // The servers' request logs go to a file: the terminal is for the summary a person reads.
     const logFile = path.resolve(config.dev.dataDir, 'eligibility.log');
     await mkdir(path.dirname(logFile), { recursive: true });
@@ -209,8 +215,8 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
       log(`Temporal dev server on ${server.address}${uiUrl ? `, Temporal UI at ${uiUrl}` : ''}`);
     }
 
-    const sandbox = await createSandbox(config.sandbox);
-    if (config.sandbox.port !== 0) await assertPortFree(config.sandbox.port, config.sandbox.host, 'sandbox');
+    const sandbox = await createSandbox(signed.sandbox);
+    if (signed.sandbox.port !== 0) await assertPortFree(signed.sandbox.port, signed.sandbox.host, 'sandbox');
     const sandboxUrl = (await sandbox.listen()).replace(/\/$/, '');
     stops.push(() => sandbox.close());
     // Refreshes discover coverage at the sandbox's discoveries unless configured otherwise (decision 0051).

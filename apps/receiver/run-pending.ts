@@ -2,15 +2,15 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { SearchAttributePair } from '@temporalio/common';
 import { runWorkflowId, verificationWorkflowId } from '../../workflows/shared/ids.js';
-import { runAwaitingInputSignal } from '../../workflows/shared/messages.js';
+import { runAwaitingInputSignal } from '../../workflows/verification/verification.js';
 import { VerificationId } from '../../workflows/shared/search-attributes.js';
-import { runInputStartMetadata } from '../../workflows/shared/start-metadata.js';
 import type { runInputWorkflow } from '../../workflows/verification/index.js';
-import type { RunAwaitingInput, RunInputWorkflowInput } from '../../workflows/shared/types.js';
+import type { RunAwaitingInput, RunInputWorkflowInput } from '../../workflows/verification/verification.js';
 import { signalIfOpen, type ActionContext, type ActionReport } from './actions.js';
 import type { RunEvent } from './parse-delivery.js';
 import { and, is, ofType } from '../../src/temporal/visibility-query.js';
 import { WorkflowType } from '../../workflows/shared/workflow-types.js';
+import { runInputStartMetadata } from '../../workflows/verification/verification.js';
 
 const VISIBILITY_POLL_MS = 250;
 

@@ -30,7 +30,7 @@ async function run() {
   const postgres = await startThrowawayPostgres();
   const store = await openStore(postgres.url);
   const apiKey = randomBytes(24).toString('hex');
-  const config = loadConfig({ INTAKE_API_KEY: apiKey, LOG_LEVEL: 'silent' });
+  const config = loadConfig('intake', { INTAKE_API_KEY: apiKey, LOG_LEVEL: 'silent' });
   const logger = createLogger(config);
   const trail = new AuditTrail(store);
   const apis = {

@@ -21,7 +21,11 @@ import { buildIdOf } from '../../workers/deployment-version.js';
 import { promoteWhenPolling } from '../../workers/promote-version.js';
 import { runWorker } from '../../workers/run-worker.js';
 import { bundleWorkflows } from '../../workers/workflow-bundle.js';
-import { runAwaitingInputSignal, statusQuery, supplyRunInputUpdate } from '../../workflows/shared/messages.js';
+import {
+  runAwaitingInputSignal,
+  statusQuery,
+  supplyRunInputUpdate,
+} from '../../workflows/verification/verification.js';
 import { WorkflowType } from '../../workflows/shared/workflow-types.js';
 import type { verificationWorkflow } from '../../workflows/verification/index.js';
 import { forEachLimited, numberArg, startBenchStack } from '../bench-stack.js';
@@ -80,7 +84,7 @@ async function run() {
     const [a, b] = await Promise.all([buildIdOf({ codePath: fileA }), buildIdOf({ codePath: fileB })]);
 
     const startWorker = async (bundle: string, buildId: string) => {
-      const config = loadConfig({
+      const config = loadConfig('worker', {
         ...process.env,
         ...stack.workerEnv,
         WORKER_DEPLOYMENT_NAME: DEPLOYMENT,

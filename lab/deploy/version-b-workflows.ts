@@ -2,7 +2,7 @@
 // sleeps a moment, a timer command version A never issues. A history made on A and replayed on B would fail as
 // non-deterministic, so the bench shows that pinning keeps each verification on the code it started with.
 import { sleep } from '@temporalio/workflow';
-import type { VerificationWorkflowInput } from '../../workflows/shared/types.js';
+import type { VerificationWorkflowInput } from '../../workflows/verification/verification.js';
 import { verificationWorkflow as onA } from '../../workflows/verification/index.js';
 
 export * from '../../workflows/index.js';

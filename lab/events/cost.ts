@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { billedActions, localActivityTasks, type HistoryEvent } from '../billed-actions.js';
+import { billedActions, localActivityTasks, type HistoryEvent } from '../../testing/billed-actions.js';
 import { forEachLimited } from '../bench-stack.js';
 import { callIntake } from '../faults/intake-http.js';
 import { requestFor } from '../faults/rows.js';

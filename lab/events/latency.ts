@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
-import { eventMs } from '../billed-actions.js';
+import { eventMs } from '../event-time.js';
 import { callIntake } from '../faults/intake-http.js';
 import { requestFor } from '../faults/rows.js';
 import type { FaultStack } from '../faults/stack.js';

@@ -13,7 +13,7 @@
 import { numberArg } from '../bench-stack.js';
 import { startFaultStack } from '../faults/stack.js';
 import { table } from '../../src/text-format.js';
-import { DEFAULT_DELIVERY_POLICY } from '../../workflows/shared/event-types.js';
+import { DEFAULT_DELIVERY_POLICY } from '../../workflows/events/events.js';
 import { costScenario, type CostFigures } from './cost.js';
 import { latencyScenario, type LatencyFigures, type Spread } from './latency.js';
 import { outageScenario, type OutageFigures } from './outage.js';

@@ -1,6 +1,6 @@
 import { TestReceiver, verify, type Behaviour, type Received } from '../../test/events/receivers.js';
 import { EVENT_TYPES } from '../../workflows/shared/event-catalogue.js';
-import { eventDispatcherIds } from '../../workflows/shared/event-types.js';
+import { eventDispatcherIds } from '../../workflows/events/events.js';
 import { callIntake } from '../faults/intake-http.js';
 import type { FaultStack } from '../faults/stack.js';
 

@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
-import { resolveReviewUpdate } from '../../workflows/shared/messages.js';
+import { resolveReviewUpdate } from '../../workflows/verification/verification.js';
 import { VerificationStage } from '../../workflows/shared/search-attributes.js';
-import type { ReviewDecision } from '../../workflows/shared/types.js';
+import type { ReviewDecision } from '../../workflows/verification/verification.js';
 import type { Stage } from '../../workflows/shared/stages.js';
 
 /** The stage of a v1 verification whose creation may or may not have happened (docs/integrating/verifications.md). */

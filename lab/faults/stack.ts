@@ -8,8 +8,9 @@ import { requireIntakeApiKey } from '../../apps/intake-api/api-key.js';
 import { createLogger } from '../../src/logging.js';
 import { eventServices, secretBox } from '../../src/events/services.js';
 import { openStore, type Store } from '../../src/store/database.js';
-import type { DeliveryPolicy } from '../../workflows/shared/event-types.js';
+import type { DeliveryPolicy } from '../../workflows/events/events.js';
 import { startThrowawayPostgres } from '../../testing/postgres.js';
+import { loadSandboxConfig } from '../../sandbox/config.js';
 import { createSandbox, type Sandbox } from '../../sandbox/server.js';
 import { findTemporalCli } from '../../apps/dev/temporal-cli.js';
 import type { TemporalClient } from '../../src/temporal/client.js';
@@ -66,7 +67,7 @@ export async function startFaultStack(
   closers.add(() => fs.rm(dataDir, { recursive: true, force: true }));
   const close = () => closers.close();
   try {
-    const cliPath = await findTemporalCli(loadConfig().temporal);
+    const cliPath = await findTemporalCli(loadConfig('dev').temporal);
     const temporal = await RestartableTemporal.start(cliPath, dataDir);
     closers.add(() => temporal.down());
     const env = stackEnv({
@@ -84,9 +85,9 @@ export async function startFaultStack(
       store = await openStore(postgres.url);
       closers.add(() => store!.close());
     }
-    const config = loadConfig({ ...process.env, ...env });
+    const config = loadConfig('dev', { ...process.env, ...env });
 
-    const sandbox: Sandbox = await createSandbox(config.sandbox);
+    const sandbox: Sandbox = await createSandbox(loadSandboxConfig({ ...process.env, ...env }));
     const sandboxUrl = (await sandbox.listen()).replace(/\/$/, '');
     closers.add(() => sandbox.close());
 
@@ -100,7 +101,7 @@ export async function startFaultStack(
 
     const startIntake = async (taskQueue: string) => {
       // Silent: the suite counts every answer itself, and 10,000 refusals would bury the progress lines.
-      const logger = createLogger(loadConfig({ ...process.env, ...env, LOG_LEVEL: 'silent' }));
+      const logger = createLogger(loadConfig('dev', { ...process.env, ...env, LOG_LEVEL: 'silent' }));
       const app: FastifyInstance = createIntakeApi({
         config,
         client,

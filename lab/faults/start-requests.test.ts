@@ -29,7 +29,7 @@ describe('the faults bench’s starts through a Temporal outage', function () {
 
   before(async () => {
     proxy = await startTcpProxy(testTemporal().server.address);
-    const config = loadConfig({ TEMPORAL_ADDRESS: proxy.address });
+    const config = loadConfig('intake', { TEMPORAL_ADDRESS: proxy.address });
     temporal = await connectClient(
       { ...config.temporal, namespace: testTemporal().server.namespace },
       { dataConverter: testDataConverter() },

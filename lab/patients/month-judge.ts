@@ -1,4 +1,4 @@
-import type { CoverageEntry, PatientView } from '../../workflows/shared/patient-types.js';
+import type { CoverageEntry, PatientView } from '../../workflows/patient/patient.js';
 
 /** A verification as the sandbox recorded its creation. */
 export interface SandboxCreation {

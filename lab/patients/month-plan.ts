@@ -1,5 +1,5 @@
-import type { CheckPolicy } from '../../workflows/shared/patient-types.js';
-import { DEFAULT_CHECK_POLICY } from '../../workflows/shared/patient-types.js';
+import type { CheckPolicy } from '../../workflows/patient/patient.js';
+import { DEFAULT_CHECK_POLICY } from '../../workflows/patient/patient.js';
 
 const DAY_MS = 86_400_000;
 

@@ -13,7 +13,7 @@ import { bookUpload } from '../../src/appointment-uploads/book-upload.js';
 import type { UploadRow } from '../../src/appointment-uploads/read-upload.js';
 import type { UploadRowResult } from '../../src/appointment-uploads/book-upload.js';
 import { cancelAppointment, readPatient, rescheduleAppointment, type Patients } from '../../src/patients/patients.js';
-import type { Appointment, PatientView } from '../../workflows/shared/patient-types.js';
+import type { Appointment, PatientView } from '../../workflows/patient/patient.js';
 import { builtCli, envArgs, forEachLimited, numberArg, startBenchStack, startWorkerChild } from '../bench-stack.js';
 import { processCpuMs, relaunchedWorkerPid } from '../proc-stats.js';
 import { describeInterval, readWorkerMetrics } from '../worker-metrics.js';

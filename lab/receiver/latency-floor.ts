@@ -18,9 +18,7 @@ import { EligibilityClient } from '../../src/client/index.js';
 import { loadConfig } from '../../src/config.js';
 import { table } from '../../src/text-format.js';
 import { discoveryWorkflowId } from '../../workflows/shared/ids.js';
-import type { DiscoveryWorkflowInput } from '../../workflows/shared/types.js';
 import { WorkflowType } from '../../workflows/shared/workflow-types.js';
-import type { discoveryWorkflow } from '../../workflows/verification/index.js';
 import { createWorker } from '../../workers/create-worker.js';
 import { bundleWorkflowsInChild } from '../../workers/workflow-bundle.js';
 import { numberArg, startBenchStack, type BenchStack } from '../bench-stack.js';
@@ -28,6 +26,8 @@ import { percentile } from '../percentile.js';
 import { signalSteps } from './signal-steps.js';
 import { bareSignalWithStart, completeDiscovery, newDiscovery } from './stack.js';
 import { wakeSignal, type wokenWorkflow } from './woken-workflow.js';
+import type { DiscoveryWorkflowInput } from '../../workflows/discovery/discovery.js';
+import type { discoveryWorkflow } from '../../workflows/discovery/index.js';
 
 const waiters = numberArg('waiters', 40);
 const staggerMs = numberArg('stagger-ms', 100);
@@ -111,7 +111,7 @@ async function minimal(
 /** The project's `discovery-<id>`s, each for a pending discovery whose waiter has looked (so none fetches at start). */
 async function project(stack: BenchStack, connection: NativeConnection): Promise<Waiting> {
   const { client, taskQueue } = stack;
-  const config = loadConfig({ ELIGIBILITY_BASE_URL: stack.sandboxUrl });
+  const config = loadConfig('worker', { ELIGIBILITY_BASE_URL: stack.sandboxUrl });
   const worker = await createWorker({
     connection,
     namespace: client.options.namespace,

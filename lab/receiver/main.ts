@@ -28,8 +28,8 @@ import { table } from '../../src/text-format.js';
 import { and, ofType, withStatus } from '../../src/temporal/visibility-query.js';
 import { WorkflowType } from '../../workflows/shared/workflow-types.js';
 import { discoveryWorkflowId } from '../../workflows/shared/ids.js';
-import { discoveryWaitersQuery } from '../../workflows/shared/messages.js';
-import { billedActions, eventMs, type HistoryEvent } from '../billed-actions.js';
+import { billedActions, type HistoryEvent } from '../../testing/billed-actions.js';
+import { eventMs } from '../event-time.js';
 import { until } from '../until.js';
 import { percentile } from '../percentile.js';
 import { signalSteps } from './signal-steps.js';
@@ -43,6 +43,7 @@ import {
   startReceiverStack,
   type ReceiverStack,
 } from './stack.js';
+import { discoveryWaitersQuery } from '../../workflows/discovery/discovery.js';
 
 const deliveries = numberArg('deliveries', 1000);
 const concurrency = numberArg('concurrency', 32);

@@ -1,4 +1,5 @@
-import { eventMs, type HistoryEvent } from '../billed-actions.js';
+import type { HistoryEvent } from '../../testing/billed-actions.js';
+import { eventMs } from '../event-time.js';
 
 /**
  * The time from a signal to the activity it sets off, step by step, from the woken workflow's history (server clock):

@@ -14,8 +14,8 @@ import type { Client } from '@temporalio/client';
 import { readPatient, scheduleAppointment, type Patients } from '../../src/patients/patients.js';
 import { putRefreshSchedule } from '../../src/schedules/refresh-schedules.js';
 import { refreshScheduleId } from '../../workflows/shared/ids.js';
-import type { CoverageChangeKind } from '../../workflows/shared/patient-types.js';
-import { refreshTotals, type RefreshProgress } from '../../workflows/shared/refresh-types.js';
+import type { CoverageChangeKind } from '../../workflows/patient/patient.js';
+import { refreshTotals, type RefreshProgress } from '../../workflows/refresh/refresh.js';
 import { forEachLimited, numberArg } from '../bench-stack.js';
 import { startFaultStack } from '../faults/stack.js';
 import { subscribe } from '../events/receiving.js';
@@ -42,7 +42,7 @@ async function main() {
   process.env.ELIGIBILITY_DISCOVERY_CREATE_PATH = '/sandbox/discoveries';
   const stack = await startFaultStack(log, { maxRps: 500, events: { policy: { initialIntervalSeconds: 1 } } });
   const { client } = stack;
-  const sandboxUrl = `http://127.0.0.1:${stack.config.sandbox.port}`;
+  const sandboxUrl = stack.sandbox.url;
   try {
     const tenant = `clinic-${randomBytes(3).toString('hex')}`;
     const sink = await subscribe(stack, tenant);

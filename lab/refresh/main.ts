@@ -7,7 +7,7 @@
  * once (lost 0, duplicates 0), no inactive patient verified.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { refreshTotals, type RefreshProgress } from '../../workflows/shared/refresh-types.js';
+import { refreshTotals, type RefreshProgress } from '../../workflows/refresh/refresh.js';
 import { numberArg } from '../bench-stack.js';
 import {
   bookPatients,

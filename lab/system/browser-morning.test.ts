@@ -48,7 +48,7 @@ describe("operator console in a browser: an operator's morning", function () {
   before(async () => {
     [h, store] = await Promise.all([startWorkflowHarness(), testStore()]);
     audit = new AuditTrail(store);
-    const service = loadConfig({ ELIGIBILITY_BASE_URL: h.sandbox.url }).service;
+    const service = loadConfig('worker', { ELIGIBILITY_BASE_URL: h.sandbox.url }).service;
     console = await startTestConsole(client(), {
       listen: true,
       audit,

@@ -10,8 +10,8 @@ import { eventServices } from '../../src/events/services.js';
 import type { Store } from '../../src/store/database.js';
 import { startVerification } from '../../src/temporal/start-verification.js';
 import type { verificationWorkflow } from '../../workflows/verification/index.js';
-import { eventDispatcherIds } from '../../workflows/shared/event-types.js';
-import { statusQuery } from '../../workflows/shared/messages.js';
+import { eventDispatcherIds } from '../../workflows/events/events.js';
+import { statusQuery } from '../../workflows/verification/verification.js';
 import { batchIdFor, submitRequests } from '../../testing/batches.js';
 import { testCodecKeys } from '../../testing/codec.js';
 import { testStore } from '../../testing/database.js';
@@ -38,7 +38,7 @@ describe('operator console in a browser', function () {
   before(async () => {
     [h, store] = await Promise.all([startWorkflowHarness(), testStore()]);
     // With a database of its own, so that the administrators' pages have something to manage.
-    const config = loadConfig({ LOG_LEVEL: 'silent' });
+    const config = loadConfig('console', { LOG_LEVEL: 'silent' });
     const events = { ...config.events, taskQueue: `browser-events-${eventTenant}` };
     console = await startTestConsole(client(), {
       events: eventServices(store, new SecretBox(testCodecKeys()), client(), { events }),

@@ -151,7 +151,7 @@ describe('eligibility dev (npm start)', function () {
       const connection = await Connection.connect({ address: env.TEMPORAL_ADDRESS });
       try {
         // Memos are payloads, encrypted like the rest: read with the stack's keys (a batch's memo holds its counts).
-        const dataConverter = await createDataConverter(loadConfig(env).codec);
+        const dataConverter = await createDataConverter(loadConfig('dev', env).codec);
         const attributes: string[] = [];
         for await (const wf of new Client({ connection, dataConverter }).workflow.list()) {
           attributes.push(JSON.stringify(wf.typedSearchAttributes), JSON.stringify(wf.searchAttributes));

@@ -26,7 +26,7 @@ describe("the worker's /metrics, /healthz and /readyz (eligibility worker, its o
   let taskQueue: string;
 
   before(async () => {
-    cliPath = await findTemporalCli(loadConfig().temporal);
+    cliPath = await findTemporalCli(loadConfig('dev').temporal);
     temporalPort = await freePort();
     server = await startDevServer({ cliPath, port: temporalPort });
     sandbox = await startTestSandbox();

@@ -14,7 +14,7 @@ describe('eligibility worker memory limits', function () {
   this.timeout(120_000);
 
   it('holds the default cache in the default heap, and refuses a cache its heap cannot hold', () => {
-    const defaults = loadConfig({}).worker;
+    const defaults = loadConfig('worker', {}).worker;
     assert.doesNotThrow(() => checkCacheFitsHeap(defaults));
     // heapNeededMb already doubles what was measured live; the default keeps a quarter of the heap beyond even that.
     assert.ok(heapNeededMb(defaults.maxCachedWorkflows) <= defaults.heapMb * 0.75, 'the default leaves the cache room');

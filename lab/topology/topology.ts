@@ -87,7 +87,7 @@ export interface Topology {
 
 export async function startTopology(options: TopologyOptions): Promise<Topology> {
   const { log } = options;
-  const baseConfig = loadConfig();
+  const baseConfig = loadConfig('dev');
   const binaries = await ensureServerBinaries({
     cacheDir: baseConfig.temporal.cacheDir,
     go: await findOnPath('go', baseConfig.temporal.searchPath),
@@ -158,7 +158,7 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
       // The governor's answer to real 429s is measured by `npm run bench:traffic`.
       ELIGIBILITY_GOVERNOR: 'false',
     };
-    const config = loadConfig({ ...process.env, ...appEnv });
+    const config = loadConfig('dev', { ...process.env, ...appEnv });
     // A fresh cluster has no namespace: `eligibility setup` makes it ready, as an operator of a real cluster would.
     await bundled;
     const setup = await runCli(appEnv, ['setup']);

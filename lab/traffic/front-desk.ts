@@ -15,8 +15,8 @@
  * created per caller id (double starts), beside the same measured first without a batch.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { runAwaitingInputSignal } from '../../workflows/shared/messages.js';
-import type { VerificationStatus } from '../../workflows/shared/types.js';
+import { runAwaitingInputSignal } from '../../workflows/verification/verification.js';
+import type { VerificationStatus } from '../../workflows/verification/verification.js';
 import { numberArg } from '../bench-stack.js';
 import { SandboxControl } from '../faults/sandbox-control.js';
 import { checkIns, timesToCreated, type Figures } from './check-ins.js';

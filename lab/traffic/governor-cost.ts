@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { governorWorkflowId } from '../../workflows/shared/governor-messages.js';
+import { governorWorkflowId } from '../../workflows/governor/governor.js';
 
 type Event = {
   eventType?: unknown;
@@ -13,7 +13,7 @@ type Event = {
 };
 
 /**
- * Billed Temporal actions (lab/billed-actions.ts) of the governor of `taskQueue`, from its histories: each report (a
+ * Billed Temporal actions (testing/billed-actions.ts) of the governor of `taskQueue`, from its histories: each report (a
  * signal-with-start: 1, whether it started the run or not), each workflow task that ran its local activity (1), each
  * continue-as-new (1). Queries (people's `eligibility governor`) are not counted: they are not part of governing.
  */

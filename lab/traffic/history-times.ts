@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
-import { eventMs, type HistoryEvent as Event } from '../billed-actions.js';
+import type { HistoryEvent as Event } from '../../testing/billed-actions.js';
+import { eventMs } from '../event-time.js';
 
 /** Where the time to `created` went: waiting in the task queue for workflow tasks, and for activity tasks. */
 export interface CreatedTimes {

@@ -68,7 +68,7 @@ export async function startLanesStack(options: LanesStackOptions): Promise<Lanes
       workers.push({ child, httpPort });
       await child.ready;
     }
-    const config = loadConfig({
+    const config = loadConfig('intake', {
       INTAKE_API_KEY: INTAKE_KEY,
       LOG_LEVEL: 'warn',
       ...(options.tenantWeights ? { ELIGIBILITY_TENANT_WEIGHTS: options.tenantWeights } : {}),

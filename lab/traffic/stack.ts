@@ -32,7 +32,7 @@ export interface TrafficStack {
 export async function startTrafficStack(): Promise<TrafficStack> {
   const bench = await startBenchStack();
   const sandbox = new SandboxControl(bench.sandboxUrl);
-  const service = loadConfig({ ...process.env, ELIGIBILITY_BASE_URL: bench.sandboxUrl }).service;
+  const service = loadConfig('worker', { ...process.env, ELIGIBILITY_BASE_URL: bench.sandboxUrl }).service;
   const workers: WorkerChild[] = [];
   const stack: TrafficStack = {
     bench,

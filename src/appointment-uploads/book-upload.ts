@@ -1,6 +1,6 @@
 import { ApplicationFailure, WorkflowUpdateFailedError } from '@temporalio/client';
 import pLimit from 'p-limit';
-import { PatientRefusal } from '../../workflows/shared/patient-types.js';
+import { PatientRefusal } from '../../workflows/patient/patient.js';
 import {
   DEFAULT_TIME_ZONE,
   appointmentIdOf,

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { VerificationIntake } from '../contract/index.js';
-import { intakeMemberId } from '../../workflows/shared/intake.js';
+import { intakeMemberId } from '../../workflows/verification/verification.js';
 import type { BlindIndexKey, BlindIndexKeys } from './keys.js';
 import { normaliseDateOfBirth, normaliseLastName, normaliseMemberId } from './normalise.js';
 

@@ -2,14 +2,14 @@ import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { EventsConfig } from '../config.js';
 import type { eventDispatcherWorkflow } from '../../workflows/events/index.js';
 import type { OutboundEvent } from '../../workflows/shared/event-catalogue.js';
-import { endpointsSignal, redeliverSignal } from '../../workflows/shared/event-messages.js';
+import { endpointsSignal, redeliverSignal } from '../../workflows/events/events.js';
 import {
   DEFAULT_DELIVERY_POLICY,
   dispatcherOf,
   eventDispatcherIds,
   type DeliveryPolicy,
   type EndpointsUpdate,
-} from '../../workflows/shared/event-types.js';
+} from '../../workflows/events/events.js';
 import { Tenant } from '../../workflows/shared/search-attributes.js';
 import { WorkflowType } from '../../workflows/shared/workflow-types.js';
 import type { EventEndpoints } from './endpoints.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { TenantSchema } from '../temporal/tenant.js';
 import { EVENT_TYPES } from '../../workflows/shared/event-catalogue.js';
-import { DEFAULT_EVENT_TENANT } from '../../workflows/shared/event-types.js';
+import { DEFAULT_EVENT_TENANT } from '../../workflows/shared/search-attributes.js';
 
 /*
  * The rules of event endpoints (docs/integrating/events.md) that the intake API, the console and the CLI all apply:

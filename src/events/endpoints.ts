@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { Store } from '../store/database.js';
 import type { EndpointStatus, EventEndpointsTable } from '../store/tables.js';
-import type { DispatchEndpoint } from '../../workflows/shared/event-types.js';
+import type { DispatchEndpoint } from '../../workflows/events/events.js';
 import { newEndpointSecret, type SecretBox } from './secret-box.js';
 
 /** An endpoint as shown to its tenant: never its secrets. */
@@ -157,15 +157,30 @@ export class EventEndpoints {
     return { endpoint: view(updated), secret };
   }
 
-  /** Stops deliveries to an active endpoint (`gone`, `failing`); false when it was not active. */
-  async disable(id: string, reason: string): Promise<boolean> {
-    const { numUpdatedRows } = await this.store.db
+  /**
+   * Stops deliveries to an active endpoint (`gone`, `failing`) for what an attempt at `seenAt` was answered; false when
+   * it was not active, or changed after `seenAt` (an operator re-enabled or corrected it: a late 410 of the endpoint as
+   * it was must not disable it as it is now).
+   */
+  async disable(id: string, reason: string, seenAt?: Date): Promise<boolean> {
+    let update = this.store.db
       .updateTable('event_endpoints')
       .set({ status: 'disabled', disabled_reason: reason, disabled_at: new Date(), updated_at: new Date() })
       .where('id', '=', id)
-      .where('status', '=', 'active')
-      .executeTakeFirst();
+      .where('status', '=', 'active');
+    if (seenAt) update = update.where('updated_at', '<=', seenAt);
+    const { numUpdatedRows } = await update.executeTakeFirst();
     return numUpdatedRows > 0n;
+  }
+
+  /** Whether the endpoint is active now. */
+  async isActive(id: string): Promise<boolean> {
+    const row = await this.store.db
+      .selectFrom('event_endpoints')
+      .select('status')
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row?.status === 'active';
   }
 
   /** The tenant's active endpoints, as its dispatcher holds them. */

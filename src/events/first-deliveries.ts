@@ -17,8 +17,11 @@ export interface FirstDeliveriesOptions {
   failingForMs?: number;
   /** Events waiting here for one endpoint beyond which the next go straight to the dispatcher. */
   maxWaiting?: number;
-  /** The endpoint answered 410 Gone: disable it and keep `events` (and every later one) for redelivery. */
-  gone(endpointId: string, tenant: string, events: OutboundEvent[]): Promise<void>;
+  /**
+   * The endpoint answered 410 Gone at `seenAt`: disable it and keep `events` for redelivery. `changed`: it was changed
+   * (re-enabled) after `seenAt`, so it stays active and `events` were not kept.
+   */
+  gone(endpointId: string, tenant: string, events: OutboundEvent[], seenAt: Date): Promise<'disabled' | 'changed'>;
 }
 
 /** Longer than a handover's signal takes, retries included, in all but an outage of Temporal. */
@@ -42,8 +45,8 @@ interface Chain {
 }
 
 interface Lane {
-  /** It answered 410: disabled; what comes meanwhile is kept as undelivered. */
-  gone: boolean;
+  /** When it answered 410 (it is disabled); what comes meanwhile is kept as undelivered. */
+  goneAt: Date | undefined;
   running: number;
   waiting: number;
   parked: string[];
@@ -107,7 +110,7 @@ export class FirstDeliveries {
   private lane(endpointId: string): Lane {
     let lane = this.lanes.get(endpointId);
     if (!lane) {
-      lane = { gone: false, running: 0, waiting: 0, parked: [], failingUntil: 0 };
+      lane = { goneAt: undefined, running: 0, waiting: 0, parked: [], failingUntil: 0 };
       this.lanes.set(endpointId, lane);
     }
     return lane;
@@ -123,10 +126,10 @@ export class FirstDeliveries {
         return;
       }
       const lane = this.lane(job.endpointId);
-      if (lane.gone) {
+      if (lane.goneAt) {
         chain.jobs.shift();
         lane.waiting--;
-        this.keepGone(job);
+        this.keepGone(job, lane, lane.goneAt);
         continue;
       }
       if (chain.handedOver || job.afterHanded || lane.failingUntil > Date.now() || lane.waiting > this.maxWaiting) {
@@ -145,12 +148,13 @@ export class FirstDeliveries {
       lane.waiting--;
       lane.running++;
       chain.busy = true;
+      const started = new Date();
       void this.attempt(job).then((outcome) => {
         lane.running--;
         chain.busy = false;
         if (outcome === 'gone') {
-          lane.gone = true;
-          this.keepGone(job);
+          lane.goneAt = started;
+          this.keepGone(job, lane, started);
         } else if (outcome !== 'delivered') {
           chain.handedOver = true;
           lane.failingUntil = Date.now() + this.failingForMs;
@@ -163,11 +167,17 @@ export class FirstDeliveries {
     }
   }
 
-  private keepGone(job: Job): void {
-    // Not disabled here (the database unreachable): its dispatcher will, when its own attempt is answered 410.
-    this.opts
-      .gone(job.endpointId, job.event.tenant, [job.event])
-      .catch(() => this.opts.handoff.hand(job.endpointId, job.event));
+  private keepGone(job: Job, lane: Lane, seenAt: Date): void {
+    this.opts.gone(job.endpointId, job.event.tenant, [job.event], seenAt).then(
+      (result) => {
+        if (result === 'disabled') return;
+        // Re-enabled since it answered 410: it is delivered to again (by its dispatcher, behind what went there).
+        if (lane.goneAt === seenAt) lane.goneAt = undefined;
+        this.opts.handoff.hand(job.endpointId, job.event);
+      },
+      // Not disabled here (the database unreachable): its dispatcher will, when its own attempt is answered 410.
+      () => this.opts.handoff.hand(job.endpointId, job.event),
+    );
   }
 
   private rememberHandedOver(id: string): void {

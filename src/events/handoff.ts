@@ -1,8 +1,8 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Logger } from '../logging.js';
 import type { OutboundEvent } from '../../workflows/shared/event-catalogue.js';
-import { redeliverSignal } from '../../workflows/shared/event-messages.js';
-import { dispatcherOf } from '../../workflows/shared/event-types.js';
+import { redeliverSignal } from '../../workflows/events/events.js';
+import { dispatcherOf } from '../../workflows/events/events.js';
 import type { EventDispatchers } from './dispatchers.js';
 import type { EventOutbox } from './outbox.js';
 

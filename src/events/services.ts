@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import { loadCodecKeys } from '../codec/keys.js';
 import type { Config } from '../config.js';
 import type { Store } from '../store/database.js';
-import type { DeliveryPolicy } from '../../workflows/shared/event-types.js';
+import type { DeliveryPolicy } from '../../workflows/events/events.js';
 import { deliveryPolicy, EventDispatchers } from './dispatchers.js';
 import { EventEndpoints } from './endpoints.js';
 import { EventLog } from './event-log.js';

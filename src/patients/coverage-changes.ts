@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { patientWorkflowId } from '../../workflows/shared/ids.js';
-import { markChangesSeenUpdate, patientQuery } from '../../workflows/shared/patient-messages.js';
-import { CHANGE_ID_PATTERN, type CoverageChange } from '../../workflows/shared/patient-types.js';
+import { markChangesSeenUpdate, patientQuery } from '../../workflows/patient/patient.js';
+import { CHANGE_ID_PATTERN, type CoverageChange } from '../../workflows/patient/patient.js';
 import { CoverageChanges, Tenant } from '../../workflows/shared/search-attributes.js';
 import { WorkflowType } from '../../workflows/shared/workflow-types.js';
 import {

@@ -1,5 +1,5 @@
 import { patientFields } from '../audit/patient-fields.js';
-import type { PatientView } from '../../workflows/shared/patient-types.js';
+import type { PatientView } from '../../workflows/patient/patient.js';
 
 /**
  * What showing a patient discloses, by name (the audit trail's `fields`): its details, the member ids its discoveries

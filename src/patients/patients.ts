@@ -2,20 +2,15 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
 import type { SearchAttributePair } from '@temporalio/common';
 import type { VerificationPatient } from '../contract/index.js';
-import { DEFAULT_EVENT_TENANT } from '../../workflows/shared/event-types.js';
+import { DEFAULT_EVENT_TENANT } from '../../workflows/shared/search-attributes.js';
 import { patientWorkflowId } from '../../workflows/shared/ids.js';
 import {
   cancelAppointmentUpdate,
   patientQuery,
   rescheduleAppointmentUpdate,
   scheduleAppointmentUpdate,
-} from '../../workflows/shared/patient-messages.js';
-import type {
-  Appointment,
-  AppointmentDetails,
-  CheckPolicy,
-  PatientView,
-} from '../../workflows/shared/patient-types.js';
+} from '../../workflows/patient/patient.js';
+import type { Appointment, AppointmentDetails, CheckPolicy, PatientView } from '../../workflows/patient/patient.js';
 import { lanePriority } from '../../workflows/shared/priority.js';
 import { Tenant } from '../../workflows/shared/search-attributes.js';
 import { startMetadata } from '../../workflows/shared/start-metadata.js';

@@ -1,4 +1,4 @@
-import { DEFAULT_EVENT_TENANT } from '../../workflows/shared/event-types.js';
+import { DEFAULT_EVENT_TENANT } from '../../workflows/shared/search-attributes.js';
 import { RefreshId, Tenant, VisitMonths } from '../../workflows/shared/search-attributes.js';
 import { WorkflowType } from '../../workflows/shared/workflow-types.js';
 import {

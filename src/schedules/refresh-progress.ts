@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
-import { refreshProgressQuery } from '../../workflows/shared/refresh-messages.js';
-import type { RefreshProgress } from '../../workflows/shared/refresh-types.js';
+import { refreshProgressQuery } from '../../workflows/refresh/refresh.js';
+import type { RefreshProgress } from '../../workflows/refresh/refresh.js';
 
 /**
  * A refresh's progress: its query while it runs, its result once done (a query of a closed workflow replays it; the

@@ -5,9 +5,9 @@ import {
   type ScheduleDescription,
   type ScheduleOptions,
 } from '@temporalio/client';
-import { DEFAULT_EVENT_TENANT } from '../../workflows/shared/event-types.js';
+import { DEFAULT_EVENT_TENANT } from '../../workflows/shared/search-attributes.js';
 import { refreshScheduleId } from '../../workflows/shared/ids.js';
-import type { ActiveWindow, RefreshWorkflowInput } from '../../workflows/shared/refresh-types.js';
+import type { ActiveWindow, RefreshWorkflowInput } from '../../workflows/refresh/refresh.js';
 import { Tenant } from '../../workflows/shared/search-attributes.js';
 import { startMetadata } from '../../workflows/shared/start-metadata.js';
 import { WorkflowType } from '../../workflows/shared/workflow-types.js';

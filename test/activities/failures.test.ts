@@ -7,7 +7,7 @@ import { createActivities, type Activities, type ActivityDeps } from '../../acti
 import { rateLimitBackoffMs, UNAUTHORIZED_RETRY_DELAY_MS } from '../../activities/failures.js';
 import { CallOutcomes } from '../../activities/outcomes.js';
 import { HELD_BACK_RETRY_MS, RateLimitBrake } from '../../activities/rate-limit-brake.js';
-import { EligibilityClient, type Transport } from '../../src/client/index.js';
+import { EligibilityClient } from '../../src/client/index.js';
 import { FailureType } from '../../workflows/shared/failure-types.js';
 import { serviceConfig } from '../client/local-server.js';
 import { rejection } from '../client/requests.js';
@@ -19,29 +19,28 @@ const token = { access_token: 'activity-test-token', token_type: 'Bearer', expir
 type Answer =
   { status: number; body?: unknown; headers?: Record<string, string> } | 'network' | { network: string } | 'hang';
 
-/** Activities over a real client whose transport is a fake service answering `answer`; counts the calls. */
+/** Activities over a real client whose `fetch` is a fake service answering `answer`; counts the calls. */
 function activitiesAnswering(answer: Answer, deps?: ActivityDeps): { activities: Activities; calls: () => number } {
   let calls = 0;
-  const fakeTransport: Transport = async (url, init) => {
-    const reply = (status: number, body: unknown, headers: Record<string, string> = {}) => ({
-      statusCode: status,
-      headers,
-      body: { text: () => Promise.resolve(body === undefined ? '' : JSON.stringify(body)) },
-    });
-    if (new URL(url).pathname === '/oauth/token') return reply(200, token);
+  const fakeFetch: typeof fetch = async (input) => {
+    const request = input as Request;
+    const reply = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+      new Response(body === undefined ? null : JSON.stringify(body), { status, headers });
+    if (new URL(request.url).pathname === '/oauth/token') return reply(200, token);
     calls += 1;
-    // As the socket fails: an error whose code names what went wrong.
-    const wireError = (code: string) => Object.assign(new Error('other side closed'), { code });
+    // As fetch fails: a TypeError whose cause, the socket's error, has a code naming what went wrong.
+    const wireError = (code: string) =>
+      new TypeError('fetch failed', { cause: Object.assign(new Error('other side closed'), { code }) });
     if (answer === 'network') throw wireError('ECONNRESET');
     if (typeof answer === 'object' && 'network' in answer) throw wireError(answer.network);
     if (answer === 'hang') {
       return new Promise((_resolve, reject) =>
-        init.signal.addEventListener('abort', () => reject(init.signal.reason as Error)),
+        request.signal.addEventListener('abort', () => reject(request.signal.reason as Error)),
       );
     }
     return reply(answer.status, answer.body, answer.headers);
   };
-  const client = new EligibilityClient(serviceConfig('http://service.invalid'), { transport: fakeTransport });
+  const client = new EligibilityClient(serviceConfig('http://service.invalid'), { fetch: fakeFetch });
   return { activities: createActivities(client, deps), calls: () => calls };
 }
 

@@ -40,7 +40,7 @@ describe('activities on a real worker', function () {
   it('creates each of 20 verifications exactly once through 500s, 429s and dropped responses', async () => {
     const { nativeConnection, client, server } = testTemporal();
     const taskQueue = `test-activities-${randomUUID()}`;
-    const config = loadConfig({ ELIGIBILITY_BASE_URL: sandbox.url });
+    const config = loadConfig('worker', { ELIGIBILITY_BASE_URL: sandbox.url });
     const worker = await createWorker({
       connection: nativeConnection,
       namespace: server.namespace,

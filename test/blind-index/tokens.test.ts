@@ -71,14 +71,14 @@ describe('the blind index: normalising and keyed hashes', () => {
     assert.equal(derived.current.id, 'c2');
     assert.equal(derived.all.length, 2);
     assert.ok(!derived.current.key.equals(codecKeys(codec, 'test').current.key));
-    const loaded = await loadBlindIndexKeys(loadConfig({ CODEC_KEYS: codec }).codec);
+    const loaded = await loadBlindIndexKeys(loadConfig('intake', { CODEC_KEYS: codec }).codec);
     assert.deepEqual(loaded?.current.key, derived.current.key);
     const own = generateKey('own');
     assert.equal(
-      (await loadBlindIndexKeys(loadConfig({ CODEC_KEYS: codec, BLIND_INDEX_KEYS: own }).codec))?.current.id,
+      (await loadBlindIndexKeys(loadConfig('intake', { CODEC_KEYS: codec, BLIND_INDEX_KEYS: own }).codec))?.current.id,
       'own',
     );
-    assert.equal(await loadBlindIndexKeys(loadConfig({ ENCRYPTION_DISABLED: 'true' }).codec), undefined);
+    assert.equal(await loadBlindIndexKeys(loadConfig('intake', { ENCRYPTION_DISABLED: 'true' }).codec), undefined);
   });
 
   it('reads what an intake request is found by: v2 name, date of birth and member id; v1 its member id', () => {

@@ -18,7 +18,7 @@ describe("contract: the eligibility service's OpenAPI document", () => {
   });
 
   it('documents the configured defaults for the gaps of the spec', () => {
-    const { service } = loadConfig({});
+    const { service } = loadConfig('worker', {});
     assert.equal(DEFAULT_OPENAPI_OPTIONS.idempotencyHeader, service.idempotencyHeader);
     assert.deepEqual(DEFAULT_OPENAPI_OPTIONS.v1FieldNames, {
       npi: service.v1NpiField,

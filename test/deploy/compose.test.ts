@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import fs from 'node:fs/promises';
 import { Ajv2019 } from 'ajv/dist/2019.js';
-import { loadConfig, requiredInDeployment, variables } from '../../src/config.js';
+import { loadConfig, requiredIn, variables, type Role } from '../../src/config.js';
+import { loadSandboxConfig, sandboxRequiredInDeployment, sandboxVariables } from '../../sandbox/config.js';
 import { temporalVersions } from '../../apps/dev/temporal-release.js';
 import {
   environmentOf,
@@ -18,10 +19,25 @@ import {
   type Service,
 } from './compose-file.js';
 
-type Role = keyof typeof requiredInDeployment;
-const known = new Set(Object.keys(variables));
+/** The image's commands compose runs, each by the role whose variables it reads (the sandbox reads its own). */
+const ROLE_OF_COMMAND = {
+  worker: 'worker',
+  receiver: 'receiver',
+  intake: 'intake',
+  'codec-server': 'codec-server',
+  // Runs once per namespace and exits (`eligibility setup`, compose's temporal-setup): a client command.
+  setup: 'cli',
+} as const satisfies Record<string, Role>;
+type Command = keyof typeof ROLE_OF_COMMAND | 'sandbox';
+const COMMANDS: readonly string[] = [...Object.keys(ROLE_OF_COMMAND), 'sandbox'];
+const requiredBy = (command: Command): string[] =>
+  command === 'sandbox' ? sandboxRequiredInDeployment() : requiredIn(ROLE_OF_COMMAND[command]);
+const configOf = (command: Command, env: Record<string, string>): unknown =>
+  command === 'sandbox' ? loadSandboxConfig(env) : loadConfig(ROLE_OF_COMMAND[command], env);
+const tables = { ...variables, ...sandboxVariables };
+const known = new Set(Object.keys(tables));
 const secretVariables = new Set(
-  Object.entries(variables)
+  Object.entries(tables)
     .filter(([, spec]) => 'secret' in spec && spec.secret)
     .map(([name]) => name),
 );
@@ -57,14 +73,17 @@ function services(doc: unknown): Record<string, Service> {
   return (doc as { services: Record<string, Service> }).services;
 }
 
-/** The services built from the Dockerfile, by name, with the role their command runs. */
-function projectServices(doc: unknown): [string, Service, Role][] {
+/** The services built from the Dockerfile, by name, with the command they run. */
+function projectServices(doc: unknown): [string, Service, Command][] {
   return Object.entries(services(doc))
     .filter(([, s]) => s.build !== undefined)
     .map(([name, s]) => {
-      const role = Array.isArray(s.command) ? s.command[0] : s.command?.split(' ')[0];
-      assert.ok(role && role in requiredInDeployment, `${name}: command ${String(role)} is not a role of the image`);
-      return [name, s, role as Role];
+      const command = Array.isArray(s.command) ? s.command[0] : s.command?.split(' ')[0];
+      assert.ok(
+        command && COMMANDS.includes(command),
+        `${name}: command ${String(command)} is not a role of the image`,
+      );
+      return [name, s, command as Command];
     });
 }
 
@@ -103,25 +122,25 @@ describe('docker-compose.yml', () => {
 
   it('runs every project service from the one image built from the Dockerfile, its role chosen by command', () => {
     const project = projectServices(doc);
-    assert.deepEqual(project.map(([, , role]) => role).sort(), Object.keys(requiredInDeployment).sort());
+    assert.deepEqual(project.map(([, , command]) => command).sort(), [...COMMANDS].sort());
     const images = new Set(project.map(([, s]) => s.image));
     assert.equal(images.size, 1, `one image for every role, got ${[...images].join(', ')}`);
     for (const [name, s] of project) assert.equal(s.build, '.', `${name} builds the Dockerfile at the root`);
   });
 
-  it('sets, for the services built from the Dockerfile, only variables src/config.ts knows', () => {
+  it('sets, for the services built from the Dockerfile, only variables src/config.ts or sandbox/config.ts knows', () => {
     for (const [name, service] of projectServices(raw)) {
       const unknown = Object.keys(environmentOf(service)).filter((v) => !known.has(v));
       assert.deepEqual(unknown, [], `${name} sets variables src/config.ts does not read`);
     }
   });
 
-  it('sets every variable a deployment needs for each role (requiredInDeployment), to a value config accepts', () => {
-    for (const [name, service, role] of projectServices(doc)) {
+  it('sets every variable a deployment needs for each role (`required`), to a value its role accepts', () => {
+    for (const [name, service, command] of projectServices(doc)) {
       const values = environmentOf(service);
-      const missing = requiredInDeployment[role].filter((v) => !values[v]);
-      assert.deepEqual(missing, [], `${name} (${role}) leaves required variables unset`);
-      assert.doesNotThrow(() => loadConfig(values), `${name}: its environment is valid configuration`);
+      const missing = requiredBy(command).filter((v) => !values[v]);
+      assert.deepEqual(missing, [], `${name} (${command}) leaves required variables unset`);
+      assert.doesNotThrow(() => configOf(command, values), `${name}: its environment is valid configuration`);
     }
   });
 

@@ -9,7 +9,7 @@ import { lines, runCli } from '../../testing/run-cli.js';
 import { testCodecEnv } from '../../testing/codec.js';
 import { testTemporal } from '../../testing/temporal.js';
 
-const temporal = (env: Record<string, string>) => loadConfig(env).temporal;
+const temporal = (env: Record<string, string>) => loadConfig('worker', env).temporal;
 const configError = (pattern: RegExp) => (err: unknown) => err instanceof ConfigError && pattern.test(err.message);
 
 describe('Temporal connection settings (standard variables, TOML profiles)', () => {
@@ -144,12 +144,12 @@ client_key_path = "${file('key.pem')}"
   });
 
   it('leaves a profile out of the dev server `eligibility dev` starts: local and plaintext, placed by the variables', async () => {
-    const config = loadConfig({ TEMPORAL_CONFIG_FILE: file('temporal.toml'), TEMPORAL_PROFILE: 'cloud' });
+    const config = loadConfig('worker', { TEMPORAL_CONFIG_FILE: file('temporal.toml'), TEMPORAL_PROFILE: 'cloud' });
     const local = onLocalDevServer(config);
     assert.equal(local.codec.server.namespace, 'default');
     assert.deepEqual(await temporalConnectionOptions(local.temporal), { address: '127.0.0.1:7233', tls: false });
     const placed = onLocalDevServer(
-      loadConfig({
+      loadConfig('worker', {
         TEMPORAL_CONFIG_FILE: file('temporal.toml'),
         TEMPORAL_PROFILE: 'cloud',
         TEMPORAL_ADDRESS: '127.0.0.1:7460',

@@ -18,7 +18,7 @@ interface Panel {
 
 /** The port each role's /metrics is served on, as that service's own environment configures it. */
 function metricsPort(role: string, env: Record<string, string>): number {
-  const config = loadConfig(env);
+  const config = loadConfig('dev', env);
   const ports: Record<string, number> = {
     worker: config.worker.http.port,
     receiver: config.webhook.port,

@@ -7,7 +7,7 @@ import {
   type OutboundEvent,
 } from '../../workflows/shared/event-catalogue.js';
 import { STAGES } from '../../workflows/shared/stages.js';
-import type { VerificationStatus } from '../../workflows/shared/types.js';
+import type { VerificationStatus } from '../../workflows/verification/verification.js';
 
 /** A realistic verification's status, full of the patient values an event must never carry. */
 const PATIENT = { firstName: 'Avery', lastName: 'Quinn', dateOfBirth: '04/12/1987', memberId: 'M9981234', state: 'WA' };

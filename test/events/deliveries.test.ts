@@ -4,13 +4,8 @@ import { Worker } from '@temporalio/worker';
 import { workerSinks } from '../../workers/create-worker.js';
 import { eventDispatcherWorkflow } from '../../workflows/events/index.js';
 import type { OutboundEvent } from '../../workflows/shared/event-catalogue.js';
-import {
-  dispatcherStatusQuery,
-  endpointsSignal,
-  eventSignal,
-  redeliverSignal,
-} from '../../workflows/shared/event-messages.js';
-import { dispatcherShard, eventDispatcherId } from '../../workflows/shared/event-types.js';
+import { dispatcherStatusQuery, endpointsSignal, eventSignal, redeliverSignal } from '../../workflows/events/events.js';
+import { dispatcherShard, eventDispatcherId } from '../../workflows/events/events.js';
 import { verificationWorkflowId } from '../../workflows/shared/ids.js';
 import { callerId, v2Intake } from '../../testing/fixtures.js';
 import { workflowBundle } from '../../testing/bundle.js';
@@ -140,8 +135,8 @@ describe('outbound events: signed, ordered, retried deliveries', function () {
     const history = await handle.fetchHistory();
     const kinds = (history.events ?? []).map((e) => Object.keys(e).find((k) => k.endsWith('EventAttributes')));
     assert.equal(kinds.filter((k) => k === 'signalExternalWorkflowExecutionInitiatedEventAttributes').length, 0);
-    // `created` is kept by the creation's activity (decision 62), `completed` by a local activity.
-    assert.equal(kinds.filter((k) => k === 'markerRecordedEventAttributes').length, 1, 'a local activity per event');
+    // `created` and `completed`, each kept by a local activity of the workflow.
+    assert.equal(kinds.filter((k) => k === 'markerRecordedEventAttributes').length, 2, 'a local activity per event');
     const rows = await eventually(async () => {
       const left = await stack.store.db
         .selectFrom('event_outbox')
@@ -327,6 +322,8 @@ describe('outbound events: signed, ordered, retried deliveries', function () {
       const got = await stack.as(stack.keys.a!, { method: 'GET', url: `/event-endpoints/${endpoint.id}` });
       return got.json<Created['endpoint']>().status === 'disabled' ? true : undefined;
     });
+    // Its later events, emitted while the endpoint is disabled, are not for it: re-enabled only once there are none.
+    await testTemporal().client.workflow.getHandle(workflowId).result();
     r.behaviour = () => 200;
     const enabled = await stack.as(stack.keys.a!, {
       method: 'PATCH',

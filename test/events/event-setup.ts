@@ -13,7 +13,7 @@ import { createLogger } from '../../src/logging.js';
 import type { Store } from '../../src/store/database.js';
 import { createEventsWorker } from '../../workers/events-worker.js';
 import type { OutboundEvent } from '../../workflows/shared/event-catalogue.js';
-import { DEFAULT_DELIVERY_POLICY, type DeliveryPolicy } from '../../workflows/shared/event-types.js';
+import { DEFAULT_DELIVERY_POLICY, type DeliveryPolicy } from '../../workflows/events/events.js';
 import { FAST_BATCH } from '../../testing/batches.js';
 import { workflowBundle } from '../../testing/bundle.js';
 import { testCodecKeys, testDataConverter } from '../../testing/codec.js';
@@ -58,7 +58,7 @@ export async function startEventsStack(): Promise<EventsStack> {
   const clients = new IntakeClients(store);
   const audit = new AuditTrail(store);
   const eventsQueue = `events-${randomUUID()}`;
-  const config = loadConfig({ LOG_LEVEL: 'silent' });
+  const config = loadConfig('worker', { LOG_LEVEL: 'silent' });
   const policy: DeliveryPolicy = { ...DEFAULT_DELIVERY_POLICY, ...TEST_POLICY, taskQueue: eventsQueue };
   const { nativeConnection, server, client } = testTemporal();
   const services = eventServices(store, box, client, config, policy);

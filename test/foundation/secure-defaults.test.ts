@@ -15,7 +15,7 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 
 function configProblem(env: Record<string, string>): string[] {
   try {
-    loadConfig(env);
+    loadConfig('dev', env);
   } catch (err) {
     assert.ok(err instanceof ConfigError);
     return err.problems.map((p) => p.variable);
@@ -31,7 +31,7 @@ describe('secure defaults', () => {
       assert.deepEqual(configProblem({ [variable]: 's'.repeat(32) }), []);
     }
     assert.throws(
-      () => loadConfig({ WEBHOOK_SIGNING_SECRET: 'short-secret' }),
+      () => loadConfig('dev', { WEBHOOK_SIGNING_SECRET: 'short-secret' }),
       (err: Error) =>
         /WEBHOOK_SIGNING_SECRET: must be at least 32/.test(err.message) && !/short-secret/.test(err.message),
     );
@@ -39,7 +39,7 @@ describe('secure defaults', () => {
 
   it('has no default intake key: the intake API refuses to start without one, also with NODE_ENV=production', () => {
     for (const env of [{}, { NODE_ENV: 'production' }]) {
-      const config = loadConfig({ ...env, LOG_LEVEL: 'silent' });
+      const config = loadConfig('intake', { ...env, LOG_LEVEL: 'silent' });
       assert.equal(config.intake.apiKey, undefined);
       const connection = Connection.lazy({ address: '127.0.0.1:1' });
       assert.throws(

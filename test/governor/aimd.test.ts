@@ -5,7 +5,7 @@ import {
   governorObserve,
   initialGovernorState,
 } from '../../activities/governor/aimd.js';
-import type { GovernorState, OutcomeReport } from '../../workflows/shared/governor-types.js';
+import type { GovernorState, OutcomeReport } from '../../workflows/governor/governor.js';
 
 const settings = DEFAULT_GOVERNOR_SETTINGS;
 

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '@temporalio/client';
 import { CallOutcomes } from '../../activities/outcomes.js';
 import { GovernorReporter } from '../../workers/governor-reporter.js';
-import type { OutcomeReport } from '../../workflows/shared/governor-types.js';
+import type { OutcomeReport } from '../../workflows/governor/governor.js';
 
 /** A reporter whose signal-with-start only records the report: when each went and what it counted. */
 function reporter() {

@@ -4,12 +4,8 @@ import { CallOutcomes } from '../../activities/outcomes.js';
 import { startVerification } from '../../src/temporal/start-verification.js';
 import { readQueueRateLimit } from '../../src/temporal/task-queue-rate.js';
 import { GovernorReporter } from '../../workers/governor-reporter.js';
-import {
-  governorStatusQuery,
-  governorWorkflowId,
-  outcomeReportSignal,
-} from '../../workflows/shared/governor-messages.js';
-import type { GovernorSettings, OutcomeReport } from '../../workflows/shared/governor-types.js';
+import { governorStatusQuery, governorWorkflowId, outcomeReportSignal } from '../../workflows/governor/governor.js';
+import type { GovernorSettings, OutcomeReport } from '../../workflows/governor/governor.js';
 import type { governorWorkflow } from '../../workflows/governor/index.js';
 import { recordHistory } from '../../testing/histories.js';
 import { testTemporal } from '../../testing/temporal.js';

@@ -31,10 +31,10 @@ describe('/healthz, /readyz and /metrics of the intake API, webhook receiver and
   let codec: FastifyInstance;
 
   before(async () => {
-    cliPath = await findTemporalCli(loadConfig().temporal);
+    cliPath = await findTemporalCli(loadConfig('dev').temporal);
     port = await freePort();
     server = await startDevServer({ cliPath, port });
-    const config = loadConfig({
+    const config = loadConfig('dev', {
       TEMPORAL_ADDRESS: server.address,
       INTAKE_API_KEY: API_KEY,
       WEBHOOK_SIGNING_SECRET: SECRET,
@@ -66,7 +66,11 @@ describe('/healthz, /readyz and /metrics of the intake API, webhook receiver and
 
   it("log one line per intake request, its route's template and status, and probes at debug only", async () => {
     const logs = captureLogs();
-    const config = loadConfig({ TEMPORAL_ADDRESS: server.address, INTAKE_API_KEY: API_KEY, LOG_LEVEL: 'debug' });
+    const config = loadConfig('intake', {
+      TEMPORAL_ADDRESS: server.address,
+      INTAKE_API_KEY: API_KEY,
+      LOG_LEVEL: 'debug',
+    });
     const logger = createLogger(config, 'eligibility', logs.sink);
     const api = createIntakeApi({ config, client: temporal.client, taskQueue: 'unused', logger, readyTimeoutMs: 500 });
     try {

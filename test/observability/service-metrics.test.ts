@@ -8,7 +8,7 @@ import { sample } from './scrape.js';
 
 /** A client of the service at `baseUrl` that reports its exchanges to the metrics, as the worker's does. */
 const client = (baseUrl: string) =>
-  new EligibilityClient({ ...loadConfig({}).service, baseUrl }, { onExchange: recordServiceExchange });
+  new EligibilityClient({ ...loadConfig('worker', {}).service, baseUrl }, { onExchange: recordServiceExchange });
 
 describe('metrics of the calls to the service', () => {
   const PAYER = 'GET /v1/payers/{payerId}';

@@ -54,21 +54,21 @@ describe('OpenTelemetry tracing', function () {
   after(async () => sandbox?.close());
 
   it('is off unless OTEL_EXPORTER_OTLP_ENDPOINT is set: no exporter, no client interceptor', async () => {
-    const tracing = await setUpTracing(loadConfig({}).observability, 'intake');
+    const tracing = await setUpTracing(loadConfig('intake', {}).observability, 'intake');
     assert.equal(tracing.spanProcessor, undefined);
     assert.deepEqual(tracing.clientInterceptors, []);
   });
 
   it('exports one trace from the client start through the workflow to its activities, with no patient value', async () => {
     const collector = await startCollector();
-    const config = loadConfig({
+    const config = loadConfig('worker', {
       OTEL_EXPORTER_OTLP_ENDPOINT: `${collector.url}/`,
       OTEL_SERVICE_NAME: 'eligibility-test',
     });
     const tracing = await setUpTracing(config.observability, 'worker');
     const { nativeConnection, connection, server } = testTemporal();
     const taskQueue = `tracing-${randomUUID()}`;
-    const service = loadConfig({ ELIGIBILITY_BASE_URL: sandbox.url }).service;
+    const service = loadConfig('worker', { ELIGIBILITY_BASE_URL: sandbox.url }).service;
     const worker = await createWorker({
       connection: nativeConnection,
       namespace: server.namespace,

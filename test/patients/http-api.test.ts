@@ -6,7 +6,7 @@ import { AuditTrail } from '../../src/audit/audit-trail.js';
 import type { Store } from '../../src/store/database.js';
 import { dayStartsAt } from '../../src/patients/visit-day.js';
 import { patientWorkflowId } from '../../workflows/shared/ids.js';
-import type { PatientView } from '../../workflows/shared/patient-types.js';
+import type { PatientView } from '../../workflows/patient/patient.js';
 import { Tenant } from '../../workflows/shared/search-attributes.js';
 import { testStore } from '../../testing/database.js';
 import { FAST, callerId } from '../../testing/fixtures.js';

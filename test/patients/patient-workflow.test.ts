@@ -12,7 +12,7 @@ import {
 import { dayStartsAt } from '../../src/patients/visit-day.js';
 import { orderKey, type OutboundEvent } from '../../workflows/shared/event-catalogue.js';
 import type { EmitActivities } from '../../workflows/shared/event-emitter.js';
-import type { CheckPolicy, PatientView } from '../../workflows/shared/patient-types.js';
+import type { CheckPolicy, PatientView } from '../../workflows/patient/patient.js';
 import { FAST, callerId } from '../../testing/fixtures.js';
 import { recordHistory } from '../../testing/histories.js';
 import { patientWorkflowId } from '../../workflows/shared/ids.js';

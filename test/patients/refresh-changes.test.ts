@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { readPatient, scheduleAppointment } from '../../src/patients/patients.js';
-import { refreshTotals } from '../../workflows/shared/refresh-types.js';
+import { refreshTotals } from '../../workflows/refresh/refresh.js';
 import { day, refreshSuite } from './refresh-suite.js';
 
 describe('refreshWorkflow: the changes a refresh finds', function () {

@@ -3,7 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { progressLine } from '../../apps/cli/commands/schedules.js';
 import { scheduleAppointment } from '../../src/patients/patients.js';
 import { patientWorkflowId } from '../../workflows/shared/ids.js';
-import { refreshTotals } from '../../workflows/shared/refresh-types.js';
+import { refreshTotals } from '../../workflows/refresh/refresh.js';
 import { Tenant, VisitMonths } from '../../workflows/shared/search-attributes.js';
 import { WorkflowType } from '../../workflows/shared/workflow-types.js';
 import { testTemporal } from '../../testing/temporal.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { NewAppointment, Patients } from '../../src/patients/patients.js';
 import { patientWorkflowId } from '../../workflows/shared/ids.js';
-import type { RefreshPolicy, RefreshProgress } from '../../workflows/shared/refresh-types.js';
+import type { RefreshPolicy, RefreshProgress } from '../../workflows/refresh/refresh.js';
 import { VisitMonths } from '../../workflows/shared/search-attributes.js';
 import { WorkflowType } from '../../workflows/shared/workflow-types.js';
 import type { refreshWorkflow } from '../../workflows/refresh/index.js';

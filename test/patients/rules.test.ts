@@ -5,9 +5,9 @@ import { dayStartsAt, isTimeZone } from '../../src/patients/visit-day.js';
 import { checksFor, nextCheck, reusableEntry } from '../../workflows/patient/check-plan.js';
 import { coverageChanges } from '../../workflows/patient/coverage-changes.js';
 import { hasStalled, watchAnswers } from '../../workflows/refresh/stall-watch.js';
-import type { Appointment, CoverageEntry, CoverageState } from '../../workflows/shared/patient-types.js';
-import type { RefreshAnswered } from '../../workflows/shared/refresh-types.js';
-import { DEFAULT_CHECK_POLICY } from '../../workflows/shared/patient-types.js';
+import type { Appointment, CoverageEntry, CoverageState } from '../../workflows/patient/patient.js';
+import type { RefreshAnswered } from '../../workflows/refresh/refresh.js';
+import { DEFAULT_CHECK_POLICY } from '../../workflows/patient/patient.js';
 
 const entry = (coverage: CoverageState, fields: Partial<CoverageEntry> = {}): CoverageEntry => ({
   at: 0,

@@ -13,7 +13,7 @@ import type { Store } from '../../src/store/database.js';
 import { Tenant } from '../../workflows/shared/search-attributes.js';
 import { personFinder } from '../../apps/codec-server/people.js';
 import { createCodecServer } from '../../apps/codec-server/server.js';
-import { tenantFinder } from '../../apps/codec-server/tenants.js';
+import { tenantFinder } from '../../apps/codec-server/tenant-cache.js';
 import { testCodecKeys } from '../../testing/codec.js';
 import { testStore } from '../../testing/database.js';
 import { testTemporal } from '../../testing/temporal.js';
@@ -91,7 +91,7 @@ describe('codec server: decodes for a person, their tenants only, and records ev
       },
       origins: [UI],
       namespace: 'default',
-      logger: createLogger(loadConfig({ LOG_LEVEL: 'silent' })),
+      logger: createLogger(loadConfig('codec-server', { LOG_LEVEL: 'silent' })),
     });
   });
   after(async () => {

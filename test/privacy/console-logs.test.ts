@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { startVerification } from '../../src/temporal/start-verification.js';
 import type { verificationWorkflow } from '../../workflows/verification/index.js';
-import { runAwaitingInputSignal, statusQuery } from '../../workflows/shared/messages.js';
+import { runAwaitingInputSignal, statusQuery } from '../../workflows/verification/verification.js';
 import { FAST, v2Intake } from '../../testing/fixtures.js';
 import { testTemporal } from '../../testing/temporal.js';
 import { eventually, startWorkflowHarness, type WorkflowHarness } from '../../testing/workflow-harness.js';

@@ -15,7 +15,11 @@ import { generateKey } from '../../src/codec/keys.js';
 import { loadConfig } from '../../src/config.js';
 import { startVerification } from '../../src/temporal/start-verification.js';
 import type { verificationWorkflow } from '../../workflows/verification/index.js';
-import { runAwaitingInputSignal, statusQuery, supplyRunInputUpdate } from '../../workflows/shared/messages.js';
+import {
+  runAwaitingInputSignal,
+  statusQuery,
+  supplyRunInputUpdate,
+} from '../../workflows/verification/verification.js';
 import { createWorker } from '../../workers/create-worker.js';
 import { workflowBundle } from '../../testing/bundle.js';
 import { testBlindIndex, testCodecKeys } from '../../testing/codec.js';
@@ -94,7 +98,7 @@ describe('patient data in Temporal', function () {
 
   /** A worker with its own task queue and converter, stoppable to simulate a restart. */
   async function worker(taskQueue: string, keys: string) {
-    const config = loadConfig({ ELIGIBILITY_BASE_URL: sandbox.url });
+    const config = loadConfig('worker', { ELIGIBILITY_BASE_URL: sandbox.url });
     const w = await createWorker({
       connection: testTemporal().nativeConnection,
       namespace: testTemporal().server.namespace,

@@ -25,7 +25,7 @@ function assertNoPatientValue(text: string, where: string) {
 describe('the logger', () => {
   it('redacts patient fields wherever they appear in a logged object', () => {
     const out = captureLogs();
-    const logger = createLogger(loadConfig({ LOG_LEVEL: 'info' }), 'test', out.sink);
+    const logger = createLogger(loadConfig('worker', { LOG_LEVEL: 'info' }), 'test', out.sink);
     logger.info(
       {
         workflowId: 'verification-abc',
@@ -46,7 +46,7 @@ describe('the logger', () => {
 
   it("leaves the logged object as it was (redaction works on a copy: the caller's request is not censored)", () => {
     const out = captureLogs();
-    const logger = createLogger(loadConfig({ LOG_LEVEL: 'info' }), 'test', out.sink);
+    const logger = createLogger(loadConfig('worker', { LOG_LEVEL: 'info' }), 'test', out.sink);
     const request = { patient: { ...PATIENT }, payerId: '60054' };
     logger.info({ request }, 'sending');
     assert.deepEqual(request, { patient: PATIENT, payerId: '60054' });
@@ -55,7 +55,7 @@ describe('the logger', () => {
 
   it("redacts what the Temporal SDK logs through it (workflow and activity loggers' metadata)", () => {
     const out = captureLogs();
-    const sdk = temporalLogger(createLogger(loadConfig({ LOG_LEVEL: 'debug' }), 'worker', out.sink));
+    const sdk = temporalLogger(createLogger(loadConfig('worker', { LOG_LEVEL: 'debug' }), 'worker', out.sink));
     sdk.log('INFO', 'Workflow started', { sdkComponent: 'workflow', workflowId: 'verification-abc', patient: PATIENT });
     sdk.warn('Activity failed', {
       sdkComponent: 'activity',
@@ -109,7 +109,7 @@ describe('no patient value in a worker process’s logs (SDK, workflows, activit
     });
     await worker.ready;
 
-    const config = loadConfig({ INTAKE_API_KEY: key, LOG_LEVEL: 'silent' });
+    const config = loadConfig('intake', { INTAKE_API_KEY: key, LOG_LEVEL: 'silent' });
     intake = createIntakeApi({
       config,
       client,

@@ -12,7 +12,7 @@ import { readPatient } from '../../src/patients/patients.js';
 import { dayStartsAt } from '../../src/patients/visit-day.js';
 import { putRefreshSchedule } from '../../src/schedules/refresh-schedules.js';
 import { patientRefreshVerificationId, patientWorkflowId, refreshScheduleId } from '../../workflows/shared/ids.js';
-import type { RefreshProgress } from '../../workflows/shared/refresh-types.js';
+import type { RefreshProgress } from '../../workflows/refresh/refresh.js';
 import { startWorkerProcess, type WorkerProcess } from '../../testing/worker-process.js';
 import { workflowBundleFile } from '../../testing/bundle.js';
 import { testCodecEnv } from '../../testing/codec.js';
@@ -77,7 +77,7 @@ describe('no patient data in patients’ and appointments’ ids, search attribu
       LOG_LEVEL: 'debug',
     });
     await worker.ready;
-    const config = loadConfig({ INTAKE_API_KEY: key, LOG_LEVEL: 'debug' });
+    const config = loadConfig('intake', { INTAKE_API_KEY: key, LOG_LEVEL: 'debug' });
     const firstIn = Math.round((Date.now() - dayStartsAt(DATE_OF_SERVICE, 'UTC')) / 1000) + 1;
     intake = createIntakeApi({
       config,

@@ -12,7 +12,7 @@ import {
   runInputSignal,
   statusQuery,
   supplyRunInputUpdate,
-} from '../../workflows/shared/messages.js';
+} from '../../workflows/verification/verification.js';
 import { testCodecKeys } from '../../testing/codec.js';
 import { recordHistory } from '../../testing/histories.js';
 import { testTemporal } from '../../testing/temporal.js';

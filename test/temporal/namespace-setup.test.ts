@@ -67,7 +67,7 @@ describe('namespace setup (eligibility setup), against a namespace the project h
     });
 
     it('from the intake API: 500 namespace_not_ready naming the attribute and `eligibility setup`', async () => {
-      const config = loadConfig({ INTAKE_API_KEY: TEST_INTAKE_KEY, LOG_LEVEL: 'silent' });
+      const config = loadConfig('intake', { INTAKE_API_KEY: TEST_INTAKE_KEY, LOG_LEVEL: 'silent' });
       const api = createIntakeApi({ config, client, taskQueue: 'q', logger: createLogger(config) });
       try {
         const response = await api.inject({

@@ -8,12 +8,13 @@ import { startVerification } from '../../src/temporal/start-verification.js';
 import { createWebhookReceiver, WEBHOOK_PATH } from '../../apps/receiver/index.js';
 import { discoveryWorkflowId, runWorkflowId } from '../../workflows/shared/ids.js';
 import type { verificationWorkflow } from '../../workflows/verification/index.js';
-import { cancelSignal, discoveryWaitersQuery, statusQuery } from '../../workflows/shared/messages.js';
+import { cancelSignal, statusQuery } from '../../workflows/verification/verification.js';
 import type { Timing } from '../../workflows/shared/timing.js';
 import { testTemporal } from '../../testing/temporal.js';
 import { testDataConverter } from '../../testing/codec.js';
 import { eventually, startWorkflowHarness, type WorkflowHarness } from '../../testing/workflow-harness.js';
 import { deliver, delivery, SECRET } from './deliveries.js';
+import { discoveryWaitersQuery } from '../../workflows/discovery/discovery.js';
 
 const FAST: Partial<Timing> = { pollInitialSeconds: 0.2, pollMaxSeconds: 1, graceSeconds: 0.3 };
 let seq = 0;
@@ -29,7 +30,7 @@ describe('webhook receiver: events reach the workflows', function () {
   before(async () => {
     // The sandbox signs its deliveries with the receiver's secret and retries quickly.
     h = await startWorkflowHarness({ webhookSecret: SECRET, webhookBackoffMs: 50 });
-    const config = loadConfig({ WEBHOOK_SIGNING_SECRET: SECRET, LOG_LEVEL: 'silent' });
+    const config = loadConfig('receiver', { WEBHOOK_SIGNING_SECRET: SECRET, LOG_LEVEL: 'silent' });
     app = createWebhookReceiver({
       config,
       client: client(),
@@ -107,7 +108,7 @@ describe('webhook receiver: events reach the workflows', function () {
       namespace: testTemporal().server.namespace,
       dataConverter: testDataConverter(),
     });
-    const config = loadConfig({ WEBHOOK_SIGNING_SECRET: SECRET, LOG_LEVEL: 'silent' });
+    const config = loadConfig('receiver', { WEBHOOK_SIGNING_SECRET: SECRET, LOG_LEVEL: 'silent' });
     const one = createWebhookReceiver({
       config,
       client: counted,

@@ -8,7 +8,7 @@ import { signWebhook } from '../../src/contract/webhook-signature.js';
 import { createLogger } from '../../src/logging.js';
 import { createWebhookReceiver, RECEIVER_IDENTITY } from '../../apps/receiver/index.js';
 import { discoveryWorkflowId } from '../../workflows/shared/ids.js';
-import { cancelSignal } from '../../workflows/shared/messages.js';
+import { cancelSignal } from '../../workflows/verification/verification.js';
 import { testTemporal } from '../../testing/temporal.js';
 import { startWorkflowHarness, type WorkflowHarness } from '../../testing/workflow-harness.js';
 import { deliver, delivery, SECRET } from './deliveries.js';
@@ -29,7 +29,7 @@ describe('webhook receiver: authentication and refusals', function () {
   after(async () => unreachable?.close());
 
   function receiver(env: Record<string, string>): FastifyInstance {
-    const config = loadConfig({ WEBHOOK_TEMPORAL_TIMEOUT_MS: '500', ...quiet, ...env });
+    const config = loadConfig('receiver', { WEBHOOK_TEMPORAL_TIMEOUT_MS: '500', ...quiet, ...env });
     return createWebhookReceiver({ config, client: offline, taskQueue: 'unused', logger: createLogger(config) });
   }
   const signed = () => receiver({ WEBHOOK_SIGNING_SECRET: SECRET, WEBHOOK_MAX_BODY_BYTES: '1024' });
@@ -111,7 +111,7 @@ describe('webhook receiver: authentication and refusals', function () {
 
   it('logs one line per delivery, its outcome, naming fields and never values', async () => {
     const logs = captureLogs();
-    const config = loadConfig({ WEBHOOK_SIGNING_SECRET: SECRET, LOG_LEVEL: 'info' });
+    const config = loadConfig('receiver', { WEBHOOK_SIGNING_SECRET: SECRET, LOG_LEVEL: 'info' });
     const app = createWebhookReceiver({
       config,
       client: offline,
@@ -154,7 +154,7 @@ describe('webhook receiver: deduplication against Temporal', function () {
   after(async () => h?.stop());
 
   it('signals once for the same event delivered three times, concurrently and again later', async () => {
-    const config = loadConfig({ WEBHOOK_SIGNING_SECRET: SECRET, ...quiet });
+    const config = loadConfig('receiver', { WEBHOOK_SIGNING_SECRET: SECRET, ...quiet });
     const { client } = testTemporal();
     const app = createWebhookReceiver({ config, client, taskQueue: h.taskQueue, logger: createLogger(config) });
     const discovery = await h.sandbox.createDiscovery({

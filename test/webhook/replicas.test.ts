@@ -6,13 +6,14 @@ import { createLogger } from '../../src/logging.js';
 import { startVerification } from '../../src/temporal/start-verification.js';
 import { createWebhookReceiver } from '../../apps/receiver/index.js';
 import { discoveryWorkflowId } from '../../workflows/shared/ids.js';
-import { cancelSignal, discoveryWaitersQuery } from '../../workflows/shared/messages.js';
+import { cancelSignal } from '../../workflows/verification/verification.js';
 import { FAST, v2Intake } from '../../testing/fixtures.js';
 import { recordHistory } from '../../testing/histories.js';
 import { testTemporal } from '../../testing/temporal.js';
 import { eventually, startWorkflowHarness, type WorkflowHarness } from '../../testing/workflow-harness.js';
 import { deliver, delivery, SECRET } from './deliveries.js';
 import { pendingDiscovery } from '../../testing/sandbox.js';
+import { discoveryWaitersQuery } from '../../workflows/discovery/discovery.js';
 
 /** What a workflow's history shows of the deliveries: signals received and discovery fetches scheduled. */
 async function effects(handle: WorkflowHandle) {
@@ -47,7 +48,7 @@ describe('webhook deduplication across receiver replicas and restarts (the workf
 
   /** A receiver process of its own: its own in-memory cache, the same Temporal and task queue. */
   function receiver(): FastifyInstance {
-    const config = loadConfig({ WEBHOOK_SIGNING_SECRET: SECRET, LOG_LEVEL: 'silent' });
+    const config = loadConfig('receiver', { WEBHOOK_SIGNING_SECRET: SECRET, LOG_LEVEL: 'silent' });
     const app = createWebhookReceiver({
       config,
       client: client(),

@@ -8,12 +8,8 @@ import { promoteWhenPolling } from '../../workers/promote-version.js';
 import { callerId, FAST, v2Intake } from '../../testing/fixtures.js';
 import type { governorWorkflow } from '../../workflows/governor/index.js';
 import type { verificationWorkflow } from '../../workflows/verification/index.js';
-import {
-  governorStatusQuery,
-  governorWorkflowId,
-  outcomeReportSignal,
-} from '../../workflows/shared/governor-messages.js';
-import type { OutcomeReport } from '../../workflows/shared/governor-types.js';
+import { governorStatusQuery, governorWorkflowId, outcomeReportSignal } from '../../workflows/governor/governor.js';
+import type { OutcomeReport } from '../../workflows/governor/governor.js';
 import { WorkflowType } from '../../workflows/shared/workflow-types.js';
 import { testTemporal } from '../../testing/temporal.js';
 import { eventually, startWorkflowHarness, type WorkflowHarness } from '../../testing/workflow-harness.js';

@@ -10,19 +10,17 @@ import {
 import { signalDiscoveryUpdated } from '../../src/temporal/discovery-updated.js';
 import { startVerification, type StartVerificationOptions } from '../../src/temporal/start-verification.js';
 import { discoveryWorkflowId } from '../../workflows/shared/ids.js';
-import {
-  discoveryUpdatedSignal,
-  discoveryWaitersQuery,
-  registerDiscoveryWaiterUpdate,
-} from '../../workflows/shared/messages.js';
 import type { Timing } from '../../workflows/shared/timing.js';
-import type { discoveryWorkflow, verificationWorkflow } from '../../workflows/verification/index.js';
+import type { verificationWorkflow } from '../../workflows/verification/index.js';
 import { WorkflowType } from '../../workflows/shared/workflow-types.js';
 import { FAST, v2Intake } from '../../testing/fixtures.js';
 import { recordHistory } from '../../testing/histories.js';
 import { DISCOVERY_PATIENT, pendingDiscovery } from '../../testing/sandbox.js';
 import { testTemporal } from '../../testing/temporal.js';
 import { eventually, startWorkflowHarness, type WorkflowHarness } from '../../testing/workflow-harness.js';
+import { discoveryUpdatedSignal, discoveryWaitersQuery } from '../../workflows/discovery/discovery.js';
+import type { discoveryWorkflow } from '../../workflows/discovery/index.js';
+import { registerDiscoveryWaiterUpdate } from '../../workflows/verification/verification.js';
 
 /** Polls once an hour: within a test only a webhook's update (or a registration) moves a wait on. */
 const HOURLY: Partial<Timing> = { ...FAST, pollInitialSeconds: 3600, pollMaxSeconds: 3600 };

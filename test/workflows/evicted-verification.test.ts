@@ -7,7 +7,7 @@ import {
   runInputSignal,
   statusQuery,
   supplyRunInputUpdate,
-} from '../../workflows/shared/messages.js';
+} from '../../workflows/verification/verification.js';
 import { FAST, v2Intake } from '../../testing/fixtures.js';
 import { testTemporal } from '../../testing/temporal.js';
 import { eventually, startWorkflowHarness, type WorkflowHarness } from '../../testing/workflow-harness.js';

@@ -5,8 +5,12 @@ import type { FastifyInstance } from 'fastify';
 import { validateSubmission } from '../../src/batches/prepare.js';
 import { submitBatch } from '../../src/batches/submit.js';
 import { IntakeValidationError, splitTenant, startVerification } from '../../src/temporal/start-verification.js';
-import { batchItemWorkflowId, batchWorkflowId } from '../../workflows/shared/batch-ids.js';
-import { runAwaitingInputSignal, statusQuery, supplyRunInputUpdate } from '../../workflows/shared/messages.js';
+import { batchItemWorkflowId, batchWorkflowId } from '../../workflows/batch/batch.js';
+import {
+  runAwaitingInputSignal,
+  statusQuery,
+  supplyRunInputUpdate,
+} from '../../workflows/verification/verification.js';
 import { firstCallPriority, lanePriority } from '../../workflows/shared/priority.js';
 import { Tenant } from '../../workflows/shared/search-attributes.js';
 import { batchIdFor, FAST_BATCH } from '../../testing/batches.js';

@@ -4,11 +4,12 @@ import { EligibilityClient } from '../../src/client/index.js';
 import { loadConfig } from '../../src/config.js';
 import { signalDiscoveryUpdated } from '../../src/temporal/discovery-updated.js';
 import { discoveryWorkflowId, runWorkflowId } from '../../workflows/shared/ids.js';
-import type { discoveryWorkflow, runInputWorkflow, webhookSetupWorkflow } from '../../workflows/verification/index.js';
-import { supplyRunInputUpdate } from '../../workflows/shared/messages.js';
+import type { runInputWorkflow, webhookSetupWorkflow } from '../../workflows/verification/index.js';
+import { supplyRunInputUpdate } from '../../workflows/verification/verification.js';
 import { recordHistory } from '../../testing/histories.js';
 import { testTemporal } from '../../testing/temporal.js';
 import { startWorkflowHarness, type WorkflowHarness } from '../../testing/workflow-harness.js';
+import type { discoveryWorkflow } from '../../workflows/discovery/index.js';
 
 describe('discoveryWorkflow, runInputWorkflow and webhookSetupWorkflow', function () {
   this.timeout(60_000);
@@ -45,7 +46,7 @@ describe('discoveryWorkflow, runInputWorkflow and webhookSetupWorkflow', functio
 
   it('runInputWorkflow: answers the supplyRunInput update for a run whose verification has closed', async () => {
     // An ABA verification opens a run at the service, as if its verification workflow had already closed.
-    const service = new EligibilityClient(loadConfig({ ELIGIBILITY_BASE_URL: h.sandbox.url }).service);
+    const service = new EligibilityClient(loadConfig('worker', { ELIGIBILITY_BASE_URL: h.sandbox.url }).service);
     const { verificationId } = await service.createVerificationV2(
       {
         patient: { firstName: 'Alan', lastName: 'Turing', dateOfBirth: '06/23/1954' },

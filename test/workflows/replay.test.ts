@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
+import { gunzipSync } from 'node:zlib';
 import { Worker } from '@temporalio/worker';
 import { workflowBundle } from '../../testing/bundle.js';
 import { HISTORIES_DIR } from '../../testing/histories.js';
@@ -9,13 +10,15 @@ import { workerSinks } from '../../workers/create-worker.js';
 /** Earlier versions' histories: `versions/<commit>/`, each with a `source` file naming the commit that built it. */
 const VERSIONS_DIR = new URL('versions/', HISTORIES_DIR);
 
+/** A folder's histories: `<name>.json`, or `<name>.json.gz` for an earlier version's (they never change again). */
 async function readHistories(dir: URL) {
-  const files = (await fs.readdir(dir)).filter((f) => f.endsWith('.json')).sort();
+  const files = (await fs.readdir(dir)).filter((f) => /\.json(\.gz)?$/.test(f)).sort();
   return Promise.all(
-    files.map(async (file) => ({
-      workflowId: file.replace(/\.json$/, ''),
-      history: JSON.parse(await fs.readFile(new URL(file, dir), 'utf8')) as object,
-    })),
+    files.map(async (file) => {
+      const bytes = await fs.readFile(new URL(file, dir));
+      const text = file.endsWith('.gz') ? gunzipSync(bytes).toString('utf8') : bytes.toString('utf8');
+      return { workflowId: file.replace(/\.json(\.gz)?$/, ''), history: JSON.parse(text) as object };
+    }),
   );
 }
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { startVerification } from '../../src/temporal/start-verification.js';
-import type { VerificationResult } from '../../workflows/shared/types.js';
+import type { VerificationResult } from '../../workflows/verification/verification.js';
 import { FAST, v2Intake } from '../../testing/fixtures.js';
 import { recordHistory } from '../../testing/histories.js';
 import { testTemporal } from '../../testing/temporal.js';

@@ -4,9 +4,9 @@ import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/clie
 import { ApplicationFailure } from '@temporalio/common';
 import { startVerification } from '../../src/temporal/start-verification.js';
 import type { verificationWorkflow } from '../../workflows/verification/index.js';
-import { resolveReviewUpdate, reviewDecisionSignal, statusQuery } from '../../workflows/shared/messages.js';
+import { resolveReviewUpdate, reviewDecisionSignal, statusQuery } from '../../workflows/verification/verification.js';
 import type { Timing } from '../../workflows/shared/timing.js';
-import type { VerificationStatus } from '../../workflows/shared/types.js';
+import type { VerificationStatus } from '../../workflows/verification/verification.js';
 import { FAST, v1Intake } from '../../testing/fixtures.js';
 import { recordHistory } from '../../testing/histories.js';
 import { testTemporal } from '../../testing/temporal.js';

@@ -7,16 +7,14 @@ import { startVerification } from '../../src/temporal/start-verification.js';
 import {
   awaitSettledUpdate,
   cancelSignal,
-  discoveryUpdatedSignal,
-  discoveryWaitersQuery,
   runAwaitingInputSignal,
   statusQuery,
   supplyRunInputUpdate,
-} from '../../workflows/shared/messages.js';
+} from '../../workflows/verification/verification.js';
 import type { verificationWorkflow } from '../../workflows/verification/index.js';
 import { discoveryWorkflowId } from '../../workflows/shared/ids.js';
 import type { Timing } from '../../workflows/shared/timing.js';
-import type { VerificationResult, VerificationWorkflowInput } from '../../workflows/shared/types.js';
+import type { VerificationResult, VerificationWorkflowInput } from '../../workflows/verification/verification.js';
 import { FAST, callerId, v2Intake } from '../../testing/fixtures.js';
 import { recordHistory } from '../../testing/histories.js';
 import { testTemporal } from '../../testing/temporal.js';
@@ -31,6 +29,7 @@ import { timelineOf } from '../../apps/console/reads/timeline.js';
 import { and, withWorkflowId } from '../../src/temporal/visibility-query.js';
 import { atStage, howItEnded } from '../../src/temporal/workflow-ending.js';
 import { VerificationStage } from '../../workflows/shared/search-attributes.js';
+import { discoveryUpdatedSignal, discoveryWaitersQuery } from '../../workflows/discovery/discovery.js';
 
 describe('verificationWorkflow', function () {
   this.timeout(60_000);
@@ -84,14 +83,14 @@ describe('verificationWorkflow', function () {
     await recordHistory('v2-happy-path', wf);
   });
 
-  it('leaves `created` indexed when it completes from it, and every reading says completed (decision 66)', async () => {
+  it('indexes its outcome when it completes from created, and every reading says completed', async () => {
     const wf = await start(v2Intake());
     await wf.result();
     const events = (await wf.fetchHistory()).events ?? [];
     const upserts = events.filter((e) => e.upsertWorkflowSearchAttributesEventAttributes).length;
-    assert.equal(upserts, 1, 'one upsert: created, with its verification id; none on completing');
+    assert.equal(upserts, 2, 'two upserts: created, with its verification id, and completed');
     const described = await wf.describe();
-    assert.equal(described.typedSearchAttributes.get(VerificationStage), 'created');
+    assert.equal(described.typedSearchAttributes.get(VerificationStage), 'completed');
     assert.equal(
       howItEnded(described.status.name, described.typedSearchAttributes.get(VerificationStage)),
       'completed',

@@ -1,13 +1,12 @@
 import { getExternalWorkflowHandle, setHandler } from '@temporalio/workflow';
+import { SeenEvents } from '../verification/seen-events.js';
+import { discoveryUpdatedSignal, discoveryWaitersQuery } from './discovery.js';
 import {
   cancelSignal,
   discoveryHandoutSignal,
-  discoveryUpdatedSignal,
-  discoveryWaitersQuery,
   registerDiscoveryWaiterUpdate,
+  type DiscoveryHandout,
 } from '../verification/verification.js';
-import { SeenEvents } from '../verification/seen-events.js';
-import type { DiscoveryHandout } from '../verification/verification.js';
 
 /** Longer waiter ids are refused: a workflow id, never a payload. */
 const MAX_WAITER_ID_LENGTH = 1000;

@@ -10,7 +10,8 @@ import { Progress } from '../verification/progress.js';
 import { activitySummary, timerSummary } from '../verification/summaries.js';
 import { code, humanDuration, instant } from '../shared/ui-text.js';
 import { ms, resolveTiming } from '../shared/timing.js';
-import type { DiscoveryHandout, DiscoveryWorkflowInput, DiscoveryWorkflowResult, LastError } from '../verification/verification.js';
+import type { DiscoveryHandout, LastError } from '../verification/verification.js';
+import type { DiscoveryWorkflowInput, DiscoveryWorkflowResult } from './discovery.js';
 
 const { fetchDiscovery } = proxyActivities<VerificationActivities>(deadlineCallOptions);
 

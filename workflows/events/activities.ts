@@ -1,5 +1,5 @@
 import type { OutboundEvent } from '../shared/event-catalogue.js';
-import type { DeliveryResult } from '../shared/event-types.js';
+import type { DeliveryResult } from './events.js';
 
 /** Why the dispatcher stops delivering to an endpoint. */
 export type DisableReason = 'gone' | 'failing';
@@ -17,7 +17,13 @@ export interface EventActivities {
    */
   deliverFirst(input: { endpointId: string; events: OutboundEvent[] }): Promise<FirstAttempt[]>;
   /** Disables the endpoint (status, reason, log line, metric) and keeps what it will not get, for redelivery. */
-  disableEndpoint(input: { endpointId: string; reason: DisableReason; undelivered: OutboundEvent[] }): Promise<void>;
+  /** `at`: when the failure was seen; an endpoint changed since (re-enabled) is not disabled for it. */
+  disableEndpoint(input: {
+    endpointId: string;
+    reason: DisableReason;
+    undelivered: OutboundEvent[];
+    at?: number;
+  }): Promise<void>;
   /** Keeps events an endpoint will not get now (it was disabled or deleted), for redelivery. */
   recordUndelivered(input: { endpointId: string; events: OutboundEvent[] }): Promise<void>;
 }

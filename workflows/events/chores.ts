@@ -1,4 +1,4 @@
-import type { Chore } from '../shared/event-types.js';
+import type { Chore } from './events.js';
 
 export type { Chore };
 
@@ -22,6 +22,8 @@ export function takeChore(chores: Chore[]): Chore | undefined {
       events.length + other.events.length <= EVENTS_PER_CHORE
     ) {
       events.push(...other.events);
+      // Disabling for the latest failure: one seen after a re-enable still disables.
+      if (other.at !== undefined) chore.at = Math.max(chore.at ?? 0, other.at);
       chores.splice(i, 1);
     } else i++;
   }

@@ -5,7 +5,7 @@ import type {
   DispatcherStatus,
   EndpointsUpdate,
   PendingDelivery,
-} from '../shared/event-types.js';
+} from './events.js';
 
 interface Entry extends PendingDelivery {
   /** Arrival order, so that carried and started deliveries keep their place. */

@@ -1,4 +1,5 @@
-import { orderKey, type OutboundEvent } from './event-catalogue.js';
+import { orderKey, type OutboundEvent } from '../shared/event-catalogue.js';
+import { defineQuery, defineSignal } from '@temporalio/workflow';
 
 /**
  * A tenant's events are spread over this many dispatchers by what they are about (a verification, a batch, a patient),
@@ -35,8 +36,6 @@ export const dispatcherOf = (event: OutboundEvent): string => dispatcherFor(even
 
 /** A dispatcher's part of a per-endpoint bound: each gets an equal share, at least one. */
 export const shardShare = (perEndpoint: number): number => Math.max(1, Math.ceil(perEndpoint / DISPATCHER_SHARDS));
-/** The tenant of a verification or batch started without one (INTAKE_API_KEY, an all-tenant client). */
-export const DEFAULT_EVENT_TENANT = 'default';
 
 /** An active endpoint as the dispatcher knows it: which events it takes. Its URL and secrets stay in the database. */
 export interface DispatchEndpoint {
@@ -105,6 +104,8 @@ export interface Chore {
   endpointId: string;
   events: OutboundEvent[];
   reason?: 'gone' | 'failing';
+  /** With a reason: when the failure that disables the endpoint was seen (epoch ms). */
+  at?: number;
 }
 
 /** A delivery waiting or under way: `firstAttemptAt` (epoch ms) keeps the retry window across continue-as-new. */
@@ -149,3 +150,15 @@ export const DeliveryFailure = {
   /** Any other answer than 2xx, a timeout, a network error: retried. */
   Failed: 'DeliveryFailed',
 } as const;
+
+// Messages of a tenant's event dispatcher (docs/integrating/events.md), defined once for the workflows and every
+// client.
+
+/** A verification or batch to its tenant's dispatcher: an event happened. */
+export const eventSignal = defineSignal<[OutboundEvent]>('event');
+/** The intake API or CLI: the tenant's active endpoints changed (signal-with-start: the first one starts it). */
+export const endpointsSignal = defineSignal<[EndpointsUpdate]>('endpoints');
+/** The intake API or CLI: deliver these stored events to one endpoint again (same `webhook-id`). */
+export const redeliverSignal = defineSignal<[Redelivery]>('redeliver');
+/** What is queued and under way per endpoint (tests, operators); a query is a billed action: not for hot paths. */
+export const dispatcherStatusQuery = defineQuery<DispatcherStatus>('dispatcherStatus');

@@ -1,4 +1,4 @@
-import type { GovernorState, RateDecision } from '../shared/governor-types.js';
+import type { GovernorState, RateDecision } from './governor.js';
 
 /** The governor's calls out, implemented by `activities/governor/`; both run as local activities. */
 export interface GovernorActivities {

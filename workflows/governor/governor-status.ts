@@ -1,4 +1,4 @@
-import { reportedRps, roundRps, type GovernorState, type GovernorStatus } from '../shared/governor-types.js';
+import { reportedRps, roundRps, type GovernorState, type GovernorStatus } from './governor.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 

@@ -1,9 +1,9 @@
 import { condition, makeContinueAsNewFunc, proxyLocalActivities, setHandler } from '@temporalio/workflow';
 import type { GovernorActivities } from './activities.js';
 import { governorStatus } from './governor-status.js';
-import { governorStatusQuery, outcomeReportSignal } from '../shared/governor-messages.js';
+import { governorStatusQuery, outcomeReportSignal } from './governor.js';
 import { ON_CURRENT_VERSION, shouldContinueAsNew } from '../shared/continue-as-new.js';
-import type { GovernorInput, GovernorState, OutcomeReport } from '../shared/governor-types.js';
+import type { GovernorInput, GovernorState, OutcomeReport } from './governor.js';
 
 /** Continue as new after this many history events, carrying the state: a run's history stays small. */
 const CONTINUE_AS_NEW_AFTER_EVENTS = 2000;

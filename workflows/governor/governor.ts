@@ -1,3 +1,4 @@
+import { defineQuery, defineSignal } from '@temporalio/workflow';
 /*
  * The traffic governor's shapes (docs/developing/traffic.md): what workers report, its durable state, its settings and
  * its `status` query. One governor workflow per task queue sets the queue's activity dispatch rate (the service's calls
@@ -133,3 +134,15 @@ export interface GovernorStatus {
 
 /** The reason the governor gives while it doubles a probe no 429 has answered; batch starts read it to hold back. */
 export const SLOW_START_REASON = 'calls served, no 429 yet: slow start';
+
+// Messages of the traffic governor (docs/developing/traffic.md), defined once for the workflow, the workers and the
+// CLI.
+
+/** The governor of a task queue: one per queue, whatever the number of workers (a fixed id; starts deduplicate). */
+export const governorWorkflowId = (taskQueue: string) => `governor-${taskQueue}`;
+
+/** A worker's aggregated call outcomes over an interval (sent with signal-with-start: one per worker per interval). */
+export const outcomeReportSignal = defineSignal<[OutcomeReport]>('outcomeReport');
+
+/** The current rate, the limit last met and the last change (a query is a billed action: for people, not polling). */
+export const governorStatusQuery = defineQuery<GovernorStatus>('status');

@@ -1,5 +1,5 @@
 import { latestAnswer } from './coverage-changes.js';
-import type { Appointment, AppointmentCheck, CheckOffset, CoverageEntry } from '../shared/patient-types.js';
+import type { Appointment, AppointmentCheck, CheckOffset, CoverageEntry } from './patient.js';
 
 /*
  * When the patient verifies (issue 35): pure functions of its appointments and its timeline, so the workflow only

@@ -1,4 +1,4 @@
-import type { CoverageChangeKind, CoverageEntry } from '../shared/patient-types.js';
+import type { CoverageChangeKind, CoverageEntry } from './patient.js';
 
 /**
  * What changed between the patient's previous outcome and this one (issue 35). `previous` is the latest entry before

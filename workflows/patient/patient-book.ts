@@ -9,8 +9,8 @@ import type {
   RefreshCoverage,
   RescheduleAppointment,
   ScheduleAppointment,
-} from '../shared/patient-types.js';
-import { PatientRefusal } from '../shared/patient-types.js';
+} from './patient.js';
+import { PatientRefusal } from './patient.js';
 import { checksFor, isPast } from './check-plan.js';
 import { coverageChanges, latestAnswer } from './coverage-changes.js';
 

@@ -11,7 +11,7 @@ import {
 import { deadlineCallOptions } from '../shared/activity-options.js';
 import { ON_CURRENT_VERSION, shouldContinueAsNew } from '../shared/continue-as-new.js';
 import { EventEmitter } from '../shared/event-emitter.js';
-import { DEFAULT_EVENT_TENANT } from '../shared/event-types.js';
+import { DEFAULT_EVENT_TENANT } from '../shared/search-attributes.js';
 import { patientVerificationWorkflowId } from '../shared/ids.js';
 import {
   cancelAppointmentUpdate,
@@ -20,7 +20,7 @@ import {
   refreshCoverageSignal,
   rescheduleAppointmentUpdate,
   scheduleAppointmentUpdate,
-} from '../shared/patient-messages.js';
+} from './patient.js';
 import {
   DEFAULT_CHECK_POLICY,
   type CancelAppointment,
@@ -30,7 +30,7 @@ import {
   type RefreshCoverage,
   type RescheduleAppointment,
   type ScheduleAppointment,
-} from '../shared/patient-types.js';
+} from './patient.js';
 import { lanePriority } from '../shared/priority.js';
 import { CoverageChanges, RefreshId, VisitMonths } from '../shared/search-attributes.js';
 import type { PatientActivities } from './activities.js';

@@ -1,5 +1,5 @@
 import { condition } from '@temporalio/workflow';
-import type { PatientWorkflowInput } from '../shared/patient-types.js';
+import type { PatientWorkflowInput } from './patient.js';
 import { nextCheck } from './check-plan.js';
 import { Patient } from './patient-record.js';
 

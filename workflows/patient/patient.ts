@@ -1,6 +1,8 @@
 import type { VerificationPatient, VerificationRequestV2 } from '../../src/contract/index.js';
-import type { Outcome } from './stages.js';
-import type { Timing } from './timing.js';
+import type { CoverageChange } from '../shared/event-catalogue.js';
+import type { Outcome } from '../shared/stages.js';
+import type { Timing } from '../shared/timing.js';
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 
 /*
  * The patient entity (docs/integrating/patients.md): what its workflow takes, holds and answers. Its id and search
@@ -107,29 +109,6 @@ export interface CoverageEntry {
   refreshId?: string;
 }
 
-export const COVERAGE_CHANGE_KINDS = [
-  'coverage-lost',
-  'coverage-found',
-  'payer-changed',
-  'member-id-changed',
-  'verification-failing',
-] as const;
-export type CoverageChangeKind = (typeof COVERAGE_CHANGE_KINDS)[number];
-
-/** A difference between one outcome and the one before it: kinds and identifiers, never a patient value. */
-export interface CoverageChange {
-  changeId: string;
-  at: number;
-  kinds: CoverageChangeKind[];
-  workflowId: string;
-  previousWorkflowId: string;
-  verificationId?: string;
-  payerId?: string;
-  previousPayerId?: string;
-  /** Epoch ms someone marked it seen: until then it is on the Changes list. */
-  seenAt?: number;
-}
-
 /** `chg_<patient hex>_<hex>`: a change's id names its patient, so marking it seen needs nothing else. */
 export const CHANGE_ID_PATTERN = /^chg_([0-9a-f]{32})_[0-9a-f]{16}$/;
 
@@ -187,3 +166,20 @@ export const PatientRefusal = {
   TooMany: 'TooManyAppointments',
   NoPayer: 'PayerUnknown',
 } as const;
+
+// The patient's messages (workflows/patient), defined once for the workflow and every client.
+
+/** A new appointment (update-with-start creates the patient on its first): answers the appointment as held. */
+export const scheduleAppointmentUpdate = defineUpdate<Appointment, [ScheduleAppointment]>('scheduleAppointment');
+/** A new date of service: the checks move with it. Refused for an unknown or cancelled appointment. */
+export const rescheduleAppointmentUpdate = defineUpdate<Appointment, [RescheduleAppointment]>('rescheduleAppointment');
+/** Cancels an appointment: its waiting checks are dropped. Refused for an unknown appointment. */
+export const cancelAppointmentUpdate = defineUpdate<Appointment, [CancelAppointment]>('cancelAppointment');
+/** Takes changes off the Changes list: answers how many were unseen until now (0 for an unknown or seen one). */
+export const markChangesSeenUpdate = defineUpdate<{ seen: number }, [MarkChangesSeen]>('markChangesSeen');
+/** Everything the patient holds. */
+export const patientQuery = defineQuery<PatientView>('patient');
+/** The monthly refresh asks for one verification (a signal: the refresh counts results from visibility, not replies). */
+export const refreshCoverageSignal = defineSignal<[RefreshCoverage]>('refreshCoverage');
+
+export { COVERAGE_CHANGE_KINDS, type CoverageChange, type CoverageChangeKind } from '../shared/event-catalogue.js';

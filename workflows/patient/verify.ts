@@ -2,16 +2,16 @@ import { ChildWorkflowFailure, startChild } from '@temporalio/workflow';
 import type { SearchAttributePair } from '@temporalio/common';
 import type { VerificationIntake, VerificationPatient } from '../../src/contract/index.js';
 import { patientRefreshVerificationId, patientVerificationWorkflowId } from '../shared/ids.js';
-import type { AppointmentDetails, CoverageEntry, CoverageState } from '../shared/patient-types.js';
+import type { AppointmentDetails, CoverageEntry, CoverageState } from './patient.js';
 import { lanePriority } from '../shared/priority.js';
 import { BatchId, PayerId, SpecialtyCode, Tenant, VerificationStage } from '../shared/search-attributes.js';
 import type { Outcome } from '../shared/stages.js';
-import { verificationStartMetadata } from '../shared/start-metadata.js';
 import type { Timing } from '../shared/timing.js';
-import type { VerificationResult } from '../shared/types.js';
-import { DEFAULT_EVENT_TENANT } from '../shared/event-types.js';
+import type { VerificationResult } from '../verification/verification.js';
+import { DEFAULT_EVENT_TENANT } from '../shared/search-attributes.js';
 import { WorkflowType } from '../shared/workflow-types.js';
 import type { verificationWorkflow } from '../verification/index.js';
+import { verificationStartMetadata } from '../verification/verification.js';
 
 export interface CheckRequest {
   patientId: string;

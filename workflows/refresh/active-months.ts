@@ -1,4 +1,4 @@
-import type { ActiveWindow } from '../shared/refresh-types.js';
+import type { ActiveWindow } from './refresh.js';
 
 /** The months (`YYYY-MM`, UTC) from `pastMonths` before the month of `now` to `nextMonths` after it, in order. */
 export function activeMonths(now: number, window: ActiveWindow): string[] {

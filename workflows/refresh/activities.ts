@@ -1,4 +1,4 @@
-import type { AskPatientsInput, RefreshCounts } from '../shared/refresh-types.js';
+import type { AskPatientsInput, RefreshCounts } from './refresh.js';
 
 /**
  * What a refresh asks of Temporal itself (never of the service), run as local activities like a batch's. The workflow

@@ -1,6 +1,6 @@
 import { makeContinueAsNewFunc, proxyLocalActivities, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
-import { batchActivityOptions } from '../batch/batch-activity-options.js';
-import { refreshProgressQuery } from '../shared/refresh-messages.js';
+import { refreshActivityOptions } from './refresh-activity-options.js';
+import { refreshProgressQuery } from './refresh.js';
 import {
   DEFAULT_ACTIVE_WINDOW,
   DEFAULT_REFRESH_POLICY,
@@ -9,13 +9,13 @@ import {
   type RefreshCounts,
   type RefreshProgress,
   type RefreshWorkflowInput,
-} from '../shared/refresh-types.js';
+} from './refresh.js';
 import { ON_CURRENT_VERSION, shouldContinueAsNew } from '../shared/continue-as-new.js';
 import type { RefreshActivities } from './activities.js';
 import { activeMonths } from './active-months.js';
 import { hasStalled, watchAnswers } from './stall-watch.js';
 
-const { askActivePatients, countRefresh } = proxyLocalActivities<RefreshActivities>(batchActivityOptions);
+const { askActivePatients, countRefresh } = proxyLocalActivities<RefreshActivities>(refreshActivityOptions);
 
 /**
  * A tenant's monthly refresh (issue 35, decision 0050), started by its Schedule: asks every active patient, a page at

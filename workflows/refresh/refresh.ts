@@ -1,4 +1,5 @@
-import type { VisibleItemCounts } from './batch-types.js';
+import type { VisibleItemCounts } from '../shared/batch-counts.js';
+import { defineQuery } from '@temporalio/workflow';
 
 /*
  * The monthly refresh (issue 35, decision 0050): one workflow per run of a tenant's schedule re-verifies every active
@@ -99,3 +100,6 @@ export function refreshTotals(counts: VisibleItemCounts): { running: number; ver
   const verified = counts.outcomes.completed + counts.outcomes['no-coverage'];
   return { running, verified, failed: counts.total - running - verified };
 }
+
+/** Where a refresh stands: patients asked, their verifications verified, failed, still running. */
+export const refreshProgressQuery = defineQuery<RefreshProgress>('refreshProgress');

@@ -1,4 +1,4 @@
-import type { RefreshAnswered } from '../shared/refresh-types.js';
+import type { RefreshAnswered } from './refresh.js';
 
 /**
  * The stall rule's clock: how many patients had taken the refresh at this look, and since when asking has gone without

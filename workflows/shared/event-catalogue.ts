@@ -1,6 +1,29 @@
-import type { BatchCounts } from './batch-types.js';
-import type { CoverageChange } from './patient-types.js';
+import type { BatchCounts } from './batch-counts.js';
 import type { Stage } from './stages.js';
+
+/** What changed in a patient's coverage (`coverage.changed`, the Changes list). */
+export const COVERAGE_CHANGE_KINDS = [
+  'coverage-lost',
+  'coverage-found',
+  'payer-changed',
+  'member-id-changed',
+  'verification-failing',
+] as const;
+export type CoverageChangeKind = (typeof COVERAGE_CHANGE_KINDS)[number];
+
+/** A difference between one outcome and the one before it: kinds and identifiers, never a patient value. */
+export interface CoverageChange {
+  changeId: string;
+  at: number;
+  kinds: CoverageChangeKind[];
+  workflowId: string;
+  previousWorkflowId: string;
+  verificationId?: string;
+  payerId?: string;
+  previousPayerId?: string;
+  /** Epoch ms someone marked it seen: until then it is on the Changes list. */
+  seenAt?: number;
+}
 
 /*
  * The catalogue of outbound events (docs/integrating/events.md), in one table: the workflows that emit them, the

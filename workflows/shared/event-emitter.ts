@@ -1,6 +1,6 @@
 import { proxyLocalActivities, uuid4 } from '@temporalio/workflow';
 import type { EventData, EventType, OutboundEvent } from './event-catalogue.js';
-import { DEFAULT_EVENT_TENANT } from './event-types.js';
+import { DEFAULT_EVENT_TENANT } from './search-attributes.js';
 
 /** The local activity events are emitted with (activities/events/emit.ts), on every worker of the service's queue. */
 export interface EmitActivities {
@@ -26,22 +26,16 @@ const { emitEvent } = proxyLocalActivities<EmitActivities>({
  */
 export class EventEmitter {
   private chain: Promise<void> = Promise.resolve();
-  /** Events emitted and not kept yet. */
-  private unkept = 0;
   readonly tenant: string;
 
   constructor(tenant: string | undefined) {
     this.tenant = tenant ?? DEFAULT_EVENT_TENANT;
   }
 
-  /**
-   * The event as it is kept; its id is the run's next unless it is one made ahead (decision 62: an activity was to keep
-   * that one and did not).
-   */
-  make(type: EventType, data: EventData, self: string, id?: string): OutboundEvent {
+  /** The event as kept: its id is seeded from the run's, so a replay makes the same id (the receiver's `webhook-id`). */
+  make(type: EventType, data: EventData, self: string): OutboundEvent {
     return {
-      // Seeded from the run's id: a replay makes the same id, so a redelivery is recognised by its `webhook-id`.
-      id: id ?? `evt_${uuid4().replaceAll('-', '')}`,
+      id: `evt_${uuid4().replaceAll('-', '')}`,
       type,
       timestamp: new Date().toISOString(),
       tenant: this.tenant,
@@ -54,24 +48,16 @@ export class EventEmitter {
     this.keep(this.make(type, data, self));
   }
 
-  /** Keeps an event made with `make` (one an activity was to keep and did not). */
+  /** Keeps an event made with `make`, after every event emitted before it. */
   keep(event: OutboundEvent): void {
-    this.unkept += 1;
     // One after the other: the outbox keeps a verification's events in the order they happened.
     this.chain = this.chain.then(async () => {
       try {
         await emitEvent({ event });
       } catch {
         // Retried until kept: only the workflow's own end stops it, and then there is nothing left to order.
-      } finally {
-        this.unkept -= 1;
       }
     });
-  }
-
-  /** No event is still on its way to the outbox: one kept elsewhere now cannot overtake an earlier one. */
-  get idle(): boolean {
-    return this.unkept === 0;
   }
 
   /** Resolves once every event emitted so far is kept. */

@@ -49,3 +49,6 @@ export const cliTypeName = {
   [SearchAttributeType.KEYWORD]: 'Keyword',
   [SearchAttributeType.KEYWORD_LIST]: 'KeywordList',
 };
+
+/** The tenant of work started without one (an all-tenant client): its `Tenant` attribute is left unset. */
+export const DEFAULT_EVENT_TENANT = 'default';

@@ -92,17 +92,6 @@ export const isOutcome = (value: unknown): value is Outcome => (OUTCOMES as read
 
 export const stageTitle = (stage: Stage): string => facts(stage).title;
 
-/**
- * The one outcome a verification leaves unindexed (decision 66): completing from `created`, it closes with `created`
- * still its `VerificationStage`, since Temporal's `ExecutionStatus = 'Completed'` says the rest and the upsert would be
- * a billed action that told nothing more. Readers go through `indexedStage` (src/temporal/workflow-ending.ts) and the
- * visibility conditions beside it, never the raw value.
- */
-export const UNINDEXED_COMPLETION = { outcome: 'completed', from: 'created' } as const satisfies {
-  outcome: Outcome;
-  from: RunningStage;
-};
-
 /** The progress group of a running stage or of an item's outcome. */
 export const groupOf = (stageOrOutcome: Stage | ItemOutcome): ProgressGroup =>
   stageOrOutcome === 'terminated' ? TERMINATED_GROUP : facts(stageOrOutcome).group;

@@ -1,5 +1,3 @@
-import type { VerificationIntake } from '../../src/contract/index.js';
-import type { DiscoveryWorkflowInput, RunInputWorkflowInput, WebhookSetupInput } from './types.js';
 import { bullets, code } from './ui-text.js';
 
 /**
@@ -49,42 +47,4 @@ export function startMetadata(title: string, facts: StartFacts): StartMetadata {
     // A blank line before the list: Temporal UI's Markdown reads a list right under a line as part of it.
     staticDetails: `**${title}**\n\n${bullets(given.map(({ key, label }) => [label, code(facts[key]!)])).join('\n')}`,
   };
-}
-
-/** A string field of a request that its type does not declare (`lane`, `batchId`, `tenant`), when it carries one. */
-function optionalString(request: object, key: string): string | undefined {
-  const value = (request as Record<string, unknown>)[key];
-  return typeof value === 'string' ? value : undefined;
-}
-
-export function verificationStartMetadata(intake: VerificationIntake, context: StartContext = {}): StartMetadata {
-  return startMetadata(`Verification ${intake.version}`, {
-    payerId: intake.payerId,
-    ...(intake.version === 'v2' ? { specialtyCode: intake.specialtyCode } : {}),
-    discoveryId: intake.discoveryId,
-    lane: context.lane ?? optionalString(intake, 'lane'),
-    batchId: context.batchId ?? optionalString(intake, 'batchId'),
-    tenant: context.tenant ?? optionalString(intake, 'tenant'),
-    callerId: intake.id,
-  });
-}
-
-export function discoveryStartMetadata(input: DiscoveryWorkflowInput): StartMetadata {
-  return startMetadata('Coverage discovery', { discoveryId: input.discoveryId });
-}
-
-export function runInputStartMetadata(input: RunInputWorkflowInput): StartMetadata {
-  return startMetadata('Run awaiting input (its verification had closed)', {
-    flowRunId: input.flowRunId,
-    verificationId: input.verificationId,
-    callerId: input.callerId,
-  });
-}
-
-export function webhookSetupStartMetadata(input: WebhookSetupInput): StartMetadata {
-  return startMetadata('Webhook setup', {
-    url: input.url,
-    events: input.events.join(', '),
-    endpointId: input.existing?.endpointId,
-  });
 }

@@ -13,8 +13,8 @@ import type {
   WebhookEndpoint,
 } from '../../src/contract/index.js';
 import type { CallPolicy } from '../shared/activity-options.js';
-import type { OutboundEvent } from '../shared/event-catalogue.js';
-import type { DiscoveryRegistration, DiscoveryWorkflowInput } from '../shared/types.js';
+import type { Timing } from '../shared/timing.js';
+import type { DiscoveryRegistration } from './verification.js';
 
 /**
  * The service calls these workflows make, one activity each. The workflows own this port and `activities/` implements
@@ -33,20 +33,15 @@ export interface VerificationActivities {
   registerDiscoveryWaiter: (
     discoveryId: string,
     waiterId: string,
-    timing?: DiscoveryWorkflowInput['timing'],
+    timing?: Partial<Pick<Timing, 'pollInitialSeconds' | 'pollMaxSeconds' | 'discoveryDeadlineSeconds'>>,
     policy?: CallPolicy,
   ) => Promise<DiscoveryRegistration>;
-  /**
-   * `idempotencyKey` comes from the workflow (`uuid4()`), so every attempt and replay sends the same one. `created`,
-   * the event the workflow made ahead, is kept once the verification exists (its id filled in); `announced` says
-   * whether it was (decision 62).
-   */
+  /** `idempotencyKey` comes from the workflow (`uuid4()`), so every attempt and replay sends the same one. */
   createVerificationV2: (
     request: VerificationRequestV2,
     idempotencyKey: string,
     policy?: CallPolicy,
-    created?: OutboundEvent,
-  ) => Promise<VerificationResponseV2 & { announced?: boolean }>;
+  ) => Promise<VerificationResponseV2>;
   /** Not idempotent: an outcome the service did not state fails as `AmbiguousOutcome`, for a person to decide. */
   createVerificationV1: (request: VerificationRequestV1) => Promise<VerificationResponseV1>;
   updateRun: (flowRunId: string, input: RunInput) => Promise<RunUpdateResponse>;

@@ -1,5 +1,5 @@
 import type { Step } from './progress.js';
-import type { LastError, RunSummary, VerificationStatus } from '../shared/types.js';
+import type { LastError, RunSummary, VerificationStatus } from './verification.js';
 import { stageTitle } from '../shared/stages.js';
 import { bullets, code, codeList, instant } from '../shared/ui-text.js';
 

@@ -2,12 +2,16 @@ import { condition, proxyActivities, setHandler, workflowInfo } from '@temporali
 import type { VerificationActivities } from './activities.js';
 import type { Discovery } from '../../src/contract/index.js';
 import { verificationCallOptions, type CallPolicy } from '../shared/activity-options.js';
-import { discoveryHandoutSignal } from '../shared/messages.js';
 import { quietProgress, type ProgressReport } from './progress.js';
-import { activitySummary, timerSummary } from './summaries.js';
+import { activitySummary } from './summaries.js';
 import { ms, type Timing } from '../shared/timing.js';
-import type { DiscoveryHandout, DiscoverySummary, LastError } from '../shared/types.js';
-import { code, humanDuration, instant } from '../shared/ui-text.js';
+import {
+  discoveryHandoutSignal,
+  type DiscoveryHandout,
+  type DiscoverySummary,
+  type LastError,
+} from './verification.js';
+import { code, instant } from '../shared/ui-text.js';
 
 // One of the verification's calls, retried within its retry window like the creation (decision 71), not for an hour.
 const { registerDiscoveryWaiter } = proxyActivities<VerificationActivities>(verificationCallOptions);
@@ -38,33 +42,21 @@ export class DiscoveryWait {
   async wait(timing: Timing, policy: CallPolicy, stopped: () => boolean): Promise<DiscoveryWaitResult> {
     const discoveryId = this.discoveryId;
     if (!discoveryId) throw new Error('DiscoveryWait.wait needs a discoveryId');
-    const owner = { pollInitialSeconds: timing.pollInitialSeconds, pollMaxSeconds: timing.pollMaxSeconds };
     const deadline = Date.now() + ms(timing.discoveryDeadlineSeconds);
-    let interval = ms(timing.pollInitialSeconds);
-    for (;;) {
-      const summary = activitySummary.registerDiscoveryWaiter(discoveryId);
-      this.progress.at({ doing: summary });
-      const remaining = Math.max(1, deadline - Date.now()) / 1000;
-      const args = [
-        discoveryId,
-        workflowInfo().workflowId,
-        { ...owner, discoveryDeadlineSeconds: remaining },
-        policy,
-      ] as const;
-      const registration = await registerDiscoveryWaiter.executeWithOptions({ summary }, [...args]);
-      this.handout ??= registration.handout;
-      if (!registration.earlierOwner || this.handout) break;
-      // An earlier version's `discovery-<id>` keeps no waiters: look again on the polling schedule until it closes
-      // (only while a deploy drains; its own webhook fetch closes it as soon as the discovery completes).
-      const wait = Math.min(interval, deadline - Date.now());
-      if (wait <= 0) return { kind: 'timed-out' };
-      this.progress.at({ doing: `looking at the discovery again in ${humanDuration(wait)}`, until: Date.now() + wait });
-      await condition(() => this.handout !== undefined || stopped(), wait, {
-        summary: timerSummary.discoveryPoll(discoveryId, wait),
-      });
-      if (stopped()) return { kind: 'stopped' };
-      interval = Math.min(interval * 2, ms(timing.pollMaxSeconds));
-    }
+    const summary = activitySummary.registerDiscoveryWaiter(discoveryId);
+    this.progress.at({ doing: summary });
+    const ownerTiming = {
+      pollInitialSeconds: timing.pollInitialSeconds,
+      pollMaxSeconds: timing.pollMaxSeconds,
+      discoveryDeadlineSeconds: timing.discoveryDeadlineSeconds,
+    };
+    const registration = await registerDiscoveryWaiter.executeWithOptions({ summary }, [
+      discoveryId,
+      workflowInfo().workflowId,
+      ownerTiming,
+      policy,
+    ]);
+    this.handout ??= registration.handout;
     this.progress.at({
       doing: `waiting for ${code(`discovery-${discoveryId}`)} to hand the discovery over; gives up at ${instant(deadline)}`,
     });

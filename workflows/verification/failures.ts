@@ -1,7 +1,7 @@
 import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
 import { failureDetails } from '../shared/failure-details.js';
 import { FailureType } from '../shared/failure-types.js';
-import type { LastError } from '../shared/types.js';
+import type { LastError } from './verification.js';
 
 /** The ApplicationFailure an activity threw, if `err` is an activity's failure. */
 function activityCause(err: unknown): ApplicationFailure | undefined {

@@ -1,5 +1,4 @@
 // The verification family's entry: what clients start and signal. Clients import it as `import type`.
-export { discoveryWorkflow } from './discovery-workflow.js';
 export { runInputWorkflow } from './run-input-workflow.js';
 export { verificationWorkflow } from './verification-workflow.js';
 export { webhookSetupWorkflow } from './webhook-setup-workflow.js';

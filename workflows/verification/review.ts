@@ -1,7 +1,7 @@
 import { ApplicationFailure, condition, setHandler } from '@temporalio/workflow';
 import { FailureType } from '../shared/failure-types.js';
 import { describeFailure, invalidRequest } from './failures.js';
-import { resolveReviewUpdate, reviewDecisionSignal } from '../shared/messages.js';
+import { resolveReviewUpdate, reviewDecisionSignal } from './verification.js';
 import { isPlainObject } from '../shared/plain-object.js';
 import { quietProgress, type ProgressReport } from './progress.js';
 import { timerSummary } from './summaries.js';
@@ -12,7 +12,7 @@ import {
   type ReviewAnswer,
   type ReviewDecision,
   type ReviewStatus,
-} from '../shared/types.js';
+} from './verification.js';
 
 /** The form of the service's verification ids (UUIDs), checked before an id a person recorded is trusted. */
 const VERIFICATION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

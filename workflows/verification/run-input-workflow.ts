@@ -1,10 +1,10 @@
 import { setHandler } from '@temporalio/workflow';
 import { runInputDetails } from './current-details.js';
-import { cancelSignal } from '../shared/messages.js';
+import { cancelSignal } from './verification.js';
 import { Progress } from './progress.js';
 import { RunInputs } from './run-inputs.js';
 import { resolveTiming } from '../shared/timing.js';
-import type { RunInputWorkflowInput, RunInputWorkflowResult } from '../shared/types.js';
+import type { RunInputWorkflowInput, RunInputWorkflowResult } from './verification.js';
 
 /**
  * A run that asks for input after its verification has closed: the webhook receiver starts this (`run-<flowRunId>`)

@@ -3,14 +3,14 @@ import type { VerificationActivities } from './activities.js';
 import type { RunUpdateResponse } from '../../src/contract/index.js';
 import { deadlineCallOptions } from '../shared/activity-options.js';
 import { describeFailure, invalidRequest, toCallerFailure } from './failures.js';
-import { runAwaitingInputSignal, runInputSignal, supplyRunInputUpdate } from '../shared/messages.js';
+import { runAwaitingInputSignal, runInputSignal, supplyRunInputUpdate } from './verification.js';
 import { isPlainObject } from '../shared/plain-object.js';
 import { LANES } from '../shared/priority.js';
 import { quietProgress, type ProgressReport } from './progress.js';
 import { SeenEvents } from './seen-events.js';
 import { activitySummary, timerSummary } from './summaries.js';
 import { ms } from '../shared/timing.js';
-import type { LastError, RequestedInput, RunSummary, SupplyRunInput } from '../shared/types.js';
+import type { LastError, RequestedInput, RunSummary, SupplyRunInput } from './verification.js';
 
 // A person is waiting on the other end of the update, so its call gives up after minutes, not an hour, and takes the
 // first lane (docs/developing/traffic.md): it overtakes every verification and batch queued behind the rate limit. Only

@@ -9,7 +9,7 @@ import {
 import type { EventEmitter } from '../shared/event-emitter.js';
 import { BatchId } from '../shared/search-attributes.js';
 import type { Stage } from '../shared/stages.js';
-import type { VerificationStatus } from '../shared/types.js';
+import type { VerificationStatus } from './verification.js';
 
 /**
  * A verification's events (docs/integrating/events.md): one per stage worth telling (created, awaiting input, needs
@@ -29,27 +29,8 @@ export class StageEvents {
     this.events.keep(event);
   }
 
-  /**
-   * The event `status` (a stage not entered yet) will announce, made now for the activity that brings the stage about
-   * to keep (decision 62). None when an earlier event is still on its way to the outbox: it must not be overtaken.
-   */
-  ahead(status: VerificationStatus): OutboundEvent | undefined {
-    return this.events.idle ? this.make(status) : undefined;
-  }
-
-  /**
-   * `status`'s stage, whose event was made `ahead`, is reached: its activity kept the event, or it is kept now, under
-   * the id made ahead (an attempt may have kept it after all) and with what the stage holds now.
-   */
-  reached(ahead: OutboundEvent, kept: boolean, status: VerificationStatus): void {
-    this.announced = status.stage;
-    if (kept) return;
-    const event = this.make(status, ahead.id);
-    if (event) this.events.keep(event);
-  }
-
-  /** The stage's event (undefined for a stage no event tells), under `id` when one was made ahead. */
-  private make(status: VerificationStatus, id?: string): OutboundEvent | undefined {
+  /** The stage's event (undefined for a stage no event tells). */
+  private make(status: VerificationStatus): OutboundEvent | undefined {
     const type = stageEvent(status.stage);
     if (!type) return undefined;
     const { workflowId, typedSearchAttributes } = workflowInfo();
@@ -57,7 +38,6 @@ export class StageEvents {
       type,
       verificationEventData(workflowId, status, typedSearchAttributes.get(BatchId)),
       `/verifications/${encodeURIComponent(workflowId)}`,
-      id,
     );
   }
 }

@@ -2,7 +2,7 @@ import { upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import { metricsSink } from '../shared/metrics-sinks.js';
 import { VerificationStage } from '../shared/search-attributes.js';
-import { UNINDEXED_COMPLETION, type Stage } from '../shared/stages.js';
+import type { Stage } from '../shared/stages.js';
 
 /**
  * The current stage, mirrored to the `VerificationStage` search attribute. Each upsert is a billed action, so it is
@@ -20,15 +20,11 @@ export class StageTracker {
     metricsSink.stageEntered(stage);
   }
 
-  /**
-   * Moves to `stage`; `also` rides on the same upsert (one action however many keys). Completing from `created` is
-   * not indexed: the closed execution's status tells it (`UNINDEXED_COMPLETION`).
-   */
+  /** Moves to `stage`; `also` rides on the same upsert (one action however many keys). */
   enter(stage: Stage, also: SearchAttributeUpdatePair[] = []): void {
     const previous = this.stage;
     this.stage = stage;
-    const unindexed = stage === UNINDEXED_COMPLETION.outcome && this.indexed === UNINDEXED_COMPLETION.from;
-    if ((stage !== this.indexed && !unindexed) || also.length > 0) {
+    if (stage !== this.indexed || also.length > 0) {
       upsertSearchAttributes([{ key: VerificationStage, value: stage }, ...also]);
       this.indexed = stage;
     }

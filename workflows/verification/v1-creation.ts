@@ -9,7 +9,7 @@ import type { ProgressReport } from './progress.js';
 import type { CreationReview } from './review.js';
 import type { StageTracker } from './stage.js';
 import { activitySummary, timerSummary } from './summaries.js';
-import type { LastError } from '../shared/types.js';
+import type { LastError } from './verification.js';
 import { humanDuration } from '../shared/ui-text.js';
 
 const { createVerificationV1 } = proxyActivities<VerificationActivities>(v1CreationOptions);

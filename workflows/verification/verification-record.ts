@@ -3,10 +3,10 @@ import { HandlerUnfinishedPolicy, type SearchAttributeUpdatePair } from '@tempor
 import type { Discovery, VerificationIntake } from '../../src/contract/index.js';
 import { DEFAULT_RETRY_WINDOW_SECONDS, type CallPolicy } from '../shared/activity-options.js';
 import { FailureType } from '../shared/failure-types.js';
-import { awaitSettledUpdate, cancelSignal, statusQuery } from '../shared/messages.js';
+import { awaitSettledUpdate, cancelSignal, statusQuery } from './verification.js';
 import { isSettled, type Outcome, type Stage } from '../shared/stages.js';
 import { resolveTiming, type Timing } from '../shared/timing.js';
-import type { LastError, VerificationResult, VerificationStatus, VerificationWorkflowInput } from '../shared/types.js';
+import type { LastError, VerificationResult, VerificationStatus, VerificationWorkflowInput } from './verification.js';
 import { humanDuration } from '../shared/ui-text.js';
 import { verificationDetails } from './current-details.js';
 import { DiscoveryWait, summarizeDiscovery } from './discovery-wait.js';
@@ -50,7 +50,7 @@ export class Verification {
 
   constructor(
     readonly input: VerificationWorkflowInput,
-    private readonly events: StageEvents,
+    events: StageEvents,
   ) {
     this.timing = resolveTiming(input.timing);
     this.policy = { retryWindowSeconds: input.retryWindowSeconds ?? DEFAULT_RETRY_WINDOW_SECONDS };
@@ -155,11 +155,6 @@ export class Verification {
       runs: this.runs.summaries,
       ...(lastError ? { lastError } : {}),
     };
-  }
-
-  /** The stage's event, made for an activity to keep as it brings the stage about (decision 62). */
-  get stageEvents(): StageEvents {
-    return this.events;
   }
 
   private currentError(): LastError | undefined {

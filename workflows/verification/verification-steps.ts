@@ -2,7 +2,7 @@ import { proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { VerificationIntake, VerificationRequestV1, VerificationRequestV2 } from '../../src/contract/index.js';
 import { verificationCallOptions } from '../shared/activity-options.js';
 import { FailureType } from '../shared/failure-types.js';
-import { intakeMemberId } from '../shared/intake.js';
+import { intakeMemberId } from './verification.js';
 import { firstCallPriority } from '../shared/priority.js';
 import type { VerificationActivities } from './activities.js';
 import { fromLastError, invalidRequest, isActivityFailureOfType, toCallerFailure } from './failures.js';
@@ -71,14 +71,7 @@ export async function createV2(
     const summary = activitySummary.createV2(idempotencyKey);
     v.calling(summary);
     const request = toV2Request(intake, target);
-    // The creation keeps its `created` event itself (decision 62): no workflow task of its own.
-    const ahead = v.stageEvents.ahead({ ...v.status(), stage: 'created' });
-    const created = await createVerificationV2.executeWithOptions(
-      { summary },
-      ahead ? [request, idempotencyKey, v.policy, ahead] : [request, idempotencyKey, v.policy],
-    );
-    v.verificationId = created.verificationId;
-    if (ahead) v.stageEvents.reached(ahead, created.announced === true, { ...v.status(), stage: 'created' });
+    const created = await createVerificationV2.executeWithOptions({ summary }, [request, idempotencyKey, v.policy]);
     return created.verificationId;
   } catch (err) {
     return v.fail(toCallerFailure(err));

@@ -1,9 +1,9 @@
 import { uuid4 } from '@temporalio/workflow';
 import type { VerificationIntake } from '../../src/contract/index.js';
 import { EventEmitter } from '../shared/event-emitter.js';
-import { intakeMemberId, waitsForDiscovery } from '../shared/intake.js';
+import { intakeMemberId, waitsForDiscovery } from './verification.js';
 import { PayerId, VerificationId } from '../shared/search-attributes.js';
-import type { VerificationResult, VerificationWorkflowInput } from '../shared/types.js';
+import type { VerificationResult, VerificationWorkflowInput } from './verification.js';
 import { invalidRequest } from './failures.js';
 import { StageEvents } from './stage-events.js';
 import { awaitDiscovery, createV1, createV2, lookUpPayer, type Target } from './verification-steps.js';

@@ -1,13 +1,14 @@
-import type { Discovery, RunInput, VerificationIntake } from '../../src/contract/index.js';
-import type { Timing } from './timing.js';
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { Discovery, RunInput, RunUpdateResponse, VerificationIntake } from '../../src/contract/index.js';
+import { startMetadata, type StartContext, type StartMetadata } from '../shared/start-metadata.js';
+import type { Outcome, Stage } from '../shared/stages.js';
+import type { Timing } from '../shared/timing.js';
 
 /*
- * The shapes workflows exchange with their callers: inputs, messages, the `status` query and results. This file is
- * their one definition (workflow code takes no zod); the intake API's schemas describe them and are checked against
- * them when compiling (apps/intake-api/schemas.ts).
+ * The verification family's vocabulary: its input, `status` query, result, messages and start metadata, defined once
+ * for the workflows and every client (workflow code takes no zod); the intake API's schemas describe them and are
+ * checked against them when compiling (apps/intake-api/schemas.ts).
  */
-
-import type { Outcome, Stage } from './stages.js';
 
 export interface VerificationWorkflowInput {
   /**
@@ -128,55 +129,6 @@ export interface RunAwaitingInput {
   eventId?: string;
 }
 
-export interface DiscoveryUpdated {
-  discoveryId: string;
-  /** The webhook event's id: a repeated delivery of the same event fetches nothing more. Absent from operators. */
-  eventId?: string;
-}
-
-export interface DiscoveryWorkflowInput {
-  discoveryId: string;
-  timing?: Partial<Pick<Timing, 'pollInitialSeconds' | 'pollMaxSeconds' | 'discoveryDeadlineSeconds'>>;
-  /** Started by a waiter that fetched the discovery a moment before: no first look, the first poll comes next. */
-  looked?: boolean;
-  /** The waiters that started it, registered before anything else happens (a start costs no update). */
-  waiters?: string[];
-}
-
-/** A verification that waits on a discovery, registering with `discovery-<id>` (its workflow id). */
-export interface DiscoveryWaiter {
-  waiterId: string;
-}
-
-/** What `discovery-<id>` hands every waiter once the wait ends: the discovery as last fetched (PHI: encrypted). */
-export interface DiscoveryHandout {
-  discoveryId: string;
-  /**
-   * `failed`: the service refused the fetch for good, and `error` says how. A verification of an earlier version reads
-   * it as `timed-out`.
-   */
-  outcome: 'complete' | 'timed-out' | 'cancelled' | 'failed';
-  discovery?: Discovery;
-  error?: LastError;
-}
-
-/**
- * A registration's answer: the handout at once when the discovery had already ended, or nothing yet (the handout
- * follows as a signal). `looked`: this run of `discovery-<id>` has fetched the discovery since it started, so a
- * completion before the registration is not missed. `earlierOwner`: an earlier version runs it, which keeps no waiters.
- */
-export interface DiscoveryRegistration {
-  handout?: DiscoveryHandout;
-  looked?: boolean;
-  earlierOwner?: boolean;
-}
-
-export interface DiscoveryWorkflowResult {
-  outcome: DiscoveryHandout['outcome'];
-  discovery?: DiscoverySummary;
-  error?: LastError;
-}
-
 export interface RunInputWorkflowInput {
   flowRunId: string;
   /** What the run asks for, when the run event said so. */
@@ -206,3 +158,116 @@ export interface WebhookSetupResult {
   registered: boolean;
   subscribed: string[];
 }
+
+// Messages, used by the workflows and by every client (webhook receiver, intake API, CLI, tests).
+
+/** The webhook receiver or an operator: a run of this verification awaits callback input. */
+export const runAwaitingInputSignal = defineSignal<[RunAwaitingInput]>('runAwaitingInput');
+/** Run input from Temporal UI, which sends signals only; a rejection shows in `status().lastError`. */
+export const runInputSignal = defineSignal<[SupplyRunInput]>('runInput');
+export const cancelSignal = defineSignal<[{ reason?: string }?]>('cancel');
+
+/** Run input with an answer: the service's `{flowRunId, status}`, or a failure naming the bad `param`. */
+export const supplyRunInputUpdate = defineUpdate<RunUpdateResponse, [SupplyRunInput]>('supplyRunInput');
+
+/**
+ * A person's decision on a v1 creation in `needs-review` (retry, record the verification id found, or abandon). The
+ * validator refuses a verification not awaiting review and a malformed decision before anything is recorded.
+ */
+export const resolveReviewUpdate = defineUpdate<ReviewAnswer, [ReviewDecision]>('resolveReview');
+/** The same decision from Temporal UI, which sends signals only; a rejection shows in `status().lastError`. */
+export const reviewDecisionSignal = defineSignal<[ReviewDecision]>('reviewDecision');
+
+export const statusQuery = defineQuery<VerificationStatus>('status');
+
+/**
+ * The front desk's wait (`Prefer: wait`, `eligibility start --wait`): completes with the status once the verification
+ * is settled (`isSettled`). One update instead of polling the status query, each poll of which a worker answers.
+ */
+export const awaitSettledUpdate = defineUpdate<VerificationStatus>('awaitSettled');
+
+// What the workflow and its starter read of an intake request (plain functions: the workflow bundle never pulls zod in).
+/** The member id, wherever this version carries it. */
+export function intakeMemberId(intake: VerificationIntake): string | undefined {
+  return intake.version === 'v1' ? intake.memberId : intake.patient.memberId;
+}
+
+/** True when the payer or the member id is unknown and a discovery will tell: the workflow waits for it first. */
+export function waitsForDiscovery(intake: VerificationIntake): boolean {
+  return intake.discoveryId !== undefined && (intake.payerId === undefined || intakeMemberId(intake) === undefined);
+}
+
+// Temporal UI's summary and details from the start.
+
+/** A string field of a request that its type does not declare (`lane`, `batchId`, `tenant`), when it carries one. */
+function optionalString(request: object, key: string): string | undefined {
+  const value = (request as Record<string, unknown>)[key];
+  return typeof value === 'string' ? value : undefined;
+}
+
+export function verificationStartMetadata(intake: VerificationIntake, context: StartContext = {}): StartMetadata {
+  return startMetadata(`Verification ${intake.version}`, {
+    payerId: intake.payerId,
+    ...(intake.version === 'v2' ? { specialtyCode: intake.specialtyCode } : {}),
+    discoveryId: intake.discoveryId,
+    lane: context.lane ?? optionalString(intake, 'lane'),
+    batchId: context.batchId ?? optionalString(intake, 'batchId'),
+    tenant: context.tenant ?? optionalString(intake, 'tenant'),
+    callerId: intake.id,
+  });
+}
+
+export function runInputStartMetadata(input: RunInputWorkflowInput): StartMetadata {
+  return startMetadata('Run awaiting input (its verification had closed)', {
+    flowRunId: input.flowRunId,
+    verificationId: input.verificationId,
+    callerId: input.callerId,
+  });
+}
+
+export function webhookSetupStartMetadata(input: WebhookSetupInput): StartMetadata {
+  return startMetadata('Webhook setup', {
+    url: input.url,
+    events: input.events.join(', '),
+    endpointId: input.existing?.endpointId,
+  });
+}
+
+// How a verification waits on `discovery-<id>` (decision 54): it registers, and is handed the discovery's end.
+
+/** A verification that waits on a discovery, registering with `discovery-<id>` (its workflow id). */
+export interface DiscoveryWaiter {
+  waiterId: string;
+}
+
+/** What `discovery-<id>` hands every waiter once the wait ends: the discovery as last fetched (PHI: encrypted). */
+export interface DiscoveryHandout {
+  discoveryId: string;
+  /**
+   * `failed`: the service refused the fetch for good, and `error` says how. A verification of an earlier version reads
+   * it as `timed-out`.
+   */
+  outcome: 'complete' | 'timed-out' | 'cancelled' | 'failed';
+  discovery?: Discovery;
+  error?: LastError;
+}
+
+/**
+ * A registration's answer: the handout at once when the discovery had already ended, or nothing yet (the handout
+ * follows as a signal). `looked`: this run of `discovery-<id>` has fetched the discovery since it started, so a
+ * completion before the registration is not missed.
+ */
+export interface DiscoveryRegistration {
+  handout?: DiscoveryHandout;
+  looked?: boolean;
+}
+
+/**
+ * A verification registers with `discovery-<id>` (update-with-start from its activity): the discovery's workflow keeps
+ * the exact set of its waiters and answers with the handout at once when the discovery already ended.
+ */
+export const registerDiscoveryWaiterUpdate = defineUpdate<DiscoveryRegistration, [DiscoveryWaiter]>(
+  'registerDiscoveryWaiter',
+);
+/** `discovery-<id>` to each registered verification: the discovery's end, fetched once for all of them. */
+export const discoveryHandoutSignal = defineSignal<[DiscoveryHandout]>('discoveryHandout');

@@ -4,7 +4,7 @@ import { deadlineCallOptions } from '../shared/activity-options.js';
 import { simpleDetails } from './current-details.js';
 import { Progress } from './progress.js';
 import { activitySummary } from './summaries.js';
-import type { WebhookSetupInput, WebhookSetupResult } from '../shared/types.js';
+import type { WebhookSetupInput, WebhookSetupResult } from './verification.js';
 
 const { registerWebhook, subscribeWebhookEvent } = proxyActivities<VerificationActivities>(deadlineCallOptions);
 
