@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { compileSources } from '../scripts/build.js';
-import { workflowBundleFile } from './bundle.js';
+import { bundleWorkflowFile, removeWorkflowFile, workflowBundleFile } from './bundle.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
@@ -11,6 +11,15 @@ const ROOT = fileURLToPath(new URL('../', import.meta.url));
  */
 export async function compileForTests(): Promise<void> {
   await compileSources(ROOT);
+}
+
+/**
+ * For a lab script, which runs outside mocha's global setup: the build and the workflow bundle, made as the setup makes
+ * them. Returns what removes the bundle.
+ */
+export async function prepareCompiled(): Promise<() => Promise<void>> {
+  await Promise.all([compileForTests(), bundleWorkflowFile()]);
+  return removeWorkflowFile;
 }
 
 /** How tests start the `eligibility` command: `bin/eligibility.js`, on the run's build. */

@@ -1,3 +1,4 @@
+import { prepareCompiled } from '../../testing/compiled.js';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -117,6 +118,7 @@ export async function startFaultStack(
     closers.add(() => intake.close());
 
     // Its metrics and probes on a port of its own: another stack may run beside this one.
+    closers.add(await prepareCompiled());
     const worker = new WorkerChild({ ...env, WORKER_HTTP_PORT: String(await freePort()) });
     closers.add(() => worker.stop());
     const readyMs = await worker.start();
