@@ -3,7 +3,7 @@ import { declaredAction } from '../../src/access/route-declarations.js';
 import type { AuditEvent } from '../../src/audit/audit-entry.js';
 import type { AuditTrail } from '../../src/audit/audit-trail.js';
 import { statusFields } from '../../src/audit/patient-fields.js';
-import { ownedIfAny } from './owned-object.js';
+import { ownedIfAny } from '../../src/access/owned-object.js';
 import type { VerificationDetail } from './reads/verification.js';
 import { operatorOf } from './session.js';
 
@@ -28,7 +28,7 @@ export async function audited(trail: AuditTrail | undefined, request: FastifyReq
   await trail.append({
     ...(object?.workflowId ? { workflowId: object.workflowId } : {}),
     ...(object?.batch ? { batchId: object.batch.batchId } : {}),
-    ...(object ? { tenant: object.tenant } : {}),
+    ...(object?.tenant !== undefined ? { tenant: object.tenant } : {}),
     outcome: 'ok',
     ...rest,
     action,

@@ -11,7 +11,7 @@ import { TenantSchema } from '../../src/temporal/tenant.js';
 import { patientWorkflowId } from '../../workflows/shared/ids.js';
 import { CHANGE_ID_PATTERN } from '../../workflows/patient/patient.js';
 import { needsDatabase } from './admin.js';
-import { setOwned, type OwnedObject } from './owned-object.js';
+import { setOwned, type OwnedObject } from '../../src/access/owned-object.js';
 import { audited } from './audit.js';
 import { sendPage, withDeadline, type ConsoleDeps } from './deps.js';
 import type { Owned } from './route-rules.js';

@@ -3,7 +3,7 @@ import { declaredAction } from '../../src/access/route-declarations.js';
 import type { AuditEvent } from '../../src/audit/audit-entry.js';
 import type { IntakeAccess } from './access.js';
 import { principalOf } from './access.js';
-import { ownedOf } from './owned.js';
+import { ownedIfAny } from '../../src/access/owned-object.js';
 
 /** What a route adds to its entry: the action defaults to the one it declares, the object to the one it owns. */
 export type AuditDetails = Partial<Omit<AuditEvent, 'actor' | 'source'>>;
@@ -20,7 +20,7 @@ export async function audited(access: IntakeAccess, request: FastifyRequest, det
   written.add(request);
   if (!access.audit) return;
   const principal = principalOf(request);
-  const { workflowId, batch } = ownedOf(request);
+  const { workflowId, batch } = ownedIfAny(request) ?? {};
   const action = details.action ?? declaredAction(request);
   if (action === undefined) throw new Error(`${request.routeOptions.url} audits without an action`);
   await access.audit.append({

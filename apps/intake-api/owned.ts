@@ -8,8 +8,7 @@ import {
   workflowTenant,
   type TenantScope,
 } from '../../src/access/tenancy.js';
-import type { BatchView } from '../../src/batches/describe.js';
-import type { EndpointView } from '../../src/events/endpoints.js';
+import { setOwned, type OwnedObject } from '../../src/access/owned-object.js';
 import { patientOfChange } from '../../src/patients/coverage-changes.js';
 import { patientOfAppointment } from '../../src/patients/patients.js';
 import { patientWorkflowId } from '../../workflows/shared/ids.js';
@@ -19,16 +18,6 @@ import { eventsOf } from './event-access.js';
 import { forbiddenTenant, notFound } from './errors.js';
 import { patientsOf } from './patient-access.js';
 import type { Owned } from './route-rules.js';
-
-/** The object a route's path names, loaded and checked by `checkOwned` before its handler runs. */
-export interface OwnedObject {
-  /** The workflow it is, or whose it is (an appointment's or a change's patient). */
-  workflowId?: string;
-  batch?: BatchView;
-  endpoint?: EndpointView;
-}
-
-const owned = new WeakMap<FastifyRequest, OwnedObject>();
 
 /** The tenants the request's caller sees: its credential's one tenant, or every tenant. */
 export const scopeOf = (request: FastifyRequest): TenantScope => scopeOfTenant(principalOf(request).tenant);
@@ -41,23 +30,6 @@ export function startTenant(request: FastifyRequest, named: string | undefined):
   const started = tenantToStart(scopeOf(request), named);
   if ('refused' in started) throw forbiddenTenant('this client acts for another tenant');
   return started.tenant;
-}
-
-/** What `checkOwned` loaded for this request (nothing for a route that owns no object). */
-export const ownedOf = (request: FastifyRequest): OwnedObject => owned.get(request) ?? {};
-
-/** The batch the route's path names (a route that declares `owns: 'batch'`). */
-export function ownedBatch(request: FastifyRequest): BatchView {
-  const { batch } = ownedOf(request);
-  if (!batch) throw new Error(`${request.routeOptions.url} declares no batch of its own`);
-  return batch;
-}
-
-/** The event endpoint the route's path names (a route that declares `owns: 'endpoint'`). */
-export function ownedEndpoint(request: FastifyRequest): EndpointView {
-  const { endpoint } = ownedOf(request);
-  if (!endpoint) throw new Error(`${request.routeOptions.url} declares no endpoint of its own`);
-  return endpoint;
 }
 
 /**
@@ -109,5 +81,5 @@ const LOADERS: Partial<
  */
 export const checkOwned = (deps: IntakeDeps) => async (request: FastifyRequest) => {
   const load = LOADERS[(request.routeOptions.config.owns ?? 'none') as Owned];
-  if (load) owned.set(request, await load(deps, request, request.params as Params));
+  if (load) setOwned(request, await load(deps, request, request.params as Params));
 };

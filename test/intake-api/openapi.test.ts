@@ -7,6 +7,7 @@ import { createLogger } from '../../src/logging.js';
 import { EVENT_TYPES } from '../../workflows/shared/event-catalogue.js';
 import { TEST_INTAKE_KEY, v2Intake } from '../../testing/fixtures.js';
 import { documentedPath, watchAnswers } from '../../testing/documented-answers.js';
+import { unreachableIntakeApi } from '../../testing/unreachable-intake-api.js';
 
 interface Operation {
   operationId?: string;
@@ -22,21 +23,7 @@ interface Document {
 }
 
 /** An API over a Temporal server that cannot be reached: the document and every refusal before a Temporal call. */
-function unreachableApi() {
-  const config = loadConfig('intake', {
-    LOG_LEVEL: 'silent',
-    INTAKE_API_KEY: TEST_INTAKE_KEY,
-    INTAKE_TEMPORAL_TIMEOUT_MS: '300',
-  });
-  const connection = Connection.lazy({ address: '127.0.0.1:1' });
-  const api = createIntakeApi({
-    config,
-    client: new Client({ connection }),
-    taskQueue: 'q',
-    logger: createLogger(config),
-  });
-  return { api, close: async () => Promise.all([api.close(), connection.close()]) };
-}
+const unreachableApi = () => unreachableIntakeApi({ INTAKE_TEMPORAL_TIMEOUT_MS: '300' });
 
 const operationsOf = (document: Document) =>
   Object.entries(document.paths).flatMap(([path, operations]) =>

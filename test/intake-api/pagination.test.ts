@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Client, Connection } from '@temporalio/client';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { createIntakeApi } from '../../apps/intake-api/api.js';
 import { IntakeClients } from '../../src/access/intake-clients.js';
@@ -18,6 +17,7 @@ import { testStore } from '../../testing/database.js';
 import { watchAnswers } from '../../testing/documented-answers.js';
 import { TEST_INTAKE_KEY } from '../../testing/fixtures.js';
 import { testTemporal } from '../../testing/temporal.js';
+import { unreachableIntakeApi } from '../../testing/unreachable-intake-api.js';
 
 interface Schema {
   $ref?: string;
@@ -52,18 +52,7 @@ const LISTS = [
 const intakeConfig = () => loadConfig('intake', { LOG_LEVEL: 'silent', INTAKE_API_KEY: TEST_INTAKE_KEY });
 
 /** An API over a Temporal server that cannot be reached: the document, and refusals made before any Temporal call. */
-function unreachableApi() {
-  const config = intakeConfig();
-  const connection = Connection.lazy({ address: '127.0.0.1:1' });
-  const api = createIntakeApi({
-    config,
-    client: new Client({ connection }),
-    taskQueue: 'q',
-    logger: createLogger(config),
-    blindIndex: testBlindIndex(),
-  });
-  return { api, close: async () => Promise.all([api.close(), connection.close()]) };
-}
+const unreachableApi = () => unreachableIntakeApi({}, { blindIndex: testBlindIndex() });
 
 /**
  * Every list is a GET of a collection (a path that does not end in an id) answering JSON, or the patient search, whose

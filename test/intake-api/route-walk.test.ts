@@ -1,11 +1,7 @@
 import assert from 'node:assert/strict';
-import { Client, Connection } from '@temporalio/client';
 import { isScope } from '../../src/access/scopes.js';
-import { createIntakeApi } from '../../apps/intake-api/api.js';
 import { OWNED } from '../../apps/intake-api/route-rules.js';
-import { loadConfig } from '../../src/config.js';
-import { createLogger } from '../../src/logging.js';
-import { TEST_INTAKE_KEY } from '../../testing/fixtures.js';
+import { unreachableIntakeApi } from '../../testing/unreachable-intake-api.js';
 import { walkRoutes } from '../access/route-walk.js';
 
 /**
@@ -14,14 +10,7 @@ import { walkRoutes } from '../access/route-walk.js';
  */
 describe('intake API: every route declares its access, what it owns and what it audits', () => {
   it('walks every registered route and finds each declared', async () => {
-    const config = loadConfig('intake', { LOG_LEVEL: 'silent', INTAKE_API_KEY: TEST_INTAKE_KEY });
-    const connection = Connection.lazy({ address: '127.0.0.1:1' });
-    const api = createIntakeApi({
-      config,
-      client: new Client({ connection }),
-      taskQueue: 'q',
-      logger: createLogger(config),
-    });
+    const { api, close } = unreachableIntakeApi();
     try {
       await api.ready();
       walkRoutes(api, {
@@ -49,26 +38,19 @@ describe('intake API: every route declares its access, what it owns and what it 
         ],
       });
     } finally {
-      await Promise.all([api.close(), connection.close()]);
+      await close();
     }
   });
 
   it('refuses to start with a route that declares none of them, naming it', async () => {
-    const config = loadConfig('intake', { LOG_LEVEL: 'silent', INTAKE_API_KEY: TEST_INTAKE_KEY });
-    const connection = Connection.lazy({ address: '127.0.0.1:1' });
-    const api = createIntakeApi({
-      config,
-      client: new Client({ connection }),
-      taskQueue: 'q',
-      logger: createLogger(config),
-    });
+    const { api, close } = unreachableIntakeApi();
     try {
       assert.throws(
         () => api.get('/undeclared', (_request, reply) => reply.send({})),
         /route GET \/undeclared declares no access/,
       );
     } finally {
-      await Promise.all([api.close(), connection.close()]);
+      await close();
     }
   });
 });

@@ -7,7 +7,7 @@ import { operatorOf } from '../session.js';
 import { resultPatientFields } from '../../../src/batches/results.js';
 import { mayAct } from '../../../src/access/operators.js';
 import { audited } from '../audit.js';
-import { ownedBatch } from '../owned-object.js';
+import { ownedBatch } from '../../../src/access/owned-object.js';
 import { resultsFor } from '../../../src/access/masking.js';
 import { batchesOf } from '../reads/batches.js';
 import { requireCsrf } from '../csrf.js';

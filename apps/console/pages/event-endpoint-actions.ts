@@ -7,7 +7,7 @@ import { text, values } from '../admin.js';
 import { audited } from '../audit.js';
 import { requireCsrf } from '../csrf.js';
 import { sendPage, withDeadline } from '../deps.js';
-import { ownedEndpoint } from '../owned-object.js';
+import { ownedEndpoint } from '../../../src/access/owned-object.js';
 import { operatorOf } from '../session.js';
 import type { FieldError } from '../views/admin-form.js';
 import {

@@ -3,7 +3,7 @@ import type { EndpointView } from '../../../src/events/endpoints.js';
 import type { EventServices } from '../../../src/events/services.js';
 import { needsDatabase } from '../admin.js';
 import { sendPage, type ConsoleDeps } from '../deps.js';
-import { ownedEndpoint } from '../owned-object.js';
+import { ownedEndpoint } from '../../../src/access/owned-object.js';
 import { operatorOf } from '../session.js';
 import type { FieldError } from '../views/admin-form.js';
 import {

@@ -21,7 +21,8 @@ import {
 } from '../../../src/batches/schemas.js';
 import { audited } from '../audit.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
-import { ownedBatch, scopeOf } from '../owned.js';
+import { ownedBatch } from '../../../src/access/owned-object.js';
+import { scopeOf } from '../owned.js';
 import { answer, commonAnswers } from '../openapi.js';
 import { PageQuery, pageOf } from '../pagination.js';
 import { ErrorResponse, invalidRequestBody } from '../schemas.js';

@@ -4,7 +4,7 @@ import { audited } from '../audit.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
 import { notFound } from '../errors.js';
 import { eventsOf } from '../event-access.js';
-import { ownedEndpoint } from '../owned.js';
+import { ownedEndpoint } from '../../../src/access/owned-object.js';
 import {
   DeliveryList,
   EndpointParams,

@@ -6,7 +6,8 @@ import { audited } from '../audit.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
 import { eventsOf } from '../event-access.js';
 import { notFound } from '../errors.js';
-import { ownedEndpoint, scopeOf } from '../owned.js';
+import { ownedEndpoint } from '../../../src/access/owned-object.js';
+import { scopeOf } from '../owned.js';
 import {
   Endpoint,
   EndpointCreateRequest,

@@ -1,11 +1,14 @@
 import type { FastifyRequest } from 'fastify';
-import type { BatchView } from '../../src/batches/describe.js';
-import type { EndpointView } from '../../src/events/endpoints.js';
+import type { BatchView } from '../batches/describe.js';
+import type { EndpointView } from '../events/endpoints.js';
 
-/** The object a route's path names, found and checked by the wall (`owned.ts`) before its handler runs. */
+/**
+ * The object a route's path names (its `config.owns`), found and checked by its app's wall (the intake API's and the
+ * console's `owned.ts`) before the handler runs, and kept here for the handler and the audit entry.
+ */
 export interface OwnedObject {
-  /** Its tenant (null: none), for the audit entry of whatever is then shown or done. */
-  tenant: string | null;
+  /** Its tenant (null: none), for the audit entry, when the wall read it. */
+  tenant?: string | null;
   /** The workflow it is, or whose it is (a patient's, a change's). */
   workflowId?: string;
   batch?: BatchView;
