@@ -32,6 +32,12 @@ export function testTemporal(): TestTemporal {
   return current;
 }
 
+/** What a process started by a test (the CLI, a worker) needs to reach the run's server and `taskQueue`. */
+export function temporalEnv(taskQueue: string): Record<string, string> {
+  const { address, namespace } = testTemporal().server;
+  return { TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: namespace, TEMPORAL_TASK_QUEUE: taskQueue };
+}
+
 /** Whether the run's main process started a dev server for the test processes. */
 export const temporalStarted = () => Boolean(process.env[ADDRESS_VARIABLE]);
 

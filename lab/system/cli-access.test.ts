@@ -4,7 +4,7 @@ import { verifyCodecToken } from '../../src/access/codec-tokens.js';
 import { startVerification } from '../../src/temporal/start-verification.js';
 import { testDatabaseUrl } from '../../testing/database.js';
 import { FAST, v2Intake } from '../../testing/fixtures.js';
-import { testTemporal } from '../../testing/temporal.js';
+import { temporalEnv, testTemporal } from '../../testing/temporal.js';
 import { startWorkflowHarness, type WorkflowHarness } from '../../testing/workflow-harness.js';
 import { runCli } from '../../testing/run-cli.js';
 
@@ -28,9 +28,7 @@ describe('eligibility clients and audit', function () {
   before(async () => {
     h = await startWorkflowHarness();
     env = {
-      TEMPORAL_ADDRESS: testTemporal().server.address,
-      TEMPORAL_NAMESPACE: testTemporal().server.namespace,
-      TEMPORAL_TASK_QUEUE: h.taskQueue,
+      ...temporalEnv(h.taskQueue),
       DATABASE_URL: testDatabaseUrl(),
     };
   });

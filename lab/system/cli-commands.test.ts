@@ -9,7 +9,7 @@ import { runAwaitingInputSignal, statusQuery } from '../../workflows/verificatio
 import { DiscoveryId } from '../../workflows/shared/search-attributes.js';
 import type { VerificationResult } from '../../workflows/verification/verification.js';
 import { FAST, v1Intake, v2Intake } from '../../testing/fixtures.js';
-import { testTemporal } from '../../testing/temporal.js';
+import { temporalEnv, testTemporal } from '../../testing/temporal.js';
 import { eventually, startWorkflowHarness, type WorkflowHarness } from '../../testing/workflow-harness.js';
 import { waitForBatch } from '../../testing/batches.js';
 import { lines, runCli } from '../../testing/run-cli.js';
@@ -29,9 +29,7 @@ describe('eligibility command against Temporal and the sandbox', function () {
     h = await startWorkflowHarness();
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'eligibility-cli-'));
     env = {
-      TEMPORAL_ADDRESS: testTemporal().server.address,
-      TEMPORAL_NAMESPACE: testTemporal().server.namespace,
-      TEMPORAL_TASK_QUEUE: h.taskQueue,
+      ...temporalEnv(h.taskQueue),
       ELIGIBILITY_BASE_URL: h.sandbox.url,
     };
   });

@@ -5,7 +5,7 @@ import { batchIdFor, submitRequests, waitForBatch } from '../../testing/batches.
 import { testDatabaseUrl } from '../../testing/database.js';
 import { FAST, v2Intake } from '../../testing/fixtures.js';
 import { DISCOVERY_PATIENT } from '../../testing/sandbox.js';
-import { testTemporal } from '../../testing/temporal.js';
+import { temporalEnv, testTemporal } from '../../testing/temporal.js';
 import { eventually, startWorkflowHarness, type WorkflowHarness } from '../../testing/workflow-harness.js';
 import { runCli, type CliRun } from '../../testing/run-cli.js';
 
@@ -72,9 +72,7 @@ describe('eligibility --as an operator: tenants and role', function () {
   before(async () => {
     h = await startWorkflowHarness();
     env = {
-      TEMPORAL_ADDRESS: testTemporal().server.address,
-      TEMPORAL_NAMESPACE: testTemporal().server.namespace,
-      TEMPORAL_TASK_QUEUE: h.taskQueue,
+      ...temporalEnv(h.taskQueue),
       DATABASE_URL: testDatabaseUrl(),
     };
     await operator(opA, 'operator', A);

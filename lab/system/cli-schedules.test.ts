@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { refreshScheduleId } from '../../workflows/shared/ids.js';
-import { testTemporal } from '../../testing/temporal.js';
+import { temporalEnv, testTemporal } from '../../testing/temporal.js';
 import { eventually, startWorkflowHarness, type WorkflowHarness } from '../../testing/workflow-harness.js';
 import { runCli } from '../../testing/run-cli.js';
 
@@ -16,9 +16,7 @@ describe('eligibility schedules against the dev server', function () {
   before(async () => {
     h = await startWorkflowHarness();
     env = {
-      TEMPORAL_ADDRESS: testTemporal().server.address,
-      TEMPORAL_NAMESPACE: testTemporal().server.namespace,
-      TEMPORAL_TASK_QUEUE: h.taskQueue,
+      ...temporalEnv(h.taskQueue),
       ELIGIBILITY_BASE_URL: h.sandbox.url,
     };
   });
