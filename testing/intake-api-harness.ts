@@ -27,7 +27,7 @@ export interface IntakeApiHarnessOptions {
   logs?: DestinationStream;
   /** Intake clients and the audit trail; default: TEST_INTAKE_KEY alone, no trail. */
   access?: IntakeApiOptions['access'];
-  /** Event endpoints (docs/integrating/events.md), made with the harness's task queue (where dispatchers run). */
+  /** Event endpoints (docs/integrating/events.md), made with the harness's task queue. */
   events?: (taskQueue: string) => IntakeApiOptions['events'];
   /** The worker's own event emitting (activities/events/emit.ts); default: emitting does nothing. */
   emitActivities?: EmitActivities;

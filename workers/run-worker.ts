@@ -81,7 +81,7 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
     // Outbound events (docs/integrating/events.md): only with a database, where endpoints are kept; without one its
     // code (the store's) is not even loaded, and emitting an event does nothing.
     const eventsSide = config.database.url
-      ? await (await import('./events-worker.js')).openEventsSide(config, temporal)
+      ? await (await import('./events-worker.js')).openEventsSide(config)
       : undefined;
     const activities = {
       ...createActivities(service, { outcomes, brake, ...(eventsSide ? { emit: eventsSide.emitActivities } : {}) }),
@@ -117,7 +117,7 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
       tracing,
       deployment,
     });
-    // Outbound events' dispatchers and deliveries, on their own task queue beside this one.
+    // Outbound events: delivered from the outbox, and earlier versions' dispatchers on their own task queue.
     const events = eventsSide && {
       worker: await eventsSide.createWorker(connection, dataConverter, { workflowBundle, deployment, tracing }),
       close: () => eventsSide.close(),

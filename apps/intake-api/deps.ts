@@ -7,17 +7,11 @@ import type { TenantWeights } from '../../workflows/shared/priority.js';
 import type { Timing } from '../../workflows/shared/timing.js';
 import type { IntakeAccess } from './access.js';
 import type { BlindIndexKeys } from '../../src/blind-index/keys.js';
-import type { EventDispatchers } from '../../src/events/dispatchers.js';
-import type { EventEndpoints } from '../../src/events/endpoints.js';
-import type { EventLog } from '../../src/events/event-log.js';
+import type { EventServices } from '../../src/events/services.js';
 import type { Patients } from '../../src/patients/patients.js';
 
-/** Event endpoints, their log and the tenants' dispatchers (docs/integrating/events.md): with the database only. */
-export interface IntakeEvents {
-  endpoints: EventEndpoints;
-  log: EventLog;
-  dispatchers: EventDispatchers;
-}
+/** Event endpoints, their log and the outbox (docs/integrating/events.md): with the database only. */
+export type IntakeEvents = EventServices;
 
 /** The intake API's Fastify instance: route schemas are zod schemas, and handlers' types follow from them. */
 export type IntakeApp = FastifyInstance<

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { billedActions, localActivityTasks, type HistoryEvent } from '../../testing/billed-actions.js';
+import { sql } from 'kysely';
+import { localActivityTasks, type HistoryEvent } from '../../testing/billed-actions.js';
 import { forEachLimited } from '../bench-stack.js';
 import { callIntake } from '../faults/intake-http.js';
 import { requestFor } from '../faults/rows.js';
 import type { FaultStack } from '../faults/stack.js';
-import { dispatchersQuery, firstArrivals, subscribe } from './receiving.js';
+import { firstArrivals, subscribe } from './receiving.js';
 import { until } from '../until.js';
 
 export interface CostOptions {
@@ -17,16 +18,11 @@ export interface CostFigures {
   onPerSecond: number;
   offPerSecond: number;
   delivered: number;
-  /** The on-tenant's: its dispatchers' and its verifications' emitting. */
+  /** The on-tenant's: its verifications' emitting (delivery itself costs Temporal nothing). */
   actions: number;
-  /** Its dispatchers' (handovers received as signals, their attempts, runs, timers). */
-  parts: {
-    runs: number;
-    signals: number;
-    attempts: number;
-    timers: number;
-    other: number;
-  };
+  /** The endpoint's attempts in the delivery log (`event_deliveries`), and its rows left in `event_outbox`. */
+  attempts: number;
+  leftInOutbox: number;
   /**
    * The emitters' local activities: workflow tasks that recorded one or more (one billed action each), in a sample of
    * each tenant's verifications; `onActions` is the sample's mean times every verification of the on-tenant.
@@ -63,7 +59,7 @@ const history = async (stack: FaultStack, workflowId: string, runId?: string): P
  * Issue 34's cost: verifications of a tenant with one endpoint (events on) and of a tenant with none (events off),
  * in alternating rounds on the same worker (off, on, on, off), each round started at once and timed until its last
  * verification has closed: the worker is the bottleneck (the service's limit is far above it). Then the billed actions
- * of the on-tenant's dispatchers (every run) and of its verifications' emitting, per event delivered.
+ * of the on-tenant's verifications' emitting, per event delivered, and the endpoint's attempts in the delivery log.
  */
 export async function costScenario(
   stack: FaultStack,
@@ -89,18 +85,10 @@ export async function costScenario(
   await until(() => firstArrivals(sink.receiver.received).length >= expected, Date.now() + 120_000, 500);
   const delivered = firstArrivals(sink.receiver.received).length;
 
-  let actions = 0;
-  const parts = { runs: 0, signals: 0, attempts: 0, timers: 0, other: 0 };
-  for await (const info of stack.client.workflow.list({ query: dispatchersQuery(on) })) {
-    const events = await history(stack, info.workflowId, info.runId);
-    const billed = billedActions(events);
-    actions += billed;
-    parts.runs += 1;
-    parts.signals += events.filter((e) => e.workflowExecutionSignaledEventAttributes).length;
-    parts.attempts += events.reduce((n, e) => n + (e.activityTaskStartedEventAttributes?.attempt ?? 0), 0);
-    parts.timers += events.filter((e) => e.timerStartedEventAttributes).length;
-  }
-  parts.other = actions - parts.runs - parts.signals - parts.attempts - parts.timers;
+  const { rows } = await sql<{ attempts: number; left: number }>`
+    select (select count(*)::int from event_deliveries where endpoint_id = ${sink.endpointId}) as attempts,
+           (select count(*)::int from event_outbox where endpoint_id = ${sink.endpointId}) as left
+  `.execute(stack.store!.db);
 
   // What the emitters paid, from a sample of each tenant's verifications (every event is a local activity).
   const sampled = Math.min(50, onIds.length, offIds.length);
@@ -110,7 +98,6 @@ export async function costScenario(
     emitters.off += localActivityTasks(await history(stack, offIds[i]!));
   }
   emitters.onActions = sampled > 0 ? Math.round((emitters.on / sampled) * onIds.length) : 0;
-  actions += emitters.onActions;
   await sink.receiver.stop();
   const mean = (events: 'on' | 'off') => {
     const chosen = rounds.filter((r) => r.events === events);
@@ -121,8 +108,9 @@ export async function costScenario(
     onPerSecond: mean('on'),
     offPerSecond: mean('off'),
     delivered,
-    actions,
-    parts,
+    actions: emitters.onActions,
+    attempts: rows[0]?.attempts ?? 0,
+    leftInOutbox: rows[0]?.left ?? 0,
     emitters,
   };
 }

@@ -1,28 +1,32 @@
 import { randomBytes } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
+import type { Client } from '@temporalio/client';
 import { sql } from 'kysely';
+import type { Store } from '../../src/store/database.js';
 import { eventMs } from '../event-time.js';
-import { callIntake } from '../faults/intake-http.js';
-import { requestFor } from '../faults/rows.js';
-import type { FaultStack } from '../faults/stack.js';
-import { percentile } from '../traffic/lanes-stack.js';
-import { dispatchersQuery, firstArrivals, subscribe, subjectOf } from './receiving.js';
+import { callIntake, type IntakeEndpoint } from '../faults/intake-http.js';
+import { completion, spread, startPaced, type Completion, type Spread } from './paced.js';
+import { firstArrivals, subscribe, subjectOf } from './receiving.js';
 import { until } from '../until.js';
+
+export type { Spread } from './paced.js';
+
+/** What the latency scenario runs against: the fault stack, or one side of the before/after bench. */
+export interface EventsTarget {
+  client: Client;
+  /** Where verifications start, with the suite's short timing (they complete a second after creation). */
+  intake: IntakeEndpoint;
+  /** Where endpoints are made: the intake API of the code measured. */
+  endpoints: { intake: IntakeEndpoint };
+  /** The database the worker delivers from (read with plain SQL: the schema is the code measured's). */
+  db: Store['db'];
+  workerOutput(): string;
+}
 
 export interface LatencyOptions {
   rate: number;
   seconds: number;
   /** Every n-th verification's history is read for the breakdown. */
   sampleEvery: number;
-  /** Deliveries under way per endpoint at most (the dispatcher's policy), for the figure beside the cycle. */
-  concurrency: number;
-}
-
-export interface Spread {
-  p50: number;
-  p99: number;
-  max: number;
-  n: number;
 }
 
 export interface LatencyFigures {
@@ -33,75 +37,62 @@ export interface LatencyFigures {
   fromTimestamp: Spread;
   /** The sample's parts: stage → first attempt began (the delivery log), attempt → arrival. */
   parts: { toAttempt: Spread; toArrival: Spread };
-  /** Events the dispatchers were handed (signals received), for either endpoint: the dead one's, and any failed first. */
-  handedOver: number;
+  /** Events not arrived 2 min after every verification had closed. */
   missing: number;
   /** The first few missing events and what their emitters' histories and the delivery log say. */
   missingNotes: string[];
+  /** Deliveries at the live endpoint whose signature `Webhook.verify` accepted, and refused. */
+  signatures: { verified: number; refused: number };
+  /** Requests that reached the endpoint that never answers. */
   stuckAttempts: number;
-  dispatcherRuns: number;
-  /**
-   * A delivery's cycle in the dispatcher's histories (completed deliveries): scheduled → started (the events queue),
-   * started → completed (the activity: database reads and writes, the POST), completed → the dispatcher's next workflow
-   * task completed (when the slot is given to the next delivery).
-   */
-  cycle: { queued: Spread; running: Spread; turnaround: Spread };
-  /** The dispatcher's workflow tasks: scheduled → started (waiting for the worker, which the verifications share). */
-  dispatcherTaskQueued: Spread;
-  /** The dispatcher's workflow tasks that timed out (e.g. on the worker's sticky queue) or failed. */
-  taskTrouble: { timedOut: number; failed: number };
+  /** The delivery log (`event_deliveries`) of each endpoint: attempts by outcome; rows left in `event_outbox`. */
+  outbox: { live: Record<string, number>; dead: Record<string, number>; leftLive: number; leftDead: number };
   /** The sample's verifications: started → their `created` event's timestamp (the worker keeping up, or not). */
   startToCreated: Spread;
-  /** Deliveries a second one endpoint can take at most: concurrency ÷ the median cycle. */
-  ceilingPerSecond: number;
-  /** Events a second the run sent the endpoint. */
-  offeredPerSecond: number;
+  /** The verifications of the run (events on), timed from Temporal's start and close times. */
+  completion: Completion;
 }
 
-const spread = (values: number[]): Spread => ({
-  p50: percentile(values, 50),
-  p99: percentile(values, 99),
-  max: values.length ? Math.max(...values) : Number.NaN,
-  n: values.length,
-});
+async function attemptsByStatus(db: Store['db'], endpointId: string): Promise<Record<string, number>> {
+  const { rows } = await sql<{ status: string; n: number }>`
+    select status, count(*)::int as n from event_deliveries where endpoint_id = ${endpointId} group by status
+  `.execute(db);
+  return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+}
+
+async function outboxRows(db: Store['db'], endpointId: string): Promise<number> {
+  const { rows } = await sql<{ n: number }>`
+    select count(*)::int as n from event_outbox where endpoint_id = ${endpointId}
+  `.execute(db);
+  return rows[0]?.n ?? 0;
+}
 
 /**
  * Issue 34's latency: verifications started through the intake API at `rate` a second for `seconds`, for a tenant with
  * two endpoints subscribed to the same events, one answering at once and one that never answers (every attempt times
  * out). Per event of the first: from its stage change to its first arrival. The stage change is the event's
  * `timestamp`: the workflow's clock in the workflow task that entered the stage (the server's time for that task), the
- * moment the verification itself knows the stage, before its local activity keeps the event and the worker's first
- * attempt begins.
+ * moment the verification itself knows the stage, before its local activity keeps the event.
  */
 export async function latencyScenario(
-  stack: FaultStack,
+  target: EventsTarget,
   o: LatencyOptions,
   log: (line: string) => void,
 ): Promise<LatencyFigures> {
+  const { client, db } = target;
   const run = randomBytes(3).toString('hex');
   const tenant = `latency-${run}`;
-  const good = await subscribe(stack, tenant);
-  const dead = await subscribe(stack, tenant, () => 'hang');
-  const count = Math.round(o.rate * o.seconds);
-  const ids: string[] = [];
-  let refusedStarts = 0;
-  const t0 = Date.now();
-  const starts: Promise<void>[] = [];
-  for (let i = 0; i < count; i++) {
-    await sleep(Math.max(0, t0 + (i * 1000) / o.rate - Date.now()));
-    const id = `lat-${run}-${i}`;
-    starts.push(
-      callIntake(stack.intake, 'POST', '/verifications', { ...requestFor('v2', id), tenant }).then((answer) => {
-        if (answer.status === 202) ids.push((answer.body as { workflowId: string }).workflowId);
-        else refusedStarts += 1;
-      }),
-    );
-  }
-  await Promise.all(starts);
-  const achievedRate = count / ((Date.now() - t0) / 1000);
-  log(`  ${count} started in ${((Date.now() - t0) / 1000).toFixed(1)} s (${achievedRate.toFixed(1)}/s)`);
+  const good = await subscribe(target.endpoints, tenant);
+  const dead = await subscribe(target.endpoints, tenant, () => 'hang');
+  const paced = await startPaced(target.intake, { tenant, prefix: `lat-${run}`, rate: o.rate, seconds: o.seconds });
+  const { ids, startedAt: t0 } = paced;
+  const count = ids.length + paced.refused;
+  log(`  ${count} started in ${((Date.now() - t0) / 1000).toFixed(1)} s (${paced.achievedRate.toFixed(1)}/s)`);
   const wanted = new Set(ids.flatMap((id) => [`${id}|verification.created`, `${id}|verification.completed`]));
   const arrivedPairs = () => new Set(good.receiver.received.map((r) => `${subjectOf(r)}|${r.event.type}`));
+  // Every verification closed first: a worker behind the starts enters its stages late, and their events are not lost
+  // for that. Then 2 min for what is still on its way.
+  const done = await completion(client, ids);
   // The arrived set built once per look: built per wanted event, the look blocked this process (and the receiver's
   // clock with it) for a second at a time once thousands had arrived.
   await until(
@@ -114,20 +105,14 @@ export async function latencyScenario(
   );
   const firsts = firstArrivals(good.receiver.received);
   const got = arrivedPairs();
-  // What became of the first few events that did not arrive: the emitter's local activities, as its history tells.
+  // What became of the first few events that did not arrive: the emitter's markers, and the delivery log.
   const missingNotes: string[] = [];
   for (const pair of [...wanted].filter((p) => !got.has(p)).slice(0, 5)) {
-    const [workflowId] = pair.split('|') as [string];
-    const events = (await stack.client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+    const [workflowId, type] = pair.split('|') as [string, string];
+    const events = (await client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
     const kinds = events
       .filter((e) => e.markerRecordedEventAttributes)
-      .map(
-        (e) =>
-          `${Object.keys(e)
-            .find((k) => k.endsWith('Attributes'))!
-            .replace('EventAttributes', '')} at +${Math.round(eventMs(e) - t0)} ms`,
-      );
-    const [, type] = pair.split('|') as [string, string];
+      .map((e) => `marker at +${Math.round(eventMs(e) - t0)} ms`);
     const kept = await sql<{
       id: string;
       endpoint_id: string | null;
@@ -138,7 +123,7 @@ export async function latencyScenario(
       select e.id, d.endpoint_id, d.attempt, d.status, d.attempted_at as at
       from events e left join event_deliveries d on d.event_id = e.id
       where e.type = ${type} and e.payload::text like ${`%"${workflowId}"%`}
-    `.execute(stack.store!.db);
+    `.execute(db);
     const deliveries = kept.rows.map(
       (r) =>
         `${r.id} ${r.endpoint_id === good.endpointId ? 'live' : r.endpoint_id === dead.endpointId ? 'dead' : '-'} ` +
@@ -154,19 +139,18 @@ export async function latencyScenario(
   const byId = new Map(firsts.map((r) => [r.event.id, r]));
   const sample = ids.filter((_, i) => i % o.sampleEvery === 0);
   for (const workflowId of sample) {
-    const events = (await stack.client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
-    const created = firsts.find((r) => subjectOf(r) === workflowId && r.event.type === 'verification.created');
-    if (created && events[0]) startToCreated.push(Date.parse(created.event.timestamp) - eventMs(events[0]));
+    const events = (await client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
     const mine = firsts.filter((r) => subjectOf(r) === workflowId);
-    // The emitter sends its events one after another, in the order it emitted them.
-    mine.sort((a, b) => Date.parse(a.event.timestamp) - Date.parse(b.event.timestamp));
+    const created = mine.find((r) => r.event.type === 'verification.created');
+    if (created && events[0]) startToCreated.push(Date.parse(created.event.timestamp) - eventMs(events[0]));
     for (const received of mine) {
       const stageAt = Date.parse(received.event.timestamp);
       const attempt = await sql<{ at: Date }>`
         select attempted_at as at from event_deliveries
         where event_id = ${received.event.id} and endpoint_id = ${good.endpointId} and attempt = 1
-      `.execute(stack.store!.db);
+      `.execute(db);
       const attemptAt = attempt.rows[0] ? new Date(attempt.rows[0].at).getTime() : Number.NaN;
+      if (Number.isNaN(attemptAt)) continue;
       toAttempt.push(attemptAt - stageAt);
       toArrival.push(byId.get(received.event.id)!.at - attemptAt);
     }
@@ -174,74 +158,44 @@ export async function latencyScenario(
   const fromTimestamp = firsts
     .filter((r) => wanted.has(`${subjectOf(r)}|${r.event.type}`))
     .map((r) => r.at - Date.parse(r.event.timestamp));
-  const cycle = { queued: [] as number[], running: [] as number[], turnaround: [] as number[] };
-  const taskQueued: number[] = [];
-  let runs = 0;
-  let handedOver = 0;
-  const taskTrouble = { timedOut: 0, failed: 0 };
-  const runNotes: string[] = [];
-  for await (const info of stack.client.workflow.list({ query: dispatchersQuery(tenant) })) {
-    runs += 1;
-    const rel = (d: Date | undefined) => (d ? `+${d.getTime() - t0} ms` : 'open');
-    runNotes.push(`dispatcher run ${rel(info.startTime)} to ${rel(info.closeTime)} (${info.status.name})`);
-    const events = (await stack.client.workflow.getHandle(info.workflowId, info.runId).fetchHistory()).events ?? [];
-    const byId = new Map(events.map((e) => [Number(e.eventId), e]));
-    handedOver += events.filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'redeliver').length;
-    taskTrouble.timedOut += events.filter((e) => e.workflowTaskTimedOutEventAttributes).length;
-    taskTrouble.failed += events.filter((e) => e.workflowTaskFailedEventAttributes).length;
-    for (const e of events) {
-      const task = e.workflowTaskStartedEventAttributes;
-      const taskScheduled = task && byId.get(Number(task.scheduledEventId));
-      if (taskScheduled) taskQueued.push(eventMs(e) - eventMs(taskScheduled));
-      const done = e.activityTaskCompletedEventAttributes;
-      if (!done) continue;
-      const scheduled = byId.get(Number(done.scheduledEventId));
-      const started = byId.get(Number(done.startedEventId));
-      const next = events.find((n) => Number(n.eventId) > Number(e.eventId) && n.workflowTaskCompletedEventAttributes);
-      if (!scheduled || !started || !next) continue;
-      cycle.queued.push(eventMs(started) - eventMs(scheduled));
-      cycle.running.push(eventMs(e) - eventMs(started));
-      cycle.turnaround.push(eventMs(next) - eventMs(e));
-    }
-  }
-  const median = (v: number[]) => percentile(v, 50);
-  const cycleMs = median(cycle.queued) + median(cycle.running) + median(cycle.turnaround);
+  const outbox = {
+    live: await attemptsByStatus(db, good.endpointId),
+    dead: await attemptsByStatus(db, dead.endpointId),
+    leftLive: await outboxRows(db, good.endpointId),
+    leftDead: await outboxRows(db, dead.endpointId),
+  };
   await good.receiver.stop();
   await dead.receiver.stop();
+  const missing = [...wanted].filter((p) => !got.has(p)).length;
   return {
     started: count,
-    refusedStarts,
-    achievedRate,
+    refusedStarts: paced.refused,
+    achievedRate: paced.achievedRate,
     fromTimestamp: spread(fromTimestamp),
     parts: { toAttempt: spread(toAttempt), toArrival: spread(toArrival) },
-    handedOver,
-    missing: [...wanted].filter((p) => !got.has(p)).length,
+    missing,
     missingNotes:
-      missingNotes.length > 0
+      missing > 0
         ? [
             ...missingNotes,
-            ...runNotes,
             ...(await Promise.all(
               [good, dead].map(async (sink) => {
-                const shown = await callIntake(stack.intake, 'GET', `/event-endpoints/${sink.endpointId}`);
+                const shown = await callIntake(target.endpoints.intake, 'GET', `/event-endpoints/${sink.endpointId}`);
                 return `endpoint ${sink === good ? 'live' : 'dead'}: ${JSON.stringify(shown.body)}`;
               }),
             )),
-            ...stack.worker
-              .output()
+            ...target
+              .workerOutput()
               .split('\n')
               .filter((line) => /"level":"(error|fatal)"|determinism/i.test(line))
               .slice(-8)
               .map((line) => `worker: ${line.slice(0, 400)}`),
           ]
         : [],
+    signatures: { verified: good.verified, refused: good.refused },
     stuckAttempts: dead.receiver.received.length,
-    dispatcherRuns: runs,
-    cycle: { queued: spread(cycle.queued), running: spread(cycle.running), turnaround: spread(cycle.turnaround) },
-    dispatcherTaskQueued: spread(taskQueued),
-    taskTrouble,
+    outbox,
     startToCreated: spread(startToCreated),
-    ceilingPerSecond: o.concurrency / (cycleMs / 1000),
-    offeredPerSecond: 2 * achievedRate,
+    completion: done,
   };
 }

@@ -1,19 +1,18 @@
 /**
  * `npm run bench:events [-- --only outage,outage-faults,latency,cost] [--rows 1000] [--down-seconds 600]
- * [--max-retry-seconds 5] [--rate 20] [--latency-seconds 60] [--cost-count 300] [--drain-timeout 600]
- * [--endpoint-concurrency 4]`: issue 34's
+ * [--rate 20] [--latency-seconds 60] [--cost-count 300] [--drain-timeout 600] [--endpoint-concurrency 16]`: issue 34's
  * acceptance of outbound events, against real parts (lab/faults/stack.ts with events: a restartable Temporal dev
- * server, the sandbox, `eligibility worker` as a child process with its events worker, the intake API with event
+ * server, the sandbox, `eligibility worker` as a child process delivering from the outbox, the intake API with event
  * endpoints, a throwaway PostgreSQL) and real HTTP receivers that verify every delivery with `standardwebhooks`.
- * The dispatchers retry from 1 s up to `--max-retry-seconds` apart (the policy the intake API gives the dispatcher it
- * starts, as tests shorten it), so deliveries resume within that long of an endpoint's return.
+ * The worker retries as configured (10 s doubling to 2 h); a delivery that succeeds makes the endpoint's waiting
+ * retries due at once. The code before a change beside this checkout's: `bench:events-before-after`.
  * Prints each figure beside its target; exits 0 when the bench ran (a missed target is a figure, not a failure), 2 when
  * it could not run.
  */
 import { numberArg } from '../bench-stack.js';
 import { startFaultStack } from '../faults/stack.js';
 import { table } from '../../src/text-format.js';
-import { DEFAULT_DELIVERY_POLICY } from '../../workflows/events/events.js';
+import { DEFAULT_DELIVERY_POLICY } from '../../src/events/delivery/index.js';
 import { costScenario, type CostFigures } from './cost.js';
 import { latencyScenario, type LatencyFigures, type Spread } from './latency.js';
 import { outageScenario, type OutageFigures } from './outage.js';
@@ -35,7 +34,7 @@ const ms = (v: number) => (Number.isFinite(v) ? `${Math.round(v)} ms` : '-');
 const spreadText = (s: Spread) => `p50 ${ms(s.p50)}, p99 ${ms(s.p99)}, max ${ms(s.max)} (${s.n})`;
 const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
 
-function printOutage(f: OutageFigures, o: { rows: number; downSeconds: number; maxRetrySeconds: number }) {
+function printOutage(f: OutageFigures, o: { rows: number; downSeconds: number }) {
   console.log(`\n${f.label}: ${o.rows} verifications, endpoint down ${o.downSeconds} s`);
   for (const fault of f.faultsDone) console.log(`  fault: ${fault}`);
   console.log(
@@ -65,7 +64,7 @@ function printOutage(f: OutageFigures, o: { rows: number; downSeconds: number; m
         [
           'after the endpoint came back: first delivery',
           f.firstAfterBackMs === undefined ? '-' : `${(f.firstAfterBackMs / 1000).toFixed(1)} s`,
-          `≤ ${o.maxRetrySeconds} s (the longest retry interval)`,
+          'the retry then due (10 s doubling, 2 h at most)',
         ],
         [
           '  the last of the backlog',
@@ -80,40 +79,34 @@ function printOutage(f: OutageFigures, o: { rows: number; downSeconds: number; m
   );
 }
 
+function latencyRows(f: LatencyFigures): string[][] {
+  const byStatus = (r: Record<string, number>) =>
+    Object.entries(r)
+      .map(([k, n]) => `${n} ${k}`)
+      .join(', ') || 'none';
+  return [
+    [
+      "from the event's timestamp (every event)",
+      spreadText(f.fromTimestamp),
+      `p50 ≤ 200 ms: ${met(f.fromTimestamp.p50 <= 200)}; p99 ≤ 1 s: ${met(f.fromTimestamp.p99 <= 1000)}`,
+    ],
+    ['  stage → first attempt began (the delivery log; sample)', spreadText(f.parts.toAttempt), ''],
+    ['  attempt began → arrived (HTTP)', spreadText(f.parts.toArrival), ''],
+    ['events not delivered 2 min after the last verification closed', String(f.missing), '0'],
+    ['delivery log: attempts at the live endpoint', byStatus(f.outbox.live), ''],
+    ['  at the endpoint that never answers', `${byStatus(f.outbox.dead)} (${f.stuckAttempts} reached it)`, ''],
+    ['rows left in event_outbox: live / never answers', `${f.outbox.leftLive} / ${f.outbox.leftDead}`, ''],
+    ['verifications (sample): started → created', spreadText(f.startToCreated), ''],
+    ['verifications: started → closed', spreadText(f.completion.startToClose), ''],
+    ['starts refused; verifications failed', `${f.refusedStarts}; ${f.completion.failed}`, '0; 0'],
+  ];
+}
+
 function printLatency(f: LatencyFigures, rate: number) {
   console.log(
     `\nlatency: ${f.started} verifications at ${f.achievedRate.toFixed(1)}/s (asked ${rate}), a second endpoint timing out on every attempt`,
   );
-  console.log(
-    table(
-      ['stage change → delivered', 'figure', 'target'],
-      [
-        [
-          "from the event's timestamp (every event)",
-          spreadText(f.fromTimestamp),
-          `p50 ≤ 200 ms: ${met(f.fromTimestamp.p50 <= 200)}; p99 ≤ 1 s: ${met(f.fromTimestamp.p99 <= 1000)}`,
-        ],
-        ["  stage → first attempt began (the emitting worker's; sample)", spreadText(f.parts.toAttempt), ''],
-        ['  attempt began → arrived (HTTP)', spreadText(f.parts.toArrival), ''],
-        ['signals handing events to the dispatchers (either endpoint)', String(f.handedOver), ''],
-        ['events not delivered within 2 min', String(f.missing), '0'],
-        ['attempts at the endpoint that never answers', String(f.stuckAttempts), ''],
-        ['dispatcher runs (continue-as-new + 1)', String(f.dispatcherRuns), ''],
-        ['verifications (sample): started → created', spreadText(f.startToCreated), ''],
-        ["dispatcher's workflow tasks: scheduled → started", spreadText(f.dispatcherTaskQueued), ''],
-        ["  dispatcher's workflow tasks timed out / failed", `${f.taskTrouble.timedOut} / ${f.taskTrouble.failed}`, ''],
-        ['a delivery: scheduled → started (events queue)', spreadText(f.cycle.queued), ''],
-        ['  started → completed (activity)', spreadText(f.cycle.running), ''],
-        ["  completed → dispatcher's next task done", spreadText(f.cycle.turnaround), ''],
-        [
-          'one endpoint can take (concurrency ÷ median cycle)',
-          `${f.ceilingPerSecond.toFixed(1)} events/s`,
-          `offered ${f.offeredPerSecond.toFixed(1)} events/s`,
-        ],
-        ['starts refused', String(f.refusedStarts), '0'],
-      ],
-    ),
-  );
+  console.log(table(['stage change → delivered', 'figure', 'target'], latencyRows(f)));
   printMissing(f.missingNotes);
 }
 
@@ -131,7 +124,6 @@ function printCost(f: CostFigures) {
   );
   const ratio = f.onPerSecond / f.offPerSecond;
   const perEvent = f.actions / f.delivered;
-  const p = f.parts;
   console.log(
     table(
       ['measure', 'figure', 'target'],
@@ -147,8 +139,8 @@ function printCost(f: CostFigures) {
           `≤ 3: ${met(perEvent <= 3)}`,
         ],
         [
-          '  of which',
-          `emitting ${f.emitters.onActions}; dispatchers: ${p.signals} signals (endpoints, handovers), ${p.attempts} attempts, ${p.runs} runs, ${p.timers} timers, ${p.other} other`,
+          'delivery log: attempts; rows left in event_outbox',
+          `${f.attempts} for ${f.delivered} delivered; ${f.leftInOutbox} left`,
           '',
         ],
         [
@@ -165,7 +157,6 @@ async function run(): Promise<number> {
   const only = onlyArg();
   const rows = numberArg('rows', 1000);
   const downSeconds = numberArg('down-seconds', 600);
-  const maxRetrySeconds = numberArg('max-retry-seconds', 5);
   const rate = numberArg('rate', 20);
   const latencySeconds = numberArg('latency-seconds', 60);
   const costCount = numberArg('cost-count', 300);
@@ -175,25 +166,29 @@ async function run(): Promise<number> {
   const stack = await startFaultStack(log, {
     // Far above what the worker can do: the worker, not the service's limit, is what binds.
     maxRps: 10_000,
-    events: { policy: { initialIntervalSeconds: 1, maximumIntervalSeconds: maxRetrySeconds, concurrency } },
+    events: { endpointConcurrency: concurrency },
   });
   try {
     if (only.has('outage')) {
       log(`[outage] ${rows} rows, endpoint down ${downSeconds} s`);
       const f = await outageScenario(stack, { rows, downSeconds, faults: false, drainTimeoutSeconds }, log);
-      printOutage(f, { rows, downSeconds, maxRetrySeconds });
+      printOutage(f, { rows, downSeconds });
     }
     if (only.has('outage-faults')) {
       log(`[outage-faults] ${rows} rows, endpoint down ${downSeconds} s, worker killed twice, Temporal restarted`);
       const f = await outageScenario(stack, { rows, downSeconds, faults: true, drainTimeoutSeconds }, log);
-      printOutage(f, { rows, downSeconds, maxRetrySeconds });
+      printOutage(f, { rows, downSeconds });
     }
     if (only.has('latency')) {
       log(`[latency] ${rate}/s for ${latencySeconds} s`);
-      printLatency(
-        await latencyScenario(stack, { rate, seconds: latencySeconds, sampleEvery: 10, concurrency }, log),
-        rate,
-      );
+      const target = {
+        client: stack.client,
+        intake: stack.intake,
+        endpoints: stack,
+        db: stack.store!.db,
+        workerOutput: () => stack.worker.output(),
+      };
+      printLatency(await latencyScenario(target, { rate, seconds: latencySeconds, sampleEvery: 10 }, log), rate);
     }
     if (only.has('cost')) {
       log(`[cost] rounds of ${costCount}`);

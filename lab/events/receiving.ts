@@ -1,8 +1,6 @@
 import { TestReceiver, verify, type Behaviour, type Received } from '../../test/events/receivers.js';
 import { EVENT_TYPES } from '../../workflows/shared/event-catalogue.js';
-import { eventDispatcherIds } from '../../workflows/events/events.js';
-import { callIntake } from '../faults/intake-http.js';
-import type { FaultStack } from '../faults/stack.js';
+import { callIntake, type IntakeEndpoint } from '../faults/intake-http.js';
 
 /**
  * A receiver of the bench subscribed through `POST /event-endpoints` to every event of the catalogue: each delivery is
@@ -19,7 +17,7 @@ export interface Subscribed {
 }
 
 export async function subscribe(
-  stack: FaultStack,
+  stack: { intake: IntakeEndpoint },
   tenant: string,
   behaviour: Behaviour = () => 200,
 ): Promise<Subscribed> {
@@ -76,9 +74,3 @@ export function outOfOrder(received: readonly Received[]): number {
   const created = new Set(received.filter((r) => r.event.type === 'verification.created').map((r) => subjectOf(r)));
   return [...firstType].filter(([subject, type]) => created.has(subject) && type !== 'verification.created').length;
 }
-
-/** Every run of a tenant's dispatchers, in visibility. */
-export const dispatchersQuery = (tenant: string): string =>
-  `WorkflowId IN (${eventDispatcherIds(tenant)
-    .map((id) => `'${id}'`)
-    .join(', ')})`;

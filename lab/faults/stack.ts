@@ -9,7 +9,6 @@ import { requireIntakeApiKey } from '../../apps/intake-api/api-key.js';
 import { createLogger } from '../../src/logging.js';
 import { eventServices, secretBox } from '../../src/events/services.js';
 import { openStore, type Store } from '../../src/store/database.js';
-import type { DeliveryPolicy } from '../../workflows/events/events.js';
 import { startThrowawayPostgres } from '../../testing/postgres.js';
 import { loadSandboxConfig } from '../../sandbox/config.js';
 import { createSandbox, type Sandbox } from '../../sandbox/server.js';
@@ -52,11 +51,11 @@ export interface FaultStackOptions {
   /** `ELIGIBILITY_MAX_RPS` (default 40: 400 rows last about 20 s, so the batch still runs when the worker is killed). */
   maxRps?: number;
   /**
-   * Outbound events (docs/integrating/events.md): a throwaway PostgreSQL for the worker's events worker (DATABASE_URL)
-   * and the intake API's event endpoints, whose dispatchers run with `policy` over the configuration's (e.g. short
-   * retry intervals).
+   * Outbound events (docs/developing/event-delivery.md): a throwaway PostgreSQL for the worker's deliverer
+   * (DATABASE_URL) and the intake API's event endpoints; `endpointConcurrency` is the worker's
+   * EVENTS_ENDPOINT_CONCURRENCY (unset: the configuration's default).
    */
-  events?: { policy: Partial<DeliveryPolicy> };
+  events?: { endpointConcurrency?: number };
 }
 
 export async function startFaultStack(
@@ -83,6 +82,8 @@ export async function startFaultStack(
       const postgres = await startThrowawayPostgres();
       closers.add(() => postgres.stop());
       env.DATABASE_URL = postgres.url;
+      if (options.events.endpointConcurrency !== undefined)
+        env.EVENTS_ENDPOINT_CONCURRENCY = String(options.events.endpointConcurrency);
       store = await openStore(postgres.url);
       closers.add(() => store!.close());
     }
@@ -95,10 +96,7 @@ export async function startFaultStack(
     const temporalClient = await connectStackClient(config);
     closers.add(() => temporalClient.close());
     const { client } = temporalClient;
-    const events =
-      store && options.events
-        ? eventServices(store, await secretBox(config), client, config, options.events.policy)
-        : undefined;
+    const events = store ? eventServices(store, await secretBox(config)) : undefined;
 
     const startIntake = async (taskQueue: string) => {
       // Silent: the suite counts every answer itself, and 10,000 refusals would bury the progress lines.

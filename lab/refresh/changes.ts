@@ -40,7 +40,7 @@ const person = (i: number) => ({ firstName: 'Change', lastName: `Bench${i}`, dat
 async function main() {
   // The worker (a child of this process) discovers coverage at the sandbox's discoveries.
   process.env.ELIGIBILITY_DISCOVERY_CREATE_PATH = '/sandbox/discoveries';
-  const stack = await startFaultStack(log, { maxRps: 500, events: { policy: { initialIntervalSeconds: 1 } } });
+  const stack = await startFaultStack(log, { maxRps: 500, events: {} });
   const { client } = stack;
   const sandboxUrl = stack.sandbox.url;
   try {

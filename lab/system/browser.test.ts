@@ -4,13 +4,11 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { IntakeClients } from '../../src/access/intake-clients.js';
 import { OperatorDirectory } from '../../src/access/operators.js';
 import { AuditTrail } from '../../src/audit/audit-trail.js';
-import { loadConfig } from '../../src/config.js';
 import { SecretBox } from '../../src/events/secret-box.js';
 import { eventServices } from '../../src/events/services.js';
 import type { Store } from '../../src/store/database.js';
 import { startVerification } from '../../src/temporal/start-verification.js';
 import type { verificationWorkflow } from '../../workflows/verification/index.js';
-import { eventDispatcherIds } from '../../workflows/events/events.js';
 import { statusQuery } from '../../workflows/verification/verification.js';
 import { batchIdFor, submitRequests } from '../../testing/batches.js';
 import { testCodecKeys } from '../../testing/codec.js';
@@ -32,16 +30,14 @@ describe('operator console in a browser', function () {
   let context: BrowserContext;
   let page: Page;
   const client = () => testTemporal().client;
-  /** The tenant of the endpoint added here; its dispatcher runs on a queue no worker polls, and is ended after. */
+  /** The tenant of the endpoint added here. */
   const eventTenant = `browser-${Date.now().toString(36)}`;
 
   before(async () => {
     [h, store] = await Promise.all([startWorkflowHarness(), testStore()]);
     // With a database of its own, so that the administrators' pages have something to manage.
-    const config = loadConfig('console', { LOG_LEVEL: 'silent' });
-    const events = { ...config.events, taskQueue: `browser-events-${eventTenant}` };
     console = await startTestConsole(client(), {
-      events: eventServices(store, new SecretBox(testCodecKeys()), client(), { events }),
+      events: eventServices(store, new SecretBox(testCodecKeys())),
       listen: true,
       audit: new AuditTrail(store),
       directory: new OperatorDirectory(store),
@@ -51,12 +47,6 @@ describe('operator console in a browser', function () {
     browser = await launchChromium();
   });
   after(async () => {
-    for (const workflowId of eventDispatcherIds(eventTenant)) {
-      await client()
-        .workflow.getHandle(workflowId)
-        .terminate('test over')
-        .catch(() => undefined);
-    }
     await browser?.close();
     await console?.close();
     await h?.stop();

@@ -1,28 +1,13 @@
 import type { EndpointView } from './endpoints.js';
-import { EndpointRefused, REDELIVER_LIMIT, type EndpointSpec } from './endpoint-rules.js';
+import { EndpointRefused, REDELIVER_LIMIT } from './endpoint-rules.js';
 import type { EventServices } from './services.js';
 
-/** Runs a Temporal call, under the caller's deadline when it has one. */
-export type Within = <T>(fn: () => Promise<T>) => Promise<T>;
-const now: Within = (fn) => fn();
-
 /**
- * Makes an endpoint and tells its tenant's dispatcher. When the dispatcher could not be told, the endpoint is deleted
- * again and the error thrown: nothing would ever be delivered to it, and its secret is never shown.
+ * After a change to an endpoint: one that no longer takes deliveries (disabled by a person) has what was queued for it
+ * set aside as undelivered, for redelivery once it is enabled again.
  */
-export async function createEndpoint(
-  services: Pick<EventServices, 'endpoints' | 'dispatchers'>,
-  spec: EndpointSpec & { tenant: string },
-  within: Within = now,
-) {
-  const created = await services.endpoints.create(spec);
-  try {
-    await within(() => services.dispatchers.refresh(spec.tenant));
-  } catch (err) {
-    await services.endpoints.delete(created.endpoint.id, spec.tenant);
-    throw err;
-  }
-  return created;
+export async function endpointChanged(services: Pick<EventServices, 'outbox'>, endpoint: EndpointView): Promise<void> {
+  if (endpoint.status !== 'active') await services.outbox.setAside(endpoint.id);
 }
 
 /**
@@ -30,10 +15,9 @@ export async function createEndpoint(
  * REDELIVER_LIMIT). Answers how many were queued. A disabled endpoint is refused (`disabled`): enable it first.
  */
 export async function redeliver(
-  services: Pick<EventServices, 'log' | 'dispatchers'>,
+  services: Pick<EventServices, 'log' | 'outbox'>,
   endpoint: EndpointView,
   choice: { eventId: string } | { failedSince: Date },
-  within: Within = now,
 ): Promise<number> {
   if (endpoint.status !== 'active') {
     throw new EndpointRefused('endpoint', 'enable the endpoint before redelivering', 'disabled');
@@ -46,6 +30,6 @@ export async function redeliver(
   } else {
     chosen = await services.log.failedSince(endpoint.id, choice.failedSince, REDELIVER_LIMIT);
   }
-  await within(() => services.dispatchers.redeliver(endpoint.tenant, endpoint.id, chosen));
+  await services.outbox.requeue(endpoint.id, chosen);
   return chosen.length;
 }

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { Store } from '../store/database.js';
 import type { EndpointStatus, EventEndpointsTable } from '../store/tables.js';
-import type { DispatchEndpoint } from '../../workflows/events/events.js';
 import { newEndpointSecret, type SecretBox } from './secret-box.js';
 
 /** An endpoint as shown to its tenant: never its secrets. */
@@ -183,19 +182,7 @@ export class EventEndpoints {
     return row?.status === 'active';
   }
 
-  /** The tenant's active endpoints, as its dispatcher holds them. */
-  async active(tenant: string): Promise<DispatchEndpoint[]> {
-    const rows = await this.store.db
-      .selectFrom('event_endpoints')
-      .select(['id', 'events'])
-      .where('tenant', '=', tenant)
-      .where('status', '=', 'active')
-      .orderBy('created_at')
-      .execute();
-    return rows.map((r) => ({ id: r.id, events: r.events }));
-  }
-
-  /** The delivery activity's read: the URL and the secrets signing now, opened; undefined once deleted. */
+  /** The URL and the secrets signing now, opened; undefined once deleted. */
   async signing(id: string, now = Date.now()): Promise<SigningEndpoint | undefined> {
     const row = await this.store.db.selectFrom('event_endpoints').selectAll().where('id', '=', id).executeTakeFirst();
     return row ? signingEndpoint(row, this.box, now) : undefined;

@@ -35,67 +35,47 @@ export interface AttemptRecord {
   nextRetryAt?: Date;
 }
 
+/** An attempt's row in the deliveries log: its number is one more than the endpoint's attempts at the event so far. */
+export function attemptRow(a: AttemptRecord) {
+  return {
+    event_id: a.eventId,
+    endpoint_id: a.endpointId,
+    attempt: sql<number>`(select count(*)::int + 1 from event_deliveries
+      where event_id = ${a.eventId} and endpoint_id = ${a.endpointId} and attempt > 0)`,
+    status: a.status,
+    status_code: a.statusCode ?? null,
+    error_type: a.errorType ?? null,
+    latency_ms: a.latencyMs ?? null,
+    attempted_at: a.attemptedAt,
+    next_retry_at: a.nextRetryAt ?? null,
+  };
+}
+
 /** Events kept for replay and every delivery attempt (docs/integrating/events.md). */
 export class EventLog {
   constructor(private readonly store: Store) {}
 
-  /** Keeps the event once: every endpoint's first attempt calls this, and only the first writes. */
+  /** Keeps events once, as they were first kept (a redelivery sends the same body). */
   async keep(...events: OutboundEvent[]): Promise<void> {
     if (events.length === 0) return;
     await this.store.db
       .insertInto('events')
       .values(
-        events.map((event) => ({
-          id: event.id,
-          tenant: event.tenant,
-          type: event.type,
-          payload: JSON.stringify(event),
-          created_at: new Date(event.timestamp),
+        events.map((e) => ({
+          id: e.id,
+          tenant: e.tenant,
+          type: e.type,
+          payload: JSON.stringify(e),
+          created_at: new Date(e.timestamp),
         })),
       )
       .onConflict((c) => c.column('id').doNothing())
       .execute();
   }
 
-  /** Appends an attempt; its number is one more than the endpoint's attempts at the event so far (redeliveries too). */
+  /** Appends an attempt. */
   async recordAttempt(a: AttemptRecord): Promise<void> {
-    await this.recordAttempts([a]);
-  }
-
-  /**
-   * Appends attempts at several events in one statement (the first attempts a dispatcher makes side by side). A
-   * delivered (or gone) event leaves the outbox in the same statement: nothing is left for its dispatcher to deliver.
-   */
-  async recordAttempts(attempts: readonly AttemptRecord[]): Promise<void> {
-    if (attempts.length === 0) return;
-    const rows = attempts.map((a) => ({
-      event_id: a.eventId,
-      endpoint_id: a.endpointId,
-      attempt: sql<number>`(select count(*)::int + 1 from event_deliveries
-        where event_id = ${a.eventId} and endpoint_id = ${a.endpointId} and attempt > 0)`,
-      status: a.status,
-      status_code: a.statusCode ?? null,
-      error_type: a.errorType ?? null,
-      latency_ms: a.latencyMs ?? null,
-      attempted_at: a.attemptedAt,
-      next_retry_at: a.nextRetryAt ?? null,
-    }));
-    const settled = attempts.filter((a) => a.status === 'delivered' || a.status === 'gone');
-    if (settled.length === 0) {
-      await this.store.db.insertInto('event_deliveries').values(rows).execute();
-      return;
-    }
-    await this.store.db
-      .with('settled', (q) =>
-        q
-          .deleteFrom('event_outbox')
-          .where((eb) =>
-            eb.or(settled.map((a) => eb.and([eb('event_id', '=', a.eventId), eb('endpoint_id', '=', a.endpointId)]))),
-          ),
-      )
-      .insertInto('event_deliveries')
-      .values(rows)
-      .execute();
+    await this.store.db.insertInto('event_deliveries').values(attemptRow(a)).execute();
   }
 
   /** Events an endpoint will not get now (it stopped first): kept, each with an `undelivered` line, for redelivery. */

@@ -37,7 +37,10 @@ export interface AuditEntriesTable {
   outcome: string;
   /** The previous entry's `hash` (64 zeros for the first): an edit, deletion or reordering breaks the chain. */
   prev_hash: string;
+  /** HMAC-SHA256 under the audit key `key_id` (src/audit/audit-entry.ts); a plain SHA-256 where `key_id` is null. */
   hash: string;
+  /** The audit key of `hash`; null: written before the trail was keyed (migration 0010). */
+  key_id: string | null;
 }
 
 export interface OperatorsTable {
@@ -50,6 +53,9 @@ export interface OperatorsTable {
   created_at: CreatedAt;
   created_by: string;
   disabled_at: Date | null;
+  /** An `oidc:` entry's person once bound at their first sign-in: the provider's issuer and their subject there. */
+  oidc_issuer: ColumnType<string | null, string | null | undefined, string | null>;
+  oidc_subject: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ConsoleSessionsTable {
@@ -110,11 +116,11 @@ export interface EventDeliveriesTable {
 }
 
 /**
- * Where an emitted event stands for one endpoint until it is delivered or its dispatcher has it: `pending`, a first
- * attempt under way in `owner` (a worker process); `held`, behind an earlier one that is not settled, for the sweeper;
- * `handing`, being signalled to the dispatcher; `handed`, at the dispatcher (deleted once it is delivered).
+ * An event's delivery to one endpoint (docs/developing/event-delivery.md): `queued` until it is delivered or set aside.
+ * The other states are an earlier version's (decision 80): `pending`, a first attempt under way in `owner`; `held`,
+ * behind an earlier one; `handing`, being signalled to a dispatcher; `handed`, at the dispatcher.
  */
-export type OutboxState = 'pending' | 'held' | 'handing' | 'handed';
+export type OutboxState = 'queued' | 'pending' | 'held' | 'handing' | 'handed';
 
 export interface EventOutboxTable {
   seq: ColumnType<string, never, never>;
@@ -124,8 +130,16 @@ export interface EventOutboxTable {
   order_key: string;
   state: OutboxState;
   owner: string;
-  /** When its owner took it: a `pending` or `handing` row older than the sweeper's grace has lost its owner. */
+  /** When its owner took it: an earlier version's `pending` or `handing` row older than a minute has lost its owner. */
   claimed_at: ColumnType<Date, Date | undefined, Date>;
+  /** Failed attempts so far. */
+  attempts: ColumnType<number, number | undefined, number>;
+  /** When it may be attempted (again). */
+  next_attempt_at: ColumnType<Date, Date | undefined, Date>;
+  /** The first failed attempt's time: the retry window counts from it. */
+  first_failed_at: Date | null;
+  /** While a worker attempts it: until when (a worker that dies leaves it to another after this). */
+  claimed_until: Date | null;
 }
 
 export interface Tables {

@@ -3,13 +3,11 @@ import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { OperatorDirectory, type OperatorRole } from '../../src/access/operators.js';
 import { AuditTrail } from '../../src/audit/audit-trail.js';
-import { loadConfig } from '../../src/config.js';
 import { SecretBox } from '../../src/events/secret-box.js';
 import { eventServices, type EventServices } from '../../src/events/services.js';
 import { signedHeaders } from '../../src/events/signing.js';
 import type { Store } from '../../src/store/database.js';
 import { EVENT_TYPES } from '../../workflows/shared/event-catalogue.js';
-import { eventDispatcherId, eventDispatcherIds } from '../../workflows/events/events.js';
 import { testCodecKeys } from '../../testing/codec.js';
 import { testStore } from '../../testing/database.js';
 import { testTemporal } from '../../testing/temporal.js';
@@ -29,9 +27,8 @@ interface Person {
   password: string;
 }
 
-// The console's Event endpoints page (docs/integrating/events.md) against a database of the suite's own and the run's
-// dev server: the tenants' dispatchers are started on a task queue no worker polls, so what they were told stays in
-// their history.
+// The console's Event endpoints page (docs/integrating/events.md) against a database of the suite's own: no worker
+// delivers here, so what is queued in the outbox stays there to be looked at.
 describe('operator console: event endpoints', function () {
   this.timeout(60_000);
   const run = randomUUID().slice(0, 8);
@@ -61,36 +58,38 @@ describe('operator console: event endpoints', function () {
     });
   };
   const lastSeq = async () => (await trail.list({ newestFirst: true, limit: 1 }))[0]?.seq ?? 0;
-  /** How many signals a tenant's first dispatcher has been sent (each change to its endpoints is told to every one). */
-  const signals = async (tenant: string) => {
-    const history = await testTemporal().client.workflow.getHandle(eventDispatcherId(tenant)).fetchHistory();
-    return (history.events ?? []).filter((e) => e.workflowExecutionSignaledEventAttributes).length;
+  /** What the outbox holds for an endpoint, and its undelivered lines in the deliveries log. */
+  const outboxOf = async (endpointId: string) => {
+    const rows = await store.db
+      .selectFrom('event_outbox')
+      .select('event_id')
+      .where('endpoint_id', '=', endpointId)
+      .execute();
+    const undelivered = await store.db
+      .selectFrom('event_deliveries')
+      .select('event_id')
+      .where('endpoint_id', '=', endpointId)
+      .where('status', '=', 'undelivered')
+      .execute();
+    return { rows: rows.length, undelivered: undelivered.length };
   };
 
   before(async () => {
     store = await testStore();
     trail = new AuditTrail(store);
     directory = new OperatorDirectory(store);
-    const config = loadConfig('console', { LOG_LEVEL: 'silent' });
-    const queue = { ...config.events, taskQueue: `console-events-${run}` };
-    events = eventServices(store, new SecretBox(testCodecKeys()), testTemporal().client, { events: queue });
+    events = eventServices(store, new SecretBox(testCodecKeys()));
     await make(ada, 'admin', [A]);
     await make(opa, 'operator', [A]);
     await make(vee, 'viewer', [A]);
     console = await startTestConsole(testTemporal().client, { audit: trail, directory, events });
   });
   after(async () => {
-    for (const workflowId of [A, B].flatMap(eventDispatcherIds)) {
-      await testTemporal()
-        .client.workflow.getHandle(workflowId)
-        .terminate('test over')
-        .catch(() => undefined);
-    }
     await console?.close();
     await store?.close();
   });
 
-  it('adds an endpoint whose secret is shown once and signs; disables, enables, rotates, deletes it; each change audited and told', async () => {
+  it('adds an endpoint whose secret is shown once and signs; disables, enables, rotates, deletes it; each change audited', async () => {
     const from = await lastSeq();
     const cookie = await signInAs(console, ada);
     const form = await get('/event-endpoints/new', cookie);
@@ -131,7 +130,16 @@ describe('operator console: event endpoints', function () {
     const body = JSON.stringify({ id: 'evt_1', type: 'verification.completed' });
     const headers = signedHeaders('evt_1', body, [secret], new Date());
     assert.doesNotThrow(() => new Webhook(secret).verify(body, headers), 'a delivery it signs verifies');
-    assert.equal(await signals(A), 1, 'its dispatcher was started with it');
+    // Something queued for it, as a workflow emits: set aside as undelivered when it is disabled.
+    const emitted = {
+      id: `evt_${run}0000`,
+      type: 'verification.completed' as const,
+      timestamp: new Date().toISOString(),
+      tenant: A,
+      data: { workflowId: `wf-${run}-0`, stage: 'completed' as const },
+      links: { self: `/verifications/wf-${run}-0` },
+    };
+    assert.equal(await events.outbox.enqueue(emitted), 1);
 
     const list = await get('/event-endpoints', cookie);
     assert.match(list.body, new RegExp(`<code>${url}</code>`));
@@ -142,6 +150,7 @@ describe('operator console: event endpoints', function () {
     assert.equal(disabled.statusCode, 303);
     assert.equal(disabled.headers.location, `/event-endpoints/${id}`);
     assert.equal((await events.endpoints.get(id, A))?.disabledReason, 'disabled');
+    assert.deepEqual(await outboxOf(id), { rows: 0, undelivered: 1 });
     const shown = await get('/event-endpoints', cookie);
     assert.match(shown.body, /1 endpoint is disabled/);
     assert.match(shown.body, /disabled by a person/);
@@ -183,10 +192,10 @@ describe('operator console: event endpoints', function () {
     assert.equal(deleted.headers.location, '/event-endpoints');
     assert.equal(await events.endpoints.get(id, A), undefined);
     assert.equal((await get(`/event-endpoints/${id}`, cookie)).statusCode, 404);
-    assert.equal(await signals(A), 4, 'created, disabled, enabled and deleted: each told to the dispatcher');
 
-    const entries = (await trail.list({ afterSeq: from, limit: 10_000 })).filter((e) =>
-      e.action.startsWith('event-endpoint.'),
+    // The changes; the read of the deleted endpoint is its own `not-found` entry (every refusal is on record).
+    const entries = (await trail.list({ afterSeq: from, limit: 10_000 })).filter(
+      (e) => e.action.startsWith('event-endpoint.') && e.outcome !== 'not-found',
     );
     assert.deepEqual(
       entries.map((e) => [e.actor, e.action, e.tenant, e.outcome]),
@@ -246,6 +255,7 @@ describe('operator console: event endpoints', function () {
     const queued = await post(`/event-endpoints/${endpoint.id}/redeliver`, cookie, { _csrf: csrf, failedSince: since });
     assert.equal(queued.statusCode, 303);
     assert.match((await get(`/event-endpoints/${endpoint.id}`, cookie)).body, /1 event\(s\) queued again/);
+    assert.equal((await outboxOf(endpoint.id)).rows, 1, 'queued in the outbox for the workers to deliver');
     const entries = await trail.list({ afterSeq: from, limit: 100 });
     assert.deepEqual(
       entries.map((e) => [e.action, e.tenant]),

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { attemptDelivery } from '../../src/events/attempt.js';
+import { attemptDelivery } from '../../src/events/delivery/attempt.js';
 import { newEndpointSecret } from '../../src/events/secret-box.js';
 import type { OutboundEvent } from '../../workflows/shared/event-catalogue.js';
 import { verify, type Received } from './receivers.js';
@@ -46,7 +46,7 @@ describe('events: one delivery attempt', () => {
     const r = await receiver((res) => res.writeHead(204).end());
     closers.push(r.close);
     const secret = newEndpointSecret();
-    const a = await attemptDelivery({ url: r.url, status: 'active', secrets: [secret] }, event);
+    const a = await attemptDelivery({ url: r.url, status: 'active', secrets: [secret] }, event, 5_000);
     assert.equal(a.outcome, 'delivered');
     assert.equal(a.statusCode, 204);
     assert.equal(r.requests.length, 1);
@@ -60,7 +60,7 @@ describe('events: one delivery attempt', () => {
     const elsewhere = await receiver((res) => res.writeHead(200).end());
     const r = await receiver((res) => res.writeHead(302, { location: elsewhere.url }).end('moved'));
     closers.push(r.close, elsewhere.close);
-    const a = await attemptDelivery({ url: r.url, status: 'active', secrets: [newEndpointSecret()] }, event);
+    const a = await attemptDelivery({ url: r.url, status: 'active', secrets: [newEndpointSecret()] }, event, 5_000);
     assert.equal(a.outcome, 'failed');
     assert.equal(a.errorType, 'http_302');
     assert.equal(elsewhere.requests.length, 0);
@@ -74,6 +74,6 @@ describe('events: one delivery attempt', () => {
     const late = await attemptDelivery(endpoint(silent.url), event, 200);
     assert.equal(late.outcome, 'failed');
     assert.equal(late.errorType, 'timeout');
-    assert.equal((await attemptDelivery(endpoint(gone.url), event)).outcome, 'gone');
+    assert.equal((await attemptDelivery(endpoint(gone.url), event, 5_000)).outcome, 'gone');
   });
 });

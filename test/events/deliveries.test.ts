@@ -1,20 +1,17 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { Worker } from '@temporalio/worker';
-import { workerSinks } from '../../workers/create-worker.js';
+import { sql } from 'kysely';
 import { eventDispatcherWorkflow } from '../../workflows/events/index.js';
+import { redeliverSignal } from '../../workflows/events/events.js';
 import type { OutboundEvent } from '../../workflows/shared/event-catalogue.js';
-import { dispatcherStatusQuery, endpointsSignal, eventSignal, redeliverSignal } from '../../workflows/events/events.js';
-import { dispatcherShard, eventDispatcherId } from '../../workflows/events/events.js';
+import { orderKey } from '../../workflows/shared/event-catalogue.js';
 import { verificationWorkflowId } from '../../workflows/shared/ids.js';
 import { callerId, v2Intake } from '../../testing/fixtures.js';
-import { workflowBundle } from '../../testing/bundle.js';
-import { testDataConverter } from '../../testing/codec.js';
 import { recordHistory } from '../../testing/histories.js';
 import { testTemporal } from '../../testing/temporal.js';
 import { eventually } from '../../testing/workflow-harness.js';
-import { EventOutbox } from '../../src/events/outbox.js';
-import { startEventsStack, TEST_SWEEPER, type EventsStack } from './event-setup.js';
+import { EventLog } from '../../src/events/event-log.js';
+import { startEventsStack, type EventsStack } from './event-setup.js';
 import { TestReceiver, verify, type Received } from './receivers.js';
 
 interface Created {
@@ -23,9 +20,9 @@ interface Created {
 }
 
 /**
- * Outbound events end to end (docs/integrating/events.md): the intake API, a real Temporal dev server's dispatcher and
- * verification workflows, the events worker on its own queue, PostgreSQL, and real HTTP receivers; every delivery
- * verified with `standardwebhooks` as an integrator would.
+ * Outbound events end to end (docs/developing/event-delivery.md): the intake API, verification and batch workflows on a
+ * real Temporal dev server, delivery from the outbox in PostgreSQL, and real HTTP receivers; every delivery verified with
+ * `standardwebhooks` as an integrator would.
  */
 describe('outbound events: signed, ordered, retried deliveries', function () {
   this.timeout(90_000);
@@ -50,34 +47,35 @@ describe('outbound events: signed, ordered, retried deliveries', function () {
     assert.equal(made.statusCode, 201, made.body);
     return made.json<Created>();
   }
-  /** Starts a verification; with `shard`, one whose events go to that dispatcher of the tenant's. */
-  async function start(key: string, shard?: number): Promise<string> {
-    let id = callerId('v2');
-    while (shard !== undefined && dispatcherShard(verificationWorkflowId(id)) !== shard) id = callerId('v2');
-    const started = await stack.as(key, { method: 'POST', url: '/verifications', payload: v2Intake({ id }) });
+  async function start(key: string): Promise<string> {
+    const started = await stack.as(key, { method: 'POST', url: '/verifications', payload: v2Intake() });
     assert.equal(started.statusCode, 202, started.body);
     return started.json<{ workflowId: string }>().workflowId;
   }
-  /** As a verification of an earlier version emits (decision 60 says why): its two events signalled to its dispatcher. */
-  async function signalEvents(tenant: string, shard: number): Promise<string> {
-    let workflowId = verificationWorkflowId(callerId('v2'));
-    while (dispatcherShard(workflowId) !== shard) workflowId = verificationWorkflowId(callerId('v2'));
-    const dispatcher = testTemporal().client.workflow.getHandle(eventDispatcherId(tenant, shard));
-    const stages = [
-      ['verification.created', 'created'],
-      ['verification.completed', 'completed'],
-    ] as const;
-    for (const [type, stage] of stages) {
-      await dispatcher.signal(eventSignal, {
-        id: `evt_${randomUUID().replaceAll('-', '')}`,
-        type,
-        timestamp: new Date().toISOString(),
-        tenant,
-        data: { workflowId, stage },
-        links: { self: `/verifications/${workflowId}` },
-      });
-    }
-    return workflowId;
+  /** An event of a verification's, as a workflow makes it. */
+  const eventOf = (
+    tenant: string,
+    workflowId: string,
+    type: 'verification.created' | 'verification.completed',
+  ): OutboundEvent => ({
+    id: `evt_${randomUUID().replaceAll('-', '')}`,
+    type,
+    timestamp: new Date().toISOString(),
+    tenant,
+    data: { workflowId, stage: type === 'verification.created' ? 'created' : 'completed' },
+    links: { self: `/verifications/${workflowId}` },
+  });
+  /** A row of the outbox as another worker left it: `state`, claimed by it at `claimedAt` until `claimedUntil`. */
+  async function leftRow(
+    event: OutboundEvent,
+    endpointId: string,
+    row: { state: 'queued' | 'pending'; claimedAt: string; claimedUntil: string | null },
+  ) {
+    await new EventLog(stack.store).keep(event);
+    await sql`insert into event_outbox (event_id, endpoint_id, order_key, state, owner, claimed_at, claimed_until)
+      values (${event.id}, ${endpointId}, ${orderKey(event)}, ${row.state}, 'a-worker-that-died',
+        now() + ${row.claimedAt}::interval, ${row.claimedUntil === null ? null : sql`now() + ${row.claimedUntil}::interval`})
+    `.execute(stack.store.db);
   }
   const types = (list: Received[]) => list.map((r) => r.event.type);
   const arrived = (r: TestReceiver, id: string, n: number, timeoutMs = 20_000) =>
@@ -124,12 +122,12 @@ describe('outbound events: signed, ordered, retried deliveries', function () {
     assert.ok(got[0]!.event.data.verificationId);
   });
 
-  it('makes the first attempt from the worker that emitted the event: no signal, no dispatcher activity, nothing left in the outbox', async () => {
+  it("delivers from the outbox: nothing in the verification's history but a local activity per event, nothing left in the outbox", async () => {
     const { receiver: r, url } = await receiver();
     const { endpoint } = await subscribe(stack.keys.e!, url);
     const workflowId = await start(stack.keys.e!);
     await arrived(r, workflowId, 2);
-    // The attempt can arrive before the task that ran its local activity has completed: the history once it closed.
+    // The delivery can arrive before the task that ran its local activity has completed: the history once it closed.
     const handle = testTemporal().client.workflow.getHandle(workflowId);
     await handle.result();
     const history = await handle.fetchHistory();
@@ -156,29 +154,50 @@ describe('outbound events: signed, ordered, retried deliveries', function () {
     );
   });
 
-  it("hands a dead worker's events to the dispatcher once their grace is over, and the verification's later ones follow them in order", async () => {
+  it("delivers what a dead worker had claimed once its claim lapses, and the verification's later events follow it in order", async () => {
     const { receiver: r, url } = await receiver();
-    await subscribe(stack.keys.e!, url);
+    const { endpoint } = await subscribe(stack.keys.e!, url);
     const workflowId = verificationWorkflowId(callerId('v2'));
-    const event = (type: 'verification.created' | 'verification.completed', stage: 'created' | 'completed') => ({
-      id: `evt_${randomUUID().replaceAll('-', '')}`,
-      type,
-      timestamp: new Date().toISOString(),
-      tenant: stack.tenants.e!,
-      data: { workflowId, stage },
-      links: { self: `/verifications/${workflowId}` },
-    });
-    // A worker queued the first and died before its attempt; this process emits the second.
-    const dead = new EventOutbox(stack.store, stack.box, 'a-worker-that-died');
-    const first = event('verification.created', 'created');
-    assert.equal((await dead.enqueue(first)).targets[0]?.state, 'pending');
+    const first = eventOf(stack.tenants.e!, workflowId, 'verification.created');
+    // A worker claimed the first for 2 s more and died; this process emits the second.
+    await leftRow(first, endpoint.id, { state: 'queued', claimedAt: '-1 second', claimedUntil: '2 seconds' });
     const emittedAt = Date.now();
-    await stack.emit(event('verification.completed', 'completed'));
-    const got = await arrived(r, workflowId, 2, 20_000);
+    await stack.emit(eventOf(stack.tenants.e!, workflowId, 'verification.completed'));
+    const got = await arrived(r, workflowId, 2);
     assert.deepEqual(types(got), ['verification.created', 'verification.completed']);
     assert.equal(got[0]!.event.id, first.id);
-    // Held behind the first until the sweeper took that over (3 s in this suite).
-    assert.ok(got[1]!.at - emittedAt >= TEST_SWEEPER.graceMs - 1000, `${got[1]!.at - emittedAt} ms`);
+    assert.ok(got[0]!.at - emittedAt >= 1_500, `held behind the claim: ${got[0]!.at - emittedAt} ms`);
+  });
+
+  it("takes over an earlier version's row its worker left (pending for over a minute)", async () => {
+    const { receiver: r, url } = await receiver();
+    const { endpoint } = await subscribe(stack.keys.e!, url);
+    const workflowId = verificationWorkflowId(callerId('v2'));
+    const left = eventOf(stack.tenants.e!, workflowId, 'verification.created');
+    const other = verificationWorkflowId(callerId('v2'));
+    const fresh = eventOf(stack.tenants.e!, other, 'verification.created');
+    await leftRow(left, endpoint.id, { state: 'pending', claimedAt: '-2 minutes', claimedUntil: null });
+    // Still its worker's (a first attempt of an earlier version's under way): left alone.
+    await leftRow(fresh, endpoint.id, { state: 'pending', claimedAt: '0 seconds', claimedUntil: null });
+    await arrived(r, workflowId, 1);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.equal(r.about(other).length, 0);
+  });
+
+  it('gets an endpoint that answers again its waiting retries at once, not at their next retry', async () => {
+    const { receiver: r, url } = await receiver();
+    const { endpoint } = await subscribe(stack.keys.e!, url);
+    const waiting = verificationWorkflowId(callerId('v2'));
+    const retrying = eventOf(stack.tenants.e!, waiting, 'verification.created');
+    await new EventLog(stack.store).keep(retrying);
+    // Failed three times while the endpoint was down; its next retry an hour away.
+    await sql`insert into event_outbox (event_id, endpoint_id, order_key, state, owner, attempts, next_attempt_at)
+      values (${retrying.id}, ${endpoint.id}, ${waiting}, 'queued', '', 3, now() + interval '1 hour')
+    `.execute(stack.store.db);
+    const fresh = verificationWorkflowId(callerId('v2'));
+    await stack.emit(eventOf(stack.tenants.e!, fresh, 'verification.created'));
+    await arrived(r, fresh, 1);
+    await arrived(r, waiting, 1, 5_000);
   });
 
   it('delivers an event emitted again by a workflow task that ran twice (its worker killed) with the body it was kept with', async () => {
@@ -391,127 +410,33 @@ describe('outbound events: signed, ordered, retried deliveries', function () {
     }
   });
 
-  it('makes the first attempts of deliveries that start together in one activity; one that fails goes on alone', async () => {
+  it("hands what an earlier version's dispatcher carried and is signalled over to the outbox, and ends", async () => {
     const { receiver: r, url } = await receiver();
-    const { endpoint, secret } = await subscribe(stack.keys.e!, url);
-    const tenant = stack.tenants.e!;
+    const { endpoint } = await subscribe(stack.keys.d!, url);
+    const tenant = stack.tenants.d!;
+    const [carried, signalled] = [verificationWorkflowId(callerId('v2')), verificationWorkflowId(callerId('v2'))];
+    const retrying = eventOf(tenant, carried, 'verification.created');
     const { client } = testTemporal();
-    // The tenant's first dispatcher, again with 2 deliveries per endpoint at once (an eighth of 16).
-    const workflowId = eventDispatcherId(tenant);
-    await client.workflow.getHandle(workflowId).terminate('replaced by one with 2 at once');
+    // As an earlier version's dispatcher continues as new onto this one: a delivery it was retrying for a minute.
     const handle = await client.workflow.start(eventDispatcherWorkflow, {
-      workflowId,
-      taskQueue: stack.policy.taskQueue,
+      workflowId: `events-${tenant}`,
+      taskQueue: stack.eventsQueue,
       args: [
         {
           tenant,
-          policy: { ...stack.policy, concurrency: 16 },
-          carried: {
-            asOf: Date.now(),
-            endpoints: [{ id: endpoint.id, events: ['verification.created'] }],
-            pending: [],
-          },
+          carried: { pending: [{ endpointId: endpoint.id, event: retrying, firstAttemptAt: Date.now() - 60_000 }] },
         },
       ],
     });
-    const event = (n: number) => {
-      const about = `verification-together-${n}-${randomUUID()}`;
-      const made: OutboundEvent = {
-        id: `evt_${randomUUID().replaceAll('-', '')}`,
-        type: 'verification.created',
-        timestamp: new Date().toISOString(),
-        tenant,
-        data: { workflowId: about, stage: 'created' },
-        links: { self: `/verifications/${about}` },
-      };
-      return { about, ...made };
-    };
-    const [ok, failing] = [event(1), event(2)];
-    let refused = 0;
-    r.behaviour = (got) => (got.event.id === failing.id && refused++ === 0 ? 500 : 200);
-    // One signal: both become startable in the same workflow task.
+    // An earlier version's worker hands it a failed first attempt.
     await handle.signal(redeliverSignal, {
       endpointId: endpoint.id,
-      events: [ok, failing].map(({ about: _, ...e }) => e),
+      events: [eventOf(tenant, signalled, 'verification.created')],
+      handedOver: true,
     });
-    await arrived(r, ok.about, 1);
-    const twice = await arrived(r, failing.about, 2);
-    assert.deepEqual(
-      twice.map((d) => d.headers['webhook-id']),
-      [failing.id, failing.id],
-    );
-    verify(twice[1]!, secret);
-    const history = await handle.fetchHistory();
-    const activities = (history.events ?? []).flatMap((e) =>
-      e.activityTaskScheduledEventAttributes?.activityType?.name
-        ? [e.activityTaskScheduledEventAttributes.activityType.name]
-        : [],
-    );
-    assert.deepEqual(
-      activities,
-      ['deliverFirst', 'deliverEvent'],
-      'one first attempt for both, then the failed one alone',
-    );
-    await handle.terminate('test over');
-  });
-
-  it("moves a dispatcher started on the verifications' queue (an earlier version's) to the events queue when it continues as new, with the configuration's policy", async () => {
-    const { receiver: r, url } = await receiver();
-    const { endpoint } = await subscribe(stack.keys.d!, url);
-    const { client, nativeConnection, server } = testTemporal();
-    // As an earlier version left it: the tenant's one dispatcher (the first of today's) running on another queue, polled
-    // by a worker of its own.
-    const workflowId = eventDispatcherId(stack.tenants.d!);
-    await client.workflow.getHandle(workflowId).terminate('replaced by one on the old queue');
-    const oldQueue = `old-${randomUUID()}`;
-    const worker = await Worker.create({
-      connection: nativeConnection,
-      namespace: server.namespace,
-      taskQueue: oldQueue,
-      workflowBundle: await workflowBundle(),
-      sinks: workerSinks(),
-      dataConverter: testDataConverter(),
-    });
-    let firstRunId = '';
-    await worker.runUntil(async () => {
-      const first = await client.workflow.signalWithStart(eventDispatcherWorkflow, {
-        workflowId,
-        taskQueue: oldQueue,
-        args: [{ tenant: stack.tenants.d!, policy: { ...stack.policy, continueAfterEvents: 30 } }],
-        signal: endpointsSignal,
-        signalArgs: [
-          {
-            asOf: Date.now(),
-            endpoints: [{ id: endpoint.id, events: ['verification.created', 'verification.completed'] }],
-            // The configuration's policy now, which the next run takes.
-            policy: { ...stack.policy, continueAfterEvents: 30, concurrency: 24 },
-          },
-        ],
-      });
-      firstRunId = first.signaledRunId;
-      // One verification's events after another's, as verifications spaced them: eight signals at once would land
-      // on the continue-as-new's task, which the server fails and retries with a backoff that grows under load.
-      for (let i = 0; i < 4; i++) await arrived(r, await signalEvents(stack.tenants.d!, 0), 2, 30_000);
-    });
-    const handle = client.workflow.getHandle(workflowId);
-    assert.equal((await handle.describe()).taskQueue, stack.policy.taskQueue);
-    // Its share of the 24 per endpoint: each of the tenant's 8 dispatchers delivers 3 at once.
-    assert.equal((await handle.query(dispatcherStatusQuery)).concurrency, 3);
-    // Another verification's events, delivered by the run on the events queue alone (the old queue's worker is gone).
-    const after = await signalEvents(stack.tenants.d!, 0);
-    assert.deepEqual(types(await arrived(r, after, 2)), ['verification.created', 'verification.completed']);
-    // The last run that received events, delivered them and continued as new (the replay test replays it); the newest
-    // may have only begun.
-    let runId = firstRunId;
-    let ended = client.workflow.getHandle(workflowId, runId);
-    for (;;) {
-      const run = client.workflow.getHandle(workflowId, runId);
-      const last = (await run.fetchHistory()).events?.at(-1);
-      const next = last?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId;
-      if (!next) break;
-      ended = run;
-      runId = next;
-    }
-    await recordHistory('event-dispatcher', ended);
+    await arrived(r, carried, 1);
+    await arrived(r, signalled, 1);
+    await handle.result();
+    await recordHistory('event-dispatcher', handle);
   });
 });

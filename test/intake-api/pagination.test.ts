@@ -165,8 +165,7 @@ describe('intake API: one pagination contract for every list', function () {
       key = (await clients.create({ name: 'pager', tenant, scopes: [...scopes], by: 'test' })).key;
       const config = intakeConfig();
       const { client } = testTemporal();
-      const queue = { ...config.events, taskQueue: `pages-events-${randomUUID()}` };
-      events = eventServices(store, new SecretBox(testCodecKeys()), client, { events: queue });
+      events = eventServices(store, new SecretBox(testCodecKeys()));
       api = createIntakeApi({
         config,
         client,
@@ -246,9 +245,7 @@ describe('intake API: one pagination contract for every list', function () {
           links: { self: `/verifications/verification-${id}` },
         });
       }
-      await events.log.recordAttempts(
-        ids.map((eventId) => ({ eventId, endpointId, status: 'failed' as const, attemptedAt })),
-      );
+      for (const eventId of ids) await events.log.recordAttempt({ eventId, endpointId, status: 'failed', attemptedAt });
       type Deliveries = { deliveries: { eventId: string }[] };
       const url = `/event-endpoints/${endpointId}/deliveries`;
       const [first, second] = await walk<Deliveries>(url, (p) => p.deliveries.map((d) => d.eventId));

@@ -178,11 +178,11 @@ const BUDGETS: Record<string, Budget> = {
     workflowTasks: 17,
     why: 'start, the cancel update (its signals to 12 pages count where received), a timer, its bookkeeping activities',
   },
-  'event dispatcher run': {
+  'earlier dispatcher handing over': {
     histories: ['event-dispatcher'],
-    actions: 10,
-    workflowTasks: 9,
-    why: 'a continued run: four events signalled, four first deliveries, a timer, the next run’s start',
+    actions: 4,
+    workflowTasks: 4,
+    why: 'an earlier version’s dispatcher on this one: its start, a signal, two hand-over activities (carried, then signalled)',
   },
   'governor cutting the rate': {
     histories: ['governor-cut'],

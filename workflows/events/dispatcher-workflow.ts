@@ -1,38 +1,41 @@
-import { allHandlersFinished, condition, makeContinueAsNewFunc } from '@temporalio/workflow';
-import { ON_CURRENT_VERSION, shouldContinueAsNew } from '../shared/continue-as-new.js';
-import { Dispatcher } from './dispatcher-record.js';
-import type { DispatcherInput } from './events.js';
+import { allHandlersFinished, condition, proxyActivities, setHandler } from '@temporalio/workflow';
+import type { DispatcherInput, EventActivities, Handover } from './events.js';
+import { endpointsSignal, eventSignal, redeliverSignal } from './events.js';
 
-export { deliveryOptions } from './delivery-options.js';
+const { takeOver } = proxyActivities<EventActivities>({
+  startToCloseTimeout: '1 minute',
+  // The database unreachable: tried again until it is back.
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+  summary: 'hand over to the outbox',
+});
 
 /**
- * One of a tenant's event dispatchers (docs/integrating/events.md): verifications, batches and patients signal it their
- * events (each to the dispatcher of its shard, `dispatcherOf`), the intake API its active endpoints; it queues each
- * event for every endpoint that takes it and delivers each with one activity on the events task queue, whose retry
- * policy (growing intervals for the window) is Temporal's, so a failing endpoint costs no timer and holds up nothing
- * but its own queue. It waits with no timer, and continues as new, carrying its queues, before its history grows long
- * or when the deployment's current version changes; with no endpoint and nothing to deliver it ends (the next
- * endpoint's signal-with-start begins it again).
+ * An earlier version's tenant dispatcher, on this version (decision 80): what it carried across continue-as-new, and
+ * what an earlier version's worker still signals it, goes into the outbox, whose deliverers take it from there; then it
+ * ends. Nothing starts one any more: it runs only where an earlier version's dispatcher continues as new or is signalled.
  */
 export async function eventDispatcherWorkflow(input: DispatcherInput): Promise<void> {
-  const dispatcher = new Dispatcher(input);
-  const { book } = dispatcher;
-  const dueToContinue = () => shouldContinueAsNew(input.policy.continueAfterEvents);
+  const held: Handover = {
+    pending: [...(input.carried?.pending ?? [])],
+    emitted: [],
+    chores: [...(input.carried?.chores ?? [])],
+  };
+  setHandler(endpointsSignal, () => undefined);
+  setHandler(eventSignal, (event) => void held.emitted.push(event));
+  setHandler(redeliverSignal, ({ endpointId, events }) => {
+    for (const event of events) held.pending.push({ endpointId, event });
+  });
   for (;;) {
-    dispatcher.startDeliveries();
-    if (dispatcher.idle) {
-      await condition(allHandlersFinished);
-      // A signal that came with the last task (an endpoint created meanwhile) keeps it going.
-      if (book.isEmpty()) return;
+    if (held.pending.length + held.emitted.length + held.chores.length > 0) {
+      await takeOver({
+        pending: held.pending.splice(0),
+        emitted: held.emitted.splice(0),
+        chores: held.chores.splice(0),
+      });
       continue;
     }
-    if (dueToContinue()) break;
-    await condition(() => dispatcher.choresDue || book.hasStartable() || book.isEmpty() || dueToContinue());
+    await condition(allHandlersFinished);
+    // A signal that came with the last task keeps it going.
+    if (held.pending.length + held.emitted.length + held.chores.length === 0) return;
   }
-  const carried = await dispatcher.carry();
-  // On the events queue: a dispatcher an earlier version started on the verifications' queue moves there now.
-  await makeContinueAsNewFunc<typeof eventDispatcherWorkflow>({
-    ...ON_CURRENT_VERSION,
-    taskQueue: dispatcher.nextPolicy.taskQueue,
-  })({ ...input, policy: dispatcher.nextPolicy, carried });
 }

@@ -1,3 +1,3 @@
-// The events family's entry: what clients start and signal. Clients import it as `import type`.
+// The events family's entry: what workers register. Clients import it as `import type`.
 export { eventDispatcherWorkflow } from './dispatcher-workflow.js';
-export type { DisableReason, EventActivities, FirstAttempt } from './activities.js';
+export type { EventActivities, Handover } from './events.js';

@@ -1,7 +1,7 @@
 import { workflowInfo, type ContinueAsNewOptions } from '@temporalio/workflow';
 
 /*
- * Long-running workflows (governor, batch, patient, refresh, dispatcher) are pinned like every other and move to a new
+ * Long-running workflows (governor, batch, patient, refresh) are pinned like every other and move to a new
  * version of the worker where they can: they continue as new, and the next run starts on the current version. So a
  * change to them ships as a new version, never as a patch. One rule decides when, for every family.
  */

@@ -27,7 +27,7 @@ export interface CoverageChange {
 
 /*
  * The catalogue of outbound events (docs/integrating/events.md), in one table: the workflows that emit them, the
- * dispatcher, the intake API's OpenAPI `webhooks`, the CLI and the docs all derive from it. Events are thin:
+ * outbox, the intake API's OpenAPI `webhooks`, the CLI and the docs all derive from it. Events are thin:
  * identifiers, stages and counts, and a link to fetch the details with the receiver's own credentials; never a patient
  * value.
  */

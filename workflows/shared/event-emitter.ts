@@ -5,8 +5,8 @@ import { DEFAULT_EVENT_TENANT } from './search-attributes.js';
 /** The local activity events are emitted with (activities/events/emit.ts), on every worker of the service's queue. */
 export interface EmitActivities {
   /**
-   * Keeps the event and queues it for the tenant's endpoints (docs/integrating/events.md); their first attempts begin
-   * at once.
+   * Keeps the event and queues it in the outbox for the tenant's endpoints (docs/developing/event-delivery.md); the
+   * workers deliver it from there.
    */
   emitEvent(input: { event: OutboundEvent }): Promise<void>;
 }
@@ -19,10 +19,10 @@ const { emitEvent } = proxyLocalActivities<EmitActivities>({
 });
 
 /**
- * How a verification, a batch or a patient tells its tenant's endpoints what happened (decision 60): a local
- * activity per event keeps it in the outbox, in order, before the workflow task completes, and the worker's first
- * attempt follows at once; what that does not deliver goes to the tenant's dispatchers. Nothing waits for an endpoint:
- * the workflow goes on at once, and before it closes it waits only for the last event to be kept.
+ * How a verification, a batch or a patient tells its tenant's endpoints what happened (decision 80): a local activity
+ * per event keeps it in the outbox, in order, before the workflow task completes; the workers deliver it from there.
+ * Nothing waits for an endpoint: the workflow goes on at once, and before it closes it waits only for the last event to
+ * be kept.
  */
 export class EventEmitter {
   private chain: Promise<void> = Promise.resolve();

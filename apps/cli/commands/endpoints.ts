@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { CliError, withClient, withStore, type CliContext } from '../context.js';
+import { CliError, withStore, type CliContext } from '../context.js';
 import { commaList } from '../option-parsers.js';
 import { table } from '../../../src/text-format.js';
 import { EndpointRefused, endpointSpec, ROTATION_GRACE, tenantToCreate } from '../../../src/events/endpoint-rules.js';
@@ -8,18 +8,15 @@ import type { EventServices } from '../../../src/events/services.js';
 import { keysetPager } from '../../../src/pages.js';
 import { limitOption, pageRequest, pageTokenOption, printNextPage, type PageOptions } from '../page-options.js';
 
-/** Runs `fn` with the event services (database and Temporal); `change` names an audited change of `tenant`'s. */
+/** Runs `fn` with the event services (the database's). */
 async function withEvents<T>(ctx: CliContext, fn: (events: EventServices) => Promise<T>): Promise<T> {
   const { eventServices, secretBox } = await import('../../../src/events/services.js');
-  return withStore(ctx, (store, config) =>
-    withClient(ctx, async (client) => fn(eventServices(store, await secretBox(config), client, config))),
-  );
+  return withStore(ctx, async (store, config) => fn(eventServices(store, await secretBox(config))));
 }
 
-async function audited(ctx: CliContext, events: EventServices, action: string, tenant: string): Promise<void> {
+async function audited(ctx: CliContext, action: string, tenant: string): Promise<void> {
   const { recordAccess } = await import('../audit-record.js');
   await recordAccess(ctx, { action, tenant, outcome: 'ok' });
-  await events.dispatchers.refresh(tenant);
 }
 
 /** Applies a rule the intake API and the console apply too; its refusal names the option. */
@@ -64,10 +61,8 @@ Examples:
     .action(async (o: { tenant: string; url: string; events: string[]; description?: string }) => {
       const spec = checked(o);
       const tenant = rule(() => tenantToCreate(null, o.tenant));
-      const { createEndpoint } = await import('../../../src/events/endpoint-changes.js');
       await withEvents(ctx, async (events) => {
-        // Deleted again when its dispatcher could not be told (the error is then this command's).
-        const made = await createEndpoint(events, { ...spec, tenant });
+        const made = await events.endpoints.create({ ...spec, tenant });
         const { recordAccess } = await import('../audit-record.js');
         await recordAccess(ctx, { action: `event-endpoint.create:${made.endpoint.id}`, tenant, outcome: 'ok' });
         console.log(`endpoint ${made.endpoint.id} made. Its signing secret (shown only now):\n${made.secret}`);
@@ -126,7 +121,7 @@ Examples:
       await withEvents(ctx, async (events) => {
         const deleted = await events.endpoints.delete(id, null);
         if (!deleted) throw new CliError(`no event endpoint ${id}`);
-        await audited(ctx, events, `event-endpoint.delete:${id}`, deleted.tenant);
+        await audited(ctx, `event-endpoint.delete:${id}`, deleted.tenant);
         console.log(`endpoint ${id} deleted`);
       });
     });
@@ -142,7 +137,7 @@ Examples:
       await withEvents(ctx, async (events) => {
         const rotated = await events.endpoints.rotate(id, null, Math.round(hours * 3600));
         if (!rotated) throw new CliError(`no event endpoint ${id}`);
-        await audited(ctx, events, `event-endpoint.rotate:${id}`, rotated.endpoint.tenant);
+        await audited(ctx, `event-endpoint.rotate:${id}`, rotated.endpoint.tenant);
         console.log(`endpoint ${id}: its new signing secret (shown only now):\n${rotated.secret}`);
       });
     });
@@ -206,7 +201,9 @@ Examples:
       const { enable: _e, ...rest } = patch as typeof patch & { enable?: boolean };
       const updated = await events.endpoints.update(id, null, rest);
       if (!updated) throw new CliError(`no event endpoint ${id}`);
-      await audited(ctx, events, `event-endpoint.${what}:${id}`, updated.tenant);
+      await audited(ctx, `event-endpoint.${what}:${id}`, updated.tenant);
+      const { endpointChanged } = await import('../../../src/events/endpoint-changes.js');
+      await endpointChanged(events, updated);
       console.log(`endpoint ${id}: ${updated.status}`);
     });
   }

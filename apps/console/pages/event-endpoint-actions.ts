@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { EndpointView } from '../../../src/events/endpoints.js';
-import { createEndpoint, redeliver } from '../../../src/events/endpoint-changes.js';
+import { endpointChanged, redeliver } from '../../../src/events/endpoint-changes.js';
 import { EndpointRefused, endpointSpec, ROTATION_GRACE, tenantToCreate } from '../../../src/events/endpoint-rules.js';
 import type { EventServices } from '../../../src/events/services.js';
 import { text, values } from '../admin.js';
 import { audited } from '../audit.js';
 import { requireCsrf } from '../csrf.js';
-import { sendPage, withDeadline } from '../deps.js';
+import { sendPage } from '../deps.js';
 import { ownedEndpoint } from '../../../src/access/owned-object.js';
 import { operatorOf } from '../session.js';
 import type { FieldError } from '../views/admin-form.js';
@@ -53,10 +53,9 @@ function pastTime(value: string): Date | undefined {
  * What administrators change of their tenants' endpoints (each route declares `role: 'admin'`: anyone else gets the
  * plain 404): add one (its secret shown once), disable and enable, rotate the secret and delete after a confirmation page,
  * redeliver what failed since a time. The rules are src/events/'s, as for the intake API and the CLI; each change is an
- * audit entry with its tenant and is told to the tenant's dispatcher.
+ * audit entry with its tenant.
  */
 export function eventEndpointActionPages(app: FastifyInstance, deps: EndpointPageDeps): void {
-  const tell = (events: EventServices, tenant: string) => withDeadline(deps, () => events.dispatchers.refresh(tenant));
   /** The entry of a change names the endpoint: `event-endpoint.<verb>:<id>`, with its tenant. */
   const recorded = (request: FastifyRequest, endpoint: EndpointView, verb: string) =>
     audited(deps.audit, request, { action: `event-endpoint.${verb}:${endpoint.id}`, tenant: endpoint.tenant });
@@ -106,7 +105,7 @@ export function eventEndpointActionPages(app: FastifyInstance, deps: EndpointPag
         const { url, events: types, description } = form;
         const spec = endpointSpec({ url, events: types, ...(description ? { description } : {}) });
         const tenant = tenantToCreate(operatorOf(request).tenants, form.tenant || undefined);
-        created = await createEndpoint(events, { ...spec, tenant }, (fn) => withDeadline(deps, fn));
+        created = await events.endpoints.create({ ...spec, tenant });
       } catch (err) {
         if (err instanceof EndpointRefused) return showForm(request, reply, form, fieldError(err));
         throw err;
@@ -127,7 +126,7 @@ export function eventEndpointActionPages(app: FastifyInstance, deps: EndpointPag
         const changed = await events.endpoints.update(endpoint.id, endpoint.tenant, { disabled: act === 'disable' });
         if (!changed) return noEndpoint(request, reply);
         await recorded(request, changed, act);
-        await tell(events, changed.tenant);
+        await endpointChanged(events, changed);
         request.session.notice =
           act === 'disable'
             ? `Endpoint ${changed.url} disabled: no event is delivered to it until it is enabled.`
@@ -172,8 +171,6 @@ export function eventEndpointActionPages(app: FastifyInstance, deps: EndpointPag
       }
       const rotated = await events.endpoints.rotate(endpoint.id, endpoint.tenant, Math.round(hours * 3600));
       if (!rotated) return noEndpoint(request, reply);
-      // Its dispatcher holds ids and event types only (each attempt reads the secrets), so a rotation is not told:
-      // the new secret is shown whatever Temporal's state, as the intake API answers it.
       await recorded(request, rotated.endpoint, 'rotate');
       request.log.info({ endpointId: endpoint.id }, 'event endpoint secret rotated');
       return sendPage(request, reply, { ...ENDPOINTS_FRAME, title: 'Secret rotated' }, () =>
@@ -190,7 +187,6 @@ export function eventEndpointActionPages(app: FastifyInstance, deps: EndpointPag
       const deleted = await events.endpoints.delete(endpoint.id, endpoint.tenant);
       if (!deleted) return noEndpoint(request, reply);
       await recorded(request, deleted, 'delete');
-      await tell(events, deleted.tenant);
       request.session.notice = `Endpoint ${deleted.url} (${deleted.id}) deleted with its deliveries log.`;
       return reply.redirect('/event-endpoints', 303);
     }),
@@ -207,7 +203,7 @@ export function eventEndpointActionPages(app: FastifyInstance, deps: EndpointPag
       }
       let queued;
       try {
-        queued = await redeliver(events, endpoint, { failedSince: since }, (fn) => withDeadline(deps, fn));
+        queued = await redeliver(events, endpoint, { failedSince: since });
       } catch (err) {
         if (err instanceof EndpointRefused) return showEndpoint(events, request, reply, endpoint, fieldError(err), 409);
         throw err;

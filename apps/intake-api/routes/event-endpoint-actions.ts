@@ -1,7 +1,7 @@
 import { redeliver } from '../../../src/events/endpoint-changes.js';
 import { REDELIVER_LIMIT, ROTATION_GRACE } from '../../../src/events/endpoint-rules.js';
 import { audited } from '../audit.js';
-import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
+import type { IntakeApp, IntakeDeps } from '../deps.js';
 import { notFound } from '../errors.js';
 import { eventsOf } from '../event-access.js';
 import { ownedEndpoint } from '../../../src/access/owned-object.js';
@@ -105,7 +105,7 @@ export function eventEndpointActionRoutes(app: IntakeApp, deps: IntakeDeps): voi
       const body = request.body;
       const choice = 'eventId' in body ? body : { failedSince: new Date(body.failedSince) };
       // A disabled endpoint (409) and an event it never had (404) are refusals the error handler answers.
-      const queued = await redeliver(eventsOf(deps), endpoint, choice, (fn) => withDeadline(deps, fn));
+      const queued = await redeliver(eventsOf(deps), endpoint, choice);
       await audited(deps.access, request, {
         action: `event-endpoint.redeliver:${endpoint.id}`,
         tenant: endpoint.tenant,

@@ -1,9 +1,9 @@
 import type { FastifyRequest } from 'fastify';
-import { createEndpoint } from '../../../src/events/endpoint-changes.js';
+import { endpointChanged } from '../../../src/events/endpoint-changes.js';
 import { tenantToCreate } from '../../../src/events/endpoint-rules.js';
 import type { EndpointView } from '../../../src/events/endpoints.js';
 import { audited } from '../audit.js';
-import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
+import type { IntakeApp, IntakeDeps } from '../deps.js';
 import { eventsOf } from '../event-access.js';
 import { notFound } from '../errors.js';
 import { ownedEndpoint } from '../../../src/access/owned-object.js';
@@ -22,18 +22,17 @@ import { PageQuery } from '../pagination.js';
 import { ErrorResponse } from '../schemas.js';
 
 const access = { scope: 'events:manage' } as const;
-const unavailable = { 503: answer('Temporal or the database is unavailable', ErrorResponse) };
+const unavailable = { 503: answer('The database is unavailable', ErrorResponse) };
 
 /**
  * `POST|GET /event-endpoints`, `GET|PATCH|DELETE /event-endpoints/:endpointId` (docs/integrating/events.md): a tenant's
- * endpoints, each change audited and told to the tenant's dispatcher before the answer. Another tenant's endpoint is a
- * 404.
+ * endpoints, each change audited before the answer. Another tenant's endpoint is a 404.
  */
 export function eventEndpointRoutes(app: IntakeApp, deps: IntakeDeps): void {
-  /** A change made: audited (whatever comes next), then told to the tenant's dispatcher (a failure is the answer). */
+  /** A change made: audited, and what was queued for an endpoint now disabled set aside as undelivered. */
   const changed = async (request: FastifyRequest, endpoint: EndpointView, verb: string) => {
     await audited(deps.access, request, { action: `event-endpoint.${verb}:${endpoint.id}`, tenant: endpoint.tenant });
-    await withDeadline(deps, () => eventsOf(deps).dispatchers.refresh(endpoint.tenant));
+    await endpointChanged(eventsOf(deps), endpoint);
   };
 
   app.post(
@@ -57,7 +56,7 @@ export function eventEndpointRoutes(app: IntakeApp, deps: IntakeDeps): void {
       const events = eventsOf(deps);
       const { tenant: named, ...spec } = request.body;
       const tenant = tenantToCreate(scopeOf(request), named);
-      const created = await createEndpoint(events, { ...spec, tenant }, (fn) => withDeadline(deps, fn));
+      const created = await events.endpoints.create({ ...spec, tenant });
       await audited(deps.access, request, { action: `event-endpoint.create:${created.endpoint.id}`, tenant });
       request.log.info({ endpointId: created.endpoint.id }, 'event endpoint created');
       return reply.code(201).send(created);

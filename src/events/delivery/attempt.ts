@@ -1,12 +1,9 @@
 import { request } from 'undici';
-import { recordEventDelivery } from '../metrics/project-metrics.js';
-import type { OutboundEvent } from '../../workflows/shared/event-catalogue.js';
-import type { SigningEndpoint } from './endpoints.js';
-import type { AttemptRecord } from './event-log.js';
-import { signedHeaders } from './signing.js';
-
-/** One attempt's HTTP deadline: under the delivery activity's 10 s start-to-close, so the attempt is recorded either way. */
-export const REQUEST_TIMEOUT_MS = 9_000;
+import { recordEventDelivery } from '../../metrics/project-metrics.js';
+import type { OutboundEvent } from '../../../workflows/shared/event-catalogue.js';
+import type { SigningEndpoint } from '../endpoints.js';
+import type { AttemptRecord } from '../event-log.js';
+import { signedHeaders } from '../signing.js';
 
 /** One attempt's answer, as the deliveries log keeps it. */
 export interface Attempt {
@@ -44,20 +41,19 @@ function errorType(err: unknown): string {
 }
 
 /**
- * One signed POST of one event (Standard Webhooks headers); never throws. The dispatcher's activities and the worker's
- * first attempts (src/events/first-deliveries.ts) both deliver with it.
+ * One signed POST of one event (Standard Webhooks headers), given `timeoutMs` to answer; never throws.
  */
 export async function attemptDelivery(
   endpoint: SigningEndpoint,
   event: OutboundEvent,
-  timeoutMs = REQUEST_TIMEOUT_MS,
+  timeoutMs: number,
 ): Promise<Attempt> {
   const body = eventBody(event);
   const started = Date.now();
   let status: number | undefined;
   let failure: string | undefined;
   try {
-    // undici's `request`, as the service's calls (decision 65); it follows no redirect: the receiver's address is the
+    // undici's `request`: one bare POST whose answer is never read. It follows no redirect: the receiver's address is the
     // one its tenant registered.
     const response = await request(endpoint.url, {
       method: 'POST',
