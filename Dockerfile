@@ -43,6 +43,9 @@ COPY deploy/temporal ./deploy/temporal
 # A worker loads dist/workflow-bundle.js by default; it bounds its own memory (it restarts itself with WORKER_HEAP_MB
 # and MALLOC_ARENA_MAX applied), so nothing about memory is set here. The files stay owned by root, read-only to the
 # process.
+# The audit trail's checkpoint (AUDIT_CHECKPOINT_FILE in docker-compose.yml): a volume mounted here starts out owned
+# by the process's user, who writes it after every append.
+RUN mkdir -p /var/lib/eligibility/audit && chown node:node /var/lib/eligibility/audit
 USER node
 # Services are reached by their own ports (worker 4040 for /metrics and health; webhook 4020, intake 4030, codec server 8888, sandbox 4010).
 EXPOSE 4040 4020 4030 8888 4010

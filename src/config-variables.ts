@@ -37,6 +37,9 @@ const SERVICES = ['worker', 'intake', 'console', 'receiver', 'codec-server'] as 
 /** Every process that talks to Temporal. */
 const TEMPORAL_CLIENTS = [...SERVICES, 'cli'] as const satisfies readonly Role[];
 
+/** The processes that write or verify the audit trail: they need its keys and its checkpoint. */
+const AUDIT_WRITERS = ['intake', 'console', 'codec-server', 'cli'] as const satisfies readonly Role[];
+
 /** What `eligibility dev` runs beside its own parts (a dev server, the sandbox): it reads their variables too. */
 export const DEV_STACK_ROLES: readonly Role[] = SERVICES;
 
@@ -442,6 +445,13 @@ export const variables = {
     description: 'Deadline of the Temporal calls of one intake request (a run-input update waits on a service call)',
     roles: ['intake'],
   }),
+  INTAKE_TRUST_PROXY: v({
+    schema: bool,
+    default: 'false',
+    description:
+      "The intake API sits behind a proxy or load balancer: take callers' addresses from its X-Forwarded-For, so that failed keys are limited and audited per caller, not per proxy",
+    roles: ['intake'],
+  }),
   CONSOLE_HOST: v({
     schema: z.string().min(1),
     default: '127.0.0.1',
@@ -486,7 +496,7 @@ export const variables = {
     schema: bool,
     default: 'false',
     description:
-      'The console sits behind a TLS-terminating proxy: trust its X-Forwarded-* headers, so the session cookie is marked Secure on https',
+      "The console sits behind a TLS-terminating proxy: trust its X-Forwarded-* headers, so the session cookie is marked Secure on https and sign-in limits and the audit trail see browsers' addresses, not the proxy's",
     roles: ['console'],
   }),
   OIDC_ISSUER: v({
@@ -527,14 +537,14 @@ export const variables = {
   OIDC_ROLE_CLAIM: v({
     schema: z.string().min(1),
     default: 'eligibility_role',
-    description: "The ID token or userinfo claim holding the person's console role: `admin`, `operator` or `viewer`",
+    description: "The ID token claim holding the person's console role: `admin`, `operator` or `viewer`",
     roles: ['console'],
   }),
   OIDC_TENANTS_CLAIM: v({
     schema: z.string().min(1),
     default: 'eligibility_tenants',
     description:
-      'The ID token or userinfo claim holding the tenants the person sees: a list of tenant ids (or one text of them separated by commas), or `*` for every tenant',
+      'The ID token claim holding the tenants the person sees: a list of tenant ids (or one text of them separated by commas), or `*` for every tenant',
     roles: ['console'],
   }),
   OIDC_SCOPES: v({
@@ -576,26 +586,50 @@ export const variables = {
     description: 'How long audit entries are kept (`eligibility audit purge` removes older ones); default six years',
     roles: ['cli'],
   }),
+  AUDIT_KEYS: v({
+    schema: z.string().min(1).optional(),
+    description:
+      'Keys of the audit trail, `id:base64` (32 bytes each) separated by commas: each entry and the checkpoint carry an HMAC under one, which the database never holds; old keys stay listed so entries keyed with them still verify. Unset: AUDIT_KEY_FILE, else derived from the codec keys',
+    secret: true,
+    roles: AUDIT_WRITERS,
+  }),
+  AUDIT_CURRENT_KEY_ID: v({
+    schema: z.string().min(1).optional(),
+    description: 'Id of the audit key that keys new entries and the checkpoint (default: the first of AUDIT_KEYS)',
+    roles: AUDIT_WRITERS,
+  }),
+  AUDIT_KEY_FILE: v({
+    schema: z.string().min(1).optional(),
+    description: 'A file of audit keys (as AUDIT_KEYS, one a line), read when AUDIT_KEYS is unset: a mounted secret',
+    roles: AUDIT_WRITERS,
+  }),
+  AUDIT_CHECKPOINT_FILE: v({
+    schema: z.string().min(1),
+    default: '.data/audit-checkpoint',
+    description:
+      "The trail's newest entry, signed, written after every append and read by `audit verify`, which then finds a cut-off end: on storage the database's users cannot write, shared by every process that writes the trail",
+    roles: AUDIT_WRITERS,
+  }),
   EVENTS_TASK_QUEUE: v({
     schema: z.string().min(1),
     default: 'eligibility-events',
     description:
-      'Task queue of outbound event deliveries, apart from the service calls: a dead endpoint slows nothing else',
-    roles: ['worker', 'intake', 'console', 'cli'],
+      "Task queue where earlier versions' event dispatchers hand what they hold over to the outbox (decision 80)",
+    roles: ['worker'],
   }),
   EVENTS_RETRY_WINDOW_HOURS: v({
     schema: positiveInt,
     default: '72',
     description:
       'How long a failing event delivery is retried (growing intervals) before its endpoint is disabled as failing',
-    roles: ['worker', 'intake', 'console', 'cli'],
+    roles: ['worker'],
   }),
   EVENTS_ENDPOINT_CONCURRENCY: v({
     schema: positiveInt,
     default: '16',
     description:
-      "Deliveries under way at once per event endpoint: first attempts per worker process, and retries across a tenant's dispatchers (one verification's events always one at a time, in order)",
-    roles: ['worker', 'intake', 'console', 'cli'],
+      "Deliveries under way at once per event endpoint in each worker process (one verification's events always one at a time, in order)",
+    roles: ['worker'],
   }),
   PATIENT_ID_KEY: v({
     schema: z.string().min(1).optional(),

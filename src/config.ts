@@ -128,6 +128,7 @@ function toConfig(e: Env, connection: TemporalConnectionSettings, system: OsEnvi
       port: e.INTAKE_PORT,
       apiKey: e.INTAKE_API_KEY,
       temporalTimeoutMs: e.INTAKE_TEMPORAL_TIMEOUT_MS,
+      trustProxy: e.INTAKE_TRUST_PROXY,
     },
     console: {
       host: e.CONSOLE_HOST,
@@ -181,7 +182,13 @@ function toConfig(e: Env, connection: TemporalConnectionSettings, system: OsEnvi
       },
     },
     database: { url: e.DATABASE_URL, port: e.DEV_DATABASE_PORT },
-    audit: { retentionDays: e.AUDIT_RETENTION_DAYS },
+    audit: {
+      retentionDays: e.AUDIT_RETENTION_DAYS,
+      keys: e.AUDIT_KEYS,
+      currentKeyId: e.AUDIT_CURRENT_KEY_ID,
+      keyFile: e.AUDIT_KEY_FILE,
+      checkpointFile: e.AUDIT_CHECKPOINT_FILE,
+    },
     patients: { idKey: e.PATIENT_ID_KEY, idKeyFile: e.PATIENT_ID_KEY_FILE },
     events: {
       taskQueue: e.EVENTS_TASK_QUEUE,

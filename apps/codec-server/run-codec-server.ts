@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { OperatorDirectory } from '../../src/access/operators.js';
 import { AuditTrail } from '../../src/audit/audit-trail.js';
+import { loadAuditSigning } from '../../src/audit/signing.js';
 import type { Config } from '../../src/config.js';
 import { createLogger } from '../../src/logging.js';
 import { EncryptionCodec } from '../../src/codec/encryption-codec.js';
@@ -30,7 +31,7 @@ export async function startCodecServer(
 ): Promise<RunningCodecServer> {
   if (!secret) throw new CodecKeyError('CODEC_TOKEN_SECRET is not set: the codec server never decodes for anyone');
   const { server } = config.codec;
-  const trail = new AuditTrail(parts.store);
+  const trail = new AuditTrail(parts.store, await loadAuditSigning(config));
   const app = createCodecServer({
     codec: new EncryptionCodec(await loadCodecKeys(config.codec)),
     findPerson: personFinder(secret, new OperatorDirectory(parts.store)),

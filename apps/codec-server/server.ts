@@ -48,6 +48,12 @@ const toJson = (payloads: Payload[]): JsonPayloads => ({
   })),
 });
 
+/** The 400 for payloads the codec cannot process: the same words whatever the cause (a key not here, a changed byte). */
+export const CODEC_FAILED = {
+  encode: 'the payloads could not be encrypted',
+  decode: 'the payloads could not be decrypted: a key not configured here, or changed data',
+} as const;
+
 /** A browser origin that is not Temporal UI's: refused outright (403), even with the token. */
 class OriginNotAllowedError extends Error {
   override name = 'OriginNotAllowedError';
@@ -57,8 +63,9 @@ class OriginNotAllowedError extends Error {
 /**
  * The codec server Temporal UI and `temporal --codec-endpoint` call to show decrypted payloads to a person: only to a
  * signed-in person with a pass, from an allowed origin, for this namespace, and only the workflows of their tenants.
- * Every decode is an audit entry per workflow (who, which workflow, the names of the fields shown), refused ones too.
- * It never logs payloads.
+ * Every decode is an audit entry per workflow (who, which workflow, the names of the fields shown), and every refusal
+ * past the origin check (no pass, another namespace, a malformed body, a viewer, another tenant's workflow, a payload
+ * that fails authentication) a `denied` one. It never logs payloads.
  */
 export function createCodecServer(options: CodecServerOptions): FastifyInstance {
   // A pass in the path (`/p/<pass>/decode`) is a JWT, longer than Fastify's 100-character default for a parameter.
@@ -104,45 +111,51 @@ export function createCodecServer(options: CodecServerOptions): FastifyInstance 
   };
 
   const handle = (operation: 'encode' | 'decode') => async (request: FastifyRequest, reply: FastifyReply) => {
+    const action = `codec.${operation}`;
+    /**
+     * Every refusal of a request that got past the origin check is on record before its answer (decision 84): one
+     * `denied` entry per workflow it names with that workflow's tenant, once they are known, else one naming none.
+     */
+    const refuse = async (status: number, error: string, actor: string, owners?: Owners) => {
+      await record(request, actor, owners, { action, outcome: 'denied' });
+      return reply.code(status).send({ error });
+    };
     const pass = presentedPass(request);
     const person = pass === undefined ? undefined : await options.findPerson(pass);
-    if (!person) {
-      if (operation === 'decode') await record(request, 'operator:?', undefined, { outcome: 'denied' });
-      return reply.code(401).send({ error: 'sign in: a pass from the console is required' });
-    }
+    if (!person) return refuse(401, 'sign in: a pass from the console is required', 'operator:?');
+    const actor = `operator:${person.name}`;
     const namespace = request.headers['x-namespace'];
     if (typeof namespace === 'string' && namespace !== options.namespace) {
-      return reply.code(403).send({ error: `namespace ${namespace} is not served here` });
+      return refuse(403, `namespace ${namespace} is not served here`, actor);
     }
     const body = JsonPayloads.safeParse(request.body);
-    if (!body.success) return reply.code(400).send({ error: 'expected {payloads: [{metadata, data}]}' });
-    const actor = `operator:${person.name}`;
+    if (!body.success) return refuse(400, 'expected {payloads: [{metadata, data}]}', actor);
     const payloads = fromJson(body.data);
     if (operation === 'encode') {
       // Encoding shows nothing: it is Temporal UI sending a person's input. A viewer sends nothing.
-      if (person.role === 'viewer') return reply.code(403).send({ error: 'not permitted' });
-      const encoded = await runCodec(reply, operation, () => options.codec.encode(payloads));
-      return encoded && reply.send(toJson(encoded));
+      if (person.role === 'viewer') return refuse(403, 'not permitted', actor);
+      const encoded = await runCodec(operation, () => options.codec.encode(payloads));
+      return 'failed' in encoded ? refuse(400, encoded.failed, actor) : reply.send(toJson(encoded.payloads));
     }
     const owners = await ownersOf(payloads, options.tenantOf);
-    if (!mayDecode(person, owners)) {
-      await record(request, actor, owners, { outcome: 'denied' });
-      return reply.code(403).send({ error: 'not permitted' });
-    }
-    const decoded = await runCodec(reply, operation, () => options.codec.decode(payloads));
-    if (!decoded) return reply;
-    await record(request, actor, owners, { fields: disclosedFields(decoded) });
-    return reply.send(toJson(decoded));
+    if (!mayDecode(person, owners)) return refuse(403, 'not permitted', actor, owners);
+    const decoded = await runCodec(operation, () => options.codec.decode(payloads));
+    if ('failed' in decoded) return refuse(400, decoded.failed, actor, owners);
+    await record(request, actor, owners, { fields: disclosedFields(decoded.payloads) });
+    return reply.send(toJson(decoded.payloads));
   };
 
   /** Payloads the codec cannot read (a key not configured, a changed ciphertext) are the caller's 400; no payload logged. */
-  const runCodec = async (reply: FastifyReply, operation: string, run: () => Promise<Payload[]>) => {
+  const runCodec = async (
+    operation: 'encode' | 'decode',
+    run: () => Promise<Payload[]>,
+  ): Promise<{ payloads: Payload[] } | { failed: string }> => {
     try {
-      return await run();
+      return { payloads: await run() };
     } catch (err) {
       options.logger.warn({ operation, error: (err as Error).name }, 'codec server could not process payloads');
-      await reply.code(400).send({ error: (err as Error).message });
-      return undefined;
+      // A fixed answer: the library's message may name a key or quote what it failed on.
+      return { failed: CODEC_FAILED[operation] };
     }
   };
 

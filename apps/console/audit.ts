@@ -1,4 +1,5 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { refusalEvent, refusalOf } from '../../src/access/refusals.js';
 import { declaredAction } from '../../src/access/route-declarations.js';
 import type { AuditEvent } from '../../src/audit/audit-entry.js';
 import type { AuditTrail } from '../../src/audit/audit-trail.js';
@@ -13,6 +14,8 @@ export type ConsoleEvent = Partial<Omit<AuditEvent, 'actor' | 'source'>> & {
   operator?: string;
 };
 
+const written = new WeakSet<FastifyRequest>();
+
 /**
  * Appends the request's entry to the audit trail (docs/operating/console.md) before the answer goes out: a page whose
  * entry cannot be written is not sent (the write's failure becomes the request's 500). Without a trail nothing is
@@ -20,6 +23,7 @@ export type ConsoleEvent = Partial<Omit<AuditEvent, 'actor' | 'source'>> & {
  * batch and the tenant are those of the object the route owns, unless the event says otherwise.
  */
 export async function audited(trail: AuditTrail | undefined, request: FastifyRequest, event: ConsoleEvent = {}) {
+  written.add(request);
   if (!trail) return;
   const { operator = operatorOf(request).name, ...rest } = event;
   const action = rest.action ?? declaredAction(request);
@@ -57,3 +61,26 @@ export async function auditRead(trail: AuditTrail | undefined, request: FastifyR
     fields,
   });
 }
+
+/**
+ * A refused request's entry (`onSend`, before the page leaves; decision 84): a 403 or 404 of a route that declares a
+ * role, or one the wall noted (a hidden administrators' route), is one `denied` or `not-found` entry
+ * (src/access/refusals.ts), unless its route wrote its own. Open routes (sign-in) record their own refusals, and a
+ * path that is no route names nothing.
+ */
+export const recordRefusals =
+  (trail: AuditTrail | undefined) =>
+  async (request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> => {
+    const status = reply.statusCode;
+    if (!trail || (status !== 403 && status !== 404) || written.has(request)) return payload;
+    const access = request.routeOptions.config.access;
+    if (!refusalOf(request) && (access === undefined || 'open' in access)) return payload;
+    const { name, tenants } = operatorOf(request);
+    written.add(request);
+    await trail.append({
+      ...refusalEvent(request, status, tenants?.length === 1 ? tenants[0]! : null),
+      actor: `operator:${name}`,
+      source: request.ip,
+    });
+    return payload;
+  };

@@ -5,6 +5,7 @@ import { audited } from './audit.js';
 import { csrfToken, requireCsrf } from './csrf.js';
 import { verifyOperator, type OperatorEntry } from '../../src/access/operator-passwords.js';
 import { setOperator, type OperatorSource } from './session.js';
+import type { ConsoleSignInThrottle } from './sign-in-throttle.js';
 import { signInView, type SignInOptions } from './views/sign-in.js';
 
 /**
@@ -32,8 +33,8 @@ export function safeNext(next: unknown): string {
  * The operator a session's name stands for now: an active operator of the directory (their role and tenants), else a
  * CONSOLE_OPERATORS name (an administrator of every tenant); undefined when neither knows them any more. A session
  * signed in through the directory never falls back to CONSOLE_OPERATORS: disabling its operator ends it. A session
- * signed in through the OpenID Connect provider is its directory entry when there is one (disabling it ends the
- * session), else what the provider's claims gave at sign-in.
+ * signed in through the OpenID Connect provider is what its claims gave at sign-in, or else the directory entry bound
+ * to its identity then (disabling it ends the session).
  */
 export async function resolveOperator(
   sources: OperatorSources,
@@ -41,9 +42,9 @@ export async function resolveOperator(
 ): Promise<ConsoleOperator | undefined> {
   const { name, from, claimed } = session;
   if (from === 'oidc') {
+    if (claimed) return { name, ...claimed };
     const entry = await sources.directory?.entry(name);
-    if (entry) return entry.disabled ? undefined : { name, role: entry.role, tenants: entry.tenants };
-    return claimed && { name, ...claimed };
+    return entry && !entry.disabled ? { name, role: entry.role, tenants: entry.tenants } : undefined;
   }
   const listed = await sources.directory?.find(name);
   if (listed) return listed;
@@ -102,13 +103,15 @@ async function verify(
 
 /**
  * The sign-in routes: the password form (the directory and CONSOLE_OPERATORS) and sign-out. `oidc` names the
- * organisation's OpenID Connect provider on the form when it is configured (its routes are `oidc.ts`'s).
+ * organisation's OpenID Connect provider on the form when it is configured (its routes are `oidc.ts`'s). `throttle`
+ * counts failed passwords per name and address; a blocked attempt is refused before any password is hashed.
  */
 export function authRoutes(
   app: FastifyInstance,
   sources: OperatorSources,
-  trail?: AuditTrail,
-  oidc?: SignInOptions['oidc'],
+  trail: AuditTrail | undefined,
+  oidc: SignInOptions['oidc'] | undefined,
+  throttle: ConsoleSignInThrottle,
 ): void {
   const form = (reply: FastifyReply, options: Omit<SignInOptions, 'csrf' | 'oidc'>) =>
     signInView({ ...options, csrf: csrfToken(reply), ...(oidc ? { oidc } : {}) });
@@ -127,8 +130,20 @@ export function authRoutes(
     },
     async (request, reply) => {
       const { name = '', password = '', next } = request.body ?? {};
+      const wait = await throttle.waitSeconds(request, String(name));
+      if (wait > 0) {
+        // Neither checked nor said back: each check costs a password hash, which is what a guesser spends.
+        request.log.warn({ retryAfter: wait }, 'console sign-in throttled');
+        await audited(trail, request, { operator: await triedName(sources, String(name)), outcome: 'throttled' });
+        return reply
+          .code(429)
+          .header('retry-after', String(wait))
+          .type('text/html')
+          .send(form(reply, { next: safeNext(next), failed: 'throttled', waitSeconds: wait }));
+      }
       const signedIn = await verify(sources, String(name), String(password));
       if (!signedIn) {
+        await throttle.failed(request, String(name));
         // Neither the name nor the password is logged or said back: only that this attempt failed.
         request.log.warn('console sign-in refused');
         await audited(trail, request, { operator: await triedName(sources, String(name)), outcome: 'denied' });
@@ -137,6 +152,7 @@ export function authRoutes(
           .type('text/html')
           .send(form(reply, { next: safeNext(next), failed: 'password', name: String(name) }));
       }
+      await throttle.succeeded(String(name));
       const operator = signedIn.name;
       // A new session id at sign-in: an id planted before it (session fixation) is worth nothing after.
       await request.session.regenerate();

@@ -9,18 +9,19 @@ export type OidcRefusal =
   | 'role-claim-invalid'
   | 'tenants-claim-missing'
   | 'tenants-claim-invalid'
-  | 'operator-disabled';
+  | 'operator-disabled'
+  /** The directory entry of the name they would take is bound to another person of the provider. */
+  | 'identity-of-another';
 
 /**
- * The console name of the person: `oidc:` and their email, lowercased, when the provider has not said it is
- * unverified (an address anyone could type must not pick up someone else's directory entry), else their subject,
- * which the provider keeps stable and unique. Undefined when neither makes a name.
+ * The console name of the person: `oidc:` and their email, lowercased, when the provider says it verified it
+ * (`email_verified: true`: an address anyone could type must not pick up someone else's name or directory entry),
+ * else their subject, which the provider keeps stable and unique. Undefined when neither makes a name.
  */
 export function oidcOperatorName(claims: OidcClaims): string | undefined {
-  const email = typeof claims.email === 'string' && claims.email_verified !== false ? claims.email : undefined;
-  const id = email?.toLowerCase() ?? (typeof claims.sub === 'string' ? claims.sub : undefined);
-  const name = id === undefined ? undefined : `${OIDC_NAME_PREFIX}${id}`;
-  return name !== undefined && isOidcName(name) ? name : undefined;
+  const email = typeof claims.email === 'string' && claims.email_verified === true ? claims.email : undefined;
+  const name = `${OIDC_NAME_PREFIX}${email?.toLowerCase() ?? claims.sub}`;
+  return isOidcName(name) ? name : undefined;
 }
 
 /**

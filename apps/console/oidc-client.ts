@@ -4,10 +4,13 @@ import type { OidcConfig } from '../../src/config.js';
 /** Where a sign-in through the provider starts (the sign-in form links to it); it comes back to OIDC_CALLBACK_PATH. */
 export const OIDC_START_PATH = '/sign-in/oidc';
 
+/** How far the provider's clock may be from this one, in seconds: for the ID token's `exp`, `nbf` and `iat`. */
+export const CLOCK_TOLERANCE_S = 30;
+
 /** OIDC_* once requireConsoleSecrets has checked them: an issuer and the console's client id there. */
 export type OidcSettings = OidcConfig & { issuer: string; clientId: string };
 
-/** What the callback of one sign-in must match, kept in the session between leaving for the provider and coming back. */
+/** What the callback of one sign-in must match, kept in a cookie of its own between leaving and coming back. */
 export interface OidcPending {
   state: string;
   nonce: string;
@@ -18,14 +21,23 @@ export interface OidcPending {
   next: string;
 }
 
-/** The claims of a person as the provider vouched for them: its ID token's, with its userinfo's where those lack one. */
-export type OidcClaims = Readonly<Record<string, unknown>>;
+/** The claims of a person as the provider signed them: its ID token's, verified. */
+export type OidcClaims = Readonly<Record<string, unknown>> & { iss: string; sub: string };
+
+/** An ID token that passed the library's checks but not the console's own (`reason` is logged, nothing of the token). */
+export class IdTokenRefused extends Error {
+  override name = 'IdTokenRefused';
+  constructor(readonly reason: 'no-id-token' | 'issued-in-the-future') {
+    super(`ID token refused: ${reason}`);
+  }
+}
 
 /**
- * The console as a relying party of the organisation's OpenID Connect provider, through openid-client (decision 39):
- * discovery, authorization code with PKCE (S256), state and nonce, and the ID token's signature, issuer, audience and
- * times checked by the library, never by hand. The provider's metadata is read at the first sign-in, not at start
- * (a provider down then does not stop the console; the password form still works), and again after a failure.
+ * The console as a relying party of the organisation's OpenID Connect provider, through openid-client (decisions 39
+ * and 81): discovery, authorization code with PKCE (S256), state and nonce, and an ID token believed only once its
+ * signature verifies against the provider's published keys (`enableNonRepudiationChecks`: TLS to the token endpoint
+ * is not enough where a TLS-inspecting proxy sits between). The provider's metadata is read at the first sign-in, not
+ * at start (a provider down then does not stop the console; the password form still works), and again after a failure.
  */
 export class OidcClient {
   private discovered?: Promise<oidc.Configuration>;
@@ -44,10 +56,11 @@ export class OidcClient {
     const { issuer, clientId, clientSecret } = this.settings;
     const url = new URL(issuer);
     // openid-client refuses http; OIDC_ISSUER allows it only for a provider on this machine (tests, a local trial).
-    const execute = url.protocol === 'http:' ? [oidc.allowInsecureRequests] : [];
+    const insecure = url.protocol === 'http:' ? [oidc.allowInsecureRequests] : [];
+    const execute = [...insecure, oidc.enableNonRepudiationChecks];
     // client_secret_basic is OpenID Connect's default for a confidential client; without a secret, PKCE alone.
     const auth = clientSecret ? oidc.ClientSecretBasic(clientSecret) : oidc.None();
-    return oidc.discovery(url, clientId, undefined, auth, { execute });
+    return oidc.discovery(url, clientId, { [oidc.clockTolerance]: CLOCK_TOLERANCE_S }, auth, { execute });
   }
 
   /** The provider's authorization URL for a new sign-in, and what its callback must match. */
@@ -72,10 +85,11 @@ export class OidcClient {
   }
 
   /**
-   * Exchanges the callback's code for tokens (state, PKCE, nonce and the ID token verified) and answers the person's
-   * claims: the ID token's, and the userinfo endpoint's (for the same subject) where the ID token has none, since many
-   * providers keep the claims of scopes such as `email` out of ID tokens. The tokens themselves are not kept: the
-   * console calls no API of the provider.
+   * Exchanges the callback's code for tokens and answers the ID token's claims once every check passed: state, PKCE
+   * and nonce; the signature against the provider's JWKS (an asymmetric algorithm the provider lists, never `none` or
+   * a shared-secret HS*); `iss`, `aud` and `azp`; `exp` and `nbf`, and `iat` not ahead of this clock, each within
+   * CLOCK_TOLERANCE_S. Userinfo is not read: its answer is not signed, and only what the provider signed is believed.
+   * The tokens themselves are not kept: the console calls no API of the provider.
    */
   async complete(search: string, pending: OidcPending): Promise<OidcClaims> {
     const config = await this.configuration();
@@ -88,9 +102,9 @@ export class OidcClient {
       idTokenExpected: true,
     });
     const idToken = tokens.claims();
-    if (!idToken) throw new TypeError('the provider answered without an ID token');
-    if (!config.serverMetadata().userinfo_endpoint) return idToken;
-    const userinfo = await oidc.fetchUserInfo(config, tokens.access_token, idToken.sub);
-    return { ...userinfo, ...idToken };
+    if (!idToken) throw new IdTokenRefused('no-id-token');
+    // The library checks that `iat` is a number, not when it was: a token from the future was made to be replayed.
+    if (idToken.iat > Date.now() / 1000 + CLOCK_TOLERANCE_S) throw new IdTokenRefused('issued-in-the-future');
+    return idToken;
   }
 }

@@ -38,6 +38,7 @@ import { findPatientPages } from './pages/find-patient.js';
 import { worklistPages } from './pages/worklists.js';
 import { navCountsHook } from './nav-counts.js';
 import { applyWall, hideAdminRoutes } from './owned.js';
+import { recordRefusals } from './audit.js';
 import { ASSETS_PREFIX, consoleRouteRules } from './route-rules.js';
 import type { PayerNames } from './payer-names.js';
 import { patientPages } from './pages/patient.js';
@@ -46,6 +47,8 @@ import { schedulePages } from './pages/schedules.js';
 import type { Store } from '../../src/store/database.js';
 import type { BlindIndexKeys } from '../../src/blind-index/keys.js';
 import { registerSession } from './session.js';
+import { ConsoleSignInThrottle } from './sign-in-throttle.js';
+import type { SignInLimits } from '../../src/access/sign-in-throttle.js';
 import { html } from './views/html.js';
 import { page } from './views/layout.js';
 
@@ -80,6 +83,8 @@ export interface ConsoleOptions {
   blindIndex?: BlindIndexKeys;
   /** Payer names from the service's payer endpoint, cached (`payer-names.ts`); without them pages show payer ids. */
   payers?: PayerNames;
+  /** Failed sign-ins allowed per name and per address (default SIGN_IN_LIMITS; tests shorten the windows). */
+  signInLimits?: SignInLimits;
 }
 
 const READYZ_TIMEOUT_MS = Number(variables.READYZ_TIMEOUT_MS.default);
@@ -190,6 +195,8 @@ export function createConsole(options: ConsoleOptions): FastifyInstance {
   void app.register(fastifyStatic, { root: ASSETS, prefix: ASSETS_PREFIX, index: false, cacheControl: false });
   app.addHook('onRequest', guard(sources));
   app.addHook('onRequest', hideAdminRoutes);
+  // Every refusal (403, 404) of a route, once, before its page leaves (audit.ts).
+  app.addHook('onSend', recordRefusals(options.audit));
   // After the guard, which knows the operator: the worklists' counts for the navigation of the page.
   app.addHook('preHandler', navCountsHook(client));
   countHttpRequests(app, 'console');
@@ -240,7 +247,12 @@ export function createConsole(options: ConsoleOptions): FastifyInstance {
     // Browsers ask for it on every page; no icon, and no 401 in their console for it.
     const icon = { access: { open: 'no icon' }, owns: 'none', audit: { none: 'an empty answer' } };
     routes.get('/favicon.ico', { config: icon }, (_request, reply) => reply.code(204).send());
-    authRoutes(routes, sources, options.audit, oidc && { displayName: oidc.displayName });
+    // Counted in the database beside the sessions, so that every console process refuses the same blocked names.
+    const throttle = new ConsoleSignInThrottle(sessionSecret, {
+      ...(options.sessions ? { store: options.sessions } : {}),
+      ...(options.signInLimits ? { limits: options.signInLimits } : {}),
+    });
+    authRoutes(routes, sources, options.audit, oidc && { displayName: oidc.displayName }, throttle);
     if (oidc) oidcRoutes(routes, sources, new OidcClient(oidc), options.audit);
     awaitingInputPages(routes, deps);
     needsReviewPages(routes, deps);

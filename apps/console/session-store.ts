@@ -3,13 +3,29 @@ import type { SessionStore } from '@fastify/session';
 import { LRUCache } from 'lru-cache';
 import type { Store } from '../../src/store/database.js';
 
-/** Most sessions kept at once; past it the least recently used go first (a sign-in page visited by a crawler). */
+/** Most sessions kept at once; past it the least recently used go first. */
 export const MAX_SESSIONS = 10_000;
 
 /**
- * The console's sessions in this process's memory, bounded in number and in age. @fastify/session's own MemoryStore
- * keeps every session it ever saw, and every visit to the sign-in form makes one (it holds the form's CSRF secret).
+ * A store that keeps a session only once someone has signed in to it: a visitor who has not is no row (nor memory)
+ * of anyone's, however many come (a crawler, a scan). Their session is its signed cookie alone: an id this store has
+ * nothing under is an empty session under that same id (the cookie's signature shows this console issued it), so the
+ * CSRF secret derived from the id (`session.ts`) holds from the sign-in form to its post.
  */
+export function signedInOnly(store: SessionStore): SessionStore {
+  return {
+    set(sessionId, session, callback) {
+      if (session.operator === undefined) callback();
+      else store.set(sessionId, session, callback);
+    },
+    get(sessionId, callback) {
+      store.get(sessionId, (err, session) => callback(err, err ? null : (session ?? ({} as Session))));
+    },
+    destroy: (sessionId, callback) => store.destroy(sessionId, callback),
+  };
+}
+
+/** The console's sessions in this process's memory, bounded in number and in age (MemoryStore keeps every one). */
 export function boundedSessionStore(idleMs: number): SessionStore {
   const sessions = new LRUCache<string, Session>({ max: MAX_SESSIONS, ttl: idleMs, updateAgeOnGet: true });
   return {

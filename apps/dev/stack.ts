@@ -11,6 +11,7 @@ import { ensureKeyFile } from '../../src/codec/keys.js';
 import { ensurePatientIdKeyFile, loadPatientIdKey } from '../../src/patients/id-key.js';
 import { startCodecServer } from '../codec-server/run-codec-server.js';
 import { createIntakeApi } from '../intake-api/api.js';
+import { FailedKeys } from '../intake-api/api-key.js';
 import { devIntakeKey } from './intake-key.js';
 import { createLogger } from '../../src/logging.js';
 import { createConsole } from '../console/server.js';
@@ -29,6 +30,7 @@ import { moveEarlierBuildsHere } from './earlier-builds.js';
 import { IntakeClients } from '../../src/access/intake-clients.js';
 import { OperatorDirectory } from '../../src/access/operators.js';
 import { AuditTrail } from '../../src/audit/audit-trail.js';
+import { loadAuditSigning } from '../../src/audit/signing.js';
 import { openStore, type Store } from '../../src/store/database.js';
 import { mintCodecToken } from '../../src/access/codec-tokens.js';
 import { eventServices, secretBox } from '../../src/events/services.js';
@@ -271,10 +273,10 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
     const intakeKey = await devIntakeKey(config.dev.dataDir, config.intake.apiKey);
     config = { ...config, intake: { ...config.intake, apiKey: intakeKey.key } };
     // One trail for the intake API and the console: both append to the same chain.
-    const trail = new AuditTrail(store);
+    const trail = new AuditTrail(store, await loadAuditSigning(config));
     const clients = new IntakeClients(store);
-    // One set of event services for the intake API and the console: both change the same endpoints and dispatchers.
-    const events = eventServices(store, await secretBox(config), temporal.client, config);
+    // One set of event services for the intake API and the console: both change the same endpoints.
+    const events = eventServices(store, await secretBox(config));
     const blindIndex = await loadBlindIndexKeys(config.codec);
     if (!config.patients.idKey && (await ensurePatientIdKeyFile(config.patients.idKeyFile))) {
       log(`Made a local patient id key in ${config.patients.idKeyFile}`);
@@ -286,7 +288,7 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
       taskQueue: config.temporal.taskQueue,
       logger,
       timing: { graceSeconds: config.dev.graceSeconds },
-      access: { clients, audit: trail },
+      access: { clients, audit: trail, failedKeys: new FailedKeys({ store }) },
       events,
       ...(blindIndex ? { blindIndex } : {}),
       ...(patientIdKey ? { patients: { idKey: patientIdKey } } : {}),

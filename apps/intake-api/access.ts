@@ -5,7 +5,7 @@ import { mayDo, type Principal } from '../../src/access/principal.js';
 import { SCOPES } from '../../src/access/scopes.js';
 import type { AuditTrail } from '../../src/audit/audit-trail.js';
 import { secretsEqual } from '../../src/contract/secrets-equal.js';
-import { API_KEY_HEADER } from './api-key.js';
+import { API_KEY_HEADER, FailedKeys, tooManyFailedKeys } from './api-key.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -22,6 +22,8 @@ export interface IntakeAccess {
   audit?: AuditTrail;
   /** INTAKE_API_KEY: the single-tenant shortcut, every scope, every tenant. */
   apiKey?: string;
+  /** Failed keys per address (in the database, for every process); without it, counted in this process. */
+  failedKeys?: FailedKeys;
 }
 
 /** The shortcut key's principal: a small install's one caller, who may do everything. */
@@ -34,11 +36,18 @@ const API_KEY_PRINCIPAL: Principal = { actor: 'api-key', tenant: null, scopes: n
  * the client lacks it.
  */
 export function authenticate(access: IntakeAccess) {
+  const failedKeys = access.failedKeys ?? new FailedKeys();
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const declared = request.routeOptions.config.access;
     if (declared !== undefined && 'open' in declared) return;
     const given = request.headers[API_KEY_HEADER];
     const key = typeof given === 'string' ? given : undefined;
+    const wait = key === undefined ? 0 : await failedKeys.waitSeconds(request);
+    if (key !== undefined && wait > 0) {
+      await recordRefusal(access, request, key, 'throttled');
+      await tooManyFailedKeys(reply, wait);
+      return;
+    }
     const principal =
       access.apiKey !== undefined && secretsEqual(key, access.apiKey)
         ? API_KEY_PRINCIPAL
@@ -46,7 +55,10 @@ export function authenticate(access: IntakeAccess) {
           ? await access.clients?.authenticate(key)
           : undefined;
     if (!principal) {
-      if (key !== undefined) await recordRefusal(access, request, key);
+      if (key !== undefined) {
+        await failedKeys.failed(request);
+        await recordRefusal(access, request, key, 'denied');
+      }
       await reply.code(401).send({ error: 'unauthorized', message: `missing or wrong ${API_KEY_HEADER}` });
       return;
     }
@@ -59,18 +71,23 @@ export function authenticate(access: IntakeAccess) {
 }
 
 /**
- * A refused key is an `intake.sign-in` entry, `denied`, before the 401: as the client its public id names when it is
+ * A refused key is an `intake.sign-in` entry, `denied` before the 401 (`throttled` before the 429): as the client its public id names when it is
  * shaped like one of ours (`client:<id>`, never its secret), `client:?` otherwise (it may be anything pasted in the
  * header). A request with no key at all presented no credential and is not recorded.
  */
-async function recordRefusal(access: IntakeAccess, request: FastifyRequest, key: string): Promise<void> {
+async function recordRefusal(
+  access: IntakeAccess,
+  request: FastifyRequest,
+  key: string,
+  outcome: 'denied' | 'throttled',
+): Promise<void> {
   if (!access.audit) return;
   const id = parseKey(key)?.id;
   await access.audit.append({
     actor: id ? `client:${id}` : 'client:?',
     action: 'intake.sign-in',
     source: request.ip,
-    outcome: 'denied',
+    outcome,
   });
 }
 

@@ -14,7 +14,9 @@ import type { Timing } from '../../workflows/shared/timing.js';
 import { authenticate, type IntakeAccess } from './access.js';
 import { requireIntakeApiKey } from './api-key.js';
 import { auditAnswered } from './audit.js';
-import { answerError } from './errors.js';
+import { answerError, answerFrameworkError, MAX_PATH_SEGMENT } from './errors.js';
+import { parseJsonBody } from './json-body.js';
+import { methodsOfPaths } from './method-not-allowed.js';
 import { checkOwned } from './owned.js';
 import { declareRoutes, withLastPreHandler } from '../../src/access/route-declarations.js';
 import { intakeRouteRules } from './route-rules.js';
@@ -95,11 +97,26 @@ export function createIntakeApi(options: IntakeApiOptions): FastifyInstance {
   // One line per request (logEachRequest below), not Fastify's two.
   const app: IntakeApp = Fastify({
     loggerInstance,
+    trustProxy: config.intake.trustProxy,
     logController: new LogController({ disableRequestLogging: true }),
+    // Every id a route's schema takes is routed, so the schema refuses a long one by name; a longer path segment is a
+    // 400 in the API's shape (Fastify's default answer, a 414, quotes the path).
+    routerOptions: { maxParamLength: MAX_PATH_SEGMENT },
+    frameworkErrors: answerFrameworkError,
   }).withTypeProvider<ZodTypeProvider>();
+  const undeclaredMethods = methodsOfPaths(app);
   // JSON only (and the batch routes' own upload types): a text/plain body would reach the routes as a string and be
   // refused as a malformed object, where the truth is that the media type is not one this API takes.
   app.removeContentTypeParser('text/plain');
+  // Its own JSON parser: an empty body, text that is not JSON and a prototype key are each refused in their own words.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    try {
+      done(null, parseJsonBody(request, body as string));
+    } catch (err) {
+      done(err as Error, undefined);
+    }
+  });
   // Strict by default, for every route, later ones included: a field a route does not know is a 400 naming it.
   app.setValidatorCompiler(strictValidatorCompiler);
   app.addHook('preValidation', refuseUndeclared);
@@ -115,6 +132,7 @@ export function createIntakeApi(options: IntakeApiOptions): FastifyInstance {
   app.setErrorHandler(answerError);
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 'not_found' }));
   app.addHook('onRequest', authenticate(access));
+  app.addHook('onRequest', undeclaredMethods.hook);
   app.addHook('onSend', auditAnswered(access));
   countHttpRequests(app, 'intake');
   logEachRequest(app, 'intake request', HEALTH_PATHS);

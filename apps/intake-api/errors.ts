@@ -56,6 +56,14 @@ const MISSING: Partial<Record<Owned, string>> = {
   'coverage-change': 'no such patient',
 };
 
+/** What a 404 says when its own message would repeat the path: the kind of object the route names, nothing more. */
+const NO_SUCH: Partial<Record<Owned, string>> = {
+  ...MISSING,
+  workflow: 'no such workflow',
+  batch: 'no such batch',
+  endpoint: 'no such event endpoint',
+};
+
 function send(reply: FastifyReply, status: number, error: string, message?: string) {
   return reply.code(status).send({ error, ...(message ? { message } : {}) });
 }
@@ -80,7 +88,7 @@ function refusal(err: unknown, owns: Owned | undefined): IntakeAnswer | undefine
   if (err instanceof PatientsUnavailableError) {
     return new IntakeAnswer(503, { error: 'patients_unavailable', message: err.message });
   }
-  if (err instanceof BatchNotFoundError) return notFound(err.message);
+  if (err instanceof BatchNotFoundError) return notFound(NO_SUCH.batch!);
   if (err instanceof AppointmentUploadError) {
     return new IntakeAnswer(400, { error: INVALID_REQUEST, param: 'body', message: err.message });
   }
@@ -128,19 +136,67 @@ export function answerError(error: FastifyError, request: FastifyRequest, reply:
     const issue = error.validation[0]!;
     return reply.code(400).send(invalidRequestBody(invalidParam(issue), issue.message));
   }
-  const refused = refusal(error, request.routeOptions.config.owns as Owned | undefined);
-  if (refused) return reply.code(refused.status).send(refused.body);
+  const owns = request.routeOptions.config.owns as Owned | undefined;
+  const refused = refusal(error, owns);
+  if (refused) return reply.code(refused.status).send(withoutPathValues(refused, request, owns));
   if (error.statusCode !== undefined) {
     const status = error.statusCode;
     // Fastify's own (parsing, size, media type): only the code is logged, a JSON parser's message quotes the body.
     request.log.warn({ code: error.code, status }, 'intake request failed');
     if (status === 413) return reply.code(413).send({ error: 'payload_too_large' });
     if (status === 415) return reply.code(415).send({ error: 'unsupported_media_type', message: 'send JSON' });
-    if (status >= 400 && status < 500)
-      return reply.code(400).send(invalidRequestBody('body', 'the body is not valid JSON'));
+    if (status >= 400 && status < 500) return reply.code(400).send(unreadable(error.code));
     return reply.code(500).send({ error: 'internal_error' });
   }
   return answerTemporalError(request, reply, error);
+}
+
+/** Fastify's refusals of a request it could not read, each said in its own words (none quotes the request). */
+const UNREADABLE: Record<string, string> = {
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'the body is empty; send a JSON value',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'the body is not valid JSON',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'the body is not as long as its Content-Length says',
+  FST_ERR_ROUTE_MISSING_CONTENT_TYPE: 'a body needs a Content-Type (application/json)',
+};
+const unreadable = (code: string | undefined) =>
+  invalidRequestBody('body', UNREADABLE[code ?? ''] ?? 'the request could not be read');
+
+/**
+ * No answer repeats what the path named (an id, however it got into a message): a 404 then says only which kind of
+ * object is missing, any other answer names the parameter instead (`the workflowId has closed (completed); …`).
+ * Values under 3 characters are left alone: repeating one discloses nothing, and they would match ordinary words.
+ */
+function withoutPathValues(
+  answer: IntakeAnswer,
+  request: FastifyRequest,
+  owns: Owned | undefined,
+): IntakeAnswer['body'] {
+  const { body } = answer;
+  const message = body.message;
+  if (message === undefined) return body;
+  const repeated = Object.entries((request.params ?? {}) as Record<string, unknown>).filter(
+    (entry): entry is [string, string] =>
+      typeof entry[1] === 'string' && entry[1].length >= 3 && message.includes(entry[1]),
+  );
+  if (repeated.length === 0) return body;
+  if (answer.status === 404) return { ...body, message: NO_SUCH[owns ?? 'none'] ?? 'not found' };
+  return { ...body, message: repeated.reduce((text, [name, value]) => text.replaceAll(value, `the ${name}`), message) };
+}
+
+/** The path's length bound (Fastify's `maxParamLength`): an id longer than any route takes, even percent-encoded. */
+export const MAX_PATH_SEGMENT = 9000;
+
+/**
+ * Fastify's refusals before any route is found (`frameworkErrors`): a path segment over MAX_PATH_SEGMENT characters, or
+ * a path that is not valid percent-encoding. A 400 in the API's shape, never quoting the path (Fastify's own does).
+ */
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  request.log.warn({ code: error.code }, 'intake request refused before routing');
+  const message =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? `an id in the path is longer than ${MAX_PATH_SEGMENT} characters`
+      : 'the path is not valid percent-encoding';
+  void reply.code(400).send({ error: INVALID_REQUEST, param: 'path', message });
 }
 
 /** A failed Temporal call (or anything else unforeseen). */

@@ -20,10 +20,24 @@ import { ITEM_OUTCOMES, RUNNING_STAGES, STAGES } from '../../workflows/shared/st
  * document's `webhooks` show them. Every event type comes from the one catalogue (workflows/shared/event-catalogue.ts).
  */
 
+/**
+ * An endpoint's URL as the API reads it: the address is checked first and the rules that parse it (no credentials)
+ * run only on one that is an address (a failed `z.url` check does not stop the chain, and `new URL('')` throws). The
+ * document states the scheme as a pattern.
+ */
+const ApiEndpointUrl = z
+  .url({ protocol: /^https?$/, error: 'expected an http or https address' })
+  .max(2048, 'at most 2048 characters')
+  .meta({ pattern: '^[Hh][Tt][Tt][Pp][Ss]?://', description: EndpointUrl.description })
+  .pipe(EndpointUrl);
+
+/** Each event type once, as the document states it (`uniqueItems`). */
+const ApiEndpointEvents = EndpointEvents.meta({ uniqueItems: true });
+
 export const EndpointCreateRequest = z
   .strictObject({
-    url: EndpointUrl,
-    events: EndpointEvents,
+    url: ApiEndpointUrl,
+    events: ApiEndpointEvents,
     description: EndpointDescription.optional(),
     tenant: TenantSchema.optional().describe('An all-tenant caller names the tenant; others may name only their own'),
   })
@@ -34,8 +48,8 @@ export const EndpointCreateRequest = z
 
 export const EndpointUpdateRequest = z
   .strictObject({
-    url: EndpointUrl.optional(),
-    events: EndpointEvents.optional(),
+    url: ApiEndpointUrl.optional(),
+    events: ApiEndpointEvents.optional(),
     description: EndpointDescription.nullable().optional(),
     disabled: z
       .boolean()

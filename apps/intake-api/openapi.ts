@@ -6,6 +6,7 @@ import { ErrorResponse } from './schemas.js';
 import { BATCH_SUBMISSION_EXAMPLE } from '../../src/batches/schemas.js';
 import { eventWebhooks } from './event-schemas.js';
 import { closeRequestObjects } from './openapi-strict.js';
+import { MAX_PATH_SEGMENT } from './errors.js';
 
 export const OPENAPI_PATH = '/docs/openapi.json';
 
@@ -19,6 +20,10 @@ export const answer = <S extends z.ZodType>(description: string, schema: S) => (
 export const commonAnswers = {
   401: answer(`Missing, wrong or revoked \`${API_KEY_HEADER}\``, ErrorResponse),
   403: answer("The client lacks this route's scope (`message` names it)", ErrorResponse),
+  429: answer(
+    'Too many wrong keys from this address (`too_many_requests`): no key is checked until `Retry-After` has passed',
+    ErrorResponse,
+  ),
   500: answer(
     'An internal error; `namespace_not_ready` names a search attribute the Temporal namespace lacks (run `eligibility setup`)',
     ErrorResponse,
@@ -28,7 +33,10 @@ export const commonAnswers = {
 
 /** The answers of every route that reads a body (POST, PATCH), besides its own; its own 400 says more. */
 export const bodyAnswers = {
-  400: answer('The body is not valid JSON, or `param` names the field refused (an unknown one too)', ErrorResponse),
+  400: answer(
+    'The body is empty, not valid JSON, or holds a `__proto__` or `constructor.prototype` key (`param` `body`), or `param` names the field refused (an unknown one too)',
+    ErrorResponse,
+  ),
   413: answer('The body is larger than this route takes (`payload_too_large`)', ErrorResponse),
   415: answer('The body is not JSON (`unsupported_media_type`)', ErrorResponse),
 };
@@ -36,21 +44,75 @@ export const bodyAnswers = {
 type OpenApiObject = ReturnType<typeof jsonSchemaTransformObject>;
 type Operations = Record<string, { responses?: Record<string, { headers?: unknown }> } | undefined>;
 
-/** Every 503 of the document names its `Retry-After` header (a route's schema can say nothing about headers). */
+/** Every 429 and 503 of the document names its `Retry-After` header (a route's schema can say nothing about headers). */
 function withRetryAfter(document: OpenApiObject): OpenApiObject {
   const paths = (document.paths ?? {}) as Record<string, Operations | undefined>;
   for (const operations of Object.values(paths)) {
     for (const operation of Object.values(operations ?? {})) {
-      const unavailable = operation?.responses?.['503'];
-      if (unavailable) {
-        unavailable.headers = {
-          'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } },
-        };
+      for (const status of ['429', '503']) {
+        const later = operation?.responses?.[status];
+        if (later) {
+          later.headers = {
+            'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } },
+          };
+        }
       }
     }
   }
   return document;
 }
+
+type Described = { description?: string };
+type Operation = {
+  parameters?: { in: string; name: string }[];
+  requestBody?: { content?: Record<string, { schema?: { $ref?: string; properties?: object } }> };
+  responses?: Record<string, Described>;
+};
+
+/**
+ * Refusals no parameter's schema can state, said in each 400 that may give them: an over-long id in the path (refused
+ * before routing, so no route's schema sees it), and a page token this list did not hand out (opaque to the caller).
+ */
+function withUnstatedRefusals(document: OpenApiObject): OpenApiObject {
+  const paths = (document.paths ?? {}) as Record<string, Record<string, Operation | undefined> | undefined>;
+  const schemas =
+    (document as { components?: { schemas?: Record<string, { properties?: object }> } }).components?.schemas ?? {};
+  const bodyFields = (operation: Operation) => {
+    const schema = operation.requestBody?.content?.['application/json']?.schema;
+    const named = schema?.$ref ? schemas[schema.$ref.split('/').pop()!] : schema;
+    return Object.keys(named?.properties ?? {});
+  };
+  for (const operations of Object.values(paths)) {
+    for (const operation of Object.values(operations ?? {})) {
+      const refused = operation?.responses?.['400'];
+      if (!operation || !refused) continue;
+      const names = [...(operation.parameters ?? []).map((p) => p.name), ...bodyFields(operation)];
+      const more: string[] = [];
+      if (operation.parameters?.some((p) => p.in === 'path')) {
+        more.push(`a path segment over ${MAX_PATH_SEGMENT} characters (percent-encoded) has \`param\` \`path\``);
+      }
+      if (names.includes('pageToken')) more.push('a `pageToken` this list did not hand out for these filters');
+      if (more.length > 0) refused.description = `${refused.description ?? ''}. Also refused: ${more.join('; ')}`;
+    }
+  }
+  return document;
+}
+
+/** The longest retry window a batch takes (src/batches/limits.ts; the OpenAPI test holds the two equal). */
+export const MAX_RETRY_WINDOW_SECONDS = 7 * 24 * 3600;
+
+/**
+ * `retryWindow` as `POST /batches` takes it, in its body and its query string: seconds, or a duration such as `8h`
+ * (zod leaves a transforming branch out of a schema's input form, which left only an unbounded integer).
+ */
+const RETRY_WINDOW = {
+  description:
+    'How long failing service calls of the items are retried: seconds, or e.g. 8h (default 24h; at most 7 days)',
+  anyOf: [
+    { type: 'integer', minimum: 1, maximum: MAX_RETRY_WINDOW_SECONDS },
+    { type: 'string', pattern: '^0*[1-9]\\d*(\\.\\d+)?[smhd]?$' },
+  ],
+};
 
 /**
  * `POST /batches` also takes files, read row by row by its handler: the document names their media types. Its JSON
@@ -58,19 +120,40 @@ function withRetryAfter(document: OpenApiObject): OpenApiObject {
  */
 function withUploads(document: OpenApiObject): OpenApiObject {
   const submit = document.paths?.['/batches']?.post as
-    { requestBody?: { content?: Record<string, unknown> } } | undefined;
+    | { requestBody?: { content?: Record<string, unknown> }; responses?: Record<string, { description?: string }> }
+    | undefined;
+  // Which media type the query options go with, which no parameter's schema can say.
+  const refused = submit?.responses?.['400'];
+  if (refused)
+    refused.description = `${refused.description}. The query options go with a file; with a JSON body they go in it`;
   const content = submit?.requestBody?.content;
+  const submission = (
+    document as { components?: { schemas?: Record<string, { properties?: Record<string, unknown> }> } }
+  ).components?.schemas?.BatchSubmissionInput?.properties;
+  if (submission?.retryWindow) submission.retryWindow = RETRY_WINDOW;
+  for (const parameter of (submit as { parameters?: { name: string; schema?: unknown }[] } | undefined)?.parameters ??
+    []) {
+    if (parameter.name === 'retryWindow') parameter.schema = { anyOf: RETRY_WINDOW.anyOf };
+  }
   if (content) {
     content['application/json'] = { ...(content['application/json'] as object), example: BATCH_SUBMISSION_EXAMPLE };
     content['text/csv'] = {
       schema: {
         type: 'string',
-        description: 'A header row of the request fields (dotted: `patient.lastName`), then one row per item',
+        minLength: 1,
+        description:
+          'A header row of the columns of docs/integrating/intake-files.md (`id`, `firstName`, `dateOfBirth`…), then one row per item; a file without rows is refused (400)',
       },
-      example: 'id,payerId,patient.firstName,patient.lastName,patient.dateOfBirth,placeOfServiceCode,specialtyCode\n',
+      example:
+        'id,firstName,lastName,dateOfBirth,memberId,payerId,placeOfServiceCode,specialtyCode\n' +
+        'intake-2026-0001,Ada,Lovelace,12/10/1985,M1234567,60054,11,PRC\n',
     };
     content['application/x-ndjson'] = {
-      schema: { type: 'string', description: 'One verification request (as POST /verifications takes it) per line' },
+      schema: {
+        type: 'string',
+        minLength: 1,
+        description: 'One verification request (as POST /verifications takes it) per line',
+      },
     };
   }
   const upload = document.paths?.['/appointments/uploads']?.post as { requestBody?: unknown } | undefined;
@@ -79,12 +162,22 @@ function withUploads(document: OpenApiObject): OpenApiObject {
       required: true,
       content: {
         'text/csv': {
-          schema: { type: 'string', description: 'A header row of the upload columns, then one appointment a row' },
+          schema: {
+            type: 'string',
+            minLength: 1,
+            description:
+              'A header row of the upload columns, then one appointment a row; a file without rows is refused (400)',
+          },
           example:
-            'appointmentRef,patientRef,firstName,lastName,dateOfBirth,memberId,payerId,dateOfService,specialtyCode,placeOfServiceCode\n',
+            'appointmentRef,patientRef,firstName,lastName,dateOfBirth,memberId,payerId,dateOfService,specialtyCode,placeOfServiceCode\n' +
+            'A-20261214-0900,MRN-00042,Ada,Lovelace,12/10/1985,M1234567,60054,2026-12-14,PRC,11\n',
         },
         'application/x-ndjson': {
-          schema: { type: 'string', description: 'One appointment (POST /appointments with `appointmentRef`) a line' },
+          schema: {
+            type: 'string',
+            minLength: 1,
+            description: 'One appointment (POST /appointments with `appointmentRef`) a line',
+          },
         },
       },
     };
@@ -113,6 +206,6 @@ export function intakeOpenApiOptions(): FastifyDynamicSwaggerOptions {
     },
     transform: jsonSchemaTransform,
     transformObject: (document) =>
-      withUploads(closeRequestObjects(withRetryAfter(jsonSchemaTransformObject(document)))),
+      withUploads(withUnstatedRefusals(closeRequestObjects(withRetryAfter(jsonSchemaTransformObject(document))))),
   };
 }

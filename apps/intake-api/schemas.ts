@@ -44,10 +44,14 @@ export const Stage = z.enum(STAGES).meta({ id: 'Stage' });
  */
 const IntakeTenant = { tenant: TenantSchema.optional() };
 
+/** The contract's rules across fields (`requireOneOf`), as the document states them. */
+const PAYER_OR_DISCOVERY = { anyOf: [{ required: ['payerId'] }, { required: ['discoveryId'] }] };
+const MEMBER_OR_DISCOVERY = { anyOf: [{ required: ['memberId'] }, { required: ['discoveryId'] }] };
+
 export const VerificationIntakeRequest = z
   .union([
-    IntakeRequestV2.extend({ version: z.literal('v2').optional(), ...IntakeTenant }),
-    IntakeRequestV1.extend(IntakeTenant),
+    IntakeRequestV2.extend({ version: z.literal('v2').optional(), ...IntakeTenant }).meta(PAYER_OR_DISCOVERY),
+    IntakeRequestV1.extend(IntakeTenant).meta({ allOf: [PAYER_OR_DISCOVERY, MEMBER_OR_DISCOVERY] }),
   ])
   .meta({
     id: 'VerificationIntakeRequest',

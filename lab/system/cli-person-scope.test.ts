@@ -53,7 +53,9 @@ describe('eligibility --as an operator: tenants and role', function () {
   async function trail(...filter: string[]) {
     const out = (await cli('audit', 'list', ...filter, '--jsonl')).stdout.trim();
     return out
-      ? out.split('\n').map((line) => JSON.parse(line) as { actor: string; action: string; tenant: string | null })
+      ? out
+          .split('\n')
+          .map((line) => JSON.parse(line) as { actor: string; action: string; tenant: string | null; outcome: string })
       : [];
   }
 
@@ -103,7 +105,11 @@ describe('eligibility --as an operator: tenants and role', function () {
       (await trail('--workflow', a)).map((e) => [e.actor, e.action, e.tenant]),
       [[`cli:${opA}`, 'verification.read', A]],
     );
-    assert.deepEqual(await trail('--workflow', b), [], 'nothing of B was shown, so nothing recorded');
+    // Nothing of B was shown; the refusal is on record with B's tenant (decision 84).
+    assert.deepEqual(
+      (await trail('--workflow', b)).map((e) => [e.actor, e.action, e.outcome, e.tenant]),
+      [[`cli:${opA}`, 'verification.read', 'denied', B]],
+    );
   });
 
   it("list and batches list: only the operator's tenants, in the visibility query", async () => {
@@ -119,9 +125,10 @@ describe('eligibility --as an operator: tenants and role', function () {
     assert.equal(batches.code, 0, batches.stderr);
     assert.match(batches.stdout, new RegExp(aBatch));
     assert.doesNotMatch(batches.stdout, new RegExp(bBatch));
-    // Naming another tenant finds nothing, as a tenant without batches would.
+    // Naming another tenant is refused, as the intake API refuses `GET /batches?tenant=<another>`.
     const named = await cli('--as', opA, 'batches', 'list', '--tenant', B);
-    assert.deepEqual([named.code, named.stdout.trim()], [0, 'no batches']);
+    assert.deepEqual([named.code, named.stdout.trim()], [1, '']);
+    assert.match(named.stderr, new RegExp(`--tenant ${B} is not one of the tenants`));
   });
 
   it("batches status, items and results of another tenant's batch: told exactly as a missing one", async () => {
@@ -138,7 +145,15 @@ describe('eligibility --as an operator: tenants and role', function () {
       (await trail('--batch', aBatch)).map((e) => [e.actor, e.action, e.tenant]),
       [[`cli:${opA}`, 'batch.results', A]],
     );
-    assert.deepEqual(await trail('--batch', bBatch), []);
+    // Nothing of B's batch was shown; each refusal is on record with B's tenant.
+    assert.deepEqual(
+      (await trail('--batch', bBatch)).map((e) => [e.action, e.outcome, e.tenant]),
+      [
+        ['batch.read', 'denied', B],
+        ['batch.read', 'denied', B],
+        ['batch.results', 'denied', B],
+      ],
+    );
   });
 
   it("cancel of another tenant's verification does nothing and says not found", async () => {
@@ -163,8 +178,8 @@ describe('eligibility --as an operator: tenants and role', function () {
     const resubmit = await cli('--as', viewerB, 'batches', 'resubmit', bBatch);
     assert.match(resubmit.stderr, /your role \(viewer, as vic-\S+\) cannot resubmit a batch/);
     assert.deepEqual(
-      (await trail('--workflow', b)).map((e) => [e.actor, e.action]),
-      [[`cli:${viewerB}`, 'verification.cancel']],
+      (await trail('--workflow', b)).filter((e) => e.actor === `cli:${viewerB}`).map((e) => [e.action, e.outcome]),
+      [['verification.cancel', 'denied']],
     );
     // The viewer reads their tenant's verification.
     assert.equal((await cli('--as', viewerB, 'status', b)).code, 0);

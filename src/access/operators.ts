@@ -24,15 +24,30 @@ export class OperatorError extends Error {
 }
 
 /**
- * Names of people who sign in through the organisation's OpenID Connect provider: `oidc:` and their email or subject.
- * The colon keeps them apart from password operators (no CONSOLE_OPERATORS or password name holds one); an entry of
- * the directory under such a name has no password and sets the person's role and tenants (`operators create oidc:…`).
+ * Names of people who sign in through the organisation's OpenID Connect provider: `oidc:` and their verified email or
+ * their subject. The colon keeps them apart from password operators (no CONSOLE_OPERATORS or password name holds one);
+ * an entry of the directory under such a name has no password and sets the person's role and tenants (`operators
+ * create oidc:…`) once bound to the identity that first signs in under that name (`forIdentity`).
  */
 export const OIDC_NAME_PREFIX = 'oidc:';
 const OIDC_NAME = /^oidc:\S{1,254}$/u;
 const PASSWORD_NAME = /^[A-Za-z0-9._@-]{1,64}$/;
 
 export const isOidcName = (name: string): boolean => OIDC_NAME.test(name);
+
+/** A person as the organisation's OpenID Connect provider signed them: its issuer and their subject there. */
+export interface OidcIdentity {
+  issuer: string;
+  subject: string;
+}
+
+/** The directory's answer for an OpenID Connect identity (`OperatorDirectory.forIdentity`). */
+export type IdentityEntry =
+  | { entry: ConsoleOperator & { disabled: boolean } }
+  /** The entry of the name the person would take is bound to someone else. */
+  | { taken: true }
+  /** No entry is theirs: the provider's claims decide. */
+  | { none: true };
 
 /** Whether the person may act (answer runs, decide reviews, cancel, resubmit or cancel batches): not a viewer. */
 export const mayAct = (operator: Pick<ConsoleOperator, 'role'>): boolean => operator.role !== 'viewer';
@@ -128,6 +143,46 @@ export class OperatorDirectory {
       .selectFrom('operators')
       .select(['name', 'role', 'tenants', 'disabled_at'])
       .where('name', '=', name)
+      .executeTakeFirst();
+    return row && { name: row.name, role: row.role, tenants: row.tenants, disabled: row.disabled_at !== null };
+  }
+
+  /**
+   * The entry of an identity the provider vouched for: the one bound to it, else the unbound entry made for `name`
+   * (its verified email or its subject: `oidc-claims.ts`), bound to it now, so that from then on nobody else's
+   * identity can select it, whatever their claims. The binding is one conditional update: two identities racing for
+   * one entry cannot both have it.
+   */
+  async forIdentity(identity: OidcIdentity, name: string): Promise<IdentityEntry> {
+    const bound = await this.boundTo(identity);
+    if (bound) return { entry: bound };
+    const row = await this.store.db
+      .selectFrom('operators')
+      .select(['oidc_subject'])
+      .where('name', '=', name)
+      .executeTakeFirst();
+    if (!row) return { none: true };
+    if (row.oidc_subject !== null) return { taken: true };
+    await this.store.db
+      .updateTable('operators')
+      .set({ oidc_issuer: identity.issuer, oidc_subject: identity.subject })
+      .where('name', '=', name)
+      .where('oidc_subject', 'is', null)
+      .execute()
+      // 23505: the identity was bound to another entry since it was looked up (its unique index): theirs stands.
+      .catch((err: unknown) => {
+        if ((err as { code?: unknown }).code !== '23505') throw err;
+      });
+    const now = await this.boundTo(identity);
+    return now ? { entry: now } : { taken: true };
+  }
+
+  private async boundTo(identity: OidcIdentity) {
+    const row = await this.store.db
+      .selectFrom('operators')
+      .select(['name', 'role', 'tenants', 'disabled_at'])
+      .where('oidc_issuer', '=', identity.issuer)
+      .where('oidc_subject', '=', identity.subject)
       .executeTakeFirst();
     return row && { name: row.name, role: row.role, tenants: row.tenants, disabled: row.disabled_at !== null };
   }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 
 /** One entry of the audit trail (docs/operating/access-and-audit.md): who did or saw what, never a patient value. */
 export interface AuditEvent {
@@ -24,20 +24,25 @@ export interface AuditEntry extends Required<Omit<AuditEvent, 'tenant' | 'workfl
   workflowId: string | null;
   batchId: string | null;
   source: string | null;
+  /**
+   * The audit key whose HMAC `hash` is (src/audit/audit-keys.ts); null for an entry written before the trail was keyed,
+   * whose `hash` is a plain SHA-256 (`legacyEntryHash`).
+   */
+  keyId: string | null;
   prevHash: string;
   hash: string;
 }
+
+/** The previous hash of the trail's first entry. */
+export const FIRST_PREV_HASH = '0'.repeat(64);
 
 /** One part of the canonical form: its UTF-8 length and itself, or `-` when absent (unambiguous whatever it holds). */
 const part = (value: string | number | null) =>
   value === null ? '-' : `${Buffer.byteLength(String(value), 'utf8')}:${String(value)}`;
 
-/**
- * The entry's hash: over its sequence number, its content and the previous entry's hash, in a fixed order. The
- * database computes the same when it appends (`audit_append`, src/store/migrations/0002-audit-append.ts).
- */
-export function entryHash(entry: Omit<AuditEntry, 'hash'>): string {
-  const canonical = [
+/** The entry's content in a fixed order, parts joined by `|`; a keyed entry's key id comes before the previous hash. */
+function canonical(entry: Omit<AuditEntry, 'hash'>, keyed: boolean): string {
+  return [
     entry.seq,
     entry.at,
     entry.actor,
@@ -48,9 +53,25 @@ export function entryHash(entry: Omit<AuditEntry, 'hash'>): string {
     entry.fields.join(','),
     entry.source,
     entry.outcome,
+    ...(keyed ? [entry.keyId] : []),
     entry.prevHash,
   ]
     .map(part)
     .join('|');
-  return createHash('sha256').update(canonical, 'utf8').digest('hex');
+}
+
+/**
+ * A keyed entry's hash: HMAC-SHA256, under the audit key `entry.keyId` names, of its sequence number, content, key id
+ * and the previous entry's hash. Without the key nobody can write an entry that verifies, whatever they recompute.
+ */
+export function entryMac(key: Buffer, entry: Omit<AuditEntry, 'hash'>): string {
+  return createHmac('sha256', key).update(canonical(entry, true), 'utf8').digest('hex');
+}
+
+/**
+ * The hash of an entry written before the trail was keyed (`keyId` null): a plain SHA-256 of the same canonical form
+ * without the key id, as the database's `audit_append` computed it (src/store/migrations/0002-audit-append.ts).
+ */
+export function legacyEntryHash(entry: Omit<AuditEntry, 'hash'>): string {
+  return createHash('sha256').update(canonical(entry, false), 'utf8').digest('hex');
 }

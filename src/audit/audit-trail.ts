@@ -1,7 +1,14 @@
 import { sql, type Selectable } from 'kysely';
 import type { AuditEntriesTable } from '../store/tables.js';
 import type { Store } from '../store/database.js';
-import { entryHash, type AuditEntry, type AuditEvent } from './audit-entry.js';
+import type { AuditEntry, AuditEvent } from './audit-entry.js';
+import { ephemeralAuditKeys } from './audit-keys.js';
+import { ChainWriter } from './chain-writer.js';
+import { CheckpointWriter } from './checkpoint.js';
+import type { AuditSigning } from './signing.js';
+import { verifyChain, type Verification } from './verify-chain.js';
+
+export type { Verification } from './verify-chain.js';
 
 export interface AuditFilter {
   actor?: string;
@@ -21,19 +28,28 @@ export interface AuditFilter {
   limit?: number;
 }
 
-export type Verification =
-  { ok: true; entries: number } | { ok: false; entries: number; brokenAt: number; why: string };
-
 /**
- * The audit trail (docs/operating/access-and-audit.md): append-only and tamper-evident. Each entry carries the hash of
- * the one before it, so an edited, deleted or reordered entry breaks the chain at that entry (`verify`). Callers append
- * before they answer: a disclosure whose entry could not be written is not made.
+ * The audit trail (docs/operating/access-and-audit.md): append-only and tamper-evident. Each entry carries an HMAC,
+ * under a key the database never sees, of its content and of the entry before it, so an edited, deleted or reordered
+ * entry breaks the chain at that entry; after each append the newest entry is checkpointed in a signed file, so a cut
+ * end shows too (`verify`). Callers append before they answer: a disclosure whose entry could not be written is not
+ * made. Without `signing` (tests of other parts) entries are keyed with a key of this object alone, unchecked.
  */
 export class AuditTrail {
-  constructor(private readonly store: Store) {}
+  private readonly chain: ChainWriter;
+  private readonly checkpoints: CheckpointWriter | undefined;
+
+  constructor(
+    private readonly store: Store,
+    private readonly signing: AuditSigning = { keys: ephemeralAuditKeys() },
+  ) {
+    this.chain = new ChainWriter(store, signing.keys);
+    const file = signing.checkpointFile;
+    this.checkpoints = file === undefined ? undefined : new CheckpointWriter(file, signing.keys);
+  }
 
   async append(event: AuditEvent, at = new Date()): Promise<AuditEntry> {
-    const entry = {
+    const content = {
       at: at.toISOString(),
       actor: event.actor,
       tenant: event.tenant ?? null,
@@ -44,13 +60,9 @@ export class AuditTrail {
       source: event.source ?? null,
       outcome: event.outcome,
     };
-    // One statement: the database chains it under the trail's lock (src/store/migrations/0002-audit-append.ts).
-    const { rows } = await sql<{ seq: string; prev_hash: string; hash: string }>`
-      select * from audit_append(${entry.at}, ${entry.actor}, ${entry.tenant}, ${entry.action}, ${entry.workflowId},
-        ${entry.batchId}, ${entry.fields}::text[], ${entry.source}, ${entry.outcome})`.execute(this.store.db);
-    const [written] = rows;
-    if (!written) throw new Error('audit_append wrote no entry');
-    return { ...entry, seq: Number(written.seq), prevHash: written.prev_hash, hash: written.hash };
+    const entry = await this.chain.write(content);
+    await this.checkpoints?.cover(entry);
+    return entry;
   }
 
   async list(filter: AuditFilter = {}): Promise<AuditEntry[]> {
@@ -89,45 +101,20 @@ export class AuditTrail {
     }
   }
 
-  /**
-   * Walks the chain from its oldest retained entry: each entry's hash must match its content, its `prevHash` the
-   * entry before it, and the sequence must have no gap. Names the first entry that breaks it.
-   */
+  /** Checks the whole chain and the checkpoint (src/audit/verify-chain.ts); names the first entry that breaks it. */
   async verify(): Promise<Verification> {
-    let previous: AuditEntry | undefined;
-    let entries = 0;
-    for (let after = 0; ;) {
-      const rows = await this.store.db
-        .selectFrom('audit_entries')
-        .selectAll()
-        .where('seq', '>', String(after))
-        .orderBy('seq', 'asc')
-        .limit(1000)
-        .execute();
-      if (rows.length === 0) return { ok: true, entries };
-      for (const row of rows) {
-        const entry = toEntry(row);
-        const { hash, ...body } = entry;
-        const broken = (why: string): Verification => ({ ok: false, entries, brokenAt: entry.seq, why });
-        if (entryHash(body) !== hash) return broken('its content does not match its hash (edited or moved)');
-        if (previous && entry.seq !== previous.seq + 1) {
-          return broken(`entries ${previous.seq + 1}–${entry.seq - 1} are missing (deleted)`);
-        }
-        if (previous && entry.prevHash !== previous.hash) {
-          return broken('it does not follow the entry before it (reordered or replaced)');
-        }
-        previous = entry;
-        entries += 1;
-      }
-      after = previous?.seq ?? after;
-    }
+    return verifyChain(this.each(), this.signing.keys, this.signing.checkpointFile);
   }
 
-  /** Entries older than `before` go (retention); the oldest left anchors the chain from then on. */
+  /**
+   * Entries older than `before` go (retention); the oldest left anchors the chain from then on. The newest always
+   * stays, so the next entry follows it and the checkpoint still finds it.
+   */
   async purge(before: Date): Promise<number> {
     const { numDeletedRows } = await this.store.db
       .deleteFrom('audit_entries')
       .where('at', '<', before)
+      .where('seq', '<', (eb) => eb.selectFrom('audit_entries').select((e) => e.fn.max('seq').as('last')))
       .executeTakeFirst();
     return Number(numDeletedRows);
   }
@@ -145,6 +132,7 @@ function toEntry(row: Selectable<AuditEntriesTable>): AuditEntry {
     fields: row.fields,
     source: row.source,
     outcome: row.outcome,
+    keyId: row.key_id,
     prevHash: row.prev_hash,
     hash: row.hash,
   };

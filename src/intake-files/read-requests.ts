@@ -97,11 +97,12 @@ export function parseCsvTable(text: string, columns: readonly string[]): CsvTabl
   const [head, ...records] = parseCsvRecords(text);
   if (!head) return [];
   const header = head.record.map((name) => name.trim());
-  const unknown = header.filter((name) => !columns.includes(name));
+  // Named by position, never by text: a file without a header row would have a patient's values there.
+  const unknown = header.flatMap((name, i) => (columns.includes(name) ? [] : [i + 1]));
   if (unknown.length > 0) {
     throw new IntakeFileError(
-      `unknown CSV column${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `"${n}"`).join(', ')}; ` +
-        `the columns are: ${columns.join(', ')}`,
+      `unknown CSV column${unknown.length > 1 ? 's' : ''} in the header: column${unknown.length > 1 ? 's' : ''} ` +
+        `${unknown.join(', ')}; the columns are: ${columns.join(', ')}`,
     );
   }
   let linesBefore = newlines(head.raw);

@@ -11,6 +11,7 @@ import { startWorkflowHarness, type WorkflowHarness } from '../../testing/workfl
 import { signIn, signInAs, startTestConsole, type TestConsole } from '../../testing/console-app.js';
 import { locationOf, TestBrowser, throughProvider } from './oidc-browser.js';
 import { startTestOidcProvider, type TestAccount, type TestOidcProvider } from './oidc-provider.js';
+import { changedUnderItsSignature, signedByAnotherKey, signedWith, unsigned } from './oidc-tokens.js';
 import { verificationAwaitingInput } from '../../testing/waiting-verifications.js';
 
 const A = 'clinic-a';
@@ -103,7 +104,10 @@ describe('console sign-in through OpenID Connect', function () {
 
   it('signs in a person with the role and tenants of their claims, through authorization code and PKCE', async () => {
     const ana = person('ana', { email: 'Ana@Clinic.example', eligibility_role: 'operator', eligibility_tenants: [A] });
+    const rows = async () => (await store.db.selectFrom('console_sessions').select('id').execute()).length;
+    const rowsBefore = await rows();
     const { browser, authorization, callback } = await toCallback(console, ana);
+    assert.equal(await rows(), rowsBefore, 'no session row for a sign-in under way');
     const asked = new URL(authorization).searchParams;
     assert.equal(asked.get('code_challenge_method'), 'S256');
     assert.ok(asked.get('code_challenge') && asked.get('state') && asked.get('nonce'));
@@ -151,7 +155,7 @@ describe('console sign-in through OpenID Connect', function () {
     tampered.searchParams.set('state', `${tampered.searchParams.get('state')}x`);
     const refused = await browser.request(tampered.href);
     assert.equal(refused.status, 401);
-    assert.match(await refused.text(), /Signing in with Clinic Group did not let you in/);
+    assert.match(await refused.text(), /The answer from Clinic Group could not be verified, so nobody was signed in/);
     // The sign-in under way is used up: the genuine callback opened after it is refused too.
     assert.equal((await browser.request(callback)).status, 401);
     assert.equal((await page(console, browser, '/awaiting-input')).status, 303, 'not signed in');
@@ -203,6 +207,86 @@ describe('console sign-in through OpenID Connect', function () {
     assert.equal(gone.headers.get('location'), `/sign-in?next=${encodeURIComponent('/awaiting-input')}`);
     assert.equal((await signInThrough(console, dan)).landing.status, 401, 'and their claims do not let them back');
     assert.deepEqual(await signInEntries('oidc:dan@clinic.example'), ['ok', 'denied']);
+  });
+
+  // An operator of tenant A made admin of every tenant on the way from the token endpoint: each is refused, recorded
+  // as a refused sign-in naming nobody, and answered without a trace of the token.
+  const elevated = { eligibility_role: 'admin', eligibility_tenants: '*' };
+  const forged = [
+    { what: 'a payload changed under its signature', tamper: () => changedUnderItsSignature(elevated) },
+    { what: 'a token signed by another key', tamper: () => signedByAnotherKey(provider.signingKey.kid, elevated) },
+    { what: 'a token with alg none', tamper: () => unsigned(elevated) },
+    {
+      what: 'a token issued an hour ahead, signed by the provider',
+      tamper: () =>
+        signedWith(provider.signingKey.key, provider.signingKey.kid, { iat: Math.floor(Date.now() / 1000) + 3600 }),
+    },
+  ];
+  for (const { what, tamper } of forged) {
+    it(`refuses ${what}`, async () => {
+      const denied = async () => (await trail.list({ actor: 'operator:?', action: 'operator.sign-in' })).length;
+      const deniedBefore = await denied();
+      provider.tamperNextIdToken(tamper());
+      const eve = person('eve', { eligibility_role: 'operator', eligibility_tenants: [A] });
+      const { browser, landing } = await signInThrough(console, eve);
+      assert.equal(landing.status, 401);
+      const body = await landing.text();
+      assert.match(body, /could not be verified, so nobody was signed in/);
+      assert.doesNotMatch(body, /eyJ/, 'no token in the page');
+      assert.equal((await page(console, browser, '/awaiting-input')).status, 303, 'not signed in');
+      assert.equal(await denied(), deniedBefore + 1, 'recorded');
+      assert.deepEqual(await signInEntries('oidc:eve@clinic.example'), [], 'nobody named');
+      assert.doesNotMatch(console.logs.join(''), /eyJ[A-Za-z0-9_-]{10,}/, 'no token in the log');
+    });
+  }
+
+  it('takes the signed token of the same sign-in, unchanged', async () => {
+    provider.tamperNextIdToken(signedWith(provider.signingKey.key, provider.signingKey.kid));
+    const { landing } = await signInThrough(
+      console,
+      person('eli', { eligibility_role: 'viewer', eligibility_tenants: [A] }),
+    );
+    assert.equal(landing.status, 303, 'the crafting itself is not what the refusals above refuse');
+  });
+
+  it('lends nobody an entry by an unverified email, and binds an entry to the first verified identity', async () => {
+    await directory.create({ name: 'oidc:dave@clinic.example', role: 'admin', tenants: [A, B], by: 'test' });
+    const identity = async () =>
+      store.db
+        .selectFrom('operators')
+        .select(['oidc_issuer', 'oidc_subject'])
+        .where('name', '=', 'oidc:dave@clinic.example')
+        .executeTakeFirstOrThrow();
+    // Her provider account says dave@ without vouching for it (absent, then false): she is her subject, by her claims.
+    for (const verified of [{}, { email_verified: false }]) {
+      const mia = {
+        id: 'mia',
+        claims: { email: 'dave@clinic.example', ...verified, eligibility_role: 'viewer', eligibility_tenants: [B] },
+      };
+      const { browser, landing } = await signInThrough(console, mia);
+      assert.equal(landing.status, 303);
+      const shown = await (await page(console, browser, `/verifications/${b.workflowId}`)).text();
+      assert.ok(shown.includes('Signed in as <strong>oidc:mia</strong> (viewer)'), 'her subject and her claims');
+      assert.equal((await page(console, browser, `/verifications/${a.workflowId}`)).status, 404, "not Dave's tenants");
+    }
+    assert.deepEqual(await identity(), { oidc_issuer: null, oidc_subject: null }, 'not bound to her');
+    assert.deepEqual(await signInEntries('oidc:dave@clinic.example'), [], 'the trail never names her as Dave');
+    assert.deepEqual(await signInEntries('oidc:mia'), ['ok', 'ok']);
+
+    // Dave, verified, takes his entry and binds it; another account verified for the same address later cannot.
+    const dave = person('dave', { eligibility_role: 'viewer', eligibility_tenants: [B] });
+    const { browser } = await signInThrough(console, dave);
+    assert.match(await (await page(console, browser, `/verifications/${a.workflowId}`)).text(), /\(admin\)/);
+    assert.deepEqual(await identity(), { oidc_issuer: provider.issuer, oidc_subject: 'dave' });
+    const other = person('dave-2', {
+      email: 'dave@clinic.example',
+      eligibility_role: 'admin',
+      eligibility_tenants: '*',
+    });
+    assert.equal((await signInThrough(console, other)).landing.status, 401);
+    assert.deepEqual(await signInEntries('oidc:dave-2'), ['denied'], 'refused under its own subject');
+    assert.deepEqual(await signInEntries('oidc:dave@clinic.example'), ['ok']);
+    assert.match(console.logs.join(''), /"reason":"identity-of-another"/);
   });
 
   it('still signs in with a password beside it', async () => {

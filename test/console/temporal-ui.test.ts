@@ -87,7 +87,11 @@ describe('console: a pass to the codec server for Temporal UI', function () {
     assert.doesNotMatch(form.body, /Make my pass/);
     assert.equal(answer.statusCode, 403);
     assert.equal(pass, undefined);
-    assert.deepEqual(await trail.list({ actor: 'operator:vi', action: 'codec.pass' }), []);
+    // No pass made; the refusal is on record (decision 84).
+    assert.deepEqual(
+      (await trail.list({ actor: 'operator:vi', action: 'codec.pass' })).map((e) => e.outcome),
+      ['denied'],
+    );
   });
 
   it('says so when the console has no CODEC_TOKEN_SECRET, and makes none', async () => {

@@ -221,10 +221,19 @@ describe('operator console roles and tenants', function () {
     }
     assert.equal(count, 12);
 
-    // Nothing changed, and nothing of B's was disclosed: no entry names B's objects.
+    // Nothing changed, and nothing of B's was disclosed: each attempt is one refusal on record (decision 84), B's
+    // objects `denied` with their tenant, the missing ones (and the searches) `not-found`.
     assert.deepEqual(await stateOfB(), before);
     const entries = (await trail.list()).slice(entriesBefore);
-    assert.deepEqual(entries, [], 'no disclosure and no change was recorded');
+    assert.equal(entries.length, 2 * count);
+    assert.deepEqual(
+      entries.filter((e) => e.outcome !== 'denied' && e.outcome !== 'not-found'),
+      [],
+      'no disclosure and no change was recorded',
+    );
+    const ofB = entries.filter((e) => e.batchId === bBatch || e.workflowId === b.workflowId);
+    assert.deepEqual(new Set(ofB.map((e) => `${e.outcome} ${e.tenant}`)), new Set(['denied clinic-b']));
+    assert.equal(ofB.length, 7);
 
     // A's lists show A's objects and none of B's (nor those without a tenant).
     const queue = await eventually(async () => {

@@ -3,7 +3,7 @@ import { Client, Connection } from '@temporalio/client';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../src/config.js';
 import { createIntakeApi } from '../../apps/intake-api/api.js';
-import { RETRY_AFTER_SECONDS } from '../../apps/intake-api/errors.js';
+import { MAX_PATH_SEGMENT, RETRY_AFTER_SECONDS } from '../../apps/intake-api/errors.js';
 import { jsonDepth } from '../../apps/intake-api/json-depth.js';
 import { createLogger } from '../../src/logging.js';
 import { testTemporal } from '../../testing/temporal.js';
@@ -96,6 +96,78 @@ describe('intake API: permanent errors are 400s, an unavailable Temporal is a 50
       assert.equal(response.json<{ param: string }>().param, 'input');
       assert.equal(jsonDepth({ a: [1, { b: {} }] }), 4);
       assert.equal(jsonDepth(JSON.parse(`{"input":${input}}`)), depth + 1);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('refuses an over-long id in the path with 400 in the API’s shape, naming it, never quoting it', async () => {
+    const connection = Connection.lazy({ address: '127.0.0.1:1' });
+    const api = intakeApi(new Client({ connection }));
+    const get = (url: string) => api.inject({ url, headers: { 'x-api-key': TEST_INTAKE_KEY } });
+    try {
+      // Longer than the schema takes: routed, and refused by the route's schema by name.
+      const long = await get(`/verifications/${'w'.repeat(1001)}`);
+      assert.equal(long.statusCode, 400, long.body);
+      assert.equal(long.json<{ param: string }>().param, 'workflowId');
+      const run = await get(`/verifications/v-1/runs/${'r'.repeat(201)}/input`);
+      assert.equal(run.statusCode, 405, 'a known path, another method');
+      // Longer than any route takes even percent-encoded: refused before routing, in the same shape.
+      const huge = await get(`/verifications/${'w'.repeat(MAX_PATH_SEGMENT + 1)}`);
+      const badEncoding = await get('/verifications/verification-%E0%A4%A');
+      for (const response of [long, huge, badEncoding]) {
+        assert.equal(response.statusCode, 400, response.body);
+        assert.equal(response.json<{ error: string }>().error, 'invalid_request_error');
+        assert.doesNotMatch(response.body, /www|%E0|verification-/);
+      }
+      assert.deepEqual(
+        [huge.json<{ param: string }>().param, badEncoding.json<{ param: string }>().param],
+        ['path', 'path'],
+      );
+    } finally {
+      await api.close();
+      await connection.close();
+    }
+  });
+
+  it('answers 405 with Allow for a method a known path does not take, 404 for an unknown path', async () => {
+    const connection = Connection.lazy({ address: '127.0.0.1:1' });
+    const api = intakeApi(new Client({ connection }));
+    const key = { 'x-api-key': TEST_INTAKE_KEY };
+    try {
+      for (const [method, url, allow] of [
+        ['TRACE', '/verifications/verification-x', 'GET, HEAD'],
+        ['QUERY', '/batches/b-1', 'GET, HEAD'],
+        ['PUT', '/verifications', 'GET, HEAD, POST'],
+        ['PATCH', '/batches', 'GET, HEAD, POST'],
+        // A static path is not the id of the parametric route beside it.
+        ['GET', '/patients/lookup', 'POST'],
+        ['PUT', '/appointments/uploads', 'POST'],
+        ['OPTIONS', '/event-endpoints/ep_1', 'DELETE, GET, HEAD, PATCH'],
+      ] as const) {
+        const response = await api.inject({ method, url, headers: { ...key, 'content-type': 'application/json' } });
+        assert.deepEqual([method, url, response.statusCode, response.headers.allow], [method, url, 405, allow]);
+        assert.equal(response.json<{ error: string }>().error, 'method_not_allowed');
+      }
+      const unknown = await api.inject({ method: 'TRACE', url: '/verification', headers: key });
+      assert.equal(unknown.statusCode, 404);
+      const anonymous = await api.inject({ method: 'TRACE', url: '/verifications' });
+      assert.equal(anonymous.statusCode, 401, 'the key is checked first');
+    } finally {
+      await api.close();
+      await connection.close();
+    }
+  });
+
+  it('answers a missing batch 404 without repeating its id', async () => {
+    const api = intakeApi(testTemporal().client);
+    try {
+      const batchId = 'edge-missing-batch-7731';
+      for (const url of [`/batches/${batchId}`, `/batches/${batchId}/items`]) {
+        const response = await api.inject({ url, headers: { 'x-api-key': TEST_INTAKE_KEY } });
+        assert.equal(response.statusCode, 404, response.body);
+        assert.deepEqual(response.json(), { error: 'not_found', message: 'no such batch' });
+      }
     } finally {
       await api.close();
     }

@@ -229,7 +229,8 @@ describe('intake API', function () {
     assert.equal(late.statusCode, 409);
     assert.deepEqual(late.json(), {
       error: 'workflow_closed',
-      message: `${workflowId} has closed (completed); it takes no more decisions`,
+      // The path's id is not repeated: the message names the parameter.
+      message: 'the workflowId has closed (completed); it takes no more decisions',
       outcome: 'completed',
     });
   });

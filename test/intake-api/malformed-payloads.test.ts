@@ -4,7 +4,10 @@ import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../src/config.js';
 import { createIntakeApi } from '../../apps/intake-api/api.js';
 import { createLogger } from '../../src/logging.js';
+import { EndpointCreateRequest, EndpointUpdateRequest } from '../../apps/intake-api/event-schemas.js';
 import { TEST_INTAKE_KEY, v1Intake, v2Intake } from '../../testing/fixtures.js';
+
+const PROTOTYPE_KEY = 'the body holds a "__proto__" or "constructor.prototype" key, which this API refuses';
 
 /** A value no answer may repeat: every unknown field below carries it. */
 const SECRET = 'W77-SECRET-4401';
@@ -197,6 +200,43 @@ describe('intake API: malformed payloads, unknown and misspelled fields', functi
       [[1, 'patient.memberID']],
     );
     assert.doesNotMatch(response.body, new RegExp(SECRET));
+  });
+
+  for (const [what, payload, message] of [
+    ['an empty body', '', 'the body is empty; send a JSON value'],
+    ['text that is not JSON', `{"input": ${SECRET}`, 'the body is not valid JSON'],
+    ['a __proto__ key', `{"input": {}, "__proto__": {"x": "${SECRET}"}}`, PROTOTYPE_KEY],
+    ['a nested __proto__ key', `{"input": {"a": [{"__proto__": "${SECRET}"}]}}`, PROTOTYPE_KEY],
+    ['a constructor.prototype key', `{"input": {"constructor": {"prototype": "${SECRET}"}}}`, PROTOTYPE_KEY],
+  ] as const) {
+    it(`refuses a JSON body with ${what} as such (400, never quoting it)`, async () => {
+      const response = await api.inject({
+        method: 'POST',
+        url: runInput,
+        headers: { 'x-api-key': TEST_INTAKE_KEY, 'content-type': 'application/json' },
+        payload,
+      });
+      assert.equal(response.statusCode, 400, response.body);
+      assert.deepEqual(response.json(), { error: 'invalid_request_error', param: 'body', message });
+    });
+  }
+
+  it('refuses an event endpoint URL that is no address by name, before any rule parses it (no 500)', () => {
+    for (const url of ['', 'not a url', 'ftp://files.example.com']) {
+      for (const parsed of [
+        EndpointCreateRequest.safeParse({ url, events: ['batch.settled'] }),
+        EndpointUpdateRequest.safeParse({ url }),
+      ]) {
+        assert.equal(parsed.success, false);
+        assert.deepEqual(
+          parsed.error?.issues.map((issue) => [issue.path.join('.'), issue.message]),
+          [['url', 'expected an http or https address']],
+        );
+      }
+    }
+    const withCredentials = EndpointUpdateRequest.safeParse({ url: 'https://user:pw@ehr.example.com/hooks' });
+    assert.equal(withCredentials.error?.issues[0]?.message, 'an endpoint URL carries no user or password');
+    assert.equal(EndpointUpdateRequest.safeParse({ url: 'https://ehr.example.com/hooks' }).success, true);
   });
 
   for (const [mediaType, payload] of [

@@ -7,6 +7,8 @@ import { createLogger } from '../../src/logging.js';
 import { EVENT_TYPES } from '../../workflows/shared/event-catalogue.js';
 import { TEST_INTAKE_KEY, v2Intake } from '../../testing/fixtures.js';
 import { documentedPath, watchAnswers } from '../../testing/documented-answers.js';
+import { MAX_RETRY_WINDOW_SECONDS } from '../../apps/intake-api/openapi.js';
+import { RetryWindowSchema } from '../../src/batches/limits.js';
 import { unreachableIntakeApi } from '../../testing/unreachable-intake-api.js';
 
 interface Operation {
@@ -140,6 +142,42 @@ describe('intake API OpenAPI document', () => {
             : media.schema;
           assert.ok(media.example !== undefined || named?.examples?.length, `${where}: an example body`);
         }
+      }
+    } finally {
+      await close();
+    }
+  });
+
+  it('states the rules its bodies check across fields, and names in each 400 the refusals no schema can state', async () => {
+    const { api, close } = unreachableApi();
+    try {
+      await api.ready();
+      const document = api.swagger() as unknown as Document & {
+        components: { schemas: Record<string, Record<string, unknown>> };
+      };
+      const schemas = document.components.schemas;
+      const payerOrDiscovery = { anyOf: [{ required: ['payerId'] }, { required: ['discoveryId'] }] };
+      const [v2, v1] = schemas.VerificationIntakeRequestInput!.anyOf as Record<string, unknown>[];
+      assert.deepEqual(v2!.anyOf, payerOrDiscovery.anyOf);
+      assert.deepEqual(v1!.allOf, [
+        payerOrDiscovery,
+        { anyOf: [{ required: ['memberId'] }, { required: ['discoveryId'] }] },
+      ]);
+      assert.deepEqual(schemas.PatientSearchRequestInput!.anyOf, [
+        { required: ['memberId'] },
+        { required: ['lastName', 'dateOfBirth'] },
+      ]);
+      const endpoint = schemas.EndpointCreateRequestInput!.properties as Record<string, Record<string, unknown>>;
+      assert.equal(endpoint.events!.uniqueItems, true);
+      assert.equal(endpoint.url!.pattern, '^[Hh][Tt][Tt][Pp][Ss]?://');
+      // The retry window the document states is the one the batch schema takes.
+      assert.equal(RetryWindowSchema.safeParse(MAX_RETRY_WINDOW_SECONDS).success, true);
+      assert.equal(RetryWindowSchema.safeParse(MAX_RETRY_WINDOW_SECONDS + 1).success, false);
+      for (const { path, method, operation } of operationsOf(document)) {
+        const refused = (operation.responses['400'] as { description?: string } | undefined)?.description ?? '';
+        const names = (operation.parameters ?? []).map((p) => p.name);
+        if (path.includes('{')) assert.match(refused, /path segment over 9000 characters/, `${method} ${path}`);
+        if (names.includes('pageToken')) assert.match(refused, /`pageToken` this list did not hand out/, path);
       }
     } finally {
       await close();

@@ -12,7 +12,7 @@ import { createLogger } from '../../src/logging.js';
 import type { Store } from '../../src/store/database.js';
 import { Tenant } from '../../workflows/shared/search-attributes.js';
 import { personFinder } from '../../apps/codec-server/people.js';
-import { createCodecServer } from '../../apps/codec-server/server.js';
+import { CODEC_FAILED, createCodecServer } from '../../apps/codec-server/server.js';
 import { tenantFinder } from '../../apps/codec-server/tenant-cache.js';
 import { testCodecKeys } from '../../testing/codec.js';
 import { testStore } from '../../testing/database.js';
@@ -111,6 +111,11 @@ describe('codec server: decodes for a person, their tenants only, and records ev
     });
   const as = async (name: string) => ({ authorization: `Bearer ${await passFor(name)}`, 'x-namespace': 'default' });
   const entriesOf = async (workflowId: string) => trail.list({ workflowId });
+  /** The last entry of an operator, as [action, outcome, tenant, workflowId]. */
+  const lastOf = async (name: string) => {
+    const entry = (await trail.list({ actor: `operator:${name}`, limit: 10_000 })).at(-1);
+    return [entry?.action, entry?.outcome, entry?.tenant, entry?.workflowId];
+  };
   const disclosed = (body: string) =>
     VALUES.filter((v) => body.includes(v) || body.includes(Buffer.from(v).toString('base64')));
 
@@ -164,12 +169,17 @@ describe('codec server: decodes for a person, their tenants only, and records ev
     const res = await decode([moved], await as('bo'));
     assert.equal(res.statusCode, 400);
     assert.deepEqual(disclosed(res.body), []);
+    // A payload that fails authentication is a refusal on record, naming the workflow it claims.
+    assert.deepEqual(await lastOf('bo'), ['codec.decode', 'denied', 'clinic-b', inputOf.b.workflowId]);
+    // The codec's own message (Node's crypto, naming what failed) never reaches the caller.
+    assert.deepEqual(res.json(), { error: CODEC_FAILED.decode });
   });
 
   it('refuses a viewer: Temporal UI cannot mask what it shows', async () => {
     const res = await decode([inputOf.a.payload], await as('vi'));
     assert.equal(res.statusCode, 403);
     assert.deepEqual(disclosed(res.body), []);
+    assert.deepEqual(await lastOf('vi'), ['codec.decode', 'denied', 'clinic-a', inputOf.a.workflowId]);
   });
 
   it('decodes every tenant’s workflows, and payloads that name no workflow, for a person of every tenant only', async () => {
@@ -246,6 +256,7 @@ describe('codec server: decodes for a person, their tenants only, and records ev
   it('honours X-Namespace: another namespace is not decoded here', async () => {
     const res = await decode([inputOf.a.payload], { ...(await as('ana')), 'x-namespace': 'someone-else' });
     assert.equal(res.statusCode, 403);
+    assert.deepEqual(await lastOf('ana'), ['codec.decode', 'denied', null, null]);
   });
 
   it('encodes for a person who may send input (the UI sending a signal), never for a viewer', async () => {
@@ -260,5 +271,6 @@ describe('codec server: decodes for a person, their tenants only, and records ev
     const out = res.json<{ payloads: { metadata: Record<string, string> }[] }>();
     assert.equal(Buffer.from(out.payloads[0]!.metadata.encoding!, 'base64').toString(), 'binary/encrypted');
     assert.equal((await encode('vi')).statusCode, 403);
+    assert.deepEqual(await lastOf('vi'), ['codec.encode', 'denied', null, null]);
   });
 });

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { pageToken, readPageToken } from '../../../src/pages.js';
+import { auditTrail } from '../audit-record.js';
 import { CliError, withStore, type CliContext } from '../context.js';
 import { limitOption, pageTokenOption, printNextPage, type PageOptions } from '../page-options.js';
 import { table } from '../../../src/text-format.js';
@@ -32,8 +33,10 @@ export function registerAudit(program: Command, ctx: CliContext): void {
     .addHelpText(
       'after',
       `
-Entries name the fields disclosed, never their values. Each carries the hash of the one before it: \`audit verify\`
-names the first entry that was edited, deleted or moved. Reading the trail is itself recorded.
+Entries name the fields disclosed, never their values. Each carries an HMAC, under a key the database never holds
+(AUDIT_KEYS), of its content and of the entry before it, and the newest is checkpointed in a signed file
+(AUDIT_CHECKPOINT_FILE): \`audit verify\` names the first entry that was edited, deleted or moved, and a cut-off end.
+Reading the trail is itself recorded.
 
 Examples:
   $ eligibility audit list --actor "client:3f2a9c0d1e4b (Clinic 42 PMS)" --since 2026-11-01
@@ -56,8 +59,7 @@ Examples:
     .action(async (options: ListOptions) => {
       const after = options.pageToken ? readPageToken('audit', options.pageToken, AuditCursor) : undefined;
       await withStore(ctx, async (store) => {
-        const { AuditTrail } = await import('../../../src/audit/audit-trail.js');
-        const trail = new AuditTrail(store);
+        const trail = await auditTrail(ctx, store);
         const found = await trail.list({
           ...(options.actor ? { actor: options.actor } : {}),
           ...(options.workflow ? { workflowId: options.workflow } : {}),
@@ -104,15 +106,18 @@ Examples:
 
   audit
     .command('verify')
-    .description('check the whole chain; exit 1 naming the first entry edited, deleted or moved')
+    .description('check the whole chain and its checkpoint; exit 1 naming the first entry edited, deleted or moved')
     .action(async () => {
       await withStore(ctx, async (store) => {
-        const { AuditTrail } = await import('../../../src/audit/audit-trail.js');
-        const result = await new AuditTrail(store).verify();
+        const result = await (await auditTrail(ctx, store)).verify();
         if (!result.ok) {
           throw new CliError(`the audit trail is broken at entry ${result.brokenAt}: ${result.why}`);
         }
-        console.log(`the audit trail holds: ${result.entries} entries, each following the one before it`);
+        const legacy = result.legacy ? `; the first ${result.legacy} from before keys, by the unkeyed rule` : '';
+        const anchored = result.checkpoint ? `; the checkpoint's entry ${result.checkpoint} is there as written` : '';
+        console.log(
+          `the audit trail holds: ${result.entries} entries, each following the one before it${legacy}${anchored}`,
+        );
       });
     });
 
@@ -121,8 +126,7 @@ Examples:
     .description('remove entries older than AUDIT_RETENTION_DAYS (default six years)')
     .action(async () => {
       await withStore(ctx, async (store, config) => {
-        const { AuditTrail } = await import('../../../src/audit/audit-trail.js');
-        const trail = new AuditTrail(store);
+        const trail = await auditTrail(ctx, store);
         const before = new Date(Date.now() - config.audit.retentionDays * 86_400_000);
         const removed = await trail.purge(before);
         await trail.append({ actor: ctx.identity(), action: 'audit.purge', outcome: `removed ${removed}` });

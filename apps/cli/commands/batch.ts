@@ -109,7 +109,7 @@ Examples:
         console.log(['Follow it:', ...followHints(submitted.batchId)].join('\n'));
         if (options.wait) {
           // A batch submitted before is followed only by one who may see it.
-          if (submitted.duplicate) await visibleBatch(ctx, client, submitted.batchId);
+          if (submitted.duplicate) await visibleBatch(ctx, client, submitted.batchId, 'batch.read');
           const view = await followBatch(client, submitted.batchId, { tty: process.stdout.isTTY === true });
           console.log(`\nBatch ${view.batchId}: ${view.state}\n${outcomeTable(view.counts)}`);
         }

@@ -46,7 +46,7 @@ Example:
       const { personOf, visibleBatch } = await import('../person.js');
       const format = options.format ?? (options.out?.endsWith('.jsonl') ? 'jsonl' : 'csv');
       await withClient(ctx, async (client) => {
-        const view = await visibleBatch(ctx, client, batchId);
+        const view = await visibleBatch(ctx, client, batchId, 'batch.results');
         // A viewer's results hold member ids masked, as the console's download does.
         const rows = resultsFor(await personOf(ctx), await batchResults(client, batchId, view.pages));
         const text = format === 'csv' ? resultsCsv(rows) : resultsJsonl(rows);
@@ -86,7 +86,7 @@ Examples:
       const { requireMayAct, visibleBatch } = await import('../person.js');
       await requireMayAct(ctx, { action: 'batch.resubmit', what: 'resubmit a batch', batchId });
       await withClient(ctx, async (client) => {
-        const { tenant = null } = await visibleBatch(ctx, client, batchId);
+        const { tenant = null } = await visibleBatch(ctx, client, batchId, 'batch.resubmit');
         const answer = await resubmitBatch(
           client,
           batchId,
@@ -115,7 +115,7 @@ Examples:
       const { requireMayAct, visibleBatch } = await import('../person.js');
       await requireMayAct(ctx, { action: 'batch.cancel', what: 'cancel a batch', batchId });
       await withClient(ctx, async (client) => {
-        const { tenant = null } = await visibleBatch(ctx, client, batchId);
+        const { tenant = null } = await visibleBatch(ctx, client, batchId, 'batch.cancel');
         const memo = await cancelBatch(client, batchId).catch(async (err: unknown) => {
           throw await refusal(err, batchId, () => describeBatch(client, batchId));
         });

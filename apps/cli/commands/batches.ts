@@ -37,9 +37,8 @@ POST /batches.`,
     .action(async (options: { tenant?: string } & PageOptions) => {
       const { listBatches } = await import('../../../src/batches/describe.js');
       const { groupLine } = await import('../../../src/batches/batch-view.js');
-      const { personOf } = await import('../person.js');
-      const { tenantsToList } = await import('../../../src/access/tenancy.js');
-      const tenant = tenantsToList((await personOf(ctx)).tenants, options.tenant);
+      const { tenantsToListFor } = await import('../person.js');
+      const tenant = await tenantsToListFor(ctx, options.tenant, 'batch.list');
       await withClient(ctx, async (client) => {
         const page = await listBatches(client, {
           pageSize: options.limit,
@@ -79,7 +78,7 @@ POST /batches.`,
       const { visibleBatch } = await import('../person.js');
       await withClient(ctx, async (client) => {
         // Another tenant's batch, for an operator of some tenants (--as), is one that does not exist.
-        const described = await visibleBatch(ctx, client, batchId);
+        const described = await visibleBatch(ctx, client, batchId, 'batch.read');
         const view = options.wait
           ? await followBatch(client, batchId, { tty: process.stdout.isTTY === true && !options.json })
           : described;
@@ -108,7 +107,7 @@ POST /batches.`,
         const { listBatchItems } = await import('../../../src/batches/items.js');
         const { visibleBatch } = await import('../person.js');
         await withClient(ctx, async (client) => {
-          const view = await visibleBatch(ctx, client, batchId);
+          const view = await visibleBatch(ctx, client, batchId, 'batch.read');
           const page = await listBatchItems(client, batchId, {
             pageSize: options.limit,
             rounds: view.round,

@@ -22,7 +22,7 @@ Example:
       const { requireMayAct, visibleWorkflow } = await import('../person.js');
       await requireMayAct(ctx, { action: 'verification.cancel', what: 'cancel a verification', workflowId });
       await withClient(ctx, async (client) => {
-        const { tenant } = await visibleWorkflow(ctx, client, workflowId);
+        const { tenant } = await visibleWorkflow(ctx, client, workflowId, 'verification.cancel');
         try {
           await client.workflow.getHandle(workflowId).signal(cancelSignal, { reason: 'eligibility cancel' });
         } catch (err) {

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { CliError, withStore, type CliContext } from '../context.js';
 import { commaList } from '../option-parsers.js';
 import { table } from '../../../src/text-format.js';
+import { auditTrail } from '../audit-record.js';
 
 export function registerClients(program: Command, ctx: CliContext): void {
   const clients = program
@@ -89,9 +90,8 @@ async function asAdministrator<T>(
     const { ClientAdmin } = await import('../../../src/access/client-admin.js');
     const { IntakeClients } = await import('../../../src/access/intake-clients.js');
     const { AdminError } = await import('../../../src/access/administrator.js');
-    const { AuditTrail } = await import('../../../src/audit/audit-trail.js');
     try {
-      return await fn(new ClientAdmin(new IntakeClients(store), new AuditTrail(store)));
+      return await fn(new ClientAdmin(new IntakeClients(store), await auditTrail(ctx, store)));
     } catch (err) {
       if (!(err instanceof AdminError)) throw err;
       throw new CliError(err.field === 'id' ? err.reason : `--${err.field}: ${err.reason}`);

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { CliError, positiveInt, untilInterrupted, withStore, type CliContext } from '../context.js';
+import { auditTrail } from '../audit-record.js';
 
 export function registerCodec(program: Command, ctx: CliContext): void {
   program
@@ -57,12 +58,13 @@ Example:
         throw new CliError('CODEC_TOKEN_SECRET is not set: it is the secret the codec server checks passes with');
       const { OperatorDirectory } = await import('../../../src/access/operators.js');
       const { mintCodecToken } = await import('../../../src/access/codec-tokens.js');
-      const { AuditTrail } = await import('../../../src/audit/audit-trail.js');
       const pass = await withStore(ctx, async (store) => {
         const operator = await new OperatorDirectory(store).find(name);
         if (!operator) throw new CliError(`no active operator ${name}`);
         if (operator.role === 'viewer') throw new CliError(`${name} is a viewer: viewers decode nothing`);
-        await new AuditTrail(store).append({ actor: ctx.identity(), action: `codec.pass:${name}`, outcome: 'ok' });
+        await (
+          await auditTrail(ctx, store)
+        ).append({ actor: ctx.identity(), action: `codec.pass:${name}`, outcome: 'ok' });
         return mintCodecToken(secret, { ...operator, source: 'directory' }, options.hours * 3600);
       });
       const url = options.codecUrl.replace(/\/$/, '');

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { CliError, untilInterrupted, withOptionalStore, type CliContext } from '../context.js';
 import { readPassword } from '../read-password.js';
+import { auditTrail } from '../audit-record.js';
 
 export function registerConsole(program: Command, ctx: CliContext): void {
   program
@@ -30,7 +31,6 @@ Example:
       // operator directory may hold the operators instead of CONSOLE_OPERATORS; OIDC_ISSUER's provider may too).
       requireConsoleSecrets(config.console, { directory: Boolean(config.database.url) });
       // With a database, what operators see of patients and what they change goes to the audit trail.
-      const { AuditTrail } = await import('../../../src/audit/audit-trail.js');
       const { OperatorDirectory } = await import('../../../src/access/operators.js');
       const { IntakeClients } = await import('../../../src/access/intake-clients.js');
       const { eventServices, secretBox } = await import('../../../src/events/services.js');
@@ -40,7 +40,7 @@ Example:
       const { EligibilityClient } = await import('../../../src/client/index.js');
       const blindIndex = await loadBlindIndexKeys(config.codec);
       await withOptionalStore(ctx, async (store) => {
-        const audit = store && new AuditTrail(store);
+        const audit = store && (await auditTrail(ctx, store));
         const directory = store && new OperatorDirectory(store);
         const clients = store && new IntakeClients(store);
         // Tenants' event endpoints, as the intake API gets them: their secrets sealed with the codec keys.
@@ -62,7 +62,7 @@ Example:
               payers: new PayerNames(new EligibilityClient(config.service)),
               ...(store ? { sessions: store } : {}),
               ...(clients ? { clients } : {}),
-              ...(store && box ? { events: eventServices(store, box, client, config) } : {}),
+              ...(store && box ? { events: eventServices(store, box) } : {}),
             }),
         });
       });

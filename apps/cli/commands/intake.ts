@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { untilInterrupted, withOptionalStore, type CliContext } from '../context.js';
+import { auditTrail } from '../audit-record.js';
 
 export function registerIntake(program: Command, ctx: CliContext): void {
   program
@@ -21,19 +22,22 @@ Example:
       // Imported here so the other commands do not load the HTTP server and the Temporal client.
       const { serveHttp } = await import('../serve-http.js');
       const { createIntakeApi } = await import('../../intake-api/api.js');
-      const { requireIntakeApiKey } = await import('../../intake-api/api-key.js');
+      const { FailedKeys, requireIntakeApiKey } = await import('../../intake-api/api-key.js');
       const config = ctx.config('intake');
       // Refused before connecting: a missing key is named at once, whether or not Temporal is up.
       if (!config.database.url) requireIntakeApiKey(config.intake);
       const { IntakeClients } = await import('../../../src/access/intake-clients.js');
-      const { AuditTrail } = await import('../../../src/audit/audit-trail.js');
       const { eventServices, secretBox } = await import('../../../src/events/services.js');
       const { loadBlindIndexKeys } = await import('../../../src/blind-index/keys.js');
       const blindIndex = await loadBlindIndexKeys(config.codec);
       const { loadPatientIdKey } = await import('../../../src/patients/id-key.js');
       const patientIdKey = await loadPatientIdKey(config.patients);
       await withOptionalStore(ctx, async (store) => {
-        const access = store && { clients: new IntakeClients(store), audit: new AuditTrail(store) };
+        const access = store && {
+          clients: new IntakeClients(store),
+          audit: await auditTrail(ctx, store),
+          failedKeys: new FailedKeys({ store }),
+        };
         const box = store && (await secretBox(config));
         await serveHttp(config, {
           what: 'Intake API',
@@ -50,7 +54,7 @@ Example:
               readyTimeoutMs: config.observability.readyTimeoutMs,
               ...(access ? { access } : {}),
               ...(blindIndex ? { blindIndex } : {}),
-              ...(store && box ? { events: eventServices(store, box, client, config) } : {}),
+              ...(store && box ? { events: eventServices(store, box) } : {}),
               ...(patientIdKey ? { patients: { idKey: patientIdKey } } : {}),
             }),
         });

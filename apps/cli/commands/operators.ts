@@ -4,6 +4,7 @@ import { commaList, oneOf } from '../option-parsers.js';
 import { readPassword } from '../read-password.js';
 import { table } from '../../../src/text-format.js';
 import { OIDC_NAME_PREFIX, OPERATOR_ROLES, type OperatorRole } from '../../../src/access/operators.js';
+import { auditTrail } from '../audit-record.js';
 
 interface TenantOptions {
   tenants?: string[];
@@ -141,9 +142,8 @@ async function change(
     const { OperatorDirectory } = await import('../../../src/access/operators.js');
     const { OperatorAdmin } = await import('../../../src/access/operator-admin.js');
     const { AdminError } = await import('../../../src/access/administrator.js');
-    const { AuditTrail } = await import('../../../src/audit/audit-trail.js');
     try {
-      await fn(new OperatorAdmin(new OperatorDirectory(store), new AuditTrail(store)), {
+      await fn(new OperatorAdmin(new OperatorDirectory(store), await auditTrail(ctx, store)), {
         actor: ctx.identity(),
         tenants: null,
       });

@@ -78,7 +78,7 @@ Examples:
       const { resolveReviewUpdate } = await import('../../../workflows/verification/verification.js');
       const { failureDetails } = await import('../../../workflows/shared/failure-details.js');
       await withClient(ctx, async (client) => {
-        const { tenant } = await visibleWorkflow(ctx, client, workflowId);
+        const { tenant } = await visibleWorkflow(ctx, client, workflowId, `review.${decision.action}`);
         try {
           await client.workflow.getHandle(workflowId).executeUpdate(resolveReviewUpdate, { args: [decision] });
         } catch (err) {

@@ -129,7 +129,7 @@ Examples:
         const wait = options.wait as number | undefined;
         if (wait === undefined) return;
         // A duplicate's status is shown only to one who may see it.
-        if (!started) await visibleWorkflow(ctx, client, workflowId);
+        if (!started) await visibleWorkflow(ctx, client, workflowId, 'verification.read');
         const { awaitSettled } = await import('../../../src/temporal/await-settled.js');
         const status = await awaitSettled(client, workflowId, Math.min(wait, MAX_WAIT_SECONDS) * 1000);
         if (!status) {

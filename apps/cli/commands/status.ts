@@ -71,7 +71,7 @@ Examples:
       await withClient(ctx, async (client, config) => {
         const handle = client.workflow.getHandle(workflowId);
         // Another tenant's workflow, for an operator of some tenants (--as), is one that does not exist.
-        const { description, tenant } = await visibleWorkflow(ctx, client, workflowId);
+        const { description, tenant } = await visibleWorkflow(ctx, client, workflowId, 'verification.read');
         let status: VerificationStatus | undefined;
         try {
           status = await client.withDeadline(Date.now() + QUERY_TIMEOUT_MS, () => handle.query(statusQuery));

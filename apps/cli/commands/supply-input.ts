@@ -51,7 +51,7 @@ Example:
       const { requireMayAct, visibleWorkflow } = await import('../person.js');
       await requireMayAct(ctx, { action: 'run.answer', what: 'answer a run', workflowId });
       await withClient(ctx, async (client) => {
-        const { tenant } = await visibleWorkflow(ctx, client, workflowId);
+        const { tenant } = await visibleWorkflow(ctx, client, workflowId, 'run.answer');
         const handle = client.workflow.getHandle(workflowId);
         try {
           const answer = await client.withDeadline(Date.now() + UPDATE_TIMEOUT_MS, () =>

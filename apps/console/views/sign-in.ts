@@ -5,10 +5,23 @@ export interface SignInOptions {
   csrf: string;
   next: string;
   /** What failed: the password form, a sign-in through the provider, or reaching the provider at all. */
-  failed?: 'password' | 'oidc' | 'oidc-unreachable';
+  failed?: 'password' | 'oidc' | 'oidc-unverified' | 'oidc-unreachable' | 'throttled';
   name?: string;
+  /** With `throttled`: how long the form asks the person to wait. */
+  waitSeconds?: number;
   /** The organisation's OpenID Connect provider, when configured: a button beside the password form. */
   oidc?: { displayName: string };
+}
+
+/** `40 seconds`, `15 minutes`, `1 hour`: a wait as a person reads it, rounded up. */
+function waitInWords(seconds: number): string {
+  const [count, unit] =
+    seconds < 60
+      ? [seconds, 'second']
+      : seconds < 3600
+        ? [Math.ceil(seconds / 60), 'minute']
+        : [Math.ceil(seconds / 3600), 'hour'];
+  return `${count} ${unit}${count === 1 ? '' : 's'}`;
 }
 
 function failure(options: SignInOptions): string {
@@ -18,6 +31,10 @@ function failure(options: SignInOptions): string {
       return 'The name or the password is wrong.';
     case 'oidc':
       return `Signing in with ${provider} did not let you in to the console. If it happens again, ask an administrator for a console role and tenants.`;
+    case 'oidc-unverified':
+      return `The answer from ${provider} could not be verified, so nobody was signed in. Start again; if it happens again, tell an administrator.`;
+    case 'throttled':
+      return `Too many failed sign-ins. Wait ${waitInWords(options.waitSeconds ?? 1)} before trying again.`;
     case 'oidc-unreachable':
       return `${provider} cannot be reached for sign-in just now. Try again in a moment.`;
     default:

@@ -32,7 +32,10 @@ export function appointmentRoutes(app: IntakeApp, deps: IntakeDeps): void {
         response: {
           ...bodyAnswers,
           201: answer('Booked; `patientId` names the patient from now on', BookedAppointmentResponse),
-          400: answer('Invalid request: `param` names the field', ErrorResponse),
+          400: answer(
+            'Invalid request: `param` names the field (a `timeZone` must be one this server knows: an IANA name such as America/Chicago)',
+            ErrorResponse,
+          ),
           ...commonAnswers,
         },
       },
@@ -61,6 +64,10 @@ export function appointmentRoutes(app: IntakeApp, deps: IntakeDeps): void {
         body: RescheduleRequest,
         response: {
           ...bodyAnswers,
+          400: answer(
+            'Invalid request: `param` names the field (a `timeZone` must be one this server knows: an IANA name such as America/Chicago)',
+            ErrorResponse,
+          ),
           200: answer('Moved', AppointmentResponse),
           404: answer('No such appointment (or another tenant’s)', ErrorResponse),
           409: answer('The appointment is cancelled', ErrorResponse),

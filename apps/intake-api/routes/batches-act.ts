@@ -18,7 +18,7 @@ async function toOpenBatch<T>(deps: IntakeDeps, batchId: string, act: () => Prom
   } catch (err) {
     if (!(err instanceof WorkflowNotFoundError)) throw err;
     const view = await withDeadline(deps, () => describeBatch(deps.client, batchId)).catch(() => undefined);
-    if (!view) throw notFound(`no batch ${batchId}`);
+    if (!view) throw notFound('no such batch');
     throw new IntakeAnswer(409, {
       error: 'batch_closed',
       message: `batch ${batchId} has closed (${view.state})`,

@@ -101,7 +101,12 @@ export function readBatchRoutes(app: IntakeApp, deps: IntakeDeps): void {
         summary: 'A page of a batch’s items, by stage or outcome (visibility only: no patient data)',
         params: BatchIdParams,
         querystring: BatchItemsQuery.extend(PageQuery.shape),
-        response: { 200: answer('A page of items', BatchItemList), 400: invalid, 404: noBatch, ...commonAnswers },
+        response: {
+          200: answer('A page of items', BatchItemList),
+          400: answer('`param` names the invalid parameter; `stage` and `outcome` together are refused', ErrorResponse),
+          404: noBatch,
+          ...commonAnswers,
+        },
       },
     },
     async (request, reply) => {

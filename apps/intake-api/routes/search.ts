@@ -9,15 +9,21 @@ import { answer, bodyAnswers, commonAnswers } from '../openapi.js';
 import { PageFields, pageOf } from '../pagination.js';
 import { ErrorResponse } from '../schemas.js';
 
+// Each pattern states in the document what the refinement beside it checks.
 const lastName = z
   .string()
   .max(100)
-  .refine((v) => normaliseLastName(v) !== undefined, 'must hold letters');
-const dateOfBirth = z.string().refine((v) => normaliseDateOfBirth(v) !== undefined, 'must be MM/DD/YYYY or YYYY-MM-DD');
+  .refine((v) => normaliseLastName(v) !== undefined, 'must hold letters')
+  .meta({ pattern: '\\p{L}' });
+const dateOfBirth = z
+  .string()
+  .refine((v) => normaliseDateOfBirth(v) !== undefined, 'must be MM/DD/YYYY or YYYY-MM-DD')
+  .meta({ pattern: '^\\s*(\\d{1,2}/\\d{1,2}/\\d{4}|\\d{4}-\\d{2}-\\d{2})\\s*$' });
 const memberId = z
   .string()
   .max(100)
-  .refine((v) => normaliseMemberId(v) !== undefined, 'must hold letters or digits');
+  .refine((v) => normaliseMemberId(v) !== undefined, 'must hold letters or digits')
+  .meta({ pattern: '[\\p{L}\\p{N}]' });
 
 /** Strict, as the intake is: an unknown field is refused by name, never ignored. */
 export const PatientSearchRequest = z
@@ -45,6 +51,8 @@ export const PatientSearchRequest = z
   .meta({
     id: 'PatientSearchRequest',
     examples: [{ lastName: 'Lovelace', dateOfBirth: '12/10/1985' }, { memberId: 'M1234567' }],
+    // The rule of the superRefine above, as the document states it.
+    anyOf: [{ required: ['memberId'] }, { required: ['lastName', 'dateOfBirth'] }],
   });
 
 export const PatientSearchResponse = pageOf(

@@ -36,7 +36,7 @@ export function startRoute(app: IntakeApp, deps: IntakeDeps): void {
             StartedResponse,
           ),
           400: answer(
-            'Invalid request, never worth retrying as is: `param` names the field (a dotted path); without `param`, Temporal refused it as invalid',
+            'Invalid request, never worth retrying as is: `param` names the field (a dotted path; a date of birth in the future too); without `param`, Temporal refused it as invalid',
             ErrorResponse,
           ),
           ...commonAnswers,
