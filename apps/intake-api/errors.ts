@@ -11,7 +11,7 @@ import { BatchNotFoundError } from '../../src/batches/actions.js';
 import { INVALID_REQUEST } from '../../src/contract/index.js';
 import { EndpointRefused } from '../../src/events/endpoint-rules.js';
 import { InvalidPageToken } from '../../src/pages.js';
-import { PatientsUnavailableError } from '../../src/patients/errors.js';
+import { PastDateOfServiceError, PatientsUnavailableError } from '../../src/patients/errors.js';
 import {
   grpcCode,
   grpcDetails,
@@ -83,7 +83,8 @@ function invalidParam(issue: ZodFastifySchemaValidationError): string {
 /** The refusals of the product's own rules, each one answer; undefined for any other error. */
 function refusal(err: unknown, owns: Owned | undefined): IntakeAnswer | undefined {
   if (err instanceof IntakeAnswer) return err;
-  if (err instanceof IntakeValidationError) return new IntakeAnswer(400, invalidRequestBody(err.param, err.message));
+  if (err instanceof IntakeValidationError) return new IntakeAnswer(400, invalidRequestBody(err.param, err.detail));
+  if (err instanceof PastDateOfServiceError) return new IntakeAnswer(400, invalidRequestBody(err.param, err.message));
   if (err instanceof InvalidPageToken) return new IntakeAnswer(400, invalidRequestBody('pageToken', err.message));
   if (err instanceof PatientsUnavailableError) {
     return new IntakeAnswer(503, { error: 'patients_unavailable', message: err.message });

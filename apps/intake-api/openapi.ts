@@ -1,6 +1,7 @@
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
-import type { z } from 'zod';
+import { z } from 'zod';
+import { MAX_WAIT_SECONDS } from '../../src/temporal/await-settled.js';
 import { API_KEY_HEADER } from './api-key.js';
 import { ErrorResponse } from './schemas.js';
 import { BATCH_SUBMISSION_EXAMPLE } from '../../src/batches/schemas.js';
@@ -8,7 +9,56 @@ import { eventWebhooks } from './event-schemas.js';
 import { closeRequestObjects } from './openapi-strict.js';
 import { MAX_PATH_SEGMENT } from './errors.js';
 
-export const OPENAPI_PATH = '/docs/openapi.json';
+/**
+ * The resources the operations are grouped by, in the reference's order: each route names one in its `tags`, and the
+ * OpenAPI test refuses an operation without a declared one (generated clients make one class per tag).
+ */
+export const TAGS = {
+  verifications: {
+    name: 'Verifications',
+    description:
+      "A verification of one patient's benefits at one payer: start it (and wait for its answer with `Prefer: wait`), follow it, find a patient's, answer a run that asks for input, decide a review, cancel it",
+  },
+  batches: {
+    name: 'Batches',
+    description:
+      'Many verifications submitted at once, as JSON or a CSV or JSON Lines file: their counts, items and results',
+  },
+  patients: {
+    name: 'Patients',
+    description:
+      'The practice’s patients: their details, visits and coverage timeline, found by the practice’s own reference',
+  },
+  appointments: {
+    name: 'Appointments',
+    description: 'Visits booked for a patient: each is verified ahead of its day, and again when it moves',
+  },
+  coverageChanges: {
+    name: 'Coverage changes',
+    description: 'What changed in a patient’s coverage between two checks, until someone marks it seen',
+  },
+  eventEndpoints: {
+    name: 'Event endpoints',
+    description:
+      'Where the API sends its signed events (see `webhooks`): subscribe, rotate secrets, follow and redeliver',
+  },
+  reference: { name: 'Reference', description: 'This document' },
+} as const;
+export type Tag = (typeof TAGS)[keyof typeof TAGS]['name'];
+
+/**
+ * `Prefer: wait=<seconds>` (RFC 7240), declared on the routes that honour it (prefer-wait.ts reads it) so that "Try it
+ * out" and generated clients can send it; their 200 and 202 then name `Preference-Applied` (withPreferenceApplied).
+ */
+export const PreferWaitHeaders = z.looseObject({
+  prefer: z
+    .string()
+    .optional()
+    .describe(
+      `\`wait=<seconds>\` (at most ${MAX_WAIT_SECONDS}): answer once the verification is settled, or when the time is up. A preference this API does not understand is ignored, never refused`,
+    )
+    .meta({ example: 'wait=10' }),
+});
 
 /** A documented answer: its description and its schema (also what Fastify serialises the answer with). */
 export const answer = <S extends z.ZodType>(description: string, schema: S) => ({
@@ -25,10 +75,13 @@ export const commonAnswers = {
     ErrorResponse,
   ),
   500: answer(
-    'An internal error; `namespace_not_ready` names a search attribute the Temporal namespace lacks (run `eligibility setup`)',
+    'An internal error, not worth retrying as is; `namespace_not_ready`: the installation is not set up yet (its operator runs `eligibility setup`)',
     ErrorResponse,
   ),
-  503: answer('Temporal is unreachable or did not answer in time; the same request can succeed later', ErrorResponse),
+  503: answer(
+    'The verification engine is unreachable or did not answer in time (`temporal_unavailable`); the same request can succeed later',
+    ErrorResponse,
+  ),
 };
 
 /** The answers of every route that reads a body (POST, PATCH), besides its own; its own 400 says more. */
@@ -56,6 +109,30 @@ function withRetryAfter(document: OpenApiObject): OpenApiObject {
             'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } },
           };
         }
+      }
+    }
+  }
+  return document;
+}
+
+type Headed = { parameters?: { in: string; name: string }[]; responses?: Record<string, { headers?: object }> };
+
+/** The 200 and 202 of an operation that takes `Prefer` name the `Preference-Applied` header it answers with. */
+function withPreferenceApplied(document: OpenApiObject): OpenApiObject {
+  const paths = (document.paths ?? {}) as Record<string, Record<string, Headed | undefined> | undefined>;
+  for (const operations of Object.values(paths)) {
+    for (const operation of Object.values(operations ?? {})) {
+      if (!operation?.parameters?.some((p) => p.in === 'header' && p.name.toLowerCase() === 'prefer')) continue;
+      for (const status of ['200', '202']) {
+        const answered = operation.responses?.[status];
+        if (!answered) continue;
+        answered.headers = {
+          ...answered.headers,
+          'Preference-Applied': {
+            description: 'Sent when the `Prefer: wait` was honoured: the wait it applied, e.g. `wait=10`',
+            schema: { type: 'string', pattern: '^wait=\\d+$' },
+          },
+        };
       }
     }
   }
@@ -197,8 +274,9 @@ export function intakeOpenApiOptions(): FastifyDynamicSwaggerOptions {
         title: 'eligibility-orchestrator intake API',
         version: '0.1.0',
         description:
-          'Starts verifications of benefits as Temporal workflows, shows their status and takes the input that pending runs ask for.',
+          'Verifies patients’ benefits with their payers: start a verification or a batch of them, follow them, answer the input a payer’s run asks for, book appointments that are verified ahead of the visit, and receive signed events. Every operation needs the `x-api-key` header but this document.',
       },
+      tags: Object.values(TAGS).map((tag) => ({ ...tag })),
       components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: API_KEY_HEADER } } },
       security: [{ apiKey: [] }],
       // The outbound events (docs/integrating/events.md), from the one catalogue.
@@ -206,6 +284,10 @@ export function intakeOpenApiOptions(): FastifyDynamicSwaggerOptions {
     },
     transform: jsonSchemaTransform,
     transformObject: (document) =>
-      withUploads(withUnstatedRefusals(closeRequestObjects(withRetryAfter(jsonSchemaTransformObject(document))))),
+      withUploads(
+        withUnstatedRefusals(
+          closeRequestObjects(withPreferenceApplied(withRetryAfter(jsonSchemaTransformObject(document)))),
+        ),
+      ),
   };
 }

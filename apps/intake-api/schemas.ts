@@ -157,9 +157,9 @@ export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const IdempotencyHeaders = z.looseObject({
   [IDEMPOTENCY_HEADER]: z
     .string()
-    .regex(/^[\x21-\x7e]{1,200}$/)
+    .regex(/^[\x21-\x7e]{1,200}$/, 'expected 1 to 200 printable ASCII characters')
     .optional()
-    .describe('Becomes the update id: a retried request with the same key runs the update once'),
+    .describe('A retried request with the same key is done once: send the same key when you retry'),
 });
 /**
  * The intake's own bound on how deeply run input nests. The service states none, but Temporal's JSON payload

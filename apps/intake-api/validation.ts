@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest, FastifySchemaCompiler } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
-import type { z } from 'zod';
+import { z } from 'zod';
+import { PLAIN } from '../../src/contract/issue-words.js';
 import { strictly } from '../../src/contract/strict.js';
 import { invalidRequestBody } from './schemas.js';
 
@@ -9,7 +10,20 @@ import { invalidRequestBody } from './schemas.js';
  * it does not know, at any depth (400 naming it); headers are left open, since proxies add their own.
  */
 export const strictValidatorCompiler: FastifySchemaCompiler<z.ZodType> = (route) =>
-  validatorCompiler(route.httpPart === 'headers' ? route : { ...route, schema: strictly(route.schema) });
+  validatorCompiler({
+    ...route,
+    schema: route.httpPart === 'headers' ? plainly(route.schema) : strictly(route.schema),
+  });
+
+/** `schema` with its issues in plain words (`PLAIN`), as `strictly` words a body's. */
+function plainly(schema: z.ZodType): z.ZodType {
+  return z.unknown().transform((input, ctx) => {
+    const parsed = schema.safeParse(input, PLAIN);
+    if (parsed.success) return parsed.data;
+    for (const issue of parsed.error.issues) ctx.addIssue(issue as Parameters<typeof ctx.addIssue>[0]);
+    return z.NEVER;
+  });
+}
 
 /** For a route that also takes files: an uploaded file (a Buffer) passes to its handler, JSON is validated. */
 export const jsonOrFileValidatorCompiler: FastifySchemaCompiler<unknown> = (route) => {
@@ -37,5 +51,5 @@ export function refuseUndeclared(request: FastifyRequest, reply: FastifyReply, d
       : undefined;
   const param = unknownQuery ?? unknownField;
   if (param === undefined) return done();
-  void reply.code(400).send(invalidRequestBody(param, `unknown ${unknownQuery ? 'query parameter' : 'field'}`));
+  void reply.code(400).send(invalidRequestBody(param, 'unknown field'));
 }

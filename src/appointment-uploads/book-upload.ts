@@ -8,15 +8,14 @@ import {
   readPatient,
   rescheduleAppointment,
   scheduleAppointment,
-  visitDayStart,
+  visitDayHasPassed,
   type Patients,
 } from '../patients/patients.js';
+import { PastDateOfServiceError } from '../patients/errors.js';
 import type { UploadedAppointment, UploadRow } from './read-upload.js';
 
 /** Appointments booked at once: enough to keep a worker busy, few enough not to crowd out the front desk. */
 export const UPLOAD_CONCURRENCY = 16;
-
-const DAY_MS = 86_400_000;
 
 /**
  * What became of a row. `booked`: a new appointment; `rescheduled`: it existed with another date, which moved;
@@ -85,9 +84,8 @@ async function bookRow(
   options: BookUploadOptions,
 ): Promise<Omit<UploadRowResult, 'row' | 'line'>> {
   const timeZone = row.timeZone ?? DEFAULT_TIME_ZONE;
-  const now = options.now?.() ?? Date.now();
-  if (visitDayStart(patients, row.dateOfService, timeZone) + DAY_MS <= now) {
-    return { status: 'rejected', param: 'dateOfService', message: 'the visit’s day has passed' };
+  if (visitDayHasPassed(patients, row.dateOfService, timeZone, options.now?.())) {
+    return { status: 'rejected', param: 'dateOfService', message: new PastDateOfServiceError().message };
   }
   const patientId = patientIdFor(patients, options.tenant, row.patientRef);
   const appointmentId = appointmentIdOf(patients.idKey, patientId, row.appointmentRef);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { patientFieldsOfAll } from '../audit/patient-fields.js';
 import { firstInvalidParam } from '../contract/errors.js';
+import { PLAIN } from '../contract/issue-words.js';
 import {
   IntakeFileError,
   parseCsvTable,
@@ -57,7 +58,7 @@ export function readAppointmentUpload(bytes: Uint8Array, format: IntakeFormat): 
   const seen = new Map<string, number>();
   return raw.map(({ value, problem, ...at }): UploadRow => {
     if (problem) return { ...at, problem };
-    const parsed = UploadedAppointment.safeParse(value);
+    const parsed = UploadedAppointment.safeParse(value, PLAIN);
     if (!parsed.success) {
       return { ...at, problem: { param: firstInvalidParam(parsed.error), message: messageOf(parsed.error) } };
     }
@@ -71,7 +72,7 @@ export function readAppointmentUpload(bytes: Uint8Array, format: IntakeFormat): 
   });
 }
 
-/** zod states what it expected, never the value it received (patient data). */
+/** What was expected, in plain words (`PLAIN`), never the value received (patient data). */
 const messageOf = (error: z.ZodError) => error.issues[0]?.message ?? 'invalid';
 
 /** What an upload discloses, by field name, for its audit entry (the API's and the CLI's alike). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PLAIN } from './issue-words.js';
 
 type Path = (string | number)[];
 
@@ -39,7 +40,7 @@ export function droppedField(
  */
 export function strictly<S extends z.ZodType>(schema: S): z.ZodType<z.output<S>, z.input<S>> {
   return z.unknown().transform((input, ctx) => {
-    const parsed = schema.safeParse(input);
+    const parsed = schema.safeParse(input, PLAIN);
     if (!parsed.success) {
       for (const issue of parsed.error.issues) ctx.addIssue(issue as Parameters<typeof ctx.addIssue>[0]);
       return z.NEVER;
@@ -50,7 +51,7 @@ export function strictly<S extends z.ZodType>(schema: S): z.ZodType<z.output<S>,
         code: 'unrecognized_keys',
         keys: [dropped.key],
         path: dropped.path,
-        message: `unknown field \`${dropped.key}\``,
+        message: 'unknown field',
       });
       return z.NEVER;
     }

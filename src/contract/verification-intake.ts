@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CallerId, PlaceOfServiceCode, SpecialtyCode, Uuid } from './common.js';
 import { firstInvalidParam } from './errors.js';
+import { PLAIN } from './issue-words.js';
 import { RecordedSubscriber, RecordedVerificationPatient, Subscriber, VerificationPatient } from './patient.js';
 import { Npi, TaxonomyCode } from './verification.js';
 
@@ -143,7 +144,7 @@ export type IntakeValidation = { ok: true; intake: VerificationIntake } | { ok: 
  * refusal names the first offending field as a dotted `param`; its message says what was expected, never the value.
  */
 export function validateIntake(value: unknown): IntakeValidation {
-  const parsed = IntakeRequest.safeParse(value);
+  const parsed = IntakeRequest.safeParse(value, PLAIN);
   if (parsed.success) return { ok: true, intake: parsed.data };
   return { ok: false, param: firstInvalidParam(parsed.error), message: parsed.error.issues[0]?.message ?? 'invalid' };
 }

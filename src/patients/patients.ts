@@ -17,6 +17,7 @@ import { startMetadata } from '../../workflows/shared/start-metadata.js';
 import type { Timing } from '../../workflows/shared/timing.js';
 import { WorkflowType } from '../../workflows/shared/workflow-types.js';
 import type { patientWorkflow } from '../../workflows/patient/index.js';
+import { PastDateOfServiceError } from './errors.js';
 import { patientIdOf } from './patient-id.js';
 import { dayStartsAt } from './visit-day.js';
 
@@ -77,9 +78,24 @@ export interface NewAppointment {
 export const visitDayStart = (patients: Patients, dateOfService: string, timeZone: string) =>
   (patients.calendar ?? dayStartsAt)(dateOfService, timeZone);
 
+const DAY_MS = 86_400_000;
+
+/** True once a visit's day has ended in its zone (as these patients count days): it can no longer be booked. */
+export const visitDayHasPassed = (patients: Patients, dateOfService: string, timeZone: string, now = Date.now()) =>
+  visitDayStart(patients, dateOfService, timeZone) + DAY_MS <= now;
+
+/**
+ * Refuses a visit whose day has passed (PastDateOfServiceError): what a person or a system books is checked at the edge
+ * (the intake API, the upload). The library books what it is given, so a test can stand a patient in its past.
+ */
+export function refusePastVisit(patients: Patients, dateOfService: string, timeZone = DEFAULT_TIME_ZONE): void {
+  if (visitDayHasPassed(patients, dateOfService, timeZone)) throw new PastDateOfServiceError();
+}
+
 /**
  * Books an appointment on its patient, starting the patient on its first (update-with-start: the update reaches the
- * running patient, or the one it starts). Refusals (an unknown payer, too many appointments) are the update's.
+ * running patient, or the one it starts). Its refusals (an unknown payer, too many appointments) are the update's; a
+ * day that has passed is the caller's to refuse (`refusePastVisit`).
  */
 export async function scheduleAppointment(patients: Patients, request: NewAppointment) {
   const tenant = patientTenant(request.tenant);

@@ -28,7 +28,8 @@ export class IntakeValidationError extends Error {
   override name = 'IntakeValidationError';
   constructor(
     readonly param: string,
-    detail: string,
+    /** What was expected, without the field's name (an answer naming `param` says it once). */
+    readonly detail: string,
   ) {
     super(`${param}: ${detail}`);
   }

@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, InjectOptions } from 'fastify';
+import { AuditTrail } from '../../src/audit/audit-trail.js';
 import { loadConfig } from '../../src/config.js';
 import { createIntakeApi } from '../../apps/intake-api/api.js';
 import { createLogger } from '../../src/logging.js';
 import { cancelSignal, runAwaitingInputSignal } from '../../workflows/verification/verification.js';
 import type { VerificationStatus } from '../../workflows/verification/verification.js';
+import { testStore } from '../../testing/database.js';
 import { testTemporal } from '../../testing/temporal.js';
 import { FAST, TEST_INTAKE_KEY, v1Intake, v2Intake } from '../../testing/fixtures.js';
 import { eventually, type WorkflowHarness } from '../../testing/workflow-harness.js';
@@ -113,52 +115,77 @@ describe('intake API', function () {
     assert.equal(response.json<{ error: string }>().error, 'not_found');
   });
 
-  it('runs the supplyRunInput update: the service’s 400 names input, good input is accepted', async () => {
-    // A grace period long enough for the test to tell the workflow about the run before it completes.
+  it('runs the supplyRunInput update: the service’s 400 names input, good input is accepted, each answer audited', async () => {
+    // A grace period long enough for the test to tell the workflow about the run before it completes; an audit trail
+    // for what the answers record.
     const config = loadConfig('intake', { INTAKE_API_KEY: TEST_INTAKE_KEY, LOG_LEVEL: 'silent' });
+    const store = await testStore();
+    const audit = new AuditTrail(store);
     const slowApi = createIntakeApi({
       config,
       client: client(),
       taskQueue: h.taskQueue,
       logger: createLogger(config),
       timing: { ...FAST, graceSeconds: 30 },
+      access: { audit },
     });
-    const started = await slowApi.inject({
-      method: 'POST',
-      url: '/verifications',
-      headers: { 'x-api-key': TEST_INTAKE_KEY },
-      payload: v2Intake({ specialtyCode: 'ABA' }),
-    });
-    await slowApi.close();
-    assert.equal(started.statusCode, 202);
-    const { workflowId } = started.json<{ workflowId: string }>();
-    const handle = client().workflow.getHandle(workflowId);
-    const status = async () =>
-      (await call({ method: 'GET', url: `/verifications/${workflowId}` })).json<VerificationStatus>();
-    const verificationId = await eventually(async () => (await status()).verificationId);
-    const [run] = await eventually(async () => {
-      const runs = await h.sandbox.runs(verificationId);
-      return runs.length > 0 ? runs : undefined;
-    });
-    const flowRunId = run!.flowRunId;
-    await handle.signal(runAwaitingInputSignal, { flowRunId });
-    await eventually(async () => ((await status()).stage === 'awaiting-input' ? true : undefined));
+    const answer = (url: string, payload: unknown, headers: Record<string, string> = {}) =>
+      slowApi.inject({
+        method: 'POST',
+        url,
+        headers: { 'x-api-key': TEST_INTAKE_KEY, ...headers },
+        payload: payload as object,
+      });
+    try {
+      const started = await answer('/verifications', { ...v2Intake({ specialtyCode: 'ABA' }), tenant: 'clinic-r' });
+      assert.equal(started.statusCode, 202);
+      const { workflowId } = started.json<{ workflowId: string }>();
+      const handle = client().workflow.getHandle(workflowId);
+      const status = async () =>
+        (await call({ method: 'GET', url: `/verifications/${workflowId}` })).json<VerificationStatus>();
+      const verificationId = await eventually(async () => (await status()).verificationId);
+      const [run] = await eventually(async () => {
+        const runs = await h.sandbox.runs(verificationId);
+        return runs.length > 0 ? runs : undefined;
+      });
+      const flowRunId = run!.flowRunId;
+      await handle.signal(runAwaitingInputSignal, { flowRunId });
+      await eventually(async () => ((await status()).stage === 'awaiting-input' ? true : undefined));
 
-    const url = `/verifications/${workflowId}/runs/${flowRunId}/input`;
-    const empty = await post(url, { input: {} });
-    assert.equal(empty.statusCode, 400);
-    assert.equal(empty.json<{ param: string }>().param, 'input');
-    assert.equal(empty.json<{ message: string }>().message, 'the service refused it (400 invalid_request_error)');
-    const notObject = await post(url, { input: 'yes' });
-    assert.deepEqual([notObject.statusCode, notObject.json<{ param: string }>().param], [400, 'input']);
-    const unknownRun = await post(`/verifications/${workflowId}/runs/no-such-run/input`, { input: { a: 1 } });
-    assert.deepEqual([unknownRun.statusCode, unknownRun.json<{ param: string }>().param], [400, 'flowRunId']);
+      const url = `/verifications/${workflowId}/runs/${flowRunId}/input`;
+      const empty = await answer(url, { input: {} });
+      assert.equal(empty.statusCode, 400);
+      assert.equal(empty.json<{ param: string }>().param, 'input');
+      assert.equal(empty.json<{ message: string }>().message, 'the service refused it (400 invalid_request_error)');
+      const notObject = await answer(url, { input: 'yes' });
+      assert.deepEqual([notObject.statusCode, notObject.json<{ param: string }>().param], [400, 'input']);
+      const unknownRun = await answer(`/verifications/${workflowId}/runs/no-such-run/input`, { input: { a: 1 } });
+      assert.deepEqual([unknownRun.statusCode, unknownRun.json<{ param: string }>().param], [400, 'flowRunId']);
 
-    const accepted = await post(url, { input: { authorizationNumber: 'A-100' } });
-    assert.equal(accepted.statusCode, 200);
-    assert.deepEqual(accepted.json(), { flowRunId, status: 'CREATED' });
-    assert.deepEqual((await status()).runs, [{ flowRunId, state: 'answered', serviceStatus: 'CREATED' }]);
-    await eventually(async () => ((await status()).stage === 'completed' ? true : undefined));
+      const key = { 'idempotency-key': `answer-${randomUUID()}` };
+      const accepted = await answer(url, { input: { authorizationNumber: 'A-100' } }, key);
+      assert.equal(accepted.statusCode, 200);
+      assert.deepEqual(accepted.json(), { flowRunId, status: 'CREATED' });
+      const repeated = await answer(url, { input: { authorizationNumber: 'A-100' } }, key);
+      assert.deepEqual([repeated.statusCode, repeated.json()], [200, { flowRunId, status: 'CREATED' }]);
+      assert.deepEqual((await status()).runs, [{ flowRunId, state: 'answered', serviceStatus: 'CREATED' }]);
+      // Refusals as the console records them, a repeat never a second `ok`; each with the verification's tenant.
+      const entries = (await audit.list({ workflowId })).filter((e) => e.action === 'run.answer');
+      assert.deepEqual(
+        entries.map((e) => [e.outcome, e.tenant]),
+        [
+          ['refused', 'clinic-r'],
+          ['refused', 'clinic-r'],
+          ['ok', 'clinic-r'],
+          ['repeated', 'clinic-r'],
+        ],
+      );
+      assert.ok(!JSON.stringify(entries).includes('A-100'), 'field names, never values');
+      await eventually(async () => ((await status()).stage === 'completed' ? true : undefined));
+    } finally {
+      await slowApi.close();
+      await store.close();
+    }
   });
 
   it('lists verifications by stage from search attributes, and names an unknown stage', async () => {

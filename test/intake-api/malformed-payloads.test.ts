@@ -181,6 +181,62 @@ describe('intake API: malformed payloads, unknown and misspelled fields', functi
     });
   }
 
+  it('says what is wrong in plain words, one style: required, expected a type, unknown field, expected one of', async () => {
+    const refusal = async (method: 'GET' | 'POST', url: string, payload?: unknown) => {
+      const response = await api.inject({
+        method,
+        url,
+        headers: { 'x-api-key': TEST_INTAKE_KEY },
+        ...(payload !== undefined ? { payload: payload as object } : {}),
+      });
+      assert.equal(response.statusCode, 400, response.body);
+      const { param, message } = response.json<{ param: string; message: string }>();
+      return [param, message];
+    };
+    const { lastName: _lastName, ...nameless } = patient;
+    const noLastName = v2Intake({ patient: nameless });
+    assert.deepEqual(await refusal('POST', '/verifications', noLastName), ['patient.lastName', 'required']);
+    assert.deepEqual(await refusal('POST', '/verifications', v2Intake({ payerId: 7 })), [
+      'payerId',
+      'expected a string',
+    ]);
+    for (const [url, payload, param] of [
+      ['/verifications', v2Intake({ foo: SECRET }), 'foo'],
+      ['/verifications', v2Intake({ patient: { ...patient, memberID: SECRET } }), 'patient.memberID'],
+      ['/verifications/search', { memberId: 'M1', extra: SECRET }, 'extra'],
+    ] as const) {
+      assert.deepEqual(await refusal('POST', url, payload), [param, 'unknown field']);
+    }
+    const badKey = await api.inject({
+      method: 'POST',
+      url: runInput,
+      headers: { 'x-api-key': TEST_INTAKE_KEY, 'idempotency-key': 'two words' },
+      payload: { input: {} },
+    });
+    assert.deepEqual(
+      [badKey.statusCode, badKey.json<{ param: string }>().param, badKey.json<{ message: string }>().message],
+      [400, 'idempotency-key', 'expected 1 to 200 printable ASCII characters'],
+    );
+    const [param, message] = await refusal('GET', '/verifications?stage=bogus');
+    assert.equal(param, 'stage');
+    assert.match(message!, /^expected one of: [a-z-]+(, [a-z-]+)+$/);
+    const batch = await api.inject({
+      method: 'POST',
+      url: '/batches',
+      headers: { 'x-api-key': TEST_INTAKE_KEY },
+      payload: { items: [noLastName, v2Intake({ patient: { ...patient, memberID: SECRET } })] },
+    });
+    const rows = batch.json<{ invalid: { row: number; param: string; message: string }[] }>().invalid;
+    assert.deepEqual(
+      rows.map((row) => [row.row, row.param, row.message]),
+      [
+        [1, 'patient.lastName', 'required'],
+        [2, 'patient.memberID', 'unknown field'],
+      ],
+    );
+    assert.doesNotMatch(batch.body, /Invalid input|Unrecognized key|received/);
+  });
+
   it('answers an unknown path 404, whatever its query string', async () => {
     const response = await api.inject({ url: '/verification?stage=failed', headers: { 'x-api-key': TEST_INTAKE_KEY } });
     assert.equal(response.statusCode, 404);

@@ -8,18 +8,22 @@ import { EVENT_TYPES } from '../../workflows/shared/event-catalogue.js';
 import { TEST_INTAKE_KEY, v2Intake } from '../../testing/fixtures.js';
 import { documentedPath, watchAnswers } from '../../testing/documented-answers.js';
 import { MAX_RETRY_WINDOW_SECONDS } from '../../apps/intake-api/openapi.js';
+import { OPENAPI_PATH } from '../../apps/intake-api/reference.js';
 import { RetryWindowSchema } from '../../src/batches/limits.js';
 import { unreachableIntakeApi } from '../../testing/unreachable-intake-api.js';
 
 interface Operation {
   operationId?: string;
+  tags?: string[];
   summary?: string;
+  description?: string;
   security?: unknown[];
-  parameters?: { in: string; name: string }[];
+  parameters?: { in: string; name: string; description?: string }[];
   requestBody?: { content: Record<string, { example?: unknown; schema: { $ref?: string; examples?: unknown[] } }> };
   responses: Record<string, unknown>;
 }
 interface Document {
+  tags?: { name: string; description?: string }[];
   paths: Record<string, Record<string, Operation>>;
   components: { schemas: Record<string, { examples?: unknown[] }> };
 }
@@ -178,6 +182,60 @@ describe('intake API OpenAPI document', () => {
         const names = (operation.parameters ?? []).map((p) => p.name);
         if (path.includes('{')) assert.match(refused, /path segment over 9000 characters/, `${method} ${path}`);
         if (names.includes('pageToken')) assert.match(refused, /`pageToken` this list did not hand out/, path);
+      }
+    } finally {
+      await close();
+    }
+  });
+
+  it('reads like the business: tagged by resource, no Temporal words, Prefer declared, one address', async () => {
+    const { api, close } = unreachableApi();
+    try {
+      await api.ready();
+      const document = api.swagger() as unknown as Document;
+      const declared = (document.tags ?? []).map((tag) => tag.name);
+      for (const tag of document.tags ?? []) assert.ok(tag.description, `tag ${tag.name}: a description`);
+      const used = new Set<string>();
+      // Words of the engine beneath, not of the integrator: a `workflowId` in backticks is a field and passes.
+      const temporalWords =
+        /\bTemporal\b|\bworkflows?\b|\bsignal(led)?\b|\bmemo\b|\bvisibility\b|search attributes?|`\w+` (update|query)\b|update id/i;
+      const waiting: string[] = [];
+      for (const { path, method, operation } of operationsOf(document)) {
+        const where = `${method.toUpperCase()} ${path}`;
+        assert.ok(operation.tags?.length, `${where}: tagged`);
+        for (const tag of operation.tags ?? []) {
+          assert.ok(declared.includes(tag) && tag !== 'default', `${where}: tag ${tag} declared at the top`);
+          used.add(tag);
+        }
+        const texts = [
+          operation.summary,
+          operation.description,
+          ...(operation.parameters ?? []).filter((p) => p.in === 'header').map((p) => p.description),
+          ...Object.values(operation.responses).map((r) => (r as { description?: string }).description),
+        ];
+        for (const text of texts) assert.doesNotMatch(text ?? '', temporalWords, `${where}: ${text}`);
+        if (operation.parameters?.some((p) => p.in === 'header' && p.name.toLowerCase() === 'prefer')) {
+          waiting.push(where);
+          for (const status of ['200', '202']) {
+            const headers = (operation.responses[status] as { headers?: Record<string, unknown> }).headers ?? {};
+            assert.ok(headers['Preference-Applied'], `${where} ${status}: Preference-Applied`);
+          }
+        }
+      }
+      assert.deepEqual([...used].sort(), [...declared].sort(), 'every declared tag has operations');
+      // The routes that read `Prefer` (prefer-wait.ts), each declaring it.
+      assert.deepEqual(waiting, ['POST /verifications']);
+
+      const served = await api.inject({ method: 'GET', url: OPENAPI_PATH });
+      assert.equal(served.statusCode, 200);
+      assert.deepEqual(served.json(), JSON.parse(JSON.stringify(document)));
+      // The reference page reads and links that address; the package's own ones lead to it.
+      const initializer = await api.inject({ method: 'GET', url: '/docs/static/swagger-initializer.js' });
+      assert.ok(initializer.body.includes(`"urls":[{"url":"${OPENAPI_PATH}"`), 'the page reads the one address');
+      for (const url of ['/docs/json', '/docs/yaml']) {
+        const moved = await api.inject({ method: 'GET', url });
+        assert.equal(moved.statusCode, 301, url);
+        assert.equal(moved.headers.location, OPENAPI_PATH, url);
       }
     } finally {
       await close();

@@ -166,7 +166,9 @@ describe('intake API: every refused access is one audit entry, with the objectâ€
         'POST /verifications/:workflowId/runs/:flowRunId/input': { input: { note: 'x' } },
         'POST /verifications/:workflowId/review': { action: 'abandon' },
         'POST /verifications/:workflowId/cancel': {},
-        'PUT /appointments/:appointmentId': { dateOfService: '2026-12-14' },
+        'PUT /appointments/:appointmentId': {
+          dateOfService: new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10),
+        },
         'POST /coverage-changes/:changeId/seen': {},
         'POST /batches/:batchId/resubmit': {},
         'POST /batches/:batchId/cancel': {},

@@ -175,6 +175,30 @@ describe('intake API: patients and appointments', function () {
     await eventually(async () => ((await list(keys.a)).length === 0 ? true : undefined), 30_000, 'off the list');
   });
 
+  it('refuses a date of service whose day has passed in its zone, booking or moving, naming the field only', async () => {
+    const held = (await book(keys.a, appointment({ dateOfService: inDays(2) }))).json<{
+      appointment: { appointmentId: string };
+    }>();
+    const tries: [string, InjectOptions][] = [
+      ['2020-03-15', { method: 'POST', url: '/appointments', payload: appointment({ dateOfService: '2020-03-15' }) }],
+      [inDays(-1), { method: 'POST', url: '/appointments', payload: appointment({ dateOfService: inDays(-1) }) }],
+      [
+        '2020-03-16',
+        {
+          method: 'PUT',
+          url: `/appointments/${held.appointment.appointmentId}`,
+          payload: { dateOfService: '2020-03-16', timeZone: 'UTC' },
+        },
+      ],
+    ];
+    for (const [date, options] of tries) {
+      const refused = await as(keys.a, options);
+      assert.equal(refused.statusCode, 400, `${String(options.method)} ${date}: ${refused.body}`);
+      assert.equal(refused.json<{ param: string }>().param, 'dateOfService');
+      assert.ok(!refused.body.includes(date), 'the date is not echoed');
+    }
+  });
+
   it('refuses unknown fields and bad values by name, never echoing a patient value', async () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ ...appointment(), mrn: 'x' }, 'mrn'],

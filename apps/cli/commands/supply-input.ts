@@ -53,15 +53,19 @@ Example:
       await withClient(ctx, async (client) => {
         const { tenant } = await visibleWorkflow(ctx, client, workflowId, 'run.answer');
         const handle = client.workflow.getHandle(workflowId);
+        // The names of the keys sent, never their values; a refusal is recorded as the console and the API record it.
+        const fields = Object.keys(input).map((name) => `input.${name}`);
+        const answered = (outcome: string) =>
+          recordAccess(ctx, { action: 'run.answer', tenant, workflowId, fields, outcome });
         try {
           const answer = await client.withDeadline(Date.now() + UPDATE_TIMEOUT_MS, () =>
             handle.executeUpdate(supplyRunInputUpdate, { args: [{ flowRunId, input }] }),
           );
-          const fields = Object.keys(input).map((name) => `input.${name}`);
-          await recordAccess(ctx, { action: 'run.answer', tenant, workflowId, fields, outcome: 'ok' });
+          await answered('ok');
           console.log(JSON.stringify(answer));
         } catch (err) {
           if (err instanceof WorkflowUpdateFailedError) {
+            await answered('refused');
             const { param, reason } = describeRejection(err);
             throw new CliError(`input rejected${param ? ` (param ${param})` : ''}: ${reason}`);
           }

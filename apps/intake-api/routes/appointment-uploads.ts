@@ -5,7 +5,7 @@ import { readAppointmentUpload, uploadDisclosedFields } from '../../../src/appoi
 import { TenantSchema } from '../../../src/temporal/tenant.js';
 import { audited } from '../audit.js';
 import type { IntakeApp, IntakeDeps } from '../deps.js';
-import { answer, commonAnswers } from '../openapi.js';
+import { answer, commonAnswers, TAGS } from '../openapi.js';
 import { startTenant } from '../owned.js';
 import { patientsOf } from '../patient-access.js';
 import { ErrorResponse } from '../schemas.js';
@@ -34,6 +34,7 @@ export function appointmentUploadRoutes(app: IntakeApp, deps: IntakeDeps): void 
         config: { access: { scope: 'verifications:write' }, owns: 'own-tenant', audit: 'appointment.upload' },
         schema: {
           operationId: 'uploadAppointments',
+          tags: [TAGS.appointments.name],
           summary: 'Book a schedule: a CSV or JSON Lines file of appointments, answered row by row as JSON Lines',
           querystring: UploadQuery,
           response: {

@@ -1,9 +1,14 @@
 import { patientFields } from '../../../src/audit/patient-fields.js';
-import { cancelAppointment, rescheduleAppointment, scheduleAppointment } from '../../../src/patients/patients.js';
+import {
+  cancelAppointment,
+  refusePastVisit,
+  rescheduleAppointment,
+  scheduleAppointment,
+} from '../../../src/patients/patients.js';
 import { patientWorkflowId } from '../../../workflows/shared/ids.js';
 import { audited } from '../audit.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
-import { answer, bodyAnswers, commonAnswers } from '../openapi.js';
+import { answer, bodyAnswers, commonAnswers, TAGS } from '../openapi.js';
 import { startTenant } from '../owned.js';
 import { patientsOf } from '../patient-access.js';
 import {
@@ -27,7 +32,8 @@ export function appointmentRoutes(app: IntakeApp, deps: IntakeDeps): void {
     {
       schema: {
         operationId: 'createAppointment',
-        summary: 'Book an appointment: the patient verifies ahead of it',
+        tags: [TAGS.appointments.name],
+        summary: 'Book an appointment: the patient’s coverage is verified ahead of the visit',
         body: NewAppointmentRequest,
         response: {
           ...bodyAnswers,
@@ -45,6 +51,7 @@ export function appointmentRoutes(app: IntakeApp, deps: IntakeDeps): void {
       const patients = patientsOf(deps);
       const { tenant: named, ...body } = request.body;
       const tenant = startTenant(request, named);
+      refusePastVisit(patients, body.dateOfService, body.timeZone);
       const booked = await withDeadline(deps, () => scheduleAppointment(patients, { ...body, tenant }));
       await audited(deps.access, request, {
         workflowId: patientWorkflowId(booked.patientId),
@@ -59,6 +66,7 @@ export function appointmentRoutes(app: IntakeApp, deps: IntakeDeps): void {
     {
       schema: {
         operationId: 'rescheduleAppointment',
+        tags: [TAGS.appointments.name],
         summary: 'Move an appointment: its waiting checks move with it',
         params: AppointmentIdParams,
         body: RescheduleRequest,
@@ -78,6 +86,7 @@ export function appointmentRoutes(app: IntakeApp, deps: IntakeDeps): void {
     },
     async (request, reply) => {
       const { appointmentId } = request.params;
+      refusePastVisit(patientsOf(deps), request.body.dateOfService, request.body.timeZone);
       const moved = await withDeadline(deps, () =>
         rescheduleAppointment(patientsOf(deps), appointmentId, request.body),
       );
@@ -91,6 +100,7 @@ export function appointmentRoutes(app: IntakeApp, deps: IntakeDeps): void {
     {
       schema: {
         operationId: 'cancelAppointment',
+        tags: [TAGS.appointments.name],
         summary: 'Cancel an appointment: its waiting checks are dropped',
         params: AppointmentIdParams,
         response: {

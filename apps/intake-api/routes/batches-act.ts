@@ -5,7 +5,7 @@ import { BatchCancelResponse, BatchIdParams, ResubmitBody, ResubmitResponse } fr
 import { audited } from '../audit.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
 import { IntakeAnswer, notFound } from '../errors.js';
-import { answer, bodyAnswers, commonAnswers } from '../openapi.js';
+import { answer, bodyAnswers, commonAnswers, TAGS } from '../openapi.js';
 import { ErrorResponse, IDEMPOTENCY_HEADER, IdempotencyHeaders } from '../schemas.js';
 
 /**
@@ -49,6 +49,7 @@ export function actOnBatchRoutes(app: IntakeApp, deps: IntakeDeps): void {
       config: { access, owns: 'batch', audit: 'batch.resubmit' },
       schema: {
         operationId: 'resubmitBatch',
+        tags: [TAGS.batches.name],
         summary: 'Start again the items whose latest attempt ended so (default: failed)',
         params: BatchIdParams,
         body: ResubmitBody.optional(),
@@ -80,6 +81,7 @@ export function actOnBatchRoutes(app: IntakeApp, deps: IntakeDeps): void {
       config: { access, owns: 'batch', audit: 'batch.cancel' },
       schema: {
         operationId: 'cancelBatch',
+        tags: [TAGS.batches.name],
         summary: 'Cancel a batch: items not started never start, running ones are cancelled',
         params: BatchIdParams,
         response: {

@@ -23,7 +23,7 @@ import { audited } from '../audit.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
 import { ownedBatch } from '../../../src/access/owned-object.js';
 import { scopeOf } from '../owned.js';
-import { answer, commonAnswers } from '../openapi.js';
+import { answer, commonAnswers, TAGS } from '../openapi.js';
 import { PageQuery, pageOf } from '../pagination.js';
 import { ErrorResponse, invalidRequestBody } from '../schemas.js';
 
@@ -54,7 +54,8 @@ export function readBatchRoutes(app: IntakeApp, deps: IntakeDeps): void {
       config: { access, owns: 'own-tenant', audit: noPatientData },
       schema: {
         operationId: 'listBatches',
-        summary: 'List batches, newest first (memo and visibility only: no patient data)',
+        tags: [TAGS.batches.name],
+        summary: 'List batches, newest first, with their counts (no patient data)',
         querystring: BatchListQuery.extend(PageQuery.shape),
         response: { 200: answer('A page of batches', BatchList), 400: invalid, ...commonAnswers },
       },
@@ -80,6 +81,7 @@ export function readBatchRoutes(app: IntakeApp, deps: IntakeDeps): void {
       config: { access, owns: 'batch', audit: noPatientData },
       schema: {
         operationId: 'getBatch',
+        tags: [TAGS.batches.name],
         summary: 'A batch’s state and counts',
         params: BatchIdParams,
         response: { 200: answer('The batch', BatchStatusResponse), 400: invalid, 404: noBatch, ...commonAnswers },
@@ -98,7 +100,8 @@ export function readBatchRoutes(app: IntakeApp, deps: IntakeDeps): void {
       },
       schema: {
         operationId: 'listBatchItems',
-        summary: 'A page of a batch’s items, by stage or outcome (visibility only: no patient data)',
+        tags: [TAGS.batches.name],
+        summary: 'A page of a batch’s items, by stage or outcome (identifiers and stages only: no patient data)',
         params: BatchIdParams,
         querystring: BatchItemsQuery.extend(PageQuery.shape),
         response: {
@@ -135,6 +138,7 @@ export function readBatchRoutes(app: IntakeApp, deps: IntakeDeps): void {
       config: { access, owns: 'batch', audit: 'batch.results' },
       schema: {
         operationId: 'getBatchResults',
+        tags: [TAGS.batches.name],
         summary: 'Every item’s result, as CSV or JSON Lines (holds patient data; audited)',
         params: BatchIdParams,
         querystring: BatchResultsQuery,

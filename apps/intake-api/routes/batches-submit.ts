@@ -12,7 +12,7 @@ import { principalOf } from '../access.js';
 import { audited } from '../audit.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
 import { startTenant } from '../owned.js';
-import { answer, commonAnswers } from '../openapi.js';
+import { answer, commonAnswers, TAGS } from '../openapi.js';
 import { ErrorResponse } from '../schemas.js';
 import { jsonOrFileValidatorCompiler } from '../validation.js';
 
@@ -86,6 +86,7 @@ export function submitBatchRoute(app: IntakeApp, deps: IntakeDeps): void {
       config: { access: { scope: 'batches:write' }, owns: 'own-tenant', audit: 'batch.submit' },
       schema: {
         operationId: 'submitBatch',
+        tags: [TAGS.batches.name],
         summary:
           'Submit a batch of verifications: JSON `{items}`, or a CSV or JSON Lines file with options in the query',
         body: BatchSubmitBody,

@@ -1,7 +1,7 @@
 import { cancelSignal } from '../../../workflows/verification/verification.js';
 import { toOpenWorkflow } from '../closed.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
-import { answer, bodyAnswers, commonAnswers } from '../openapi.js';
+import { answer, bodyAnswers, commonAnswers, TAGS } from '../openapi.js';
 import { CancelResponse, ErrorResponse, WorkflowIdParams } from '../schemas.js';
 
 /**
@@ -15,15 +15,16 @@ export function cancelRoute(app: IntakeApp, deps: IntakeDeps): void {
     {
       schema: {
         operationId: 'cancelVerification',
-        summary: 'Cancel a verification (the `cancel` signal); it ends as `cancelled` at its next step',
+        tags: [TAGS.verifications.name],
+        summary: 'Cancel a verification: it ends as `cancelled` at its next step',
         params: WorkflowIdParams.extend({
           workflowId: WorkflowIdParams.shape.workflowId.describe('A verification, or a discovery or run workflow'),
         }),
         response: {
           ...bodyAnswers,
-          202: answer('The cancel signal was recorded', CancelResponse),
-          404: answer('No such workflow', ErrorResponse),
-          409: answer('The workflow has closed (`workflow_closed`); `outcome` says how it ended', ErrorResponse),
+          202: answer('Cancelling: the verification stops at its next step', CancelResponse),
+          404: answer('No such verification (or another tenant’s)', ErrorResponse),
+          409: answer('The verification has ended already (`workflow_closed`); `outcome` says how', ErrorResponse),
           ...commonAnswers,
         },
       },

@@ -3,7 +3,7 @@ import { markChangeSeen, unseenChanges, type ChangeItem } from '../../../src/pat
 import { CHANGE_ID_PATTERN } from '../../../workflows/patient/patient.js';
 import { keysetPager } from '../../../src/pages.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
-import { answer, bodyAnswers, commonAnswers } from '../openapi.js';
+import { answer, bodyAnswers, commonAnswers, TAGS } from '../openapi.js';
 import { PageQuery, pageOf } from '../pagination.js';
 import { CoverageChangeResponse } from '../patient-schemas.js';
 import { scopeOf } from '../owned.js';
@@ -25,6 +25,7 @@ export function coverageChangeRoutes(app: IntakeApp, deps: IntakeDeps): void {
     {
       schema: {
         operationId: 'listCoverageChanges',
+        tags: [TAGS.coverageChanges.name],
         summary: 'Coverage changes not yet marked seen, newest first',
         querystring: PageQuery,
         response: {
@@ -49,12 +50,13 @@ export function coverageChangeRoutes(app: IntakeApp, deps: IntakeDeps): void {
     {
       schema: {
         operationId: 'markCoverageChangeSeen',
-        summary: 'Take a change off the Changes list',
+        tags: [TAGS.coverageChanges.name],
+        summary: 'Mark a coverage change seen: it leaves the Changes list',
         params: ChangeIdParams,
         response: {
           ...bodyAnswers,
           200: answer('Marked (`seen: 0` when it already was)', z.object({ seen: z.number() })),
-          404: answer('No such patient (or another tenant’s)', ErrorResponse),
+          404: answer('No such coverage change (or another tenant’s)', ErrorResponse),
           ...commonAnswers,
         },
       },

@@ -13,7 +13,7 @@ import {
   RedeliverResponse,
   RotateRequest,
 } from '../event-schemas.js';
-import { answer, bodyAnswers, commonAnswers } from '../openapi.js';
+import { answer, bodyAnswers, commonAnswers, TAGS } from '../openapi.js';
 import { PageQuery } from '../pagination.js';
 import { ErrorResponse } from '../schemas.js';
 
@@ -29,6 +29,7 @@ export function eventEndpointActionRoutes(app: IntakeApp, deps: IntakeDeps): voi
     {
       schema: {
         operationId: 'rotateEventEndpointSecret',
+        tags: [TAGS.eventEndpoints.name],
         summary: 'A new signing secret, answered once; the old one keeps signing beside it for the grace period',
         params: EndpointParams,
         body: RotateRequest.optional(),
@@ -56,6 +57,7 @@ export function eventEndpointActionRoutes(app: IntakeApp, deps: IntakeDeps): voi
     {
       schema: {
         operationId: 'listEventDeliveries',
+        tags: [TAGS.eventEndpoints.name],
         summary: "An endpoint's delivery attempts, newest first: status codes, latency, the next retry",
         params: EndpointParams,
         querystring: PageQuery,
@@ -87,6 +89,7 @@ export function eventEndpointActionRoutes(app: IntakeApp, deps: IntakeDeps): voi
     {
       schema: {
         operationId: 'redeliverEvents',
+        tags: [TAGS.eventEndpoints.name],
         summary: `Deliver one kept event again (same webhook-id), or every one not acknowledged since a time (at most ${REDELIVER_LIMIT})`,
         params: EndpointParams,
         body: RedeliverRequest,

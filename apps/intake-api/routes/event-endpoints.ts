@@ -17,7 +17,7 @@ import {
   EndpointWithSecret,
 } from '../event-schemas.js';
 import { keysetPager } from '../../../src/pages.js';
-import { answer, bodyAnswers, commonAnswers } from '../openapi.js';
+import { answer, bodyAnswers, commonAnswers, TAGS } from '../openapi.js';
 import { PageQuery } from '../pagination.js';
 import { ErrorResponse } from '../schemas.js';
 
@@ -40,6 +40,7 @@ export function eventEndpointRoutes(app: IntakeApp, deps: IntakeDeps): void {
     {
       schema: {
         operationId: 'createEventEndpoint',
+        tags: [TAGS.eventEndpoints.name],
         summary: 'Subscribe an endpoint to events; its signing secret is answered this once',
         body: EndpointCreateRequest,
         response: {
@@ -68,6 +69,7 @@ export function eventEndpointRoutes(app: IntakeApp, deps: IntakeDeps): void {
     {
       schema: {
         operationId: 'listEventEndpoints',
+        tags: [TAGS.eventEndpoints.name],
         summary: "The caller's tenant's endpoints, oldest first, with their status and why a disabled one stopped",
         querystring: PageQuery,
         response: {
@@ -92,6 +94,7 @@ export function eventEndpointRoutes(app: IntakeApp, deps: IntakeDeps): void {
     {
       schema: {
         operationId: 'getEventEndpoint',
+        tags: [TAGS.eventEndpoints.name],
         summary: 'One endpoint',
         params: EndpointParams,
         response: {
@@ -111,6 +114,7 @@ export function eventEndpointRoutes(app: IntakeApp, deps: IntakeDeps): void {
     {
       schema: {
         operationId: 'updateEventEndpoint',
+        tags: [TAGS.eventEndpoints.name],
         summary: 'Change an endpoint: its URL, events, description, or disable / enable it',
         params: EndpointParams,
         body: EndpointUpdateRequest,
@@ -138,6 +142,7 @@ export function eventEndpointRoutes(app: IntakeApp, deps: IntakeDeps): void {
     {
       schema: {
         operationId: 'deleteEventEndpoint',
+        tags: [TAGS.eventEndpoints.name],
         summary: 'Delete an endpoint and its deliveries log',
         params: EndpointParams,
         response: {

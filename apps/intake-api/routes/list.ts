@@ -2,7 +2,7 @@ import { listVerifications } from '../../../src/temporal/list-verifications.js';
 import { tenantsToList } from '../../../src/access/tenancy.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
 import { scopeOf } from '../owned.js';
-import { answer, commonAnswers } from '../openapi.js';
+import { answer, commonAnswers, TAGS } from '../openapi.js';
 import { ErrorResponse, ListQuery, VerificationList } from '../schemas.js';
 
 /**
@@ -16,7 +16,8 @@ export function listRoute(app: IntakeApp, deps: IntakeDeps): void {
     {
       schema: {
         operationId: 'listVerifications',
-        summary: 'List verifications by stage (search attributes only, newest first)',
+        tags: [TAGS.verifications.name],
+        summary: 'List verifications, newest first, optionally by stage (identifiers and stages only: no patient data)',
         querystring: ListQuery,
         response: {
           200: answer('A page of verifications', VerificationList),

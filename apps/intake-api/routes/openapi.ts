@@ -1,5 +1,6 @@
 import type { IntakeApp } from '../deps.js';
-import { OPENAPI_PATH } from '../openapi.js';
+import { TAGS } from '../openapi.js';
+import { OPENAPI_PATH } from '../reference.js';
 
 const SHAPE_ONLY = "the API's shape, nothing of any caller";
 
@@ -8,7 +9,12 @@ export function openApiRoute(app: IntakeApp): void {
   app.get(
     OPENAPI_PATH,
     {
-      schema: { operationId: 'getOpenApiDocument', summary: 'This document', security: [] },
+      schema: {
+        operationId: 'getOpenApiDocument',
+        tags: [TAGS.reference.name],
+        summary: 'This document: the OpenAPI 3.1 description of the API and of the events it sends',
+        security: [],
+      },
       config: { access: { open: SHAPE_ONLY }, owns: 'none', audit: { none: SHAPE_ONLY } },
     },
     (_request, reply) => reply.send(app.swagger()),

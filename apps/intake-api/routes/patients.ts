@@ -5,7 +5,7 @@ import { patientWorkflowId } from '../../../workflows/shared/ids.js';
 import { audited } from '../audit.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
 import { notFound } from '../errors.js';
-import { answer, bodyAnswers, commonAnswers } from '../openapi.js';
+import { answer, bodyAnswers, commonAnswers, TAGS } from '../openapi.js';
 import { startTenant } from '../owned.js';
 import { patientsOf } from '../patient-access.js';
 import { PatientIdParams, PatientLookupRequest, PatientLookupResponse, PatientResponse } from '../patient-schemas.js';
@@ -21,6 +21,7 @@ export function patientRoutes(app: IntakeApp, deps: IntakeDeps): void {
     {
       schema: {
         operationId: 'getPatient',
+        tags: [TAGS.patients.name],
         summary: 'A patient: its details, upcoming appointments, coverage timeline and changes',
         params: PatientIdParams,
         response: {
@@ -44,6 +45,7 @@ export function patientRoutes(app: IntakeApp, deps: IntakeDeps): void {
     {
       schema: {
         operationId: 'lookupPatient',
+        tags: [TAGS.patients.name],
         summary: "The patient id of the practice's patient reference",
         body: PatientLookupRequest,
         response: {

@@ -2,7 +2,7 @@ import { resolveReviewUpdate } from '../../../workflows/verification/verificatio
 import { audited } from '../audit.js';
 import { toOpenWorkflow } from '../closed.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
-import { answer, bodyAnswers, commonAnswers } from '../openapi.js';
+import { answer, bodyAnswers, commonAnswers, TAGS } from '../openapi.js';
 import {
   ErrorResponse,
   IDEMPOTENCY_HEADER,
@@ -23,9 +23,10 @@ export function reviewRoute(app: IntakeApp, deps: IntakeDeps): void {
     {
       schema: {
         operationId: 'resolveReview',
-        summary: 'Decide a v1 verification in stage `needs-review` (the `resolveReview` update)',
+        tags: [TAGS.verifications.name],
+        summary: 'Decide what becomes of a v1 verification in stage `needs-review`: retry, record or abandon',
         description:
-          'A v1 creation whose outcome is unknown is never retried automatically (v1 has no idempotency). `retry` calls the service again and may create a duplicate; `record` takes the verification id found at the service, with no call; `abandon` closes the verification as `abandoned`.',
+          'A v1 verification the service may or may not have created is never retried on its own: the v1 service cannot tell a repeated creation from a new one. `retry` calls the service again and may create a duplicate; `record` takes the verification id found at the service, with no call; `abandon` closes the verification as `abandoned`.',
         params: WorkflowIdParams.extend({
           workflowId: WorkflowIdParams.shape.workflowId.describe('A verification in stage `needs-review`'),
         }),
@@ -35,9 +36,9 @@ export function reviewRoute(app: IntakeApp, deps: IntakeDeps): void {
           ...bodyAnswers,
           200: answer('The decision was accepted', ReviewResponse),
           400: answer('`param` names the invalid field (`action`, `verificationId`)', ErrorResponse),
-          404: answer('No such workflow', ErrorResponse),
+          404: answer('No such verification (or another tenant’s)', ErrorResponse),
           409: answer(
-            'Not awaiting review (`not_awaiting_review`), or closed (`workflow_closed`, with `outcome`)',
+            'Not awaiting review (`not_awaiting_review`), or ended already (`workflow_closed`, with `outcome`)',
             ErrorResponse,
           ),
           ...commonAnswers,

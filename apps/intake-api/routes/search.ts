@@ -5,7 +5,7 @@ import { TenantSchema } from '../../../src/temporal/tenant.js';
 import { audited } from '../audit.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
 import { startTenant } from '../owned.js';
-import { answer, bodyAnswers, commonAnswers } from '../openapi.js';
+import { answer, bodyAnswers, commonAnswers, TAGS } from '../openapi.js';
 import { PageFields, pageOf } from '../pagination.js';
 import { ErrorResponse } from '../schemas.js';
 
@@ -87,6 +87,7 @@ export function searchRoute(app: IntakeApp, deps: IntakeDeps): void {
     {
       schema: {
         operationId: 'searchVerifications',
+        tags: [TAGS.verifications.name],
         summary: "Find a patient's verifications by last name + date of birth, or member id",
         body: PatientSearchRequest,
         response: {
@@ -99,7 +100,7 @@ export function searchRoute(app: IntakeApp, deps: IntakeDeps): void {
             ErrorResponse,
           ),
           503: answer(
-            'Temporal is unreachable, or patient search has no keys (`error`: `search_unavailable`)',
+            'The verification engine is unreachable, or patient search is not set up (`error`: `search_unavailable`)',
             ErrorResponse,
           ),
         },

@@ -8,7 +8,7 @@ import { preferredWait } from '../prefer-wait.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
 import { patientFields } from '../../../src/audit/patient-fields.js';
 import { startTenant } from '../owned.js';
-import { answer, bodyAnswers, commonAnswers } from '../openapi.js';
+import { answer, bodyAnswers, commonAnswers, PreferWaitHeaders, TAGS } from '../openapi.js';
 import { ErrorResponse, StartedResponse, VerificationIntakeRequest } from '../schemas.js';
 
 /**
@@ -23,20 +23,22 @@ export function startRoute(app: IntakeApp, deps: IntakeDeps): void {
     {
       schema: {
         operationId: 'startVerification',
-        summary: 'Start the verification of one patient',
+        tags: [TAGS.verifications.name],
+        summary: 'Start the verification of one patient; with `Prefer: wait=<seconds>`, answer with where it stands',
         body: VerificationIntakeRequest,
+        headers: PreferWaitHeaders,
         response: {
           ...bodyAnswers,
           202: answer(
-            'Started (or, with `duplicate`, seen before); with `Prefer: wait`, not settled within the wait. The workflow id names it from now on',
+            'Started (or, with `duplicate`, seen before); with `Prefer: wait`, not settled within the wait. `workflowId` names it from now on (`Location` too)',
             StartedResponse,
           ),
           200: answer(
-            'With `Prefer: wait`: settled within the wait, `status` holds its status. Without it: this caller id was seen before, nothing started, the existing workflow is named',
+            'With `Prefer: wait`: settled within the wait, `status` holds where it stands. Without it: this caller id was seen before, nothing started, `workflowId` names the existing verification',
             StartedResponse,
           ),
           400: answer(
-            'Invalid request, never worth retrying as is: `param` names the field (a dotted path; a date of birth in the future too); without `param`, Temporal refused it as invalid',
+            'Invalid request, never worth retrying as is: `param` names the field (a dotted path; a date of birth in the future too); without `param`, the verification engine refused it as invalid',
             ErrorResponse,
           ),
           ...commonAnswers,

@@ -2,7 +2,7 @@ import { statusQuery } from '../../../workflows/verification/verification.js';
 import { statusFields } from '../../../src/audit/patient-fields.js';
 import { audited } from '../audit.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
-import { answer, commonAnswers } from '../openapi.js';
+import { answer, commonAnswers, TAGS } from '../openapi.js';
 import { ErrorResponse, VerificationStatusResponse, WorkflowIdParams } from '../schemas.js';
 
 /** `GET /verifications/:workflowId`: the workflow's `status` query (closed workflows answer it too). */
@@ -12,15 +12,17 @@ export function statusRoute(app: IntakeApp, deps: IntakeDeps): void {
     {
       schema: {
         operationId: 'getVerificationStatus',
-        summary: 'The status of a verification (its `status` query)',
+        tags: [TAGS.verifications.name],
+        summary:
+          'Where a verification stands: its stage, the payer, its runs and the input they wait for, its last error',
         params: WorkflowIdParams,
         response: {
-          200: answer('Status', VerificationStatusResponse),
+          200: answer('The verification', VerificationStatusResponse),
           400: answer(
-            '`param` names the invalid path parameter (e.g. a workflow id over 1,000 characters)',
+            '`param` names the invalid path parameter (e.g. a `workflowId` over 1,000 characters)',
             ErrorResponse,
           ),
-          404: answer('No such verification workflow', ErrorResponse),
+          404: answer('No such verification (or another tenant’s)', ErrorResponse),
           ...commonAnswers,
         },
       },
