@@ -42,3 +42,8 @@ export function workflowBundleFile(): string {
   if (!file) throw new Error(`${BUNDLE_VARIABLE} is not set: the global setup did not bundle the workflows`);
   return file;
 }
+
+/** The webpack module ids of a bundle: `./workflows/x.ts`, `./node_modules/zod/...`. */
+export function moduleIds(code: string): string[] {
+  return [...new Set([...code.matchAll(/^\/\*{3}\/ "([^"]+)"/gm)].map((m) => m[1] ?? ''))];
+}

@@ -8,7 +8,7 @@ import { loadConfig } from '../../src/config.js';
 import { startVerification } from '../../src/temporal/start-verification.js';
 import { setUpTracing } from '../../src/tracing/tracing.js';
 import { createWorker } from '../../workers/create-worker.js';
-import { tracedWorkflowBundle } from '../../testing/bundle.js';
+import { moduleIds, tracedWorkflowBundle, workflowBundle } from '../../testing/bundle.js';
 import { testDataConverter } from '../../testing/codec.js';
 import { startTestSandbox, type TestSandbox } from '../../testing/sandbox.js';
 import { testTemporal } from '../../testing/temporal.js';
@@ -52,6 +52,14 @@ describe('OpenTelemetry tracing', function () {
     sandbox = await startTestSandbox();
   });
   after(async () => sandbox?.close());
+
+  // Here, not with the other bundle checks: this suite builds the traced bundle anyway (a bundle is seconds of CPU).
+  it("holds OpenTelemetry's interceptors only in the traced bundle: their setup at every workflow start is no cost of a worker that does not trace", async () => {
+    const otel = (ids: string[]) =>
+      ids.filter((id) => id.includes('node_modules/@temporalio/interceptors-opentelemetry/'));
+    assert.deepEqual(otel(moduleIds((await workflowBundle()).code)), []);
+    assert.ok(otel(moduleIds((await tracedWorkflowBundle()).code)).length > 0);
+  });
 
   it('is off unless OTEL_EXPORTER_OTLP_ENDPOINT is set: no exporter, no client interceptor', async () => {
     const tracing = await setUpTracing(loadConfig('intake', {}).observability, 'intake');
