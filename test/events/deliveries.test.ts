@@ -13,6 +13,7 @@ import { eventually } from '../../testing/workflow-harness.js';
 import { EventLog } from '../../src/events/event-log.js';
 import { startEventsStack, type EventsStack } from './event-setup.js';
 import { TestReceiver, verify, type Received } from './receivers.js';
+import { verificationEvent } from './sample-events.js';
 
 interface Created {
   endpoint: { id: string; status: string; disabledReason?: string };
@@ -52,19 +53,6 @@ describe('outbound events: signed, ordered, retried deliveries', function () {
     assert.equal(started.statusCode, 202, started.body);
     return started.json<{ workflowId: string }>().workflowId;
   }
-  /** An event of a verification's, as a workflow makes it. */
-  const eventOf = (
-    tenant: string,
-    workflowId: string,
-    type: 'verification.created' | 'verification.completed',
-  ): OutboundEvent => ({
-    id: `evt_${randomUUID().replaceAll('-', '')}`,
-    type,
-    timestamp: new Date().toISOString(),
-    tenant,
-    data: { workflowId, stage: type === 'verification.created' ? 'created' : 'completed' },
-    links: { self: `/verifications/${workflowId}` },
-  });
   /** A row of the outbox as another worker left it: `state`, claimed by it at `claimedAt` until `claimedUntil`. */
   async function leftRow(
     event: OutboundEvent,
@@ -158,11 +146,11 @@ describe('outbound events: signed, ordered, retried deliveries', function () {
     const { receiver: r, url } = await receiver();
     const { endpoint } = await subscribe(stack.keys.e!, url);
     const workflowId = verificationWorkflowId(callerId('v2'));
-    const first = eventOf(stack.tenants.e!, workflowId, 'verification.created');
+    const first = verificationEvent(stack.tenants.e!, workflowId, 'verification.created');
     // A worker claimed the first for 2 s more and died; this process emits the second.
     await leftRow(first, endpoint.id, { state: 'queued', claimedAt: '-1 second', claimedUntil: '2 seconds' });
     const emittedAt = Date.now();
-    await stack.emit(eventOf(stack.tenants.e!, workflowId, 'verification.completed'));
+    await stack.emit(verificationEvent(stack.tenants.e!, workflowId, 'verification.completed'));
     const got = await arrived(r, workflowId, 2);
     assert.deepEqual(types(got), ['verification.created', 'verification.completed']);
     assert.equal(got[0]!.event.id, first.id);
@@ -173,9 +161,9 @@ describe('outbound events: signed, ordered, retried deliveries', function () {
     const { receiver: r, url } = await receiver();
     const { endpoint } = await subscribe(stack.keys.e!, url);
     const workflowId = verificationWorkflowId(callerId('v2'));
-    const left = eventOf(stack.tenants.e!, workflowId, 'verification.created');
+    const left = verificationEvent(stack.tenants.e!, workflowId, 'verification.created');
     const other = verificationWorkflowId(callerId('v2'));
-    const fresh = eventOf(stack.tenants.e!, other, 'verification.created');
+    const fresh = verificationEvent(stack.tenants.e!, other, 'verification.created');
     await leftRow(left, endpoint.id, { state: 'pending', claimedAt: '-2 minutes', claimedUntil: null });
     // Still its worker's (a first attempt of an earlier version's under way): left alone.
     await leftRow(fresh, endpoint.id, { state: 'pending', claimedAt: '0 seconds', claimedUntil: null });
@@ -188,14 +176,14 @@ describe('outbound events: signed, ordered, retried deliveries', function () {
     const { receiver: r, url } = await receiver();
     const { endpoint } = await subscribe(stack.keys.e!, url);
     const waiting = verificationWorkflowId(callerId('v2'));
-    const retrying = eventOf(stack.tenants.e!, waiting, 'verification.created');
+    const retrying = verificationEvent(stack.tenants.e!, waiting, 'verification.created');
     await new EventLog(stack.store).keep(retrying);
     // Failed three times while the endpoint was down; its next retry an hour away.
     await sql`insert into event_outbox (event_id, endpoint_id, order_key, state, owner, attempts, next_attempt_at)
       values (${retrying.id}, ${endpoint.id}, ${waiting}, 'queued', '', 3, now() + interval '1 hour')
     `.execute(stack.store.db);
     const fresh = verificationWorkflowId(callerId('v2'));
-    await stack.emit(eventOf(stack.tenants.e!, fresh, 'verification.created'));
+    await stack.emit(verificationEvent(stack.tenants.e!, fresh, 'verification.created'));
     await arrived(r, fresh, 1);
     await arrived(r, waiting, 1, 5_000);
   });
@@ -415,7 +403,7 @@ describe('outbound events: signed, ordered, retried deliveries', function () {
     const { endpoint } = await subscribe(stack.keys.d!, url);
     const tenant = stack.tenants.d!;
     const [carried, signalled] = [verificationWorkflowId(callerId('v2')), verificationWorkflowId(callerId('v2'))];
-    const retrying = eventOf(tenant, carried, 'verification.created');
+    const retrying = verificationEvent(tenant, carried, 'verification.created');
     const { client } = testTemporal();
     // As an earlier version's dispatcher continues as new onto this one: a delivery it was retrying for a minute.
     const handle = await client.workflow.start(eventDispatcherWorkflow, {
@@ -431,7 +419,7 @@ describe('outbound events: signed, ordered, retried deliveries', function () {
     // An earlier version's worker hands it a failed first attempt.
     await handle.signal(redeliverSignal, {
       endpointId: endpoint.id,
-      events: [eventOf(tenant, signalled, 'verification.created')],
+      events: [verificationEvent(tenant, signalled, 'verification.created')],
       handedOver: true,
     });
     await arrived(r, carried, 1);

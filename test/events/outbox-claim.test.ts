@@ -4,19 +4,12 @@ import { EventOutbox } from '../../src/events/delivery/outbox.js';
 import { EventEndpoints } from '../../src/events/endpoints.js';
 import { SecretBox } from '../../src/events/secret-box.js';
 import type { Store } from '../../src/store/database.js';
-import type { OutboundEvent } from '../../workflows/shared/event-catalogue.js';
 import { testCodecKeys } from '../../testing/codec.js';
 import { testStore } from '../../testing/database.js';
+import { verificationEvent } from './sample-events.js';
 
 const tenant = 'tenant-claims';
-const event = (workflowId: string, type: OutboundEvent['type'] = 'verification.created'): OutboundEvent => ({
-  id: `evt_${randomUUID().replaceAll('-', '')}`,
-  type,
-  timestamp: new Date().toISOString(),
-  tenant,
-  data: { workflowId, stage: type === 'verification.created' ? 'created' : 'completed' },
-  links: { self: `/verifications/${workflowId}` },
-});
+const event = (workflowId: string, type?: 'verification.completed') => verificationEvent(tenant, workflowId, type);
 
 // The outbox's claims, on a database of their own (no deliverer here): what one claim takes, and what it leaves.
 describe("the outbox's claims", function () {

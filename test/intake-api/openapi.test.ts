@@ -1,9 +1,5 @@
 import assert from 'node:assert/strict';
-import { Client, Connection } from '@temporalio/client';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { loadConfig } from '../../src/config.js';
-import { createIntakeApi } from '../../apps/intake-api/api.js';
-import { createLogger } from '../../src/logging.js';
 import { EVENT_TYPES } from '../../workflows/shared/event-catalogue.js';
 import { TEST_INTAKE_KEY, v2Intake } from '../../testing/fixtures.js';
 import { documentedPath, watchAnswers } from '../../testing/documented-answers.js';
@@ -38,15 +34,8 @@ const operationsOf = (document: Document) =>
 
 describe('intake API OpenAPI document', () => {
   it('is served without an API key and is a valid OpenAPI 3.1 document', async () => {
-    const config = loadConfig('intake', { LOG_LEVEL: 'silent', INTAKE_API_KEY: 'k'.repeat(32) });
-    // Serving the document touches no Temporal server: a lazy connection is never used.
-    const connection = Connection.lazy({ address: '127.0.0.1:1' });
-    const api = createIntakeApi({
-      config,
-      client: new Client({ connection }),
-      taskQueue: 'q',
-      logger: createLogger(config),
-    });
+    // Serving the document touches no Temporal server.
+    const { api, close } = unreachableIntakeApi();
     try {
       const response = await api.inject({ method: 'GET', url: '/docs/openapi.json' });
       assert.equal(response.statusCode, 200);
@@ -92,8 +81,7 @@ describe('intake API OpenAPI document', () => {
       const webhooks = (document as { webhooks?: Record<string, unknown> }).webhooks ?? {};
       assert.deepEqual(Object.keys(webhooks), [...EVENT_TYPES], 'every event of the catalogue, in its order');
     } finally {
-      await api.close();
-      await connection.close();
+      await close();
     }
   });
 

@@ -26,7 +26,6 @@ const LEASE_MARGIN_MS = 30_000;
  * `pollMs`, and at once when woken (this worker kept an event, or an attempt freed a slot).
  */
 export class Deliverer {
-  private underWay = 0;
   private readonly attempts = new Set<Promise<void>>();
   private stopped = false;
   private wakeUp: (() => void) | undefined;
@@ -57,7 +56,7 @@ export class Deliverer {
     const { policy, outbox, logger, owner } = this.deps;
     while (!this.stopped) {
       this.woken = false;
-      const free = policy.maxUnderWay - this.underWay;
+      const free = policy.maxUnderWay - this.attempts.size;
       let claimed: ClaimedDelivery[] = [];
       if (free > 0) {
         try {
@@ -92,10 +91,8 @@ export class Deliverer {
   }
 
   private track(attempt: Promise<void>): void {
-    this.underWay++;
     this.attempts.add(attempt);
     void attempt.finally(() => {
-      this.underWay--;
       this.attempts.delete(attempt);
       this.wake();
     });
