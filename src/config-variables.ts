@@ -265,14 +265,14 @@ export const variables = {
     schema: z.url({ protocol: /^https?$/ }),
     default: 'http://127.0.0.1:4010',
     description: "Base address of the eligibility service (the sandbox's by default)",
-    roles: ['worker', 'console'],
+    roles: ['worker', 'console', 'intake', 'cli'],
     required: ['worker', 'console'],
   }),
   ELIGIBILITY_CLIENT_ID: v({
     schema: z.string().min(1),
     default: 'sandbox-client',
     description: 'OAuth client id',
-    roles: ['worker', 'console'],
+    roles: ['worker', 'console', 'intake', 'cli'],
     required: ['worker', 'console'],
   }),
   ELIGIBILITY_CLIENT_SECRET: v({
@@ -280,7 +280,7 @@ export const variables = {
     default: 'sandbox-secret',
     description: 'OAuth client secret',
     secret: true,
-    roles: ['worker', 'console'],
+    roles: ['worker', 'console', 'intake', 'cli'],
     required: ['worker', 'console'],
   }),
   ELIGIBILITY_IDEMPOTENCY_HEADER: v({

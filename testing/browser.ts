@@ -44,3 +44,31 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
     }));
   });
 }
+
+/**
+ * What is wrong with the page's layout at the viewport's width: a sideways scroll, a control out of reach (one in a box
+ * that scrolls on its own is off-screen too: the page does not scroll, the person must). Source text, evaluated in the
+ * page as written (tsx would wrap named functions in a helper the page does not have).
+ */
+const LAYOUT_PROBLEMS = `(() => {
+  const limit = window.innerWidth;
+  const problems = [];
+  const width = document.documentElement.scrollWidth;
+  const describe = (e) =>
+    e.tagName.toLowerCase() + (e.className ? '.' + String(e.className).replace(/ /g, '.') : '') +
+    ' "' + (e.textContent || '').trim().slice(0, 24) + '" (' + Math.round(e.getBoundingClientRect().right) + ' px)';
+  if (width > limit) {
+    const wide = Array.from(document.querySelectorAll('body *'))
+      .filter((e) => e.getBoundingClientRect().right > limit + 1)
+      .slice(0, 4);
+    problems.push('scrolls sideways (' + width + ' px): ' + wide.map(describe).join(', '));
+  }
+  const out = Array.from(document.querySelectorAll('main a, main button, main input, main select, main textarea'))
+    .filter((e) => e.getClientRects().length > 0 && !e.closest('.visually-hidden, .skip'))
+    .filter((e) => e.getBoundingClientRect().right > limit + 1);
+  if (out.length) problems.push('controls off-screen: ' + out.slice(0, 4).map(describe).join(', '));
+  return problems;
+})()`;
+
+/** The page's layout problems at its viewport's width (none is the rule for every console page at 390 px). */
+export const layoutProblems = (page: Page): Promise<string[]> => page.evaluate(LAYOUT_PROBLEMS);

@@ -10,7 +10,8 @@ import type { EventServices } from '../src/events/services.js';
 import type { Store } from '../src/store/database.js';
 import { createConsole } from '../apps/console/server.js';
 import { createLogger } from '../src/logging.js';
-import type { PayerNames } from '../apps/console/payer-names.js';
+import type { PayerNames } from '../src/payers/payer-names.js';
+import type { Visits } from '../src/visits/index.js';
 import { testBlindIndex } from './codec.js';
 import { captureLogs } from './log-capture.js';
 
@@ -41,6 +42,10 @@ export async function startTestConsole(
     sessionSecret?: string;
     /** Payer names (the sandbox's payer endpoint); default none: pages show payer ids. */
     payers?: PayerNames;
+    /** The patients' copies (src/visits); default none. */
+    visits?: Visits;
+    /** PATIENT_ID_KEY; default the key file the configuration names, if there is one. */
+    patientIdKey?: Buffer;
   } = {},
 ): Promise<TestConsole> {
   const operator = options.operator ?? { name: 'alice', password: randomBytes(12).toString('base64url') };
@@ -62,6 +67,8 @@ export async function startTestConsole(
     ...(options.clients ? { clients: options.clients } : {}),
     ...(options.events ? { events: options.events } : {}),
     ...(options.payers ? { payers: options.payers } : {}),
+    ...(options.visits ? { visits: options.visits } : {}),
+    ...(options.patientIdKey ? { patientIdKey: options.patientIdKey } : {}),
     blindIndex: testBlindIndex(),
   });
   const url = options.listen ? (await app.listen({ host: '127.0.0.1', port: 0 })).replace(/\/$/, '') : '';

@@ -1,3 +1,4 @@
+import type { PatientCopies } from '../activities/patient.js';
 import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { loadConfig } from '../src/config.js';
@@ -10,6 +11,8 @@ import type { EmitActivities } from '../workflows/shared/event-emitter.js';
 import { startWorkflowHarness, type WorkflowHarness } from './workflow-harness.js';
 import { watchAnswers } from './documented-answers.js';
 import { boundedTeardown } from './bounded-teardown.js';
+import { PayerNames } from '../src/payers/payer-names.js';
+import { EligibilityClient } from '../src/client/index.js';
 
 /** A workflow harness with the intake API in front of it (key TEST_INTAKE_KEY, short waits), as its suites need. */
 export interface IntakeApiHarness {
@@ -35,13 +38,15 @@ export interface IntakeApiHarnessOptions {
   blindIndex?: IntakeApiOptions['blindIndex'];
   /** Patients and appointments (issue 35): PATIENT_ID_KEY and short check offsets. */
   patients?: IntakeApiOptions['patients'];
+  /** Where the worker's patients keep their copies for the front desk's day (a suite's `Visits`); default: nowhere. */
+  copies?: PatientCopies;
 }
 
 export async function startIntakeApiHarness(options: IntakeApiHarnessOptions = {}): Promise<IntakeApiHarness> {
-  const harness = await startWorkflowHarness(
-    options.sandbox,
-    options.emitActivities ? { emit: options.emitActivities } : {},
-  );
+  const harness = await startWorkflowHarness(options.sandbox, {
+    ...(options.emitActivities ? { emit: options.emitActivities } : {}),
+    ...(options.copies ? { copies: options.copies } : {}),
+  });
   const config = loadConfig('intake', {
     INTAKE_API_KEY: TEST_INTAKE_KEY,
     LOG_LEVEL: options.logs ? 'warn' : 'silent',
@@ -58,6 +63,10 @@ export async function startIntakeApiHarness(options: IntakeApiHarnessOptions = {
     ...(options.events ? { events: options.events(harness.taskQueue) } : {}),
     blindIndex: options.blindIndex ?? testBlindIndex(),
     ...(options.patients ? { patients: options.patients } : {}),
+    // Batches' results name payers from the harness's sandbox, as a deployment's from its service.
+    payers: new PayerNames(
+      new EligibilityClient(loadConfig('intake', { ELIGIBILITY_BASE_URL: harness.sandbox.url }).service),
+    ),
   });
   // Every answer the suite provokes must be one the OpenAPI document names for its route.
   const answers = watchAnswers(api);

@@ -25,8 +25,26 @@ export async function verificationAwaitingInput(
     timing: FAST,
     ...(options.tenant ? { tenant: options.tenant } : {}),
   });
+  return { workflowId, ...(await announcePendingRun(h, workflowId, options)) };
+}
+
+/**
+ * Tells a running ABA verification (one a patient's check started, say) that its run awaits input, as the webhook
+ * receiver would from the sandbox's event; unless `untilPending` is false, once its status lists the run as pending.
+ */
+export async function announcePendingRun(
+  h: WorkflowHarness,
+  workflowId: string,
+  options: { untilPending?: boolean } = {},
+) {
   const wf = client().workflow.getHandle<typeof verificationWorkflow>(workflowId);
-  const verificationId = await eventually(async () => (await wf.query(statusQuery)).verificationId);
+  // A patient's check may not have started its verification yet: asked again until it has.
+  const verificationId = await eventually(async () =>
+    wf.query(statusQuery).then(
+      (s) => s.verificationId,
+      () => undefined,
+    ),
+  );
   const [run] = await eventually(async () => {
     const runs = await h.sandbox.runs(verificationId);
     return runs.length > 0 ? runs : undefined;
@@ -36,7 +54,7 @@ export async function verificationAwaitingInput(
   if (options.untilPending !== false) {
     await eventually(async () => ((await wf.query(statusQuery)).pendingRuns.length > 0 ? true : undefined));
   }
-  return { wf, workflowId, flowRunId: run!.flowRunId };
+  return { wf, flowRunId: run!.flowRunId };
 }
 
 /** A v1 creation (of `tenant`, if given) whose response was lost: it waits for a person's decision. */

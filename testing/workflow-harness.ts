@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Worker } from '@temporalio/worker';
 import { createBatchActivities } from '../activities/batch/index.js';
-import { createPatientActivities } from '../activities/patient.js';
+import { createPatientActivities, type PatientCopies } from '../activities/patient.js';
 import { createRefreshActivities } from '../activities/refresh/index.js';
 import { createGovernorActivities } from '../activities/governor/index.js';
 import { createActivities } from '../activities/index.js';
@@ -35,13 +35,15 @@ export type HarnessWorkerOverrides = Partial<
   emit?: EmitActivities;
   /** Another harness's sandbox, which this one then leaves open when it stops; default: a new one. */
   sandbox?: TestSandbox;
+  /** Where patients keep their copies for the front desk's day (a suite's `Visits`); default: nowhere. */
+  copies?: PatientCopies;
 };
 
 export async function startWorkflowHarness(
   sandboxOverrides?: Parameters<typeof startTestSandbox>[0],
   workerOverrides: HarnessWorkerOverrides = {},
 ): Promise<WorkflowHarness> {
-  const { outcomes, emit, taskQueue = `test-${randomUUID()}`, sandbox: shared, ...overrides } = workerOverrides;
+  const { outcomes, emit, copies, taskQueue = `test-${randomUUID()}`, sandbox: shared, ...overrides } = workerOverrides;
   const sandbox = shared ?? (await startTestSandbox(sandboxOverrides));
   // Refreshes discover the patient's coverage at the sandbox's discoveries (decision 0051).
   const config = loadConfig('worker', {
@@ -56,7 +58,7 @@ export async function startWorkflowHarness(
     taskQueue,
     activities: {
       ...createActivities(service, { outcomes, ...(emit ? { emit } : {}) }),
-      ...createPatientActivities(service, { outcomes }),
+      ...createPatientActivities(service, { outcomes, ...(copies ? { copies } : {}) }),
       ...createBatchActivities({ client, taskQueue, blindIndex: testBlindIndex() }),
       ...createGovernorActivities(client),
       ...createRefreshActivities({ client }),

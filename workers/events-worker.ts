@@ -7,6 +7,9 @@ import { deliveryPolicy, EventDelivery, type DeliveryPolicy } from '../src/event
 import { eventServices, secretBox } from '../src/events/services.js';
 import { createLogger } from '../src/logging.js';
 import { openStore } from '../src/store/database.js';
+import { loadCodecKeys } from '../src/codec/keys.js';
+import { Visits } from '../src/visits/index.js';
+import type { PatientCopies } from '../activities/patient.js';
 import type { Tracing } from '../src/tracing/tracing.js';
 import type { EventActivities } from '../workflows/events/index.js';
 import type { EmitActivities } from '../workflows/shared/event-emitter.js';
@@ -55,6 +58,8 @@ const CLOSE_WAIT_MS = 10_000;
 export interface EventsSide {
   /** The service worker's local activity that keeps emitted events in the outbox. */
   emitActivities: EmitActivities;
+  /** Where patients keep their copies for the front desk's day (src/visits), in the same database. */
+  copies: PatientCopies;
   /** Creates the events worker (earlier versions' dispatchers) and starts delivering from the outbox. */
   createWorker(
     connection: NativeConnection,
@@ -81,6 +86,7 @@ export async function openEventsSide(
     const delivery = new EventDelivery(services, createLogger(config, 'events'), deliveryPolicy(config.events, policy));
     return {
       emitActivities: createEmitActivities(delivery),
+      copies: new Visits(store, config.codec.disabled ? undefined : await loadCodecKeys(config.codec)),
       async createWorker(connection, dataConverter, code) {
         const worker = await createEventsWorker({
           connection,

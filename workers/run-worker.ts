@@ -6,6 +6,7 @@ import { createPatientActivities } from '../activities/patient.js';
 import { createRefreshActivities } from '../activities/refresh/index.js';
 import { createGovernorActivities } from '../activities/governor/index.js';
 import { createActivities } from '../activities/index.js';
+import { PayerNames } from '../src/payers/payer-names.js';
 import { CallOutcomes } from '../activities/outcomes.js';
 import { RateLimitBrake } from '../activities/rate-limit-brake.js';
 import { queueStartPace } from '../activities/batch/start-pace.js';
@@ -85,12 +86,13 @@ export async function runWorker(config: Config, options: RunWorkerOptions = {}):
       : undefined;
     const activities = {
       ...createActivities(service, { outcomes, brake, ...(eventsSide ? { emit: eventsSide.emitActivities } : {}) }),
-      ...createPatientActivities(service, { outcomes, brake }),
+      ...createPatientActivities(service, { outcomes, brake, ...(eventsSide ? { copies: eventsSide.copies } : {}) }),
       ...createBatchActivities({
         client: temporal,
         taskQueue,
         tenantWeights: config.tenants.weights,
         ...(blindIndex ? { blindIndex } : {}),
+        payerNames: new PayerNames(service),
         // Its pages start their rows a little ahead of the rate the governor finds for the service's calls.
         startPace: queueStartPace(temporal, taskQueue, maxRps ?? initialRps),
       }),

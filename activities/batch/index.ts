@@ -1,3 +1,4 @@
+import type { ItemStarter } from './start-items.js';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { cancelRunningItems } from './cancel-items.js';
 import { countBatchItems } from './count.js';
@@ -27,6 +28,8 @@ export interface BatchActivityDeps {
   startPace?: StartPace;
   /** The patient search index's keys: items are started with their keyed hashes (src/blind-index). */
   blindIndex?: BlindIndexKeys;
+  /** Payer names known now (src/payers): Temporal UI shows an item's payer by name. */
+  payerNames?: ItemStarter['payerNames'];
 }
 
 /**

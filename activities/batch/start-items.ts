@@ -1,6 +1,10 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { temporalFailureKind } from '../../src/temporal/errors.js';
-import { IntakeValidationError, startVerification } from '../../src/temporal/start-verification.js';
+import {
+  IntakeValidationError,
+  startVerification,
+  type StartVerificationOptions,
+} from '../../src/temporal/start-verification.js';
 import { batchItemWorkflowId, type BatchItemMemo } from '../../workflows/batch/batch.js';
 import { BatchId } from '../../workflows/shared/search-attributes.js';
 import type { TenantWeights } from '../../workflows/shared/priority.js';
@@ -22,6 +26,8 @@ export interface ItemStarter {
   startPace?: StartPace;
   /** The patient search index's keys (src/blind-index): every item is started with its patient's keyed hashes. */
   blindIndex?: BlindIndexKeys;
+  /** Payer names known now (src/payers): Temporal UI shows an item's payer by name. */
+  payerNames?: StartVerificationOptions['payerNames'];
 }
 
 /** Whether the workflow that holds `workflowId` is this very item (an earlier attempt of this start made it). */
@@ -49,7 +55,7 @@ export type StartItemResult = 'started' | 'duplicate' | { param: string; message
  * problem; Temporal being unavailable is thrown, and the activity retries.
  */
 export async function startItem(
-  { client, taskQueue, tenantWeights, blindIndex }: ItemStarter,
+  { client, taskQueue, tenantWeights, blindIndex, payerNames }: ItemStarter,
   item: BatchItemMemo,
   input: Pick<VerificationWorkflowInput, 'request' | 'timing' | 'tenant' | 'retryWindowSeconds'>,
 ): Promise<StartItemResult> {
@@ -60,6 +66,7 @@ export async function startItem(
       ...(input.timing ? { timing: input.timing } : {}),
       ...(tenantWeights ? { tenantWeights } : {}),
       ...(blindIndex ? { blindIndex } : {}),
+      ...(payerNames ? { payerNames } : {}),
       batch: {
         ...item,
         workflowId,

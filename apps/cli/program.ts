@@ -26,6 +26,7 @@ import { registerWebhooks } from './commands/webhooks.js';
 import { registerReceiver } from './commands/receiver.js';
 import { registerWorker } from './commands/worker.js';
 import type { CliContext } from './context.js';
+import { suggestCloseCommands } from './close-commands.js';
 
 /** The `eligibility` command and every subcommand: parsing and help only; each command connects when it runs. */
 export function buildProgram(ctx: CliContext): Command {
@@ -79,5 +80,6 @@ credentials, so --as is not a sign-in but the person an administrator's tool act
   registerCodec(program, ctx);
   registerConsole(program, ctx);
   registerDev(program, ctx);
+  suggestCloseCommands(program);
   return program;
 }

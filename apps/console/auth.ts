@@ -26,7 +26,7 @@ const isOpen = (request: FastifyRequest) => {
 
 /** Where to go after signing in: a path of this console only (never another site, never `//host`). */
 export function safeNext(next: unknown): string {
-  return typeof next === 'string' && /^\/(?!\/)[A-Za-z0-9/_.:@?=&%-]*$/.test(next) ? next : '/awaiting-input';
+  return typeof next === 'string' && /^\/(?!\/)[A-Za-z0-9/_.:@?=&%-]*$/.test(next) ? next : '/today';
 }
 
 /**

@@ -6,10 +6,11 @@ import { csrfToken } from './csrf.js';
 import type { OperatorClients } from './operator-client.js';
 import { page, type PageFrame } from './views/layout.js';
 import type { Html } from './views/html.js';
-import type { PayerNames } from './payer-names.js';
+import type { PayerNames } from '../../src/payers/payer-names.js';
 import type { PayerNameMap } from './views/payer.js';
 import type { BlindIndexKeys } from '../../src/blind-index/keys.js';
 import { navCountsOf } from './nav-counts.js';
+import type { Visits } from '../../src/visits/index.js';
 
 /** What the console's pages share: the process's one Temporal client, and one per operator for what they send. */
 export interface ConsoleDeps {
@@ -26,6 +27,13 @@ export interface ConsoleDeps {
   payers?: PayerNames;
   /** The patient search index's keys; without them the search by name or member id says it is off. */
   blindIndex?: BlindIndexKeys;
+  /**
+   * The patients' copies in the database (src/visits): today's visits, and patients found by name or member id; without
+   * them neither is shown.
+   */
+  visits?: Visits;
+  /** PATIENT_ID_KEY, loaded once when first asked: a practice's reference gives its patient's id; undefined: off. */
+  patientIdKey?: () => Promise<Buffer | undefined>;
 }
 
 /** The names of the payers a page shows (none without the service, or past the short wait). */

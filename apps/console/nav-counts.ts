@@ -12,14 +12,14 @@ const perRequest = new WeakMap<FastifyRequest, NavCounts>();
 export const navCountsOf = (request: FastifyRequest): NavCounts | undefined => perRequest.get(request);
 
 /**
- * Counts for the navigation of every page an operator opens: four visibility counts, kept 15 s per set of tenants so
- * a busy team costs the server a few counts a minute. A count that fails leaves the navigation without numbers: the
- * page itself still opens.
+ * Counts for the navigation of every page an operator opens, a form's answer page too (a refused answer is a page):
+ * four visibility counts, kept 15 s per set of tenants so a busy team costs the server a few counts a minute. A count
+ * that fails leaves the navigation without numbers: the page itself still opens.
  */
 export function navCountsHook(client: Client, ttlMs = 15_000) {
   const cache = new LRUCache<string, NavCounts>({ max: 500, ttl: ttlMs });
   return async (request: FastifyRequest): Promise<void> => {
-    if (request.method !== 'GET' || request.url.startsWith('/assets/')) return;
+    if (request.url.startsWith('/assets/')) return;
     let tenants: readonly string[] | null;
     try {
       tenants = operatorOf(request).tenants;

@@ -69,7 +69,7 @@ export function oidcRoutes(app: FastifyInstance, sources: OperatorSources, clien
   app.get(OIDC_CALLBACK_PATH, { config: callback }, async (request, reply) => {
     // One use: the cookie is cleared here, and the provider's code is single-use besides.
     const pending = takePending(request, reply);
-    if (!pending) return refuse(request, reply, '?', 'no-sign-in-under-way', '/awaiting-input');
+    if (!pending) return refuse(request, reply, '?', 'no-sign-in-under-way', '/today');
     let claims: OidcClaims;
     try {
       claims = await client.complete(new URL(request.url, 'http://callback').search, pending);

@@ -40,12 +40,16 @@ import { navCountsHook } from './nav-counts.js';
 import { applyWall, hideAdminRoutes } from './owned.js';
 import { recordRefusals } from './audit.js';
 import { ASSETS_PREFIX, consoleRouteRules } from './route-rules.js';
-import type { PayerNames } from './payer-names.js';
+import type { PayerNames } from '../../src/payers/payer-names.js';
 import { patientPages } from './pages/patient.js';
 import { coverageChangePages } from './pages/coverage-changes.js';
 import { schedulePages } from './pages/schedules.js';
+import { todayPages } from './pages/today.js';
 import type { Store } from '../../src/store/database.js';
 import type { BlindIndexKeys } from '../../src/blind-index/keys.js';
+import { loadPatientIdKey } from '../../src/patients/id-key.js';
+import type { Visits } from '../../src/visits/index.js';
+import { patientsPages } from './pages/patients.js';
 import { registerSession } from './session.js';
 import { ConsoleSignInThrottle } from './sign-in-throttle.js';
 import type { SignInLimits } from '../../src/access/sign-in-throttle.js';
@@ -55,7 +59,7 @@ import { page } from './views/layout.js';
 const ASSETS = fileURLToPath(new URL('./assets/', import.meta.url));
 
 export interface ConsoleOptions {
-  config: Pick<Config, 'console' | 'temporal' | 'codec'>;
+  config: Pick<Config, 'console' | 'temporal' | 'codec'> & Partial<Pick<Config, 'patients'>>;
   /** The process's one Temporal client (its converter decrypts payloads); no request opens a connection of its own. */
   client: Client;
   logger: Logger;
@@ -81,8 +85,12 @@ export interface ConsoleOptions {
   events?: EventServices;
   /** The patient search index's keys (src/blind-index); without them the search by name or member id is off. */
   blindIndex?: BlindIndexKeys;
-  /** Payer names from the service's payer endpoint, cached (`payer-names.ts`); without them pages show payer ids. */
+  /** Payer names from the service's payer endpoint, cached (`src/payers/payer-names.ts`); without them pages show payer ids. */
   payers?: PayerNames;
+  /** The patients' copies (src/visits, DATABASE_URL): today's visits, and finding patients by name or member id. */
+  visits?: Visits;
+  /** PATIENT_ID_KEY; default the one `config.patients` names, loaded when a patient is first looked up by reference. */
+  patientIdKey?: Buffer;
   /** Failed sign-ins allowed per name and per address (default SIGN_IN_LIMITS; tests shorten the windows). */
   signInLimits?: SignInLimits;
 }
@@ -128,11 +136,26 @@ export function requireConsoleSecrets(config: Config['console'], options: { dire
   };
 }
 
+/** The patient id key, loaded once; a setting that cannot work is logged (by name) and leaves the lookup off. */
+function patientIdKeyOf(options: ConsoleOptions, log: FastifyBaseLogger): () => Promise<Buffer | undefined> {
+  const patients = options.config.patients;
+  let loading: Promise<Buffer | undefined> | undefined;
+  return () =>
+    (loading ??= options.patientIdKey
+      ? Promise.resolve(options.patientIdKey)
+      : patients
+        ? loadPatientIdKey(patients).catch((err: unknown) => {
+            log.warn({ err: (err as Error).message }, 'patient id key unusable: patients are not found by reference');
+            return undefined;
+          })
+        : Promise.resolve(undefined));
+}
+
 function errorPage(title: string, message: string): string {
   return page(
     { title },
     html`<p>${message}</p>
-      <p><a href="/awaiting-input">Back to the console</a></p>`,
+      <p><a href="/today">Back to the console</a></p>`,
   );
 }
 
@@ -164,6 +187,8 @@ export function createConsole(options: ConsoleOptions): FastifyInstance {
     audit: options.audit,
     ...(options.payers ? { payers: options.payers } : {}),
     ...(options.blindIndex ? { blindIndex: options.blindIndex } : {}),
+    ...(options.visits ? { visits: options.visits } : {}),
+    patientIdKey: patientIdKeyOf(options, loggerInstance),
   };
   const endpointDeps = { ...deps, ...(options.events ? { events: options.events } : {}) };
   // Every route declares its access, the object it owns and its audit (src/access/route-declarations.ts): the console
@@ -243,7 +268,7 @@ export function createConsole(options: ConsoleOptions): FastifyInstance {
   };
   void app.register((routes, _options, done) => {
     const home = { access: { role: 'viewer' }, owns: 'none', audit: { none: 'a redirect' } } as const;
-    routes.get('/', { config: home }, (_request, reply) => reply.redirect('/awaiting-input', 303));
+    routes.get('/', { config: home }, (_request, reply) => reply.redirect('/today', 303));
     // Browsers ask for it on every page; no icon, and no 401 in their console for it.
     const icon = { access: { open: 'no icon' }, owns: 'none', audit: { none: 'an empty answer' } };
     routes.get('/favicon.ico', { config: icon }, (_request, reply) => reply.code(204).send());
@@ -254,6 +279,7 @@ export function createConsole(options: ConsoleOptions): FastifyInstance {
     });
     authRoutes(routes, sources, options.audit, oidc && { displayName: oidc.displayName }, throttle);
     if (oidc) oidcRoutes(routes, sources, new OidcClient(oidc), options.audit);
+    todayPages(routes, deps);
     awaitingInputPages(routes, deps);
     needsReviewPages(routes, deps);
     batchPages(routes, deps);
@@ -261,6 +287,7 @@ export function createConsole(options: ConsoleOptions): FastifyInstance {
     findPatientPages(routes, deps);
     worklistPages(routes, deps);
     patientPages(routes, deps);
+    patientsPages(routes, deps);
     coverageChangePages(routes, deps);
     schedulePages(routes, deps);
     eventEndpointPages(routes, endpointDeps);

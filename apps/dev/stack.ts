@@ -15,7 +15,7 @@ import { FailedKeys } from '../intake-api/api-key.js';
 import { devIntakeKey } from './intake-key.js';
 import { createLogger } from '../../src/logging.js';
 import { createConsole } from '../console/server.js';
-import { PayerNames } from '../console/payer-names.js';
+import { PayerNames } from '../../src/payers/payer-names.js';
 import { EligibilityClient } from '../../src/client/index.js';
 import { devConsole, devOperatorName } from './console-operator.js';
 import { ensureRefreshSchedule } from '../../src/schedules/refresh-schedules.js';
@@ -34,6 +34,8 @@ import { loadAuditSigning } from '../../src/audit/signing.js';
 import { openStore, type Store } from '../../src/store/database.js';
 import { mintCodecToken } from '../../src/access/codec-tokens.js';
 import { eventServices, secretBox } from '../../src/events/services.js';
+import { sealingKeys } from '../../src/codec/sealing.js';
+import { Visits } from '../../src/visits/index.js';
 import { startEmbeddedDatabase } from '../../src/store/embedded.js';
 
 export interface DevStackOptions {
@@ -282,6 +284,8 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
       log(`Made a local patient id key in ${config.patients.idKeyFile}`);
     }
     const patientIdKey = await loadPatientIdKey(config.patients);
+    // One cache of payer names for the console's pages and both services' batch results.
+    const payers = new PayerNames(new EligibilityClient(config.service));
     const intake = createIntakeApi({
       config,
       client: temporal.client,
@@ -292,6 +296,7 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
       events,
       ...(blindIndex ? { blindIndex } : {}),
       ...(patientIdKey ? { patients: { idKey: patientIdKey } } : {}),
+      payers,
     });
     const intakeUrl = await listen(intake, config.intake.host, config.intake.port, 'intake API');
     stops.push(() => intake.close());
@@ -308,7 +313,8 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
       clients,
       events,
       ...(blindIndex ? { blindIndex } : {}),
-      payers: new PayerNames(new EligibilityClient(config.service)),
+      payers,
+      visits: new Visits(store, await sealingKeys(config)),
     });
     const consoleUrl = await listen(consoleApp, config.console.host, config.console.port, 'operator console');
     stops.push(() => consoleApp.close());

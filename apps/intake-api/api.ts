@@ -68,6 +68,8 @@ export interface IntakeApiOptions {
   blindIndex?: IntakeDeps['blindIndex'];
   /** Patients and appointments (issue 35), with PATIENT_ID_KEY; without it their routes answer 503. */
   patients?: IntakeDeps['patients'];
+  /** Payer names (src/payers), for batches' results; without them a results row names its payer by id. */
+  payers?: IntakeDeps['payers'];
 }
 
 /**
@@ -90,7 +92,17 @@ export function createIntakeApi(options: IntakeApiOptions): FastifyInstance {
     ...(options.batchTiming ? { batchTiming: options.batchTiming } : {}),
     ...(options.events ? { events: options.events } : {}),
     ...(options.blindIndex ? { blindIndex: options.blindIndex } : {}),
-    ...(options.patients ? { patients: options.patients } : {}),
+    // A patient is booked with the search index's hashes: the same keys as every other start of the API.
+    ...(options.patients
+      ? {
+          patients: {
+            ...(options.blindIndex ? { blindIndex: options.blindIndex } : {}),
+            ...(options.payers ? { payerNames: options.payers } : {}),
+            ...options.patients,
+          },
+        }
+      : {}),
+    ...(options.payers ? { payers: options.payers } : {}),
   };
   // Typed as Fastify's base logger so the app keeps Fastify's default instance type.
   const loggerInstance: FastifyBaseLogger = logger.child({ component: 'intake-api' });

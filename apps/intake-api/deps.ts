@@ -9,6 +9,7 @@ import type { IntakeAccess } from './access.js';
 import type { BlindIndexKeys } from '../../src/blind-index/keys.js';
 import type { EventServices } from '../../src/events/services.js';
 import type { Patients } from '../../src/patients/patients.js';
+import type { PayerNameSource } from '../../src/batches/results.js';
 
 /** Event endpoints, their log and the outbox (docs/integrating/events.md): with the database only. */
 export type IntakeEvents = EventServices;
@@ -42,6 +43,8 @@ export interface IntakeDeps {
   events?: IntakeEvents;
   /** Patients (issue 35): their id key and check policy; without them their routes answer 503 `patients_unavailable`. */
   patients?: IntakePatients;
+  /** Payer names from the service's payer endpoint (src/payers), for batches' results; without them rows name ids. */
+  payers?: PayerNameSource;
 }
 
 /** What the patient routes need beyond the Temporal client: PATIENT_ID_KEY, and shortened timings in tests. */

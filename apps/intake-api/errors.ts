@@ -111,6 +111,8 @@ function refusal(err: unknown, owns: Owned | undefined): IntakeAnswer | undefine
         return new IntakeAnswer(409, { error: 'appointment_cancelled', param: 'appointmentId', message: 'cancelled' });
       case FailureType.BatchCancelled:
         return new IntakeAnswer(409, { error: 'batch_cancelled', message: failure.message });
+      case FailureType.NothingToResubmit:
+        return new IntakeAnswer(409, { error: 'nothing_to_resubmit', param: 'outcomes', message: failure.message });
       case FailureType.NotAwaitingReview:
         return new IntakeAnswer(409, { error: 'not_awaiting_review', message: failure.message });
     }

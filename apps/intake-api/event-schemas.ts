@@ -70,10 +70,13 @@ export const Endpoint = describes<EndpointView>()(
       .string()
       .optional()
       .describe('`gone` (it answered 410), `failing` (every delivery failed for the whole retry window), `disabled`'),
-    disabledAt: z.string().optional(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-    previousSecretExpiresAt: z.string().optional().describe('During a rotation: until when the old secret also signs'),
+    disabledAt: z.iso.datetime().optional(),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+    previousSecretExpiresAt: z.iso
+      .datetime()
+      .optional()
+      .describe('During a rotation: until when the old secret also signs'),
   }),
 ).meta({ id: 'EventEndpoint' });
 
@@ -109,8 +112,8 @@ export const Delivery = describes<DeliveryView>()(
     statusCode: z.number().optional(),
     errorType: z.string().optional().describe('`timeout`, `network`, or `http_<status>`'),
     latencyMs: z.number().optional(),
-    attemptedAt: z.string(),
-    nextRetryAt: z.string().optional(),
+    attemptedAt: z.iso.datetime(),
+    nextRetryAt: z.iso.datetime().optional(),
   }),
 ).meta({ id: 'EventDelivery' });
 

@@ -115,6 +115,21 @@ function withRetryAfter(document: OpenApiObject): OpenApiObject {
   return document;
 }
 
+type Components = Record<string, { examples?: unknown[] } | undefined>;
+
+/**
+ * zod leaves a schema's examples out of its input form when the schema transforms (a date of birth given as ISO is
+ * handed on as MM/DD/YYYY): a body's component (`…Input`) takes its examples from the same schema's output form.
+ */
+function withInputExamples(document: OpenApiObject): OpenApiObject {
+  const schemas = (document as { components?: { schemas?: Components } }).components?.schemas ?? {};
+  for (const [name, schema] of Object.entries(schemas)) {
+    const examples = name.endsWith('Input') ? schemas[name.slice(0, -'Input'.length)]?.examples : undefined;
+    if (schema && examples && !schema.examples) schema.examples = examples;
+  }
+  return document;
+}
+
 type Headed = { parameters?: { in: string; name: string }[]; responses?: Record<string, { headers?: object }> };
 
 /** The 200 and 202 of an operation that takes `Prefer` name the `Preference-Applied` header it answers with. */
@@ -286,7 +301,9 @@ export function intakeOpenApiOptions(): FastifyDynamicSwaggerOptions {
     transformObject: (document) =>
       withUploads(
         withUnstatedRefusals(
-          closeRequestObjects(withPreferenceApplied(withRetryAfter(jsonSchemaTransformObject(document)))),
+          closeRequestObjects(
+            withPreferenceApplied(withRetryAfter(withInputExamples(jsonSchemaTransformObject(document)))),
+          ),
         ),
       ),
   };

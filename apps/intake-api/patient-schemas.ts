@@ -1,6 +1,12 @@
 import { z } from 'zod';
-import { IntakeRequestV2 } from '../../src/contract/index.js';
-import { AppointmentFields, DateOfService, PatientRef, TimeZone } from '../../src/patients/appointment-fields.js';
+import { RecordedVerificationPatient } from '../../src/contract/index.js';
+import {
+  AppointmentFields,
+  DateOfService,
+  PatientRef,
+  StartTime,
+  TimeZone,
+} from '../../src/patients/appointment-fields.js';
 import { APPOINTMENT_ID_PATTERN } from '../../src/patients/patients.js';
 import { PATIENT_ID_PATTERN } from '../../src/patients/patient-id.js';
 import { TenantSchema } from '../../src/temporal/tenant.js';
@@ -30,9 +36,10 @@ export const NewAppointmentRequest = z.strictObject({ ...AppointmentFields, tena
   examples: [
     {
       patientRef: 'MRN-0042',
-      patient: { firstName: 'Ada', lastName: 'Lovelace', dateOfBirth: '12/10/1985', memberId: 'M1234567' },
+      patient: { firstName: 'Ada', lastName: 'Lovelace', dateOfBirth: '1985-12-10', memberId: 'M1234567' },
       payerId: '60054',
       dateOfService: '2026-12-14',
+      startTime: '09:30',
       timeZone: 'America/Chicago',
       specialtyCode: 'PRC',
       placeOfServiceCode: '11',
@@ -41,11 +48,14 @@ export const NewAppointmentRequest = z.strictObject({ ...AppointmentFields, tena
 });
 
 export const RescheduleRequest = z
-  .strictObject({ dateOfService: DateOfService, timeZone: TimeZone.optional() })
+  .strictObject({ dateOfService: DateOfService, timeZone: TimeZone.optional(), startTime: StartTime.optional() })
   .meta({ id: 'RescheduleRequest', examples: [{ dateOfService: '2026-12-14', timeZone: 'America/Chicago' }] });
 
+/** An instant in an answer: ISO 8601 in UTC (`2026-12-11T06:00:00.000Z`), as the service gives its own. */
+const Instant = z.iso.datetime();
+
 const Check = z.object({
-  at: z.number().describe('Epoch ms'),
+  at: Instant.describe('When the check falls (or fell) due'),
   reuseWithinSeconds: z.number(),
   state: z.enum(['waiting', 'verified', 'reused', 'skipped']),
   verificationWorkflowId: z.string().optional(),
@@ -55,9 +65,10 @@ export const AppointmentResponse = z
   .object({
     appointmentId: z.string(),
     status: z.enum(['scheduled', 'cancelled']),
-    dateOfService: z.string(),
+    dateOfService: z.string().describe('YYYY-MM-DD'),
+    startTime: StartTime.optional(),
     timeZone: z.string(),
-    dayStartsAt: z.number(),
+    dayStartsAt: Instant.describe('00:00 of `dateOfService` in `timeZone`'),
     payerId: z.string().optional(),
     specialtyCode: z.string(),
     placeOfServiceCode: z.string(),
@@ -71,7 +82,7 @@ export const BookedAppointmentResponse = z
   .meta({ id: 'BookedAppointment' });
 
 const CoverageEntry = z.object({
-  at: z.number(),
+  at: Instant.describe('When the verification ended'),
   outcome: z.enum(OUTCOMES),
   coverage: z.enum(['covered', 'no-coverage', 'failed']),
   payerId: z.string().optional(),
@@ -92,13 +103,16 @@ export const CoverageChangeFields = z.object({
   previousPayerId: z.string().optional(),
 });
 
-export const CoverageChangeResponse = CoverageChangeFields.extend({ at: z.number() }).meta({ id: 'CoverageChange' });
+export const CoverageChangeResponse = CoverageChangeFields.extend({
+  at: Instant.describe('When the change was found'),
+  seenAt: Instant.optional().describe('When it was marked seen: until then it is on the Changes list'),
+}).meta({ id: 'CoverageChange' });
 
 export const PatientResponse = z
   .object({
     patientId: z.string(),
     tenant: z.string(),
-    patient: IntakeRequestV2.shape.patient.optional(),
+    patient: RecordedVerificationPatient.optional().describe('As held: the date of birth in the service’s MM/DD/YYYY'),
     appointments: z.array(AppointmentResponse),
     timeline: z.array(CoverageEntry),
     changes: z.array(CoverageChangeResponse),

@@ -60,7 +60,7 @@ export const VerificationIntakeRequest = z
       {
         id: 'intake-2026-0001',
         payerId: '60054',
-        patient: { firstName: 'Ada', lastName: 'Lovelace', dateOfBirth: '12/10/1985', memberId: 'M1234567' },
+        patient: { firstName: 'Ada', lastName: 'Lovelace', dateOfBirth: '1985-12-10', memberId: 'M1234567' },
         placeOfServiceCode: '11',
         specialtyCode: 'PRC',
       },

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { PayerNames } from '../../apps/console/payer-names.js';
+import { PayerNames } from '../../src/payers/payer-names.js';
 import { AuditTrail } from '../../src/audit/audit-trail.js';
 import { EligibilityClient } from '../../src/client/index.js';
 import { loadConfig } from '../../src/config.js';

@@ -23,3 +23,9 @@ export function resultsFor(person: { role: OperatorRole }, rows: BatchResultRow[
   if (!masksPatients(person)) return rows;
   return rows.map((row) => (row.memberId !== undefined ? { ...row, memberId: maskMemberId(row.memberId) } : row));
 }
+
+const initial = (name: string) => (name.trim() ? `${[...name.trim()][0]!.toUpperCase()}.` : '');
+
+/** A name by its initials (`H. L.`): a viewer tells the rows of a list apart without reading whom they name. */
+export const maskName = (firstName: string, lastName: string): string =>
+  [initial(firstName), initial(lastName)].filter(Boolean).join(' ') || HIDDEN;

@@ -104,10 +104,15 @@ async function bookRow(
     if (held?.status === 'cancelled') {
       return { status: 'rejected', ...ids, param: 'appointmentRef', message: 'the appointment is cancelled' };
     }
-    if (held === undefined || (held.dateOfService === row.dateOfService && held.timeZone === timeZone)) {
+    const sameTime = row.startTime === undefined || row.startTime === held?.startTime;
+    if (held === undefined || (held.dateOfService === row.dateOfService && held.timeZone === timeZone && sameTime)) {
       return { status: 'unchanged', ...ids };
     }
-    await rescheduleAppointment(patients, appointmentId, { dateOfService: row.dateOfService, timeZone });
+    await rescheduleAppointment(patients, appointmentId, {
+      dateOfService: row.dateOfService,
+      timeZone,
+      ...(row.startTime !== undefined ? { startTime: row.startTime } : {}),
+    });
     return { status: 'rescheduled', ...ids };
   } catch (err) {
     const refusal = refusalOf(err);

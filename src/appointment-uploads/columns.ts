@@ -13,6 +13,7 @@ export const UPLOAD_COLUMNS = [
   'memberId',
   'payerId',
   'dateOfService',
+  'startTime',
   'timeZone',
   'specialtyCode',
   'placeOfServiceCode',

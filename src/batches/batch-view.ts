@@ -9,6 +9,7 @@ import {
 } from '../../workflows/shared/stages.js';
 import type { BatchCounts } from '../../workflows/batch/batch.js';
 import { fields, table, type Cell } from '../text-format.js';
+import { batchStateWords } from './state-words.js';
 
 /** How each item ended or stands, one line per non-zero count, with the group it counts in (the stage table's). */
 export function outcomeTable(counts: BatchCounts): string {
@@ -50,7 +51,7 @@ export function batchFields(view: BatchView): string {
     ['label', view.label],
     ['submitted by', view.submittedBy],
     ['workflowId', view.workflowId],
-    ['state', view.state],
+    ['state', `${view.state} (${batchStateWords(view)})`],
     ['items', view.counts.items],
     ['invalid rows', view.counts.invalid || undefined],
     ['progress', groupLine(view.counts)],

@@ -55,8 +55,3 @@ export function outcomesCondition(outcomes: readonly ItemOutcome[]): Condition {
     ...byStatus.map(withStatus),
   );
 }
-
-/** A visibility condition that keeps the running items at `stage`. */
-export function stageCondition(stage: RunningStage): Condition {
-  return and(withStatus('Running'), is(VerificationStage, stage));
-}

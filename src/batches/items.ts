@@ -1,10 +1,9 @@
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
-import { batchItemWorkflowId } from '../../workflows/batch/batch.js';
+import { z } from 'zod';
 import type { ItemOutcome, RunningStage } from '../../workflows/shared/stages.js';
 import { DiscoveryId, PayerId, VerificationId } from '../../workflows/shared/search-attributes.js';
-import { itemMemo, itemsQuery, itemState, outcomesCondition, stageCondition } from './item-state.js';
-import { withWorkflowIdIn } from '../temporal/visibility-query.js';
-import { visibilityPage } from '../temporal/visibility-page.js';
+import { itemMemo, itemsQuery, itemState } from './item-state.js';
+import { pageToken, readPageToken } from '../pages.js';
 
 /** One item of a batch as visibility shows it: identifiers and where it stands, never patient data. */
 export interface BatchItemView {
@@ -48,61 +47,54 @@ export function itemView(info: WorkflowExecutionInfo): BatchItemView | undefined
   };
 }
 
-/**
- * Marks the items a later round replaced. A replacement's id is derived (round, row or caller id), so one visibility
- * list by workflow id answers for a whole page; a replacement started a moment ago may not show yet.
- */
-async function markSuperseded(client: Client, batchId: string, items: BatchItemView[], rounds: number) {
-  const candidates = new Map<string, BatchItemView>();
-  for (const item of items) {
-    for (let round = item.round + 1; round <= rounds; round += 1) {
-      candidates.set(batchItemWorkflowId(batchId, item.row, item.callerId, round), item);
-    }
-  }
-  // A caller id may hold a quote, which cannot go inside the query's string: such an attempt is shown as latest.
-  const ids = [...candidates.keys()].filter((id) => !/['"\\]/.test(id));
-  for (let at = 0; at < ids.length; at += 100) {
-    const query = itemsQuery(batchId, withWorkflowIdIn(ids.slice(at, at + 100)));
-    for await (const info of client.workflow.list({ query })) {
-      const replaced = candidates.get(info.workflowId);
-      if (replaced) replaced.superseded = true;
-    }
-  }
-}
-
 export interface ListItemsOptions {
   stage?: RunningStage;
   outcome?: ItemOutcome;
   pageSize: number;
   pageToken?: string;
-  /** The batch's resubmission rounds so far (its memo's `round`): attempts of earlier rounds may be superseded. */
-  rounds: number;
   /** Include attempts a resubmission replaced (default: only each row's latest). */
   superseded?: boolean;
 }
 
-/** A page of a batch's items, newest first, optionally at one stage or with one outcome. */
+/** The row and round of the last item shown. */
+const RowCursor = z.object({ r: z.number().int(), n: z.number().int() });
+const byRow = (a: BatchItemView, b: BatchItemView) => a.row - b.row || a.round - b.round;
+
+/**
+ * A page of a batch's items in row order (the order of the submitted file; a row's attempts by round), optionally at
+ * one stage or with one outcome. Visibility has no order by a memo's row (SQL visibility takes no ORDER BY), so every
+ * attempt of the batch is read (at most MAX_BATCH_ITEMS per round), sorted, and a page cut after the cursor: the row
+ * and round last shown, so pages stay in order while items move meanwhile. A row's latest attempt is the one of its
+ * highest round; the others were replaced by a resubmission.
+ */
 export async function listBatchItems(
   client: Client,
   batchId: string,
   options: ListItemsOptions,
 ): Promise<{ items: BatchItemView[]; nextPageToken?: string }> {
-  const condition = options.stage
-    ? [stageCondition(options.stage)]
-    : options.outcome
-      ? [outcomesCondition([options.outcome])]
-      : [];
-  const page = await visibilityPage(client, itemsQuery(batchId, ...condition), 'batch-items', {
-    limit: options.pageSize,
-    ...(options.pageToken ? { pageToken: options.pageToken } : {}),
-  });
-  const items = page.infos
-    .flatMap((info) => itemView(info) ?? [])
-    // The condition narrows; the item's own reading decides (a failed workflow's stage may be any).
-    .filter((item) => !options.outcome || item.outcome === options.outcome);
-  if (options.rounds > 0) await markSuperseded(client, batchId, items, options.rounds);
+  const cursor = options.pageToken ? readPageToken('batch-items', options.pageToken, RowCursor) : undefined;
+  const all: BatchItemView[] = [];
+  for await (const info of client.workflow.list({ query: itemsQuery(batchId), pageSize: 1000 })) {
+    const view = itemView(info);
+    if (view) all.push(view);
+  }
+  const latest = new Map<number, number>();
+  for (const item of all) latest.set(item.row, Math.max(latest.get(item.row) ?? 0, item.round));
+  for (const item of all) item.superseded = item.round < (latest.get(item.row) ?? 0);
+  const wanted = all
+    .filter((item) => options.superseded || !item.superseded)
+    .filter((item) => (options.stage ? item.stage === options.stage : true))
+    .filter((item) => (options.outcome ? item.outcome === options.outcome : true))
+    .sort(byRow);
+  const after = cursor
+    ? wanted.filter((item) => item.row > cursor.r || (item.row === cursor.r && item.round > cursor.n))
+    : wanted;
+  const items = after.slice(0, options.pageSize);
+  const last = items.at(-1);
   return {
-    items: options.superseded ? items : items.filter((item) => !item.superseded),
-    ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}),
+    items,
+    ...(last && after.length > items.length
+      ? { nextPageToken: pageToken('batch-items', { r: last.row, n: last.round }) }
+      : {}),
   };
 }

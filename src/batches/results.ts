@@ -12,6 +12,7 @@ import { itemView, type BatchItemView } from './items.js';
 import { itemsQuery } from './item-state.js';
 import { inLanes } from './lanes.js';
 import { startInput } from './start-input.js';
+import type { PayerNames } from '../payers/payer-names.js';
 
 /**
  * One row of a batch's results. `outcome` is how its item ended (`completed`, `failed`, `no-coverage`, …), its stage
@@ -151,12 +152,21 @@ async function pageRows(client: Client, batchId: string, page: number): Promise<
   ];
 }
 
+/** Where results find payers' names (src/payers): without it, a row names its payer only when a discovery did. */
+export type PayerNameSource = Pick<PayerNames, 'names' | 'nameNow'>;
+
 /**
  * Every row of a batch, in row order: each item by its latest attempt (what visibility shows, plus what its closed
  * workflow's result holds: discovery, failure field), and the rows that are not items from the pages. Meant for a
- * batch that has settled; a row still running shows its stage.
+ * batch that has settled; a row still running shows its stage. A row's payer is its discovery's, else the one it was
+ * verified with, named from `payers` when the discovery did not name it.
  */
-export async function batchResults(client: Client, batchId: string, pages: number): Promise<BatchResultRow[]> {
+export async function batchResults(
+  client: Client,
+  batchId: string,
+  pages: number,
+  payers?: PayerNameSource,
+): Promise<BatchResultRow[]> {
   const rows = new Map<number, BatchResultRow>();
   const pageNumbers = Array.from({ length: pages }, (_, i) => i + 1);
   for (const list of await inLanes(pageNumbers, 4, (page) => pageRows(client, batchId, page))) {
@@ -178,8 +188,15 @@ export async function batchResults(client: Client, batchId: string, pages: numbe
       outcome: view.outcome ?? view.stage ?? 'running',
       ...(view.verificationId ? { verificationId: view.verificationId } : {}),
       ...(view.discoveryId ? { discoveryId: view.discoveryId } : {}),
+      ...(view.payerId ? { payerId: view.payerId } : {}),
       ...read[i],
     });
   });
-  return [...rows.values()].sort((a, b) => a.row - b.row);
+  const sorted = [...rows.values()].sort((a, b) => a.row - b.row);
+  if (!payers) return sorted;
+  const names = await payers.names(sorted.filter((row) => !row.payerName).map((row) => row.payerId));
+  return sorted.map((row) => {
+    const name = row.payerId && !row.payerName ? names.get(row.payerId)?.name : undefined;
+    return name ? { ...row, payerName: name } : row;
+  });
 }

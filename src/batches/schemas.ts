@@ -153,7 +153,7 @@ export const BatchStatusResponse = describes<BatchStatus>()(
     state: z
       .enum(Object.keys(BATCH_STATE_TABLE) as [BatchState, ...BatchState[]])
       .describe(
-        'starting, running, settled, finished (open for resubmission until closesAt), cancelling, cancelled, closed, terminated, failed',
+        'starting, running, settled (nothing on its way, but items waiting for a person or in their grace period have not ended: `groups` counts them), finished (every item has ended; open for resubmission until closesAt), cancelling, cancelled, closed, terminated, failed',
       ),
     status: z.string().describe('Temporal execution status of the batch workflow'),
     counts: BatchCountsSchema.describe('Each item once, by its latest attempt: the parts add up to items'),

@@ -23,6 +23,7 @@ import { inLanes } from './lanes.js';
 import { paginate } from './prepare.js';
 import { retryUnavailable } from './retry-unavailable.js';
 import { WorkflowType } from '../../workflows/shared/workflow-types.js';
+import { startMetadata } from '../../workflows/shared/start-metadata.js';
 
 /** What a batch is made of, validated: its id, its rows and what every item carries. */
 export interface BatchSubmission {
@@ -118,6 +119,12 @@ export async function submitBatch(
         // A page stored by an earlier, interrupted submission is kept; one that ended unreleased is stored again.
         workflowIdConflictPolicy: 'USE_EXISTING',
         workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+        ...startMetadata('Batch page', {
+          batchId,
+          page: String(input.page),
+          items: String(input.items.length),
+          ...(itemOptions.tenant ? { tenant: itemOptions.tenant } : {}),
+        }),
       }),
     );
     options.onPage?.((stored += 1), pages.length);
@@ -144,6 +151,11 @@ export async function submitBatch(
         priority,
         // What followers read before the batch's first workflow task has run.
         memo: { [BATCH_MEMO_KEY]: initialMemo(input, submission) },
+        ...startMetadata('Batch', {
+          batchId,
+          items: String(input.pageItems.reduce((a, b) => a + b, 0)),
+          ...(input.tenant ? { tenant: input.tenant } : {}),
+        }),
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
         workflowIdConflictPolicy: 'FAIL',
       }),

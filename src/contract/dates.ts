@@ -58,3 +58,13 @@ export function dateOfBirthProblem(text: string, nowMs: number): string | undefi
   if (isAfterToday(text, nowMs)) return 'a date of birth cannot be in the future';
   return undefined;
 }
+
+/** ISO 8601's calendar date (`YYYY-MM-DD`), the intake's other form of a date of birth, in the service's year range. */
+export const ISO_DATE_OF_BIRTH_PATTERN = /^(19|20)\d\d-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$/;
+
+/** `YYYY-MM-DD` as the service's `MM/DD/YYYY`; any other text as it is (the service's pattern judges it). */
+export function serviceDateOfBirth(text: string): string {
+  if (!ISO_DATE_OF_BIRTH_PATTERN.test(text)) return text;
+  const [year, month, day] = text.split('-');
+  return `${month}/${day}/${year}`;
+}

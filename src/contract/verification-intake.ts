@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { CallerId, PlaceOfServiceCode, SpecialtyCode, Uuid } from './common.js';
+import { CallerId, DATE_OF_BIRTH_PATTERN, PlaceOfServiceCode, RealDateOfBirth, SpecialtyCode, Uuid } from './common.js';
+import { ISO_DATE_OF_BIRTH_PATTERN, serviceDateOfBirth } from './dates.js';
 import { firstInvalidParam } from './errors.js';
 import { PLAIN } from './issue-words.js';
 import { RecordedSubscriber, RecordedVerificationPatient, Subscriber, VerificationPatient } from './patient.js';
@@ -15,7 +16,8 @@ import { Npi, TaxonomyCode } from './verification.js';
  *   accepts, or old histories stop replaying, and it must never read the clock.
  * - `IntakeRequest`, what the edges (intake API, CLI, intake files) accept: the shape plus the project's own limits
  *   (`INTAKE_LIMITS`), well-formed Unicode in every string, and dates of birth that exist and are not in the future
- *   (read against the real clock, which is why workflows never parse with it). `validateIntake` runs it.
+ *   (read against the real clock, which is why workflows never parse with it), given as ISO `YYYY-MM-DD` or the
+ *   service's `MM/DD/YYYY` and parsed into the service's form. `validateIntake` runs it.
  */
 const Common = {
   id: CallerId.optional(),
@@ -108,14 +110,33 @@ const IntakeCallerId = CallerId.refine(...wellFormed);
 const IntakeIdentifier = text(INTAKE_LIMITS.identifier);
 const IntakeName = text(INTAKE_LIMITS.name);
 
+/**
+ * A date of birth as an integrator sends it: ISO `YYYY-MM-DD` (every date field of the intake takes it) or the
+ * service's `MM/DD/YYYY`. Parsed into the service's form, so the workflow's input, the index and the service see one.
+ */
+export const IntakeDateOfBirth = z
+  .string()
+  .regex(
+    new RegExp(`${ISO_DATE_OF_BIRTH_PATTERN.source}|${DATE_OF_BIRTH_PATTERN.source}`),
+    'expected a date as YYYY-MM-DD or MM/DD/YYYY',
+  )
+  .transform(serviceDateOfBirth)
+  .pipe(RealDateOfBirth)
+  .describe('YYYY-MM-DD (or the service’s MM/DD/YYYY); answered as MM/DD/YYYY');
+
 // Strict: a field the intake does not know (a typo such as `memberID`, or data it must not take) is refused by name,
 // never dropped, so a verification is never started without what the caller meant to send.
 const IntakePatient = VerificationPatient.extend({
   firstName: IntakeName,
   lastName: IntakeName,
+  dateOfBirth: IntakeDateOfBirth,
   memberId: IntakeIdentifier.optional(),
 }).strict();
-const IntakeSubscriber = Subscriber.extend({ firstName: IntakeName, lastName: IntakeName }).strict();
+const IntakeSubscriber = Subscriber.extend({
+  firstName: IntakeName,
+  lastName: IntakeName,
+  dateOfBirth: IntakeDateOfBirth,
+}).strict();
 
 const IntakeCommon = {
   id: IntakeCallerId.optional(),

@@ -22,6 +22,11 @@ export const AppointmentRef = z
   .refine(isWellFormedText, 'must be well-formed Unicode')
   .describe("The practice's own appointment reference: the same reference of the same patient is the same appointment");
 export const DateOfService = z.iso.date().describe('YYYY-MM-DD, in `timeZone`');
+/** `HH:MM`, 24-hour: the service takes no time, so only the product reads it (the day's order, the page). */
+export const StartTime = z
+  .string()
+  .regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/, 'expected a time as HH:MM (24-hour)')
+  .describe('HH:MM, 24-hour, the visit’s local start in `timeZone`');
 export const TimeZone = z
   .string()
   .max(64)
@@ -34,6 +39,7 @@ export const AppointmentFields = {
   patient: IntakeRequestV2.shape.patient,
   payerId: IntakeRequestV2.shape.payerId,
   dateOfService: DateOfService,
+  startTime: StartTime.optional(),
   timeZone: TimeZone.optional(),
   specialtyCode: SpecialtyCode,
   placeOfServiceCode: PlaceOfServiceCode,

@@ -2,6 +2,8 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
 import type { SearchAttributePair } from '@temporalio/common';
 import type { VerificationPatient } from '../contract/index.js';
+import type { BlindIndexKeys } from '../blind-index/keys.js';
+import { indexTokens } from '../blind-index/tokens.js';
 import { DEFAULT_EVENT_TENANT } from '../../workflows/shared/search-attributes.js';
 import { patientWorkflowId } from '../../workflows/shared/ids.js';
 import {
@@ -36,6 +38,13 @@ export interface Patients {
    * 0053). The workflow only ever sees the result.
    */
   calendar?: (dateOfService: string, timeZone: string) => number;
+  /**
+   * The patient search index's keys: a patient is booked with its keyed hashes, which it and every verification it
+   * starts carry, so Find finds a patient booked by appointment (none without keys).
+   */
+  blindIndex?: BlindIndexKeys;
+  /** Payer names known now (src/payers): the checks' verifications show the visit's payer by name in Temporal UI. */
+  payerNames?: { nameNow(payerId: string): string | undefined };
 }
 
 export const DEFAULT_TIME_ZONE = 'UTC';
@@ -65,6 +74,8 @@ export interface NewAppointment {
   patientRef: string;
   patient: VerificationPatient;
   dateOfService: string;
+  /** `HH:MM`, the visit's local start (validated at the edge: `StartTime`). */
+  startTime?: string;
   timeZone?: string;
   payerId?: string;
   specialtyCode: AppointmentDetails['specialtyCode'];
@@ -101,6 +112,7 @@ export async function scheduleAppointment(patients: Patients, request: NewAppoin
   const tenant = patientTenant(request.tenant);
   const patientId = patientIdFor(patients, request.tenant, request.patientRef);
   const timeZone = request.timeZone ?? DEFAULT_TIME_ZONE;
+  const payerName = request.payerId ? patients.payerNames?.nameNow(request.payerId) : undefined;
   const appointment: AppointmentDetails = {
     dateOfService: request.dateOfService,
     timeZone,
@@ -108,7 +120,9 @@ export async function scheduleAppointment(patients: Patients, request: NewAppoin
     specialtyCode: request.specialtyCode,
     placeOfServiceCode: request.placeOfServiceCode,
     ...(request.payerId ? { payerId: request.payerId } : {}),
+    ...(payerName ? { payerName } : {}),
     ...(request.providerGroupId ? { providerGroupId: request.providerGroupId } : {}),
+    ...(request.startTime ? { startTime: request.startTime } : {}),
   };
   const searchAttributes: SearchAttributePair[] =
     tenant === DEFAULT_EVENT_TENANT ? [] : [{ key: Tenant, value: tenant }];
@@ -128,6 +142,7 @@ export async function scheduleAppointment(patients: Patients, request: NewAppoin
     priority: lanePriority('bulk', tenant === DEFAULT_EVENT_TENANT ? undefined : tenant),
     ...startMetadata('Patient', { tenant }),
   });
+  const index = patients.blindIndex && indexTokens(patients.blindIndex, request.tenant, request.patient);
   const held: Appointment = await patients.client.workflow.executeUpdateWithStart(scheduleAppointmentUpdate, {
     args: [
       {
@@ -137,6 +152,7 @@ export async function scheduleAppointment(patients: Patients, request: NewAppoin
             : appointmentIdOf(patients.idKey, patientId, request.appointmentRef),
         patient: request.patient,
         appointment,
+        ...(index?.length ? { index } : {}),
       },
     ],
     startWorkflowOperation: start,
@@ -147,7 +163,7 @@ export async function scheduleAppointment(patients: Patients, request: NewAppoin
 export async function rescheduleAppointment(
   patients: Patients,
   appointmentId: string,
-  change: { dateOfService: string; timeZone?: string },
+  change: { dateOfService: string; timeZone?: string; startTime?: string },
 ): Promise<Appointment> {
   const timeZone = change.timeZone ?? DEFAULT_TIME_ZONE;
   const handle = patients.client.workflow.getHandle(patientWorkflowId(patientOfAppointment(appointmentId)));
@@ -158,6 +174,7 @@ export async function rescheduleAppointment(
         dateOfService: change.dateOfService,
         timeZone,
         dayStartsAt: visitDayStart(patients, change.dateOfService, timeZone),
+        ...(change.startTime !== undefined ? { startTime: change.startTime } : {}),
       },
     ],
   });

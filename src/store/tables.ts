@@ -142,6 +142,40 @@ export interface EventOutboxTable {
   claimed_until: Date | null;
 }
 
+/** A patient's latest copy for the front desk's day (src/visits): patient data only inside the sealed `copy`. */
+export interface PatientCopiesTable {
+  patient_id: string;
+  tenant: string;
+  /** The copy's `revision`: a lower one never replaces it. */
+  revision: number;
+  /** The whole copy as JSON, sealed with the codec keys (src/codec/sealing.ts). */
+  copy: string;
+  /** The patient's blind-index tokens (keyed hashes, src/blind-index). */
+  tokens: string[];
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** One appointment of a patient's copy: what the day is read, filtered and counted by; no patient value. */
+export interface VisitsTable {
+  /** `apt_<patient hex>_<hex>`. */
+  appointment_id: string;
+  patient_id: string;
+  tenant: string;
+  revision: number;
+  /** YYYY-MM-DD (read back as text). */
+  date_of_service: ColumnType<string, string, string>;
+  /** `HH:MM`, local. */
+  start_time: string | null;
+  provider_group_id: string | null;
+  payer_id: string | null;
+  status: 'scheduled' | 'cancelled';
+  /** Where its coverage stands (src/visits/coverage.ts), as of the copy. */
+  coverage: string;
+  /** The verification that answered its latest check. */
+  check_workflow_id: string | null;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
 export interface Tables {
   intake_clients: IntakeClientsTable;
   audit_entries: AuditEntriesTable;
@@ -151,4 +185,6 @@ export interface Tables {
   events: EventsTable;
   event_deliveries: EventDeliveriesTable;
   event_outbox: EventOutboxTable;
+  patient_copies: PatientCopiesTable;
+  visits: VisitsTable;
 }

@@ -66,6 +66,8 @@ export function temporalFailureKind(err: unknown): TemporalFailureKind {
 const MISSING_SEARCH_ATTRIBUTE = [
   /no mapping defined for search attribute ([A-Za-z0-9_]+)/i,
   /search attribute ([A-Za-z0-9_]+) is not defined/i,
+  // A visibility query naming one (`eligibility list --stage failed`): "invalid query: invalid search attribute: X".
+  /invalid search attribute:? ([A-Za-z0-9_]+)/i,
 ];
 
 /**

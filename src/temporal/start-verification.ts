@@ -68,6 +68,8 @@ export interface StartVerificationOptions {
   tenantWeights?: TenantWeights;
   /** The patient search index's keys: the start carries the patient's keyed hashes (none without keys). */
   blindIndex?: BlindIndexKeys;
+  /** Payer names known now (src/payers): Temporal UI shows the payer by name beside its id. */
+  payerNames?: { nameNow(payerId: string): string | undefined };
 }
 
 /**
@@ -117,6 +119,7 @@ export async function startVerification(
   // Keyed hashes, set here with the rest so no workflow code changes: how a person finds this patient again.
   const index = options.blindIndex && indexTokens(options.blindIndex, tenant, intakePatientKeys(intake));
   if (index?.length) typedSearchAttributes.push({ key: PatientIndex, value: index });
+  const payerName = intake.payerId ? options.payerNames?.nameNow(intake.payerId) : undefined;
   const item: BatchItemMemo | undefined = batch && {
     batchId: batch.batchId,
     row: batch.row,
@@ -144,6 +147,7 @@ export async function startVerification(
         lane,
         ...(batch ? { batchId: batch.batchId } : {}),
         ...(tenant ? { tenant } : {}),
+        ...(payerName ? { payerName } : {}),
       }),
       ...(item ? { memo: { [BATCH_ITEM_MEMO_KEY]: item } } : {}),
       // A caller id seen before, running or closed, is a duplicate submission: nothing new starts.

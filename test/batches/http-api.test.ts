@@ -2,12 +2,17 @@ import assert from 'node:assert/strict';
 import { parse } from 'csv-parse/sync';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { BATCH_ITEM_MEMO_KEY, type BatchItemMemo } from '../../workflows/batch/batch.js';
+import { batchWorkflowId } from '../../workflows/batch/ids.js';
 import { Tenant } from '../../workflows/shared/search-attributes.js';
 import { TEST_INTAKE_KEY, v2Intake } from '../../testing/fixtures.js';
 import { testTemporal } from '../../testing/temporal.js';
 import type { WorkflowHarness } from '../../testing/workflow-harness.js';
 import { batchIdFor, FAST_BATCH, waitForBatch } from '../../testing/batches.js';
 import { startIntakeApiHarness } from '../../testing/intake-api-harness.js';
+import type { BatchView } from '../../src/batches/describe.js';
+import { batchFields } from '../../src/batches/batch-view.js';
+import { batchesList } from '../../apps/console/views/batches.js';
+import { ITEM_OUTCOMES, RUNNING_STAGES } from '../../workflows/shared/stages.js';
 
 interface Submitted {
   batchId: string;
@@ -134,6 +139,16 @@ describe('batches through the intake API', function () {
       ],
     );
     assert.match(rows[0]?.verificationId ?? '', /^[0-9a-f-]{36}$/);
+    // Payers by name from the service's payer endpoint, not only when a discovery named them; an unknown one by id.
+    assert.deepEqual(
+      rows.map((r) => [r.payerId, r.payerName]),
+      [
+        ['60054', 'Evergreen Health Plan'],
+        ['60054', 'Evergreen Health Plan'],
+        ['', ''],
+        ['99999', ''],
+      ],
+    );
     assert.equal(rows[0]?.callerId, items[0]?.id);
     // An invalid row names the caller id it gave and why it was refused, never the value.
     assert.equal(rows[2]?.callerId, items[2]?.id);
@@ -147,14 +162,19 @@ describe('batches through the intake API', function () {
       failed.json<{ items: { row: number; outcome: string }[] }>().items.map((i) => [i.row, i.outcome]),
       [[4, 'failed']],
     );
+    // Items come in row order (the file's), page after page: row 3 was invalid, never an item.
     const page = await call({ method: 'GET', url: `/batches/${batchId}/items?limit=2` });
-    const first = page.json<{ items: unknown[]; nextPageToken?: string }>();
-    assert.equal(first.items.length, 2);
+    const first = page.json<{ items: { row: number }[]; nextPageToken?: string }>();
+    assert.deepEqual(
+      first.items.map((i) => i.row),
+      [1, 2],
+    );
     const rest = await call({
       method: 'GET',
       url: `/batches/${batchId}/items?limit=2&pageToken=${first.nextPageToken}`,
     });
-    assert.equal(rest.json<{ items: unknown[] }>().items.length, 1);
+    const second = rest.json<{ items: { row: number }[]; nextPageToken?: string }>();
+    assert.deepEqual([second.items.map((i) => i.row), second.nextPageToken], [[4], undefined]);
     const list = await call({ method: 'GET', url: '/batches?tenant=clinic-7' });
     assert.ok(list.json<{ batches: { batchId: string }[] }>().batches.some((b) => b.batchId === batchId));
   });
@@ -193,14 +213,25 @@ describe('batches through the intake API', function () {
 
     const superseded = await call({ method: 'GET', url: `/batches/${batchId}/items?outcome=failed&superseded=true` });
     const attempts = superseded.json<{ items: { row: number; round: number; superseded: boolean }[] }>().items;
-    assert.deepEqual(attempts.map((i) => [i.row, i.round, i.superseded]).sort(), [
-      [2, 0, true],
-      [2, 1, false],
-      [3, 0, true],
-      [3, 1, false],
-    ]);
+    // In row order, a row's attempts by round: not as visibility lists them (the latest to close first).
+    assert.deepEqual(
+      attempts.map((i) => [i.row, i.round, i.superseded]),
+      [
+        [2, 0, true],
+        [2, 1, false],
+        [3, 0, true],
+        [3, 1, false],
+      ],
+    );
     const wrong = await post(`/batches/${batchId}/resubmit`, { outcomes: ['completed'] });
     assert.deepEqual([wrong.statusCode, wrong.json<{ param: string }>().param], [400, 'outcomes.0']);
+    // N11: Temporal UI shows what a batch and its pages are.
+    const batchHandle = client().workflow.getHandle(batchWorkflowId(batchId));
+    assert.equal(await (await batchHandle.describe()).staticSummary(), `Batch · batch ${batchId} · items 3`);
+    // N7: outcomes no item has open no empty round (and announce nothing again).
+    const nothing = await post(`/batches/${batchId}/resubmit`, { outcomes: ['cancelled'] });
+    assert.deepEqual([nothing.statusCode, nothing.json<{ error: string }>().error], [409, 'nothing_to_resubmit']);
+    assert.equal((await status(batchId)).round, 1, 'no empty round opened');
   });
 
   it('cancels a batch: its waiting items end cancelled and nothing else starts', async () => {
@@ -322,5 +353,40 @@ describe('batches through the intake API', function () {
     assert.deepEqual([tooMany.statusCode, tooMany.json<{ param: string }>().param], [400, 'items']);
     const badTenant = await post('/batches', { items: [v2Intake()], tenant: 'Ada Lovelace, 12/10/1985' });
     assert.deepEqual([badTenant.statusCode, badTenant.json<{ param: string }>().param], [400, 'tenant']);
+  });
+});
+
+describe("a batch's state in words (console, CLI)", () => {
+  const zero = <K extends string>(keys: readonly K[]) =>
+    Object.fromEntries(keys.map((k) => [k, 0])) as Record<K, number>;
+  const settled = {
+    batchId: 'words',
+    workflowId: 'batch-words',
+    state: 'settled',
+    phase: 'settled',
+    status: 'RUNNING',
+    counts: {
+      items: 3,
+      invalid: 1,
+      duplicate: 0,
+      notStarted: 0,
+      skipped: 0,
+      queued: 0,
+      running: { ...zero(RUNNING_STAGES), 'awaiting-input': 1 },
+      outcomes: { ...zero(ITEM_OUTCOMES), completed: 2 },
+    },
+    pages: 1,
+    round: 0,
+    retryWindowSeconds: 3600,
+    createdAt: '2026-01-05T10:00:00.000Z',
+    updatedAt: '2026-01-05T10:01:00.000Z',
+  } as unknown as BatchView;
+
+  it('never says every item has ended while one waits for a person, and counts one invalid row as a row', () => {
+    const page = String(batchesList({ rows: [settled], total: 1, page: 1, pages: 1 }));
+    assert.doesNotMatch(page, /every item has ended/);
+    assert.match(page, /nothing on its way; not ended: 1 item waiting for a person/);
+    assert.match(page, /1 invalid row[^s]/);
+    assert.match(batchFields(settled), /state +settled \(nothing on its way; not ended: 1 item waiting for a person\)/);
   });
 });

@@ -7,6 +7,12 @@ import { indexTokens, intakePatientKeys, searchTokens } from '../../src/blind-in
 import { loadConfig } from '../../src/config.js';
 import { validateIntake } from '../../src/contract/index.js';
 
+const v2Request = () => ({
+  patient: { firstName: 'A', lastName: 'B', dateOfBirth: '01/02/1990', state: 'WA', memberId: 'M1' },
+  payerId: '60054',
+  placeOfServiceCode: '11',
+  specialtyCode: 'PRC',
+});
 const patient = { lastName: "O'Brien-Smith", dateOfBirth: '04/05/1967', memberId: 'abc-123 45' };
 
 describe('the blind index: normalising and keyed hashes', () => {
@@ -82,14 +88,18 @@ describe('the blind index: normalising and keyed hashes', () => {
   });
 
   it('reads what an intake request is found by: v2 name, date of birth and member id; v1 its member id', () => {
-    const v2 = validateIntake({
-      patient: { firstName: 'A', lastName: 'B', dateOfBirth: '01/02/1990', state: 'WA', memberId: 'M1' },
-      payerId: '60054',
-      placeOfServiceCode: '11',
-      specialtyCode: 'PRC',
-    });
+    const v2 = validateIntake(v2Request());
     assert.ok(v2.ok);
     assert.deepEqual(intakePatientKeys(v2.intake), { lastName: 'B', dateOfBirth: '01/02/1990', memberId: 'M1' });
+    // Booked with an ISO date of birth, found by the service's form, and the other way round: one token.
+    const keys = blindIndexKeysOf(generateKey('b1'));
+    const iso = validateIntake({ ...v2Request(), patient: { ...v2Request().patient, dateOfBirth: '1990-01-02' } });
+    assert.ok(iso.ok);
+    const booked = indexTokens(keys, 'clinic-a', intakePatientKeys(iso.intake));
+    for (const dateOfBirth of ['01/02/1990', '1990-01-02']) {
+      const [found] = searchTokens(keys, ['clinic-a'], { lastName: 'b', dateOfBirth });
+      assert.ok(found && booked.includes(found), dateOfBirth);
+    }
     const v1 = validateIntake({ version: 'v1', patientId: '1', memberId: 'M2', payerId: '1', npi: '1234567893' });
     assert.ok(v1.ok);
     assert.deepEqual(intakePatientKeys(v1.intake), { memberId: 'M2' });

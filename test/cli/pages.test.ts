@@ -61,3 +61,15 @@ describe('eligibility list commands: --limit and --page-token', () => {
     }
   });
 });
+
+describe('eligibility: a mistyped command', () => {
+  it('suggests the command a word cut short or one slip from it, else none: `stat` is `status`, not `start`', async () => {
+    assert.deepEqual(await failure(['stat']), {
+      line: "unknown command 'stat' (Did you mean status?)",
+      exitCode: 1,
+    });
+    assert.match((await failure(['stauts']))?.line ?? '', /\(Did you mean status\?\)$/);
+    assert.match((await failure(['batches', 'item']))?.line ?? '', /\(Did you mean items\?\)$/);
+    assert.equal((await failure(['zzz']))?.line, "unknown command 'zzz'");
+  });
+});

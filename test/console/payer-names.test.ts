@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { PayerNames, type PayerSource } from '../../apps/console/payer-names.js';
+import { PayerNames, type PayerSource } from '../../src/payers/payer-names.js';
 import { NotFoundError } from '../../src/client/errors.js';
 import { EligibilityClient } from '../../src/client/index.js';
 import { loadConfig } from '../../src/config.js';

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import {
   INTAKE_LIMITS,
   VerificationIntake,
+  VerificationPatient,
   isWellFormedText,
   validateIntake,
   type IntakeValidation,
@@ -104,6 +105,31 @@ describe('contract: intake validation (validateIntake)', () => {
     assert.equal(refused(validateIntake(v1Intake({ subscriber }))).param, 'subscriber.dateOfBirth');
     // The shape workflows read back keeps the pattern only: its answer never depends on the day of a replay.
     assert.equal(VerificationIntake.safeParse(withDob('12/31/2099')).success, true);
+  });
+
+  it('takes a date of birth as YYYY-MM-DD or MM/DD/YYYY and hands on the service’s MM/DD/YYYY', () => {
+    const withDob = (dateOfBirth: string) => v2Intake({ patient: { ...v2Intake().patient, dateOfBirth } });
+    for (const date of ['1985-12-10', '12/10/1985']) {
+      const accepted = validateIntake(withDob(date));
+      assert.ok(accepted.ok, date);
+      assert.equal(accepted.intake.version === 'v2' && accepted.intake.patient.dateOfBirth, '12/10/1985');
+    }
+    const subscriber = { firstName: 'Sam', lastName: 'Doe', dateOfBirth: '1970-01-02' };
+    const v1 = validateIntake(v1Intake({ subscriber }));
+    assert.ok(v1.ok);
+    assert.equal(v1.intake.subscriber?.dateOfBirth, '01/02/1970');
+    // Refused by name, never echoed: a form neither, an ISO day that does not exist, an ISO day in the future.
+    for (const [date, message] of [
+      ['1985/12/10', 'expected a date as YYYY-MM-DD or MM/DD/YYYY'],
+      ['10-12-1985', 'expected a date as YYYY-MM-DD or MM/DD/YYYY'],
+      ['1985-02-30', 'not a date of the calendar'],
+      ['2099-12-31', 'a date of birth cannot be in the future'],
+    ] as const) {
+      assert.deepEqual(refused(validateIntake(withDob(date))), { ok: false, param: 'patient.dateOfBirth', message });
+    }
+    // The service's own schema (the sandbox imitates it) and the recorded shape keep MM/DD/YYYY only.
+    assert.equal(VerificationPatient.safeParse({ ...v2Intake().patient, dateOfBirth: '1985-12-10' }).success, false);
+    assert.equal(VerificationIntake.safeParse(withDob('1985-12-10')).success, false);
   });
 
   it('keeps every accepted identifier within Temporal’s limits (1,000-byte workflow ids, 2,048-byte search attributes)', () => {

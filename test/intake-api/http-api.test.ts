@@ -7,8 +7,12 @@ import { createIntakeApi } from '../../apps/intake-api/api.js';
 import { createLogger } from '../../src/logging.js';
 import { cancelSignal, runAwaitingInputSignal } from '../../workflows/verification/verification.js';
 import type { VerificationStatus } from '../../workflows/verification/verification.js';
-import { testStore } from '../../testing/database.js';
-import { testTemporal } from '../../testing/temporal.js';
+import { testDatabaseUrl, testStore } from '../../testing/database.js';
+import { openStore } from '../../src/store/database.js';
+import { buildProgram } from '../../apps/cli/program.js';
+import type { CliContext } from '../../apps/cli/context.js';
+import { testCodecEnv } from '../../testing/codec.js';
+import { temporalEnv, testTemporal } from '../../testing/temporal.js';
 import { FAST, TEST_INTAKE_KEY, v1Intake, v2Intake } from '../../testing/fixtures.js';
 import { eventually, type WorkflowHarness } from '../../testing/workflow-harness.js';
 import { pendingDiscovery } from '../../testing/sandbox.js';
@@ -51,13 +55,13 @@ describe('intake API', function () {
   });
 
   it('names the invalid field of a request, and starts nothing', async () => {
-    const bad = v2Intake({ patient: { firstName: 'Ada', lastName: 'Lovelace', dateOfBirth: '1985-12-10' } });
+    const bad = v2Intake({ patient: { firstName: 'Ada', lastName: 'Lovelace', dateOfBirth: '1985-13-10' } });
     const response = await post('/verifications', bad);
     assert.equal(response.statusCode, 400);
     const body = response.json<{ error: string; param: string }>();
     assert.equal(body.error, 'invalid_request_error');
     assert.equal(body.param, 'patient.dateOfBirth');
-    assert.doesNotMatch(response.body, /1985-12-10/, 'the value is not echoed');
+    assert.doesNotMatch(response.body, /1985-13-10/, 'the value is not echoed');
     const noPayer = await post('/verifications', v2Intake({ payerId: undefined }));
     assert.deepEqual([noPayer.statusCode, noPayer.json<{ param: string }>().param], [400, 'payerId']);
     const malformed = await call({
@@ -161,6 +165,36 @@ describe('intake API', function () {
       assert.deepEqual([notObject.statusCode, notObject.json<{ param: string }>().param], [400, 'input']);
       const unknownRun = await answer(`/verifications/${workflowId}/runs/no-such-run/input`, { input: { a: 1 } });
       assert.deepEqual([unknownRun.statusCode, unknownRun.json<{ param: string }>().param], [400, 'flowRunId']);
+
+      // The CLI's `supply-input`, run in this process: a refused answer is on the trail as `refused` too.
+      const schema = `test_${randomUUID().replaceAll('-', '')}`;
+      const cliStore = await openStore(testDatabaseUrl(), { schema });
+      try {
+        const database = new URL(testDatabaseUrl());
+        database.searchParams.set('options', `-c search_path=${schema}`);
+        const cliConfig = loadConfig('cli', {
+          ...temporalEnv(h.taskQueue),
+          ...testCodecEnv(),
+          DATABASE_URL: database.toString(),
+          LOG_LEVEL: 'silent',
+        });
+        const ctx: CliContext = { config: () => cliConfig, identity: () => 'cli:tester', named: () => undefined };
+        const cliArgs = ['supply-input', workflowId, flowRunId, '--input', '{}'];
+        const refused = await buildProgram(ctx)
+          .parseAsync(['node', 'eligibility', ...cliArgs])
+          .then(
+            () => undefined,
+            (err: unknown) => err,
+          );
+        assert.match(String(refused), /input rejected \(param input\)/);
+        const cliEntries = await new AuditTrail(cliStore).list({ workflowId });
+        assert.deepEqual(
+          cliEntries.map((e) => [e.action, e.outcome, e.actor, e.tenant, e.fields]),
+          [['run.answer', 'refused', 'cli:tester', 'clinic-r', []]],
+        );
+      } finally {
+        await cliStore.close();
+      }
 
       const key = { 'idempotency-key': `answer-${randomUUID()}` };
       const accepted = await answer(url, { input: { authorizationNumber: 'A-100' } }, key);

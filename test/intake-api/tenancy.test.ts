@@ -60,6 +60,9 @@ describe('intake API: tenants, scopes and the audit trail', function () {
     const { workflowId } = started.json<{ workflowId: string }>();
     const described = await testTemporal().client.workflow.getHandle(workflowId).describe();
     assert.equal(described.typedSearchAttributes.get(Tenant), 'clinic-a');
+    // History names the intake client (its public id), not the API's process (`pid@host`), for what it started.
+    const { events } = await testTemporal().client.workflow.getHandle(workflowId).fetchHistory();
+    assert.equal(events?.[0]?.workflowExecutionStartedEventAttributes?.identity, `intake:client:${ids.a}`);
     const other = await as(keys.a, {
       method: 'POST',
       url: '/verifications',

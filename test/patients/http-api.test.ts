@@ -9,6 +9,8 @@ import { patientWorkflowId } from '../../workflows/shared/ids.js';
 import type { PatientView } from '../../workflows/patient/patient.js';
 import { Tenant } from '../../workflows/shared/search-attributes.js';
 import { testStore } from '../../testing/database.js';
+import { testCodecKeys } from '../../testing/codec.js';
+import { Visits } from '../../src/visits/index.js';
 import { FAST, callerId } from '../../testing/fixtures.js';
 import { startIntakeApiHarness } from '../../testing/intake-api-harness.js';
 import { testTemporal } from '../../testing/temporal.js';
@@ -21,6 +23,7 @@ const PATIENT = {
   state: 'NY',
   memberId: 'W9988776',
 };
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const today = () => new Date().toISOString().slice(0, 10);
 const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
@@ -31,6 +34,7 @@ describe('intake API: patients and appointments', function () {
   let api: FastifyInstance;
   let stop: (() => Promise<void>) | undefined;
   let audit: AuditTrail;
+  let visits: Visits;
   const keys = { a: '', b: '' };
 
   before(async () => {
@@ -42,8 +46,10 @@ describe('intake API: patients and appointments', function () {
     keys.b = (await clients.create({ name: 'b', tenant: 'clinic-b', scopes, by: 'test' })).key;
     // The first check falls due 2 s after now (from the start of today, UTC); the second is a day later.
     const firstIn = Math.round((Date.now() - dayStartsAt(today(), 'UTC')) / 1000) + 2;
+    visits = new Visits(store, testCodecKeys());
     ({ api, stop } = await startIntakeApiHarness({
       access: { clients, audit },
+      copies: visits,
       patients: {
         idKey: randomBytes(32),
         verificationTiming: FAST,
@@ -77,15 +83,19 @@ describe('intake API: patients and appointments', function () {
   });
 
   it('books, finds the patient by its reference, shows it, and audits the disclosure by field names', async () => {
-    const body = appointment();
+    // An ISO date of birth reaches the patient, and the service, as the service's MM/DD/YYYY.
+    const body = appointment({ patient: { ...PATIENT, dateOfBirth: '1986-12-09' }, startTime: '09:30' });
     const booked = await book(keys.a, body);
     assert.equal(booked.statusCode, 201, booked.body);
     const { patientId, appointment: held } = booked.json<{
       patientId: string;
-      appointment: { appointmentId: string };
+      appointment: { appointmentId: string; startTime: string; dayStartsAt: string; checks: { at: string }[] };
     }>();
     assert.match(patientId, /^pt_[0-9a-f]{32}$/);
     assert.match(held.appointmentId, /^apt_[0-9a-f]{32}_[0-9a-f]{16}$/);
+    assert.equal(held.startTime, '09:30');
+    assert.equal(held.dayStartsAt, `${today()}T00:00:00.000Z`, 'instants are ISO 8601');
+    assert.ok(held.checks.every((c) => ISO_INSTANT.test(c.at)));
     const described = await testTemporal().client.workflow.getHandle(patientWorkflowId(patientId)).describe();
     assert.equal(described.typedSearchAttributes.get(Tenant), 'clinic-a');
 
@@ -104,8 +114,31 @@ describe('intake API: patients and appointments', function () {
       return patient.timeline.length > 0 ? patient : undefined;
     }, 30_000);
     assert.deepEqual(view.patient, PATIENT);
-    assert.equal(view.timeline[0]!.coverage, 'covered');
+    assert.equal(view.timeline[0]!.coverage, 'covered', 'the service took the date of birth');
+    assert.match(String(view.timeline[0]!.at), ISO_INSTANT);
     assert.equal(view.appointments[0]!.checks[0]!.state, 'verified');
+    assert.match(String(view.appointments[0]!.checks[0]!.at), ISO_INSTANT);
+    assert.equal(view.appointments[0]!.startTime, '09:30');
+    // The front desk's day: the patient wrote its copy, and the visit stands verified there.
+    const day = await eventually(async () => {
+      const read = await visits.day({ day: today(), tenants: ['clinic-a'] });
+      const visit = read.visits.find((v) => v.patientId === patientId);
+      return visit?.coverage === 'verified' ? visit : undefined;
+    });
+    assert.equal(day.appointmentId, held.appointmentId);
+    assert.equal((await visits.copies([patientId], ['clinic-b'])).size, 0, 'another tenant reads no copy');
+    // N1: the patient's check carries the blind index, so a search by last name + date of birth, or by member id,
+    // finds the patient booked by appointment.
+    const checkId = view.timeline[0]!.workflowId;
+    for (const by of [{ lastName: 'HOPPER', dateOfBirth: '12/09/1986' }, { memberId: 'w99-88776' }]) {
+      const matches = await eventually(async () => {
+        const answer = await as(keys.a, { method: 'POST', url: '/verifications/search', payload: by });
+        assert.equal(answer.statusCode, 200, answer.body);
+        const ids = answer.json<{ matches: { workflowId: string }[] }>().matches.map((m) => m.workflowId);
+        return ids.includes(checkId) ? ids : undefined;
+      });
+      assert.ok(matches.includes(checkId), Object.keys(by).join(' + '));
+    }
     const entries = await audit.list({ workflowId: patientWorkflowId(patientId) });
     const read = entries.find((e) => e.action === 'patient.read');
     assert.ok(read, 'the read is audited');
@@ -140,9 +173,14 @@ describe('intake API: patients and appointments', function () {
       appointment: { appointmentId: string };
     }>();
     const url = `/appointments/${booked.appointment.appointmentId}`;
-    const moved = await as(keys.a, { method: 'PUT', url, payload: { dateOfService: inDays(6), timeZone: 'UTC' } });
+    const moved = await as(keys.a, {
+      method: 'PUT',
+      url,
+      payload: { dateOfService: inDays(6), timeZone: 'UTC', startTime: '14:15' },
+    });
     assert.equal(moved.statusCode, 200, moved.body);
     assert.equal(moved.json<{ dateOfService: string }>().dateOfService, inDays(6));
+    assert.equal(moved.json<{ startTime: string }>().startTime, '14:15', 'a move may give the visit a new time');
     const cancelled = await as(keys.a, { method: 'DELETE', url });
     assert.equal(cancelled.statusCode, 200);
     assert.equal(cancelled.json<{ status: string }>().status, 'cancelled');
@@ -157,7 +195,7 @@ describe('intake API: patients and appointments', function () {
     await eventually(async () => ((await shown(keys.a)).json<PatientView>().timeline.length === 1 ? true : undefined));
     // A payer the service does not know: the next check fails where the first worked.
     assert.equal((await book(keys.a, appointment({ patientRef, payerId: '99999' }))).statusCode, 201);
-    type Listed = { changes: { changeId: string; patientId: string; kinds: string[] }[] };
+    type Listed = { changes: { changeId: string; patientId: string; kinds: string[]; at: string }[] };
     const list = async (key: string) => {
       const listed = await as(key, { method: 'GET', url: '/coverage-changes' });
       assert.equal(listed.statusCode, 200, listed.body);
@@ -165,6 +203,7 @@ describe('intake API: patients and appointments', function () {
     };
     const [change] = await eventually(async () => ((await list(keys.a)).length > 0 ? list(keys.a) : undefined), 30_000);
     assert.deepEqual(change!.kinds, ['verification-failing']);
+    assert.match(change!.at, ISO_INSTANT);
     assert.deepEqual(await list(keys.b), [], "not on another tenant's list");
     const url = `/coverage-changes/${change!.changeId}/seen`;
     assert.equal((await as(keys.b, { method: 'POST', url })).statusCode, 404, "another tenant's change");
@@ -173,6 +212,8 @@ describe('intake API: patients and appointments', function () {
     assert.deepEqual(seen.json(), { seen: 1 });
     assert.deepEqual((await as(keys.a, { method: 'POST', url })).json(), { seen: 0 }, 'already seen');
     await eventually(async () => ((await list(keys.a)).length === 0 ? true : undefined), 30_000, 'off the list');
+    const [marked] = (await shown(keys.a)).json<{ changes: { at: string; seenAt: string }[] }>().changes;
+    assert.match(marked!.seenAt, ISO_INSTANT, 'the patient answers when it was seen, as ISO 8601');
   });
 
   it('refuses a date of service whose day has passed in its zone, booking or moving, naming the field only', async () => {
@@ -206,13 +247,23 @@ describe('intake API: patients and appointments', function () {
       [appointment({ dateOfService: '2026-02-30' }), 'dateOfService'],
       [appointment({ timeZone: 'Mars/Olympus' }), 'timeZone'],
       [appointment({ patient: { ...PATIENT, dateOfBirth: '13/45/1986' } }), 'patient.dateOfBirth'],
+      [appointment({ patient: { ...PATIENT, dateOfBirth: '1986-02-30' } }), 'patient.dateOfBirth'],
+      [appointment({ dateOfService: '12/09/2031' }), 'dateOfService'],
+      [appointment({ startTime: '9:30' }), 'startTime'],
+      [appointment({ startTime: '24:00' }), 'startTime'],
     ];
     for (const [body, param] of cases) {
       const refused = await book(keys.a, body);
       assert.equal(refused.statusCode, 400, param);
       assert.equal(refused.json<{ param: string }>().param, param);
-      for (const value of [PATIENT.lastName, PATIENT.memberId, '13/45/1986']) assert.ok(!refused.body.includes(value));
+      for (const value of [PATIENT.lastName, PATIENT.memberId, '13/45/1986', '1986-02-30', '9:30', '24:00']) {
+        assert.ok(!refused.body.includes(value), `${param}: ${refused.body}`);
+      }
     }
+    const move = { method: 'PUT', url: `/appointments/apt_${'0'.repeat(32)}_${'0'.repeat(16)}` } as const;
+    const timed = await as(keys.a, { ...move, payload: { dateOfService: inDays(3), startTime: '9:30' } });
+    assert.equal(timed.statusCode, 400, 'a move checks its time');
+    assert.equal(timed.json<{ param: string }>().param, 'startTime');
     const lookup = await as(keys.a, { method: 'POST', url: '/patients/lookup', payload: { patientRef: 'x', y: 1 } });
     assert.equal(lookup.statusCode, 400);
     assert.equal(lookup.json<{ param: string }>().param, 'y');

@@ -42,6 +42,26 @@ describe('reading a schedule upload', () => {
     assert.equal(rows[1]!.problem?.message, 'expected a date as YYYY-MM-DD', 'in the intake API’s words');
   });
 
+  it('takes an ISO date of birth as the service’s, and an optional startTime, named when it is not HH:MM', () => {
+    const header = `${HEADER},startTime`;
+    const withTime = (ref: string, time: string) =>
+      `${row(ref, `MRN-${ref}`).replace('12/10/1985', '1985-12-10')},${time}`;
+    const text = [
+      header,
+      withTime('A-1', '09:30'),
+      withTime('A-2', ''),
+      withTime('A-3', '9:30'),
+      withTime('A-4', '24:00'),
+    ];
+    const rows = readAppointmentUpload(new TextEncoder().encode(text.join('\n') + '\n'), 'csv');
+    assert.equal(rows[0]!.appointment?.patient.dateOfBirth, '12/10/1985');
+    assert.equal(rows[0]!.appointment?.startTime, '09:30');
+    assert.equal(rows[1]!.appointment?.startTime, undefined, 'an empty cell is no time');
+    for (const bad of rows.slice(2)) {
+      assert.deepEqual(bad.problem, { param: 'startTime', message: 'expected a time as HH:MM (24-hour)' });
+    }
+  });
+
   it('refuses a row without appointmentRef, naming it', () => {
     const [bad] = readAppointmentUpload(csv(row('', 'MRN-1')), 'csv');
     assert.deepEqual(bad!.problem, { param: 'appointmentRef', message: 'required' });

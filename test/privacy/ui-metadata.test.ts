@@ -5,6 +5,9 @@ import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
 import { EncryptionCodec } from '../../src/codec/encryption-codec.js';
 import { startVerification } from '../../src/temporal/start-verification.js';
+import { EligibilityClient } from '../../src/client/index.js';
+import { loadConfig } from '../../src/config.js';
+import { PayerNames } from '../../src/payers/payer-names.js';
 import { findView, UI_VIEWS, UiViewError, viewQuery, workflowListUrl } from '../../src/temporal/ui-views.js';
 import type { verificationWorkflow } from '../../workflows/verification/index.js';
 import {
@@ -64,6 +67,11 @@ describe('patient data in what Temporal UI shows: summaries, details, current de
   it('names identifiers only, from the start through a rejected input to completion', async () => {
     const client = testTemporal().client;
     const callerId = `phi-ui-${randomUUID()}`;
+    // Payer names as the intake API knows them: a person reads the payer by name, beside its id.
+    const payerNames = new PayerNames(
+      new EligibilityClient(loadConfig('intake', { ELIGIBILITY_BASE_URL: h.sandbox.url }).service),
+    );
+    await payerNames.names(['60054']);
     const { workflowId } = await startVerification(
       client,
       {
@@ -79,7 +87,7 @@ describe('patient data in what Temporal UI shows: summaries, details, current de
         placeOfServiceCode: '11',
         specialtyCode: 'ABA',
       },
-      { taskQueue: h.taskQueue, timing: { graceSeconds: 60 } },
+      { taskQueue: h.taskQueue, timing: { graceSeconds: 60 }, payerNames },
     );
     const wf: WorkflowHandle<typeof verificationWorkflow> = client.workflow.getHandle(workflowId);
 
@@ -87,12 +95,15 @@ describe('patient data in what Temporal UI shows: summaries, details, current de
     const described = await wf.describe();
     const summary = (await described.staticSummary()) ?? '';
     const details = (await described.staticDetails()) ?? '';
-    assert.equal(summary, `Verification v2 · payer 60054 · specialty ABA · lane front-desk · caller id ${callerId}`);
+    assert.equal(
+      summary,
+      `Verification v2 · payer Evergreen Health Plan (60054) · specialty ABA · asked for the front desk · caller id ${callerId}`,
+    );
     for (const expected of [
       '**Verification v2**',
-      '- payer: `60054`',
+      '- payer: `Evergreen Health Plan (60054)`',
       '- specialty: `ABA`',
-      '- lane: `front-desk`',
+      '- asked: `for the front desk`',
       `- caller id: \`${callerId}\``,
     ]) {
       assert.ok(details.includes(expected), `details show ${expected}:\n${details}`);
@@ -109,7 +120,8 @@ describe('patient data in what Temporal UI shows: summaries, details, current de
       return text.startsWith('**Awaiting input**') ? text : undefined;
     });
     assert.ok(awaiting.includes(`- pending runs: \`${run.flowRunId}\``), awaiting);
-    assert.match(awaiting, /update `supplyRunInput` or signal `runInput`/);
+    assert.match(awaiting, /answer the pending runs \(the console’s Needs input/);
+    assert.doesNotMatch(awaiting, /supplyRunInput|runInput/, 'no message names in what a person reads');
     assert.match(awaiting, /until \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ/, 'the input deadline');
 
     // A rejected input quoting the patient: the details name the field, never the value sent.

@@ -10,6 +10,8 @@ import { createLogger } from '../../src/logging.js';
 import { missingSearchAttribute } from '../../src/temporal/errors.js';
 import { setUpNamespace } from '../../src/temporal/namespace-setup.js';
 import { startVerification } from '../../src/temporal/start-verification.js';
+import { listVerifications } from '../../src/temporal/list-verifications.js';
+import { reportError } from '../../apps/cli/errors.js';
 import { searchAttributeKeys } from '../../workflows/shared/search-attributes.js';
 import { runCli } from '../../testing/run-cli.js';
 import { TEST_INTAKE_KEY, v2Intake } from '../../testing/fixtures.js';
@@ -64,6 +66,15 @@ describe('namespace setup (eligibility setup), against a namespace the project h
     it('from the library: the attribute', async () => {
       const refused = await startVerification(client, v2Intake(), { taskQueue: 'q' }).catch((err: unknown) => err);
       assert.ok(ALL.includes(missingSearchAttribute(refused) ?? ''), String(refused));
+    });
+
+    it('a list by stage (`eligibility list --stage failed`): the attribute and `eligibility setup`, not "invalid"', async () => {
+      const refused = await listVerifications(client, { stage: 'failed', limit: 10 }).catch((err: unknown) => err);
+      assert.equal(missingSearchAttribute(refused), 'VerificationStage', String(refused));
+      assert.match(
+        reportError(refused, () => undefined).line ?? '',
+        /^the Temporal namespace has no search attribute VerificationStage: run `eligibility setup`/,
+      );
     });
 
     it('from the intake API: 500 namespace_not_ready naming the attribute and `eligibility setup`', async () => {

@@ -198,21 +198,25 @@ const BUDGETS: Record<string, Budget> = {
   },
   'patient check reusing a verification': {
     histories: ['patient-check-reused'],
-    actions: 7,
+    actions: 11,
     workflowTasks: 5,
-    why: 'start, the booking update and its upsert, the visit’s timer, the child verification (2), the next timer',
+    why:
+      'start, the booking update and its upsert, the visit’s timer, the child verification (2), the next timer; ' +
+      'four copies for the front desk (booked, checking, answered, reused)',
   },
   'patient coverage change': {
     histories: ['patient-coverage-change'],
-    actions: 12,
+    actions: 17,
     workflowTasks: 8,
-    why: 'two bookings, their checks (two children), the change’s upsert and event',
+    why: 'two bookings, their checks (two children), the change’s upsert and event; a copy for the front desk per change',
   },
   'patient refreshed': {
     histories: ['patient-refreshed'],
-    actions: 18,
+    actions: 21,
     workflowTasks: 11,
-    why: 'timing: the booking, four refresh signals (repeats refused), two discoveries and child verifications',
+    why:
+      'timing: the booking, four refresh signals (repeats refused), two discoveries and child verifications; ' +
+      'copies for the front desk',
   },
   'monthly refresh': {
     histories: ['refresh'],

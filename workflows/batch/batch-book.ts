@@ -207,6 +207,12 @@ export class BatchBook {
     if (!Number.isInteger(request.basedOnRound) || request.basedOnRound < 0) {
       throw refusal(FailureType.InvalidRequest, 'basedOnRound: expected a round number', 'basedOnRound');
     }
+    // A new round of nothing would only announce the batch again; a repeat of a round taken is answered as one.
+    const held = this.counts().outcomes;
+    const isNew = request.basedOnRound === this.round && this.pendingRound === undefined;
+    if (isNew && request.outcomes.every((outcome) => held[outcome] === 0)) {
+      throw refusal(FailureType.NothingToResubmit, 'no item has these outcomes: nothing to resubmit', 'outcomes');
+    }
   }
 
   /**

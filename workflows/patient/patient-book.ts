@@ -53,6 +53,7 @@ export class PatientBook {
 
   schedule(message: ScheduleAppointment): Appointment {
     this.state.patient = message.patient;
+    if (message.index) this.state.index = message.index;
     const { specialtyCode, placeOfServiceCode, providerGroupId } = message.appointment;
     this.state.lastVisit = { specialtyCode, placeOfServiceCode, ...(providerGroupId ? { providerGroupId } : {}) };
     const appointment: Appointment = {
@@ -80,6 +81,7 @@ export class PatientBook {
     appointment.dateOfService = message.dateOfService;
     appointment.timeZone = message.timeZone;
     appointment.dayStartsAt = message.dayStartsAt;
+    if (message.startTime !== undefined) appointment.startTime = message.startTime;
     appointment.checks = [
       ...appointment.checks.filter((c) => c.state !== 'waiting'),
       ...checksFor(message.dayStartsAt, this.policy.offsets),

@@ -35,6 +35,7 @@ import { lanePriority } from '../shared/priority.js';
 import { CoverageChanges, RefreshId, VisitMonths } from '../shared/search-attributes.js';
 import type { PatientActivities } from './activities.js';
 import { reusableEntry, type DueCheck } from './check-plan.js';
+import { FrontDeskCopy } from './front-desk-copy.js';
 import { PatientBook } from './patient-book.js';
 import { verifyPatient } from './verify.js';
 
@@ -47,30 +48,37 @@ export class Patient {
   readonly policy: CheckPolicy;
   readonly book: PatientBook;
   private readonly events: EventEmitter;
+  private readonly copy: FrontDeskCopy;
   private readonly discoverCoverage: PatientActivities['discoverCoverage'];
 
   constructor(private readonly input: PatientWorkflowInput) {
     this.policy = { ...DEFAULT_CHECK_POLICY, ...input.policy };
     const book = (this.book = new PatientBook(input.carried, this.policy));
     this.events = new EventEmitter(input.tenant);
+    this.copy = new FrontDeskCopy(book, input);
+    // A patient carried from a version that wrote no copies: the front desk's day learns of it now.
+    if (input.carried && input.carried.copies === undefined) this.copy.changed();
     ({ discoverCoverage: this.discoverCoverage } = proxyActivities<PatientActivities>({
       ...deadlineCallOptions,
       priority: lanePriority('bulk', input.tenant === DEFAULT_EVENT_TENANT ? undefined : input.tenant),
     }));
 
     setHandler(patientQuery, () => ({ patientId: input.patientId, tenant: input.tenant, ...book.state }));
-    setHandler(scheduleAppointmentUpdate, (message) => book.schedule(message), {
+    setHandler(scheduleAppointmentUpdate, (message) => this.copied(book.schedule(message)), {
       validator: (message: ScheduleAppointment) => book.validateSchedule(message),
     });
-    setHandler(rescheduleAppointmentUpdate, (message) => book.reschedule(message), {
+    setHandler(rescheduleAppointmentUpdate, (message) => this.copied(book.reschedule(message)), {
       validator: (message: RescheduleAppointment) => book.validateChange(message, true),
     });
-    setHandler(cancelAppointmentUpdate, (message) => book.cancel(message), {
+    setHandler(cancelAppointmentUpdate, (message) => this.copied(book.cancel(message)), {
       validator: (message: CancelAppointment) => book.validateChange(message, false),
     });
     setHandler(markChangesSeenUpdate, ({ changeIds }) => {
       const seen = book.markSeen(changeIds, Date.now());
-      if (seen > 0) this.indexChanges();
+      if (seen > 0) {
+        this.indexChanges();
+        this.copied();
+      }
       return { seen };
     });
     // A refresh's repeated message, or its retried page, is refused here: at most one verification per refresh.
@@ -88,19 +96,20 @@ export class Patient {
     if (reused) {
       due.check.state = 'reused';
       due.check.verificationWorkflowId = reused.workflowId;
-      return;
+      return this.copied();
     }
     const patient = book.state.patient;
     const payerId = due.appointment.payerId ?? book.knownPayer();
     // Never left waiting: the loop would find it due again at once.
     if (patient === undefined || payerId === undefined) {
       due.check.state = 'skipped';
-      return;
+      return this.copied();
     }
     const n = book.state.checksStarted++;
     // Marked before the verification runs, so a reschedule or cancel meanwhile keeps it (they drop waiting checks only).
     due.check.state = 'verified';
     due.check.verificationWorkflowId = patientVerificationWorkflowId(input.patientId, n);
+    this.copied();
     const visit = due.appointment;
     this.record(
       await verifyPatient({ ...this.verifying(n), patient, visit, payerId, appointmentId: visit.appointmentId }),
@@ -139,7 +148,7 @@ export class Patient {
   async moveOnIfTime(): Promise<void> {
     if (!shouldContinueAsNew(this.policy.continueAfterEvents)) return;
     await condition(allHandlersFinished);
-    await this.events.kept();
+    await Promise.all([this.events.kept(), this.copy.written()]);
     await makeContinueAsNewFunc<(input: PatientWorkflowInput) => Promise<never>>(ON_CURRENT_VERSION)({
       ...this.input,
       carried: this.book.state,
@@ -148,7 +157,20 @@ export class Patient {
 
   private verifying(n: number) {
     const { patientId, tenant, verificationTiming } = this.input;
-    return { patientId, tenant, n, ...(verificationTiming ? { timing: verificationTiming } : {}) };
+    const { index } = this.book.state;
+    return {
+      patientId,
+      tenant,
+      n,
+      ...(verificationTiming ? { timing: verificationTiming } : {}),
+      ...(index ? { index } : {}),
+    };
+  }
+
+  /** Something the front desk reads changed: its copy is written again (in the background). */
+  private copied<T = void>(result?: T): T {
+    this.copy.changed();
+    return result as T;
   }
 
   /** An answer on the timeline; a changed outcome is a change on the Changes list and a `coverage.changed` event. */
@@ -158,6 +180,7 @@ export class Patient {
       entry,
       `chg_${patientId.slice('pt_'.length)}_${uuid4().replaceAll('-', '').slice(0, 16)}`,
     );
+    this.copied();
     if (!change) return;
     this.indexChanges();
     this.events.emit('coverage.changed', { patientId, ...change }, `/patients/${patientId}`);

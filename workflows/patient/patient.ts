@@ -53,6 +53,10 @@ export interface AppointmentDetails {
   specialtyCode: VerificationRequestV2['specialtyCode'];
   placeOfServiceCode: string;
   providerGroupId?: string;
+  /** `HH:MM`, the visit's local start in `timeZone`, when the practice sends it (the front desk's day is in its order). */
+  startTime?: string;
+  /** The payer's name as the edge knew it when booking: what Temporal UI shows of the check's verification. */
+  payerName?: string;
 }
 
 export interface AppointmentCheck {
@@ -77,6 +81,11 @@ export interface ScheduleAppointment {
   appointmentId: string;
   patient: VerificationPatient;
   appointment: AppointmentDetails;
+  /**
+   * The patient's blind-index tokens (src/blind-index: keyed hashes, never a patient value), computed by the edge that
+   * holds the index's keys: the patient and every verification it starts carry them as `PatientIndex`.
+   */
+  index?: string[];
 }
 
 export interface RescheduleAppointment {
@@ -84,6 +93,8 @@ export interface RescheduleAppointment {
   dateOfService: string;
   timeZone: string;
   dayStartsAt: number;
+  /** The visit's new start (`HH:MM`); absent, the time it had stays. */
+  startTime?: string;
 }
 
 export interface CancelAppointment {
@@ -132,6 +143,10 @@ export interface PatientState {
   refreshes?: string[];
   /** Refreshes asked for and not run yet, in order. */
   pendingRefreshes?: RefreshCoverage[];
+  /** The blind-index tokens of the latest details (see `ScheduleAppointment.index`). */
+  index?: string[];
+  /** Copies of the patient written for the front desk's day so far (`PatientCopy.revision`). */
+  copies?: number;
 }
 
 /** The monthly refresh's message to one active patient: verify once for this refresh (issue 35). */
@@ -156,6 +171,14 @@ export interface PatientWorkflowInput {
 export interface PatientView extends PatientState {
   patientId: string;
   tenant: string;
+}
+
+/**
+ * What the patient writes for the front desk's day (src/visits) after every change: everything it holds, numbered, so
+ * a late write of an older copy never overwrites a newer one. Patient data: the writer seals it at rest.
+ */
+export interface PatientCopy extends PatientView {
+  revision: number;
 }
 
 /** Why an appointment message is refused (the caller's 4xx): a type and the field, never a patient value. */

@@ -4,7 +4,14 @@ import type { VerificationIntake, VerificationPatient } from '../../src/contract
 import { patientRefreshVerificationId, patientVerificationWorkflowId } from '../shared/ids.js';
 import type { AppointmentDetails, CoverageEntry, CoverageState } from './patient.js';
 import { lanePriority } from '../shared/priority.js';
-import { BatchId, PayerId, SpecialtyCode, Tenant, VerificationStage } from '../shared/search-attributes.js';
+import {
+  BatchId,
+  PatientIndex,
+  PayerId,
+  SpecialtyCode,
+  Tenant,
+  VerificationStage,
+} from '../shared/search-attributes.js';
 import type { Outcome } from '../shared/stages.js';
 import type { Timing } from '../shared/timing.js';
 import type { VerificationResult } from '../verification/verification.js';
@@ -29,6 +36,8 @@ export interface CheckRequest {
   refresh?: { refreshId: string; batchId: string };
   /** A discovery of the patient's coverage: the verification takes payer and member id from it. */
   discoveryId?: string;
+  /** The patient's blind-index tokens: the verification carries them, so Find finds it like any other. */
+  index?: string[];
 }
 
 const COVERAGE: Partial<Record<Outcome, CoverageState>> = { completed: 'covered', 'no-coverage': 'no-coverage' };
@@ -63,6 +72,7 @@ export async function verifyPatient(request: CheckRequest): Promise<CoverageEntr
   ];
   if (tenant) searchAttributes.push({ key: Tenant, value: tenant });
   if (request.refresh) searchAttributes.push({ key: BatchId, value: request.refresh.batchId });
+  if (request.index?.length) searchAttributes.push({ key: PatientIndex, value: request.index });
   let result: VerificationResult;
   try {
     const child = await startChild<typeof verificationWorkflow>(WorkflowType.verification, {
@@ -73,7 +83,13 @@ export async function verifyPatient(request: CheckRequest): Promise<CoverageEntr
       // The verification outlives a patient that continues as new; its own deadlines end it.
       parentClosePolicy: 'ABANDON',
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
-      ...verificationStartMetadata(intake, { lane: 'bulk', ...(tenant ? { tenant } : {}) }),
+      ...verificationStartMetadata(intake, {
+        lane: 'bulk',
+        ...(tenant ? { tenant } : {}),
+        ...(request.visit.payerId === request.payerId && request.visit.payerName
+          ? { payerName: request.visit.payerName }
+          : {}),
+      }),
     });
     result = await child.result();
   } catch (err) {

@@ -19,6 +19,8 @@ export const FailureType = {
   NotAwaitingReview: 'NotAwaitingReview',
   /** Thrown by a batch, not an activity: a resubmission or a second cancel of a batch that is cancelled. */
   BatchCancelled: 'BatchCancelled',
+  /** Thrown by a batch: a resubmission of outcomes no item has, which would open an empty round. */
+  NothingToResubmit: 'NothingToResubmit',
 } as const;
 export type FailureType = (typeof FailureType)[keyof typeof FailureType];
 

@@ -24,22 +24,33 @@ const FACTS = [
   { key: 'discoveryId', label: 'discovery', inSummary: true },
   { key: 'flowRunId', label: 'run', inSummary: true },
   { key: 'verificationId', label: 'verification', inSummary: true },
-  { key: 'lane', label: 'lane', inSummary: true },
+  { key: 'lane', label: 'asked', inSummary: true },
   { key: 'batchId', label: 'batch', inSummary: true },
   { key: 'tenant', label: 'tenant', inSummary: true },
   { key: 'callerId', label: 'caller id', inSummary: true },
+  { key: 'items', label: 'items', inSummary: true },
+  { key: 'page', label: 'page', inSummary: true },
   { key: 'endpointId', label: 'endpoint', inSummary: false },
   { key: 'url', label: 'url', inSummary: true },
   { key: 'events', label: 'events', inSummary: false },
 ] as const;
 
-export type StartFacts = Partial<Record<(typeof FACTS)[number]['key'], string>>;
+export type StartFacts = Partial<Record<(typeof FACTS)[number]['key'] | 'payerName', string>>;
 
 /** Facts that come from outside an intake request: the starter knows them. */
-export type StartContext = Pick<StartFacts, 'lane' | 'batchId' | 'tenant'>;
+export type StartContext = Pick<StartFacts, 'lane' | 'batchId' | 'tenant' | 'payerName'>;
+
+/** A lane in a person's words: who waits for the verification. */
+const LANE_WORDS: Record<string, string> = { 'front-desk': 'for the front desk', bulk: 'in bulk' };
 
 /** `title` (what the workflow is) and the facts given, as a summary line and a Markdown details block. */
-export function startMetadata(title: string, facts: StartFacts): StartMetadata {
+export function startMetadata(title: string, stated: StartFacts): StartMetadata {
+  const facts = {
+    ...stated,
+    ...(stated.lane ? { lane: LANE_WORDS[stated.lane] ?? stated.lane } : {}),
+    // A person reads the payer by its name; the id stays beside it, for searching.
+    ...(stated.payerName && stated.payerId ? { payerId: `${stated.payerName} (${stated.payerId})` } : {}),
+  };
   const given = FACTS.filter(({ key }) => typeof facts[key] === 'string' && facts[key] !== '');
   const inLine = given.filter((f) => f.inSummary).map(({ key, label }) => `${label} ${facts[key]!.slice(0, 100)}`);
   return {

@@ -111,7 +111,7 @@ export class RunInputs {
       const deadline = ms(deadlineSeconds);
       this.progress.at({
         doing:
-          'waiting for a person to supply input for the pending runs (update `supplyRunInput` or signal `runInput`)',
+          'waiting for a person to answer the pending runs (the console’s Needs input, or the intake API’s `POST /verifications/{id}/runs/{run}/input`)',
         until: Date.now() + deadline,
       });
       const answered = await condition(() => stopped() || this.pending.length === 0, deadline, {

@@ -208,6 +208,7 @@ function optionalString(request: object, key: string): string | undefined {
 export function verificationStartMetadata(intake: VerificationIntake, context: StartContext = {}): StartMetadata {
   return startMetadata(`Verification ${intake.version}`, {
     payerId: intake.payerId,
+    payerName: context.payerName,
     ...(intake.version === 'v2' ? { specialtyCode: intake.specialtyCode } : {}),
     discoveryId: intake.discoveryId,
     lane: context.lane ?? optionalString(intake, 'lane'),

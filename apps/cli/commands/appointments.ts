@@ -23,8 +23,9 @@ export function registerAppointments(program: Command, ctx: CliContext): void {
       `
 CSV columns (any order; an empty cell is an absent field):
   ${UPLOAD_COLUMNS.join(', ')}
-appointmentRef, patientRef, firstName, lastName, dateOfBirth, dateOfService (YYYY-MM-DD), specialtyCode and
-placeOfServiceCode are required; payerId until a verification of the patient has named one; timeZone defaults to UTC.
+appointmentRef, patientRef, firstName, lastName, dateOfBirth (YYYY-MM-DD or MM/DD/YYYY), dateOfService (YYYY-MM-DD),
+specialtyCode and placeOfServiceCode are required; payerId until a verification of the patient has named one;
+startTime (HH:MM, 24-hour) is optional; timeZone defaults to UTC.
 
 Each row is booked on its patient (started on its first appointment). The same file uploaded again books nothing
 twice: a row whose appointment exists is unchanged, or rescheduled when its date moved. An appointment missing from
@@ -43,6 +44,7 @@ Examples:
         await import('../../../src/appointment-uploads/read-upload.js');
       const { bookUpload } = await import('../../../src/appointment-uploads/book-upload.js');
       const { loadPatientIdKey } = await import('../../../src/patients/id-key.js');
+      const { loadBlindIndexKeys } = await import('../../../src/blind-index/keys.js');
       const { tenantToStart } = await import('../person.js');
       const { recordAccess } = await import('../audit-record.js');
       const { UploadProgress } = await import('../upload-progress.js');
@@ -61,12 +63,17 @@ Examples:
         outcome: 'ok',
       });
       const progress = new UploadProgress(rows.length);
+      const blindIndex = await loadBlindIndexKeys(ctx.config().codec);
       const { counts, results } = await withClient(ctx, (client, config) =>
-        bookUpload({ client, taskQueue: config.temporal.taskQueue, idKey }, rows, {
-          tenant,
-          ...(options.concurrency ? { concurrency: options.concurrency } : {}),
-          onRow: (r) => progress.add(r),
-        }),
+        bookUpload(
+          { client, taskQueue: config.temporal.taskQueue, idKey, ...(blindIndex ? { blindIndex } : {}) },
+          rows,
+          {
+            tenant,
+            ...(options.concurrency ? { concurrency: options.concurrency } : {}),
+            onRow: (r) => progress.add(r),
+          },
+        ),
       );
       progress.finish();
       for (const r of results) {

@@ -35,6 +35,7 @@ export function registerBatchActions(batches: Command, ctx: CliContext): void {
       `
 One row per row of the submission, in row order: each item by its latest attempt, and the rows that were not items
 (invalid, duplicate, not started, skipped). The one patient datum is memberId, the member id a discovery found.
+payerName comes from the service's payer endpoint (ELIGIBILITY_BASE_URL) when the discovery did not name the payer.
 
 Example:
   $ eligibility batches results 3f9c0a1b2c3d4e5f6a7b --out results.csv`,
@@ -48,7 +49,10 @@ Example:
       await withClient(ctx, async (client) => {
         const view = await visibleBatch(ctx, client, batchId, 'batch.results');
         // A viewer's results hold member ids masked, as the console's download does.
-        const rows = resultsFor(await personOf(ctx), await batchResults(client, batchId, view.pages));
+        const { PayerNames } = await import('../../../src/payers/payer-names.js');
+        const { EligibilityClient } = await import('../../../src/client/index.js');
+        const payers = new PayerNames(new EligibilityClient(ctx.config().service));
+        const rows = resultsFor(await personOf(ctx), await batchResults(client, batchId, view.pages, payers));
         const text = format === 'csv' ? resultsCsv(rows) : resultsJsonl(rows);
         const fields = resultPatientFields(rows);
         await recordAccess(ctx, {

@@ -90,7 +90,7 @@ POST /batches.`,
   batches
     .command('items')
     .description(
-      'a batch’s items, newest first, a page at a time: row, workflow id, round, stage or outcome, verification id',
+      'a batch’s items in row order (the submitted file’s), a page at a time: row, workflow id, round, stage or outcome, verification id',
     )
     .argument('<batchId>', 'the batch id', batchIdArgument)
     .option('--stage <stage>', `only items running at: ${RUNNING_STAGES.join(', ')}`, oneOf(RUNNING_STAGES))
@@ -107,10 +107,9 @@ POST /batches.`,
         const { listBatchItems } = await import('../../../src/batches/items.js');
         const { visibleBatch } = await import('../person.js');
         await withClient(ctx, async (client) => {
-          const view = await visibleBatch(ctx, client, batchId, 'batch.read');
+          await visibleBatch(ctx, client, batchId, 'batch.read');
           const page = await listBatchItems(client, batchId, {
             pageSize: options.limit,
-            rounds: view.round,
             ...(options.stage ? { stage: options.stage } : {}),
             ...(options.outcome ? { outcome: options.outcome } : {}),
             ...(options.pageToken ? { pageToken: options.pageToken } : {}),

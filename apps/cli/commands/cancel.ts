@@ -6,7 +6,7 @@ import { withClient, type CliContext } from '../context.js';
 export function registerCancel(program: Command, ctx: CliContext): void {
   program
     .command('cancel')
-    .description('ask a verification (or a discovery or run workflow) to stop: the cancel signal')
+    .description('ask a verification (or a discovery or run workflow) to stop')
     .argument('<workflowId>', 'e.g. verification-p-001')
     .addHelpText(
       'after',

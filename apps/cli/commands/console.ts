@@ -35,8 +35,10 @@ Example:
       const { IntakeClients } = await import('../../../src/access/intake-clients.js');
       const { eventServices, secretBox } = await import('../../../src/events/services.js');
       const { loadBlindIndexKeys } = await import('../../../src/blind-index/keys.js');
+      const { Visits } = await import('../../../src/visits/index.js');
+      const { sealingKeys } = await import('../../../src/codec/sealing.js');
       // Payer names from the service's payer endpoint, with the worker's credentials for it.
-      const { PayerNames } = await import('../../console/payer-names.js');
+      const { PayerNames } = await import('../../../src/payers/payer-names.js');
       const { EligibilityClient } = await import('../../../src/client/index.js');
       const blindIndex = await loadBlindIndexKeys(config.codec);
       await withOptionalStore(ctx, async (store) => {
@@ -45,6 +47,8 @@ Example:
         const clients = store && new IntakeClients(store);
         // Tenants' event endpoints, as the intake API gets them: their secrets sealed with the codec keys.
         const box = store && (await secretBox(config));
+        // Today's visits, from the patients' copies, sealed with the same keys.
+        const visits = store && new Visits(store, await sealingKeys(config));
         await serveHttp(config, {
           what: 'Operator console',
           role: 'console',
@@ -63,6 +67,7 @@ Example:
               ...(store ? { sessions: store } : {}),
               ...(clients ? { clients } : {}),
               ...(store && box ? { events: eventServices(store, box) } : {}),
+              ...(visits ? { visits } : {}),
             }),
         });
       });

@@ -32,6 +32,10 @@ Example:
       const blindIndex = await loadBlindIndexKeys(config.codec);
       const { loadPatientIdKey } = await import('../../../src/patients/id-key.js');
       const patientIdKey = await loadPatientIdKey(config.patients);
+      const { PayerNames } = await import('../../../src/payers/payer-names.js');
+      const { EligibilityClient } = await import('../../../src/client/index.js');
+      // Batches' results name payers from the service's payer endpoint (ELIGIBILITY_BASE_URL and its credentials).
+      const payers = new PayerNames(new EligibilityClient(config.service));
       await withOptionalStore(ctx, async (store) => {
         const access = store && {
           clients: new IntakeClients(store),
@@ -56,6 +60,7 @@ Example:
               ...(blindIndex ? { blindIndex } : {}),
               ...(store && box ? { events: eventServices(store, box) } : {}),
               ...(patientIdKey ? { patients: { idKey: patientIdKey } } : {}),
+              payers,
             }),
         });
       });

@@ -60,7 +60,8 @@ export function registerReview(program: Command, ctx: CliContext): void {
       'after',
       `
 A v1 creation whose outcome is unknown (no answer from the service: a dropped connection, a timeout, a 5xx, a lost
-worker) is never retried automatically, because v1 has no idempotency: the verification waits in needs-review
+worker) is never retried automatically: the service cannot tell a repeated v1 request from a new one, so a retry
+may create a second verification. The verification waits in needs-review
 (\`eligibility status\` says why) until a person decides, or ends as timed-out after the review deadline (7 days).
 ${DUPLICATE_RISK}
 

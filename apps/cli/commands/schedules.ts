@@ -53,6 +53,16 @@ export function progressLine(p: RefreshProgress): string {
   );
 }
 
+const iso = (epochMs: number) => new Date(epochMs).toISOString();
+
+/** The progress as `--json` prints it: its instants as ISO 8601, as every answer of the product says a time. */
+export const progressJson = ({ startedAt, finishedAt, answered, ...rest }: RefreshProgress) => ({
+  ...rest,
+  startedAt: iso(startedAt),
+  ...(finishedAt === undefined ? {} : { finishedAt: iso(finishedAt) }),
+  ...(answered === undefined ? {} : { answered: { ...answered, since: iso(answered.since) } }),
+});
+
 /** `eligibility schedules list|create|pause|unpause|trigger|progress`: the tenants' monthly refresh (issue 35). */
 export function registerSchedules(program: Command, ctx: CliContext): void {
   const schedules = program
@@ -194,7 +204,7 @@ Examples:
           (await existing(() => describeRefreshSchedule(client, tenant), tenant)).recentRefreshes.at(-1);
         if (!refreshId) return console.log(`no refresh of tenant ${tenant} has run yet`);
         const progress = await readRefreshProgress(client, refreshId);
-        if (options.json) return console.log(JSON.stringify(progress, null, 2));
+        if (options.json) return console.log(JSON.stringify(progressJson(progress), null, 2));
         console.log(progressLine(progress));
       });
     });

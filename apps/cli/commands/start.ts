@@ -18,7 +18,7 @@ const FLAGS: readonly (readonly [flag: string, column: FlatColumn, description: 
   ['--payer-id <id>', 'payerId', 'payer id (or alias), when known'],
   ['--first-name <name>', 'firstName', "patient's first name (v2)"],
   ['--last-name <name>', 'lastName', "patient's last name (v2)"],
-  ['--dob <MM/DD/YYYY>', 'dateOfBirth', "patient's date of birth (v2)"],
+  ['--dob <date>', 'dateOfBirth', "patient's date of birth (v2): YYYY-MM-DD or MM/DD/YYYY"],
   ['--state <XX>', 'state', "patient's two-letter state (v2)"],
   ['--member-id <id>', 'memberId', 'member id, when known'],
   ['--place-of-service <code>', 'placeOfServiceCode', 'two-digit place of service code'],

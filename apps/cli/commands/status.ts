@@ -27,7 +27,7 @@ export function statusRows(workflowId: string, s: VerificationStatus | undefined
     : undefined;
   return [
     ['workflowId', workflowId],
-    ['stage', s?.stage ?? '(this workflow has no status query)'],
+    ['stage', s?.stage ?? '(this workflow reports no stage: not a verification)'],
     ['version', s?.version],
     ['callerId', s?.callerId],
     ['payerId', s?.payerId],
@@ -50,7 +50,9 @@ export function statusRows(workflowId: string, s: VerificationStatus | undefined
 export function registerStatus(program: Command, ctx: CliContext): void {
   program
     .command('status')
-    .description("show a verification's stage, identifiers, runs and last error (the workflow's status query)")
+    .description(
+      "show a verification's stage, identifiers, runs and last error (asked of the verification itself: a worker must be running)",
+    )
     .argument('<workflowId>', 'e.g. verification-p-001')
     .option('--json', 'print the status as JSON')
     .addHelpText(
@@ -79,8 +81,8 @@ Examples:
           if (!(err instanceof QueryNotRegisteredError)) {
             const reason =
               temporalFailureReason(err) === 'no-answer'
-                ? `no answer to the status query within ${QUERY_TIMEOUT_MS / 1000} s`
-                : `the status query failed (${rootCause(err)})`;
+                ? `no answer from the verification within ${QUERY_TIMEOUT_MS / 1000} s`
+                : `its status could not be read (${rootCause(err)})`;
             throw new CliError(
               `${workflowId}: ${reason}; is a worker polling task queue ${description.taskQueue} on ` +
                 `${config.temporal.address}?`,

@@ -30,7 +30,7 @@ function parseInput(text: string): RunInput {
 export function registerSupplyInput(program: Command, ctx: CliContext): void {
   program
     .command('supply-input')
-    .description('send the input a pending run asks for (the supplyRunInput update) and print the answer')
+    .description('send the input a run waiting for a person asks for, and print the service’s answer')
     .argument('<workflowId>', 'the verification (or run-<flowRunId>) workflow')
     .argument('<flowRunId>', 'the run awaiting input (see `eligibility status`)')
     .requiredOption('--input <json>', 'the input, a JSON object')

@@ -41,3 +41,22 @@ if (refresh) {
     }
   }, seconds * 1000);
 }
+
+// On a phone a table reads as a list of cards (console.css): each cell is headed by its column's name, and the table
+// keeps its roles, which a browser may drop once a table is displayed as blocks.
+for (const table of document.querySelectorAll('main table')) {
+  const heads = Array.from(table.querySelectorAll('thead th'), (th) => th.textContent.replace(/\s+/g, ' ').trim());
+  table.setAttribute('role', 'table');
+  for (const row of table.querySelectorAll('tr')) {
+    row.setAttribute('role', 'row');
+    Array.from(row.cells).forEach((cell, i) => {
+      if (cell.tagName === 'TH') {
+        cell.setAttribute('role', cell.closest('thead') ? 'columnheader' : 'rowheader');
+        return;
+      }
+      cell.setAttribute('role', 'cell');
+      if (heads[i] && !cell.hasAttribute('data-label')) cell.setAttribute('data-label', heads[i]);
+    });
+  }
+  for (const group of table.querySelectorAll('thead, tbody, tfoot')) group.setAttribute('role', 'rowgroup');
+}

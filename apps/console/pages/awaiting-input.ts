@@ -20,6 +20,7 @@ import { html } from '../views/html.js';
 import { queueTable } from '../views/queue.js';
 import { verificationDetail } from '../reads/verification.js';
 import { notFoundPage } from './not-found.js';
+import { checksOf } from '../patient-rows.js';
 import { WorkflowType } from '../../../workflows/shared/workflow-types.js';
 
 /** The update's activity gives up after 2 minutes (workflows/verification/run-inputs.ts): wait a little longer. */
@@ -41,12 +42,21 @@ async function showAnswerPage(
   const operator = operatorOf(request);
   const detail = detailFor(operator, found);
   const runFlowId = detail.type === WorkflowType.runInput ? workflowId.replace(/^run-/, '') : undefined;
+  const names = await payerNames(deps, [detail.payerId ?? detail.status?.payerId]);
   return sendPage(
     request,
     reply,
     { title: 'Answer a run', section: '/awaiting-input' },
     (csrf) =>
-      answerView(detail, runsOf(detail, runFlowId), csrf, workflowUiUrl(deps, workflowId), error, mayAct(operator)),
+      answerView(
+        detail,
+        runsOf(detail, runFlowId),
+        csrf,
+        workflowUiUrl(deps, workflowId),
+        error,
+        mayAct(operator),
+        names,
+      ),
     error ? 400 : 200,
   );
 }
@@ -92,7 +102,7 @@ export function awaitingInputPages(app: FastifyInstance, deps: ConsoleDeps): voi
   const queueConfig = {
     access: { role: 'viewer' },
     owns: 'own-tenant',
-    audit: { none: 'identifiers, stages and payers of the operator’s tenants, no patient data' },
+    audit: { none: 'identifiers, stages and payers; each patient of a check shown is its own patient.read entry' },
   } as const;
   app.get('/awaiting-input', { config: queueConfig }, async (request, reply) => {
     const operator = operatorOf(request);
@@ -103,10 +113,15 @@ export function awaitingInputPages(app: FastifyInstance, deps: ConsoleDeps): voi
       deps,
       shown.rows.map((r) => r.payerId),
     );
+    const checks = await checksOf(
+      deps,
+      request,
+      shown.rows.map((r) => r.workflowId),
+    );
     return sendPage(request, reply, { title: 'Needs input', section: '/awaiting-input' }, () =>
       queueTable(
         shown,
-        { caption: 'Runs waiting for input', empty: 'No run waits for input.', path: '/awaiting-input', names },
+        { caption: 'Runs waiting for input', empty: 'No run waits for input.', path: '/awaiting-input', names, checks },
         (r) => html`<a class="button" href="/runs/${encodeURIComponent(r.workflowId)}">${label}</a>`,
       ),
     );

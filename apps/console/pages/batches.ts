@@ -84,7 +84,7 @@ export function batchPages(app: FastifyInstance, deps: ConsoleDeps): void {
       const rows = resultsFor(
         operator,
         await deps.client.withDeadline(Date.now() + RESULTS_TIMEOUT_MS, () =>
-          batchResults(deps.client, batchId, view.pages),
+          batchResults(deps.client, batchId, view.pages, deps.payers),
         ),
       );
       request.log.info({ batchId, rows: rows.length, format, operator: operator.name }, 'batch results exported');

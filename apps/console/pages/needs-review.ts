@@ -16,6 +16,7 @@ import { queue } from '../reads/queue.js';
 import { html } from '../views/html.js';
 import { queueTable } from '../views/queue.js';
 import { reviewForms } from '../views/review.js';
+import { checksOf } from '../patient-rows.js';
 
 interface ReviewBody {
   action?: string;
@@ -61,7 +62,7 @@ export function needsReviewPages(app: FastifyInstance, deps: ConsoleDeps): void 
   const queueConfig = {
     access: { role: 'viewer' },
     owns: 'own-tenant',
-    audit: { none: 'identifiers, stages and payers of the operator’s tenants, no patient data' },
+    audit: { none: 'identifiers, stages and payers; each patient of a check shown is its own patient.read entry' },
   } as const;
   app.get('/needs-review', { config: queueConfig }, async (request, reply) => {
     const operator = operatorOf(request);
@@ -75,6 +76,11 @@ export function needsReviewPages(app: FastifyInstance, deps: ConsoleDeps): void 
     const names = await payerNames(
       deps,
       shown.rows.map((r) => r.payerId),
+    );
+    const checks = await checksOf(
+      deps,
+      request,
+      shown.rows.map((r) => r.workflowId),
     );
     return sendPage(
       request,
@@ -93,6 +99,7 @@ export function needsReviewPages(app: FastifyInstance, deps: ConsoleDeps): void 
               empty: 'No verification needs review.',
               path: '/needs-review',
               names,
+              checks,
             },
             (r) => action(r.workflowId, csrf),
           )}`,

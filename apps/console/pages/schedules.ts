@@ -53,12 +53,12 @@ export function schedulePages(app: FastifyInstance, deps: ConsoleDeps): void {
         : html`<table>
             <thead>
               <tr>
-                <th>Tenant</th>
-                <th>State</th>
-                <th>Runs</th>
-                <th>Next</th>
-                <th>Latest refresh</th>
-                <th></th>
+                <th scope="col">Tenant</th>
+                <th scope="col">State</th>
+                <th scope="col">Runs</th>
+                <th scope="col">Next</th>
+                <th scope="col">Latest refresh</th>
+                <th scope="col"><span class="visually-hidden">Actions</span></th>
               </tr>
             </thead>
             <tbody>

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { payerNames, sendPage, withDeadline, type ConsoleDeps } from '../deps.js';
-import { groupCounts, PAGE_SIZE, readFailed, readList } from '../reads/worklists.js';
+import { groupCounts, PAGE_SIZE, readFailed, readNewestStarted } from '../reads/worklists.js';
+import { checksOf } from '../patient-rows.js';
 import { operatorOf } from '../session.js';
 import { html } from '../views/html.js';
 import { groupLinks, listTable } from '../views/lists.js';
@@ -15,14 +16,14 @@ const filterParam = (query: unknown, name: string): string | undefined => {
 
 /**
  * The failed list (the newest failures, grouped by payer and by the field their last error named, each group a
- * filter) and the recent list (every verification, newest first). Both page by 25; both read visibility, never a
- * patient value, so neither is an audited disclosure.
+ * filter) and the recent list (every verification, newest started first). Both page by 25 from visibility; the patient
+ * and visit beside a patient's check come from its copy, each patient shown a `patient.read` entry of its own.
  */
 export function worklistPages(app: FastifyInstance, deps: ConsoleDeps): void {
   const list = {
     access: { role: 'viewer' },
     owns: 'own-tenant',
-    audit: { none: 'identifiers, stages, payers and error fields of the operator’s tenants, no patient data' },
+    audit: { none: 'identifiers, stages, payers, error fields; each patient of a check shown is its own patient.read' },
   } as const;
   app.get('/failed', { config: list }, async (request, reply) => {
     const { tenants } = operatorOf(request);
@@ -35,6 +36,12 @@ export function worklistPages(app: FastifyInstance, deps: ConsoleDeps): void {
       all.map((r) => r.payerId),
     );
     const params = { ...(payerId ? { payer: payerId } : {}), ...(field ? { field } : {}) };
+    const shown = paged(rows, pageParam(request.query));
+    const checks = await checksOf(
+      deps,
+      request,
+      shown.rows.map((r) => r.workflowId),
+    );
     const byPayer = groupCounts(all, (r) => r.payerId ?? 'none');
     const byField = groupCounts(all, (r) => r.errorField);
     const withParam = (name: string, value: string) =>
@@ -64,12 +71,13 @@ export function worklistPages(app: FastifyInstance, deps: ConsoleDeps): void {
           </div>
           <div>
             ${filters}
-            ${listTable(paged(rows, pageParam(request.query)), names, {
+            ${listTable(shown, names, {
               caption: 'Failed verifications',
               empty: 'No verification has failed.',
               path: '/failed',
               params,
               errorField: true,
+              checks,
             })}
           </div>
         </div>`;
@@ -79,19 +87,25 @@ export function worklistPages(app: FastifyInstance, deps: ConsoleDeps): void {
   app.get('/recent', { config: list }, async (request, reply) => {
     const { tenants } = operatorOf(request);
     const page = pageParam(request.query);
-    // Newest first: read as far as this page and one row more, to know whether another page follows.
-    const rows = await withDeadline(deps, () => readList(deps.client, 'recent', tenants, page * PAGE_SIZE + 1));
+    // Newest started first: read as far as this page and one row more, to know whether another page follows.
+    const rows = await withDeadline(deps, () => readNewestStarted(deps.client, tenants, page * PAGE_SIZE + 1));
     const names = await payerNames(
       deps,
       rows.map((r) => r.payerId),
     );
     const shown = paged(rows, page);
     const pages = rows.length > page * PAGE_SIZE ? page + 1 : shown.pages;
+    const checks = await checksOf(
+      deps,
+      request,
+      shown.rows.map((r) => r.workflowId),
+    );
     return sendPage(request, reply, { title: 'Recent verifications', section: '/recent' }, () =>
       listTable({ ...shown, pages, total: shown.total }, names, {
-        caption: 'Verifications, newest first',
+        caption: 'Verifications, newest started first',
         empty: 'No verification yet.',
         path: '/recent',
+        checks,
       }),
     );
   });

@@ -100,6 +100,37 @@ export async function readList(
   return rows;
 }
 
+/** Most verifications the recent list reads to put the newest started first. */
+export const RECENT_SCAN_LIMIT = 5_000;
+
+/**
+ * The `limit` verifications started last, newest first. Visibility lists running workflows first, then closed ones by
+ * when they closed, and SQL visibility takes no ORDER BY; since a workflow closes after it starts, once a closed row
+ * closed before the `limit`-th newest start read so far, no row after it can start later, and the read stops there.
+ */
+export async function readNewestStarted(
+  client: Client,
+  tenants: readonly string[] | null,
+  limit: number,
+): Promise<ListRow[]> {
+  const query = worklistQuery('recent', tenants);
+  if (!query) return [];
+  const rows: ListRow[] = [];
+  // The `limit` latest start times read so far, latest first.
+  const latest: string[] = [];
+  for await (const info of client.workflow.list({ query, pageSize: 100 })) {
+    const row = listRow(info);
+    if (row.closedAt && latest.length >= limit && row.closedAt < latest[limit - 1]!) break;
+    rows.push(row);
+    const at = latest.findIndex((t) => t < row.startedAt);
+    latest.splice(at === -1 ? latest.length : at, 0, row.startedAt);
+    if (latest.length > limit) latest.pop();
+    if (rows.length >= RECENT_SCAN_LIMIT) break;
+  }
+  const newestFirst = (a: ListRow, b: ListRow) => b.startedAt.localeCompare(a.startedAt);
+  return rows.sort(newestFirst).slice(0, limit);
+}
+
 /** The newest failures (up to FAILED_LIMIT), each with its error field (8 reads at a time). */
 export async function readFailed(client: Client, tenants: readonly string[] | null): Promise<FailedRow[]> {
   const rows = await readList(client, 'failed', tenants, FAILED_LIMIT);

@@ -5,6 +5,7 @@ import { time } from './layout.js';
 import { runInputForm, type RunFormError } from './run-form.js';
 import { identifiersCard, patientCard } from './patient.js';
 import { lastErrorWords } from './refusal-words.js';
+import type { PayerNameMap } from './payer.js';
 
 export type { RunFormError };
 
@@ -76,12 +77,13 @@ export function answerView(
   uiUrl: string | undefined,
   error?: RunFormError,
   canAct = true,
+  names: PayerNameMap = new Map(),
 ): Html {
   const pending = runs.filter((r) => r.state !== 'answered');
   const answered = runs.filter((r) => r.state === 'answered');
   const last = detail.status?.lastError;
   return html`<div class="columns">
-    <div>${patientCard(detail)}${identifiersCard(detail, uiUrl)}</div>
+    <div>${patientCard(detail)}${identifiersCard(detail, uiUrl, names)}</div>
     <div>
       ${pending.length === 0 ? html`<p class="empty">No run of this workflow awaits input now.</p>` : ''}
       ${pending.map((run) => (canAct ? runForm(detail.workflowId, run, csrf, error) : runCard(run)))}

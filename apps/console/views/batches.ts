@@ -1,5 +1,7 @@
 import type { BatchView } from '../../../src/batches/describe.js';
 import { progressGroups } from '../../../src/batches/groups.js';
+import { batchStateWords } from '../../../src/batches/state-words.js';
+import { plural } from '../../../src/text-format.js';
 import { PROGRESS_GROUPS } from '../../../workflows/shared/stages.js';
 import { BATCH_STATE_TABLE, type BatchRowProblem } from '../../../workflows/batch/batch.js';
 import type { BatchItemView } from '../../../src/batches/items.js';
@@ -70,11 +72,11 @@ export function batchesList(p: Paged<BatchView>): Html {
         return html`<li class="card">
           <h2>
             <a href="/batches/${encodeURIComponent(b.batchId)}">${label ?? b.batchId}</a>
-            ${stageWords(b.state)}
+            ${stageWords(b)}
           </h2>
           <p class="muted">
             ${label ? html`<code>${b.batchId}</code>, ` : ''}${b.counts.items}
-            items${b.counts.invalid ? `, ${b.counts.invalid} invalid rows` : ''}${b.tenant ? html`, tenant ${b.tenant}` : ''},
+            items${b.counts.invalid ? `, ${plural(b.counts.invalid, 'invalid row')}` : ''}${b.tenant ? html`, tenant ${b.tenant}` : ''},
             submitted ${time(b.createdAt)}${submitter ? html` by ${submitter}` : ''}
           </p>
           ${progressBar(b)}
@@ -84,20 +86,9 @@ export function batchesList(p: Paged<BatchView>): Html {
     ${pager('/batches', p)}`;
 }
 
-/** A batch's state in people's words. */
-function stageWords(state: string): Html {
-  const words: Record<string, string> = {
-    starting: 'starting its rows',
-    running: 'running',
-    settled: 'every item has ended',
-    finished: 'finished, closing soon',
-    closed: 'closed',
-    cancelling: 'being cancelled',
-    cancelled: 'cancelled',
-    failed: 'ended with an error',
-    terminated: 'stopped from outside',
-  };
-  return html`<span class="stage" data-batch-state="${state}">${words[state] ?? state}</span>`;
+/** A batch's state in people's words: a settled batch names the items that have not ended (src/batches/state-words.ts). */
+function stageWords(view: BatchView): Html {
+  return html`<span class="stage" data-batch-state="${view.state}">${batchStateWords(view)}</span>`;
 }
 
 function itemsTable(p: Paged<BatchItemView>, base: string, names: PayerNameMap): Html {
@@ -197,7 +188,7 @@ export function batchDetail(view: BatchView, data: BatchPageData, csrf: string, 
           <label for="confirm-resubmit">Resubmit anyway</label>`
       : '';
   return html`<section class="card" aria-labelledby="progress-h">
-      <h2 id="progress-h">Progress: ${stageWords(view.state)}</h2>
+      <h2 id="progress-h">Progress: ${stageWords(view)}</h2>
       ${label || submitter ? html`<p>${label ? html`<strong>${label}</strong> (<code>${view.batchId}</code>)` : ''}${submitter ? html` submitted by ${submitter}` : ''}</p>` : ''}
       ${progressBar(view)}
       <p class="muted">

@@ -66,6 +66,10 @@ export function patientSearchForm(
       ${tenantField ? field('tenant', 'Tenant (blank: verifications of no tenant)', q.tenant, problem, html`maxlength="100"`) : ''}
     </div>
     <button type="submit">Find the patient</button>
+    <p class="help">
+      For a patient's visits and coverage timeline, or to find one by your own reference, see
+      <a href="/patients">Patients</a>.
+    </p>
   </form>`;
 }
 

@@ -4,6 +4,8 @@ import type { NavCounts } from '../nav-counts.js';
 
 /** The sections of the console, in the order of its navigation. */
 export const SECTIONS = [
+  { path: '/today', label: 'Today' },
+  { path: '/patients', label: 'Patients' },
   { path: '/verifications', label: 'Find' },
   { path: '/failed', label: 'Failed', count: 'failed' },
   { path: '/awaiting-input', label: 'Needs input', count: 'awaiting-input' },
@@ -24,7 +26,10 @@ export const ADMIN_SECTIONS = [
 export type SectionPath = (typeof SECTIONS | typeof ADMIN_SECTIONS)[number]['path'];
 
 export interface PageFrame {
+  /** The browser's title: never patient data (it lands in the browser's history). */
   title: string;
+  /** The page's heading when it is not the title (a patient's name). */
+  heading?: Html | string;
   /** The section the page belongs to, marked as current in the navigation. */
   section?: SectionPath;
   /** Absent on the sign-in page. */
@@ -81,7 +86,7 @@ export function page(frame: PageFrame, content: Html): string {
         <a class="skip" href="#main">Skip to content</a>
         ${header(frame)}
         <main id="main">
-          <h1>${frame.title}</h1>
+          <h1>${frame.heading ?? frame.title}</h1>
           ${frame.notice ? html`<p class="notice" role="status">${frame.notice}</p>` : ''} ${content}
         </main>
       </body>

@@ -5,6 +5,8 @@ import { pager, type Paged } from './paging.js';
 import { payer, type PayerNameMap } from './payer.js';
 import { stageBadge } from './stage-words.js';
 import { batchLink, verificationLink } from './links.js';
+import type { CheckOf } from '../patient-rows.js';
+import { checkPatient } from './patients.js';
 
 const dash = (value: Html | string | undefined) => value ?? html`<span class="muted">–</span>`;
 
@@ -16,6 +18,8 @@ export interface ListTableOptions {
   params?: Record<string, string>;
   /** The error field column (the failed list). */
   errorField?: boolean;
+  /** The patient and visit of each verification that is a patient's check, shown beside its id. */
+  checks?: ReadonlyMap<string, CheckOf>;
 }
 
 /** A list of verifications, one page of it, with payers by name; a table that scrolls inside itself on a phone. */
@@ -42,7 +46,7 @@ export function listTable(p: Paged<ListRow | FailedRow>, names: PayerNameMap, o:
             (r) =>
               html`<tr>
                 <td>${age(r.startedAt, now)} ago<br /><small class="muted">${time(r.startedAt)}</small></td>
-                <td>${verificationLink(r.workflowId)}</td>
+                <td>${verificationLink(r.workflowId)}${checkPatient(o.checks?.get(r.workflowId))}</td>
                 <td>${stageBadge(r.stage)}</td>
                 <td>${dash(payer(r.payerId, names))}</td>
                 ${o.errorField ? html`<td><code>${(r as FailedRow).errorField}</code></td>` : ''}

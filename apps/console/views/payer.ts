@@ -1,4 +1,4 @@
-import type { PayerName } from '../payer-names.js';
+import type { PayerName } from '../../../src/payers/payer-names.js';
 import { html, type Html } from './html.js';
 
 export type PayerNameMap = ReadonlyMap<string, PayerName>;

@@ -5,6 +5,8 @@ import { pager, type Paged } from './paging.js';
 import { payer, type PayerNameMap } from './payer.js';
 import { WorkflowType } from '../../../workflows/shared/workflow-types.js';
 import { batchLink, verificationLink } from './links.js';
+import type { CheckOf } from '../patient-rows.js';
+import { checkPatient } from './patients.js';
 
 const dash = (value: string | undefined) => value ?? html`<span class="muted">–</span>`;
 
@@ -14,6 +16,8 @@ export interface QueueTableOptions {
   /** The page's own path, for its pager. */
   path: string;
   names: PayerNameMap;
+  /** The patient and visit of each verification that is a patient's check, shown beside its id. */
+  checks?: ReadonlyMap<string, CheckOf>;
 }
 
 /** One page of a queue, oldest first; `action` renders the last cell of a row (a link or the decisions). */
@@ -42,7 +46,7 @@ export function queueTable(p: Paged<QueueRow>, o: QueueTableOptions, action: (ro
               html`<tr>
                 <td>${age(r.startedAt, now)}<br /><small class="muted">since ${time(r.startedAt)}</small></td>
                 <td>
-                  ${verificationLink(r.workflowId)}${
+                  ${verificationLink(r.workflowId)}${checkPatient(o.checks?.get(r.workflowId))}${
                     r.type === WorkflowType.runInput
                       ? html`<br /><small class="muted">its verification had closed</small>`
                       : ''

@@ -62,7 +62,7 @@ export function appointmentUploadRoutes(app: IntakeApp, deps: IntakeDeps): void 
             .code(415)
             .send({ error: 'unsupported_media_type', message: 'send text/csv or application/x-ndjson' });
         }
-        const patients = patientsOf(deps);
+        const patients = patientsOf(deps, request);
         const tenant = startTenant(request, request.query.tenant);
         // A malformed file is the error handler's 400 naming its problem (AppointmentUploadError).
         const rows = readAppointmentUpload(request.body, format);

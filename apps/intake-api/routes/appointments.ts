@@ -10,6 +10,7 @@ import { audited } from '../audit.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
 import { answer, bodyAnswers, commonAnswers, TAGS } from '../openapi.js';
 import { startTenant } from '../owned.js';
+import { appointmentAnswer } from '../patient-answers.js';
 import { patientsOf } from '../patient-access.js';
 import {
   AppointmentIdParams,
@@ -48,7 +49,7 @@ export function appointmentRoutes(app: IntakeApp, deps: IntakeDeps): void {
       config: { access: { scope: 'verifications:write' }, owns: 'own-tenant', audit: 'appointment.create' },
     },
     async (request, reply) => {
-      const patients = patientsOf(deps);
+      const patients = patientsOf(deps, request);
       const { tenant: named, ...body } = request.body;
       const tenant = startTenant(request, named);
       refusePastVisit(patients, body.dateOfService, body.timeZone);
@@ -57,7 +58,7 @@ export function appointmentRoutes(app: IntakeApp, deps: IntakeDeps): void {
         workflowId: patientWorkflowId(booked.patientId),
         fields: ['patientRef', 'dateOfService', ...patientFields({ patient: body.patient })],
       });
-      return reply.code(201).send(booked);
+      return reply.code(201).send({ patientId: booked.patientId, appointment: appointmentAnswer(booked.appointment) });
     },
   );
 
@@ -88,10 +89,12 @@ export function appointmentRoutes(app: IntakeApp, deps: IntakeDeps): void {
       const { appointmentId } = request.params;
       refusePastVisit(patientsOf(deps), request.body.dateOfService, request.body.timeZone);
       const moved = await withDeadline(deps, () =>
-        rescheduleAppointment(patientsOf(deps), appointmentId, request.body),
+        rescheduleAppointment(patientsOf(deps, request), appointmentId, request.body),
       );
-      await audited(deps.access, request, { fields: ['dateOfService'] });
-      return reply.send(moved);
+      await audited(deps.access, request, {
+        fields: ['dateOfService', ...(request.body.startTime !== undefined ? ['startTime'] : [])],
+      });
+      return reply.send(appointmentAnswer(moved));
     },
   );
 
@@ -114,10 +117,10 @@ export function appointmentRoutes(app: IntakeApp, deps: IntakeDeps): void {
     },
     async (request, reply) => {
       const cancelled = await withDeadline(deps, () =>
-        cancelAppointment(patientsOf(deps), request.params.appointmentId),
+        cancelAppointment(patientsOf(deps, request), request.params.appointmentId),
       );
       await audited(deps.access, request, { fields: ['dateOfService'] });
-      return reply.send(cancelled);
+      return reply.send(appointmentAnswer(cancelled));
     },
   );
 }

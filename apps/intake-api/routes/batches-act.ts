@@ -7,6 +7,7 @@ import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
 import { IntakeAnswer, notFound } from '../errors.js';
 import { answer, bodyAnswers, commonAnswers, TAGS } from '../openapi.js';
 import { ErrorResponse, IDEMPOTENCY_HEADER, IdempotencyHeaders } from '../schemas.js';
+import { callerClient } from '../caller-client.js';
 
 /**
  * An action on a batch: one whose workflow is gone by the time it is sent has closed (409 `batch_closed`, with its
@@ -38,7 +39,7 @@ export function actOnBatchRoutes(app: IntakeApp, deps: IntakeDeps): void {
     400: answer('`param` names the invalid field', ErrorResponse),
     404: answer('No such batch (or another tenant’s)', ErrorResponse),
     409: answer(
-      'The batch is cancelled (`batch_cancelled`) or has closed (`batch_closed`, with `state`)',
+      'The batch is cancelled (`batch_cancelled`), has closed (`batch_closed`, with `state`), or no item has the outcomes asked for (`nothing_to_resubmit`)',
       ErrorResponse,
     ),
     ...commonAnswers,
@@ -67,7 +68,7 @@ export function actOnBatchRoutes(app: IntakeApp, deps: IntakeDeps): void {
       const idempotencyKey = request.headers[IDEMPOTENCY_HEADER];
       const { batchId } = request.params;
       const answer = await toOpenBatch(deps, batchId, () =>
-        resubmitBatch(deps.client, batchId, outcomes, idempotencyKey ? { idempotencyKey } : {}),
+        resubmitBatch(callerClient(deps, request), batchId, outcomes, idempotencyKey ? { idempotencyKey } : {}),
       );
       request.log.info({ batchId, round: answer.round, accepted: answer.accepted }, 'batch resubmission');
       await audited(deps.access, request, { outcome: answer.accepted ? 'ok' : 'repeat' });
@@ -93,7 +94,7 @@ export function actOnBatchRoutes(app: IntakeApp, deps: IntakeDeps): void {
     },
     async (request, reply) => {
       const { batchId } = request.params;
-      const memo = await toOpenBatch(deps, batchId, () => cancelBatch(deps.client, batchId));
+      const memo = await toOpenBatch(deps, batchId, () => cancelBatch(callerClient(deps, request), batchId));
       request.log.info({ batchId }, 'batch cancel');
       return reply.code(202).send({ batchId, state: memo.phase });
     },

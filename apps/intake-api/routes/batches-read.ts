@@ -101,11 +101,15 @@ export function readBatchRoutes(app: IntakeApp, deps: IntakeDeps): void {
       schema: {
         operationId: 'listBatchItems',
         tags: [TAGS.batches.name],
-        summary: 'A page of a batch’s items, by stage or outcome (identifiers and stages only: no patient data)',
+        summary:
+          'A page of a batch’s items in row order, by stage or outcome (identifiers and stages only: no patient data)',
+        description:
+          'Items in row order: the order of the submitted file (its rows numbered from 1), a row’s attempts by round. ' +
+          'The order holds across pages: `nextPageToken` continues after the last row shown, while items move on.',
         params: BatchIdParams,
         querystring: BatchItemsQuery.extend(PageQuery.shape),
         response: {
-          200: answer('A page of items', BatchItemList),
+          200: answer('A page of items, in row order', BatchItemList),
           400: answer('`param` names the invalid parameter; `stage` and `outcome` together are refused', ErrorResponse),
           404: noBatch,
           ...commonAnswers,
@@ -120,7 +124,6 @@ export function readBatchRoutes(app: IntakeApp, deps: IntakeDeps): void {
       const page = await withDeadline(deps, () =>
         listBatchItems(deps.client, batchId, {
           pageSize: limit,
-          rounds: ownedBatch(request).round,
           ...(stage ? { stage } : {}),
           ...(outcome ? { outcome } : {}),
           ...(pageToken ? { pageToken } : {}),
@@ -162,7 +165,7 @@ export function readBatchRoutes(app: IntakeApp, deps: IntakeDeps): void {
         request.query.format ?? (request.headers.accept?.includes('application/x-ndjson') ? 'jsonl' : 'csv');
       const { pages } = ownedBatch(request);
       const rows = await deps.client.withDeadline(Date.now() + RESULTS_TIMEOUT_MS, () =>
-        batchResults(deps.client, batchId, pages),
+        batchResults(deps.client, batchId, pages, deps.payers),
       );
       await audited(deps.access, request, { fields: resultPatientFields(rows) });
       request.log.info({ batchId, rows: rows.length, format }, 'batch results exported');

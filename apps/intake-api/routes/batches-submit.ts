@@ -15,6 +15,7 @@ import { startTenant } from '../owned.js';
 import { answer, commonAnswers, TAGS } from '../openapi.js';
 import { ErrorResponse } from '../schemas.js';
 import { jsonOrFileValidatorCompiler } from '../validation.js';
+import { callerClient } from '../caller-client.js';
 
 /**
  * 10,000 items of at most about 1.5 KB each (the intake's limits on every field), with room: the largest body a
@@ -131,7 +132,7 @@ export function submitBatchRoute(app: IntakeApp, deps: IntakeDeps): void {
       const batchId = given ?? contentBatchId(valid, options);
       const submitted = await withDeadline(deps, () =>
         submitBatch(
-          deps.client,
+          callerClient(deps, request),
           {
             batchId,
             valid,

@@ -3,6 +3,7 @@ import { toOpenWorkflow } from '../closed.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
 import { answer, bodyAnswers, commonAnswers, TAGS } from '../openapi.js';
 import { CancelResponse, ErrorResponse, WorkflowIdParams } from '../schemas.js';
+import { callerClient } from '../caller-client.js';
 
 /**
  * `POST /verifications/:workflowId/cancel`: the `cancel` signal. 202: the workflow ends as `cancelled` at its next
@@ -32,7 +33,7 @@ export function cancelRoute(app: IntakeApp, deps: IntakeDeps): void {
     },
     async (request, reply) => {
       const { workflowId } = request.params;
-      const handle = deps.client.workflow.getHandle(workflowId);
+      const handle = callerClient(deps, request).workflow.getHandle(workflowId);
       await toOpenWorkflow(deps, workflowId, 'there is nothing to cancel', () =>
         withDeadline(deps, () => handle.signal(cancelSignal, { reason: 'intake API' })),
       );

@@ -5,6 +5,7 @@ import { keysetPager } from '../../../src/pages.js';
 import { withDeadline, type IntakeApp, type IntakeDeps } from '../deps.js';
 import { answer, bodyAnswers, commonAnswers, TAGS } from '../openapi.js';
 import { PageQuery, pageOf } from '../pagination.js';
+import { changeAnswer } from '../patient-answers.js';
 import { CoverageChangeResponse } from '../patient-schemas.js';
 import { scopeOf } from '../owned.js';
 import { ErrorResponse } from '../schemas.js';
@@ -41,7 +42,7 @@ export function coverageChangeRoutes(app: IntakeApp, deps: IntakeDeps): void {
       const paged = keysetPager<ChangeItem>('coverage-changes', request.query, (c) => [c.at, c.changeId], 'desc');
       const unseen = await withDeadline(deps, () => unseenChanges(deps.client, scopeOf(request)));
       const { items, ...next } = paged(unseen);
-      return reply.send({ changes: items, ...next });
+      return reply.send({ changes: items.map(changeAnswer), ...next });
     },
   );
 

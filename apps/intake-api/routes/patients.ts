@@ -8,6 +8,7 @@ import { notFound } from '../errors.js';
 import { answer, bodyAnswers, commonAnswers, TAGS } from '../openapi.js';
 import { startTenant } from '../owned.js';
 import { patientsOf } from '../patient-access.js';
+import { patientAnswer } from '../patient-answers.js';
 import { PatientIdParams, PatientLookupRequest, PatientLookupResponse, PatientResponse } from '../patient-schemas.js';
 import { ErrorResponse } from '../schemas.js';
 
@@ -36,7 +37,7 @@ export function patientRoutes(app: IntakeApp, deps: IntakeDeps): void {
     async (request, reply) => {
       const view = await withDeadline(deps, () => readPatient(patientsOf(deps), request.params.patientId));
       await audited(deps.access, request, { fields: patientViewFields(view) });
-      return reply.send(view);
+      return reply.send(patientAnswer(view));
     },
   );
 

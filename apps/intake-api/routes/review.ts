@@ -11,6 +11,7 @@ import {
   ReviewResponse,
   WorkflowIdParams,
 } from '../schemas.js';
+import { callerClient } from '../caller-client.js';
 
 /**
  * `POST /verifications/:workflowId/review`: a person's decision on a v1 verification in `needs-review` (the
@@ -50,7 +51,7 @@ export function reviewRoute(app: IntakeApp, deps: IntakeDeps): void {
     async (request, reply) => {
       const { workflowId } = request.params;
       const updateId = request.headers[IDEMPOTENCY_HEADER];
-      const handle = deps.client.workflow.getHandle(workflowId);
+      const handle = callerClient(deps, request).workflow.getHandle(workflowId);
       const result = await toOpenWorkflow(deps, workflowId, 'it takes no more decisions', () =>
         withDeadline(deps, () =>
           handle.executeUpdate(resolveReviewUpdate, { args: [request.body], ...(updateId ? { updateId } : {}) }),

@@ -13,6 +13,7 @@ import {
   RunInputRequest,
   RunInputResponse,
 } from '../schemas.js';
+import { callerClient } from '../caller-client.js';
 
 /**
  * `POST /verifications/:workflowId/runs/:flowRunId/input`: the `supplyRunInput` update, which answers synchronously
@@ -47,7 +48,7 @@ export function runInputRoute(app: IntakeApp, deps: IntakeDeps): void {
     async (request, reply) => {
       const { workflowId, flowRunId } = request.params;
       const updateId = request.headers[IDEMPOTENCY_HEADER];
-      const handle = deps.client.workflow.getHandle(workflowId);
+      const handle = callerClient(deps, request).workflow.getHandle(workflowId);
       // The names of the keys sent, never their values: the input may hold patient data.
       const answered = (outcome: string) =>
         audited(deps.access, request, {

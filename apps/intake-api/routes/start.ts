@@ -10,6 +10,7 @@ import { patientFields } from '../../../src/audit/patient-fields.js';
 import { startTenant } from '../owned.js';
 import { answer, bodyAnswers, commonAnswers, PreferWaitHeaders, TAGS } from '../openapi.js';
 import { ErrorResponse, StartedResponse, VerificationIntakeRequest } from '../schemas.js';
+import { callerClient } from '../caller-client.js';
 
 /**
  * `POST /verifications`: validates with the contract and starts the verification. A caller id seen before, running
@@ -57,9 +58,10 @@ export function startRoute(app: IntakeApp, deps: IntakeDeps): void {
       const { request: intake, tenant: named } = splitTenant(request.body);
       const tenant = startTenant(request, named);
       const { workflowId, started } = await withDeadline(deps, () =>
-        startVerification(deps.client, intake, {
+        startVerification(callerClient(deps, request), intake, {
           taskQueue: deps.taskQueue,
           ...(deps.blindIndex ? { blindIndex: deps.blindIndex } : {}),
+          ...(deps.payers ? { payerNames: deps.payers } : {}),
           lane: 'front-desk',
           ...(tenant !== undefined ? { tenant } : {}),
           ...(deps.tenantWeights ? { tenantWeights: deps.tenantWeights } : {}),
@@ -81,7 +83,7 @@ export function startRoute(app: IntakeApp, deps: IntakeDeps): void {
         : undefined;
       if (wait === undefined) return reply.code(started ? 202 : 200).send(answered);
       reply.header('preference-applied', `wait=${wait}`);
-      const status = await awaitSettled(deps.client, workflowId, wait * 1000);
+      const status = await awaitSettled(callerClient(deps, request), workflowId, wait * 1000);
       if (!status) return reply.code(202).send(answered);
       // A second entry: the status the answer discloses.
       await audited(deps.access, request, {

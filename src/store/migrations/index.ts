@@ -9,6 +9,7 @@ import * as deliveryFromTheOutbox from './0007-delivery-from-the-outbox.js';
 import * as operatorIdentities from './0008-operator-identities.js';
 import * as signInThrottle from './0009-sign-in-throttle.js';
 import * as keyedAuditChain from './0010-keyed-audit-chain.js';
+import * as visits from './0011-visits.js';
 
 /** Every migration, in order, by name: listed here rather than read from the folder, so a compiled build has them. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0008-operator-identities': operatorIdentities,
   '0009-sign-in-throttle': signInThrottle,
   '0010-keyed-audit-chain': keyedAuditChain,
+  '0011-visits': visits,
 };

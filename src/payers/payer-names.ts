@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
-import type { Payer } from '../../src/contract/index.js';
-import { NotFoundError } from '../../src/client/errors.js';
+import type { Payer } from '../contract/index.js';
+import { NotFoundError } from '../client/errors.js';
 
 /** What the console shows of a payer: its name, and the other ids and names it is known by. */
 export interface PayerName {
@@ -58,6 +58,13 @@ export class PayerNames {
       if (entry && entry !== 'unknown') known.set(id, entry);
     }
     return known;
+  }
+
+  /** A payer's name if it is known now; an id not asked yet is fetched for next time. Never waits: a start cannot. */
+  nameNow(id: string): string | undefined {
+    const entry = this.#cache.get(id);
+    if (entry === undefined) void this.#fetch(id);
+    return entry === undefined || entry === 'unknown' ? undefined : entry.name;
   }
 
   #fetch(id: string): Promise<void> {
