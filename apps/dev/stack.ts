@@ -1,6 +1,9 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { pino } from 'pino';
 import type { Client } from '@temporalio/client';
 import type { FastifyInstance } from 'fastify';
@@ -37,6 +40,7 @@ import { eventServices, secretBox } from '../../src/events/services.js';
 import { sealingKeys } from '../../src/codec/sealing.js';
 import { Visits } from '../../src/visits/index.js';
 import { startEmbeddedDatabase } from '../../src/store/embedded.js';
+import { builtTracedWorkflowBundle, compiled, packageFile } from '../../src/package-layout.js';
 
 export interface DevStackOptions {
   config: Config;
@@ -187,6 +191,16 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
     await mkdir(path.dirname(logFile), { recursive: true });
     const logger = createLogger(config, 'eligibility', pino.destination({ dest: logFile, append: true, sync: true }));
     log(`Logs of the servers: ${path.relative(process.cwd(), logFile) || logFile}`);
+    // `npm start` compiles the code alone: a new build's workflow bundles are made here, in a child process while the
+    // database and Temporal start, into dist/ (for the next start and `eligibility worker` too; the traced one last).
+    const bundling =
+      compiled && !config.worker.workflowBundlePath && !existsSync(builtTracedWorkflowBundle)
+        ? promisify(execFile)(process.execPath, [packageFile('dist/workers/build-workflow-bundle.js')])
+        : undefined;
+    bundling?.catch(() => undefined); // its failure is thrown where the worker awaits it
+    // Found, or fetched on a machine's first run (seconds), while the database starts; awaited where the server starts.
+    const cliPath = options.startTemporal ? findTemporalCli({ ...config.temporal, log }) : undefined;
+    cliPath?.catch(() => undefined); // its failure is thrown by that await, not as an unhandled rejection before it
     // Intake clients, operators and the audit trail: an embedded PostgreSQL in DEV_DATA_DIR unless DATABASE_URL names one.
     if (!config.database.url) {
       const embedded = await startEmbeddedDatabase(path.resolve(config.dev.dataDir, 'database'), config.database.port);
@@ -203,9 +217,8 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
     let uiUrl: string | undefined;
     if (options.startTemporal) {
       const { ip, port } = hostPort(config.temporal.address);
-      const cliPath = await findTemporalCli({ ...config.temporal, log });
       const server = await startDevServer({
-        cliPath,
+        cliPath: (await cliPath)!,
         ip,
         port,
         uiPort: config.dev.uiPort,
@@ -240,6 +253,7 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
         deployment: { name: deploymentName, rollout: 'always' as const, exitWhenDrained: false },
       },
     };
+    await bundling;
     const workerStop = new AbortController();
     let versionCurrent!: () => void;
     const current = new Promise<void>((resolve) => (versionCurrent = resolve));

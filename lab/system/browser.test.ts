@@ -131,7 +131,7 @@ describe('operator console in a browser', function () {
     await page.getByRole('button', { name: 'Send the input' }).click();
     await page
       .getByRole('status')
-      .getByText(/answered: the service took the input \(its status: CREATED\)/)
+      .getByText(/answered: the service took the input \(the run is now created\)/)
       .waitFor();
     assert.match(await page.getByRole('status').innerText(), new RegExp(`console:${console.operator.name}`));
     assert.match(await page.locator('main').innerText(), new RegExp(`answered by console:${console.operator.name}`));

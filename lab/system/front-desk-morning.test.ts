@@ -272,6 +272,8 @@ describe("operator console in a browser: a front desk's morning", function () {
       .click();
     await page.waitForURL(new RegExp(`/patients/${answered.patientId}$`));
     assert.equal((await page.locator('h1').innerText()).trim(), nameOf(answered));
+    // The visit reads as Today reads it: waiting for a person, not merely checking.
+    assert.match(await page.locator('#upcoming-h').locator('..').innerText(), /Needs input/);
     await checkPage('the patient');
     await page.getByRole('link', { name: workflowId, exact: true }).first().click();
     await page.waitForURL(new RegExp(`/verifications/${workflowId}$`));

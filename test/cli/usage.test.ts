@@ -3,7 +3,7 @@ import { freePort } from '../../src/free-port.js';
 import type { Command } from 'commander';
 import { createContext } from '../../apps/cli/context.js';
 import { buildProgram } from '../../apps/cli/program.js';
-import { lines, runCli } from '../../testing/run-cli.js';
+import { lines, runCli, runCliInProcess } from '../../testing/run-cli.js';
 
 /** What `eligibility <path…> --help` prints, from the program itself (commander writes help synchronously). */
 function helpOf(path: readonly string[]): string {
@@ -63,9 +63,10 @@ describe('eligibility command: help and usage errors', function () {
 
   it('review: takes exactly one decision, a UUID to record, and --yes to retry without a terminal', async () => {
     const runs = await Promise.all([
-      runCli(['review', 'verification-x']),
-      runCli(['review', 'verification-x', '--retry', '--abandon']),
-      runCli(['review', 'verification-x', '--record', 'not-a-uuid']),
+      runCliInProcess(['review', 'verification-x']),
+      runCliInProcess(['review', 'verification-x', '--retry', '--abandon']),
+      runCliInProcess(['review', 'verification-x', '--record', 'not-a-uuid']),
+      // A real process: whether it may ask depends on its standard input, closed here (not a terminal).
       runCli(['review', 'verification-x', '--retry']),
     ]);
     for (const run of runs) {
@@ -80,9 +81,9 @@ describe('eligibility command: help and usage errors', function () {
 
   it('answers an unknown command and a bad flag with one line on stderr and exit code 1', async () => {
     const [unknown, badFlag, missing] = await Promise.all([
-      runCli(['stauts', 'x']),
-      runCli(['list', '--nope']),
-      runCli(['status']),
+      runCliInProcess(['stauts', 'x']),
+      runCliInProcess(['list', '--nope']),
+      runCliInProcess(['status']),
     ]);
     for (const run of [unknown, badFlag, missing]) {
       assert.equal(run.code, 1);
@@ -97,7 +98,7 @@ describe('eligibility command: help and usage errors', function () {
 
   it('names the address in one line when the Temporal server is not reachable', async () => {
     const address = `127.0.0.1:${await freePort()}`;
-    const run = await runCli(['status', 'verification-x'], { TEMPORAL_ADDRESS: address });
+    const run = await runCliInProcess(['status', 'verification-x'], { TEMPORAL_ADDRESS: address });
     assert.equal(run.code, 1);
     assert.equal(lines(run.stderr).length, 1, run.stderr);
     assert.match(run.stderr, new RegExp(`^eligibility: cannot reach the Temporal server at ${address}`));
@@ -105,7 +106,7 @@ describe('eligibility command: help and usage errors', function () {
   });
 
   it('reports an invalid configuration by variable, without connecting', async () => {
-    const run = await runCli(['list'], { TEMPORAL_ADDRESS: 'not-an-address' });
+    const run = await runCliInProcess(['list'], { TEMPORAL_ADDRESS: 'not-an-address' });
     assert.equal(run.code, 1);
     assert.equal(lines(run.stderr).length, 1);
     assert.match(run.stderr, /TEMPORAL_ADDRESS/);

@@ -57,24 +57,7 @@ Examples:
           reuse: false,
         });
         log(`Webhook ${endpoint.endpointId} subscribed to ${endpoint.events.join(', ')}`);
-        if (options.example) {
-          log(`Running ${config.dev.exampleFile} …`);
-          const run = await runExample(client, config.dev.exampleFile, {
-            taskQueue,
-            sandboxUrl: stack.sandboxUrl,
-            graceSeconds: config.dev.graceSeconds,
-          });
-          log(`\n${exampleSummary(run, stack.intakeUrl)}\n`);
-          const waiting = run.settled.find((r) => r.stage === 'awaiting-input' && r.pendingRuns.length > 0);
-          if (waiting) {
-            log('A verification awaits input. Find it in Temporal UI with VerificationStage = "awaiting-input", or:');
-            log(`  npx eligibility list --stage awaiting-input`);
-            log(
-              `  npx eligibility supply-input ${waiting.workflowId} ${waiting.pendingRuns[0]} --input '{"note":"ok"}'`,
-            );
-            log(`  or answer it in the operator console: ${stack.consoleUrl}/runs/${waiting.workflowId}`);
-          }
-        }
+        // The addresses first: the servers answer now, while the example batch takes its seconds to settle.
         log(stack.uiUrl ? `\nTemporal UI: ${stack.uiUrl}` : `\nTemporal server: ${config.temporal.address}`);
         const keyFrom = stack.intakeKeyFile
           ? `its key is in ${path.relative(process.cwd(), stack.intakeKeyFile) || stack.intakeKeyFile}`
@@ -87,8 +70,35 @@ Examples:
         log(
           `Database (intake clients, audit trail): DATABASE_URL=${stack.databaseUrl} npx eligibility clients|audit …`,
         );
-        log('Ctrl-C stops everything.');
-        if (!interrupted.aborted) await new Promise((resolve) => interrupted.addEventListener('abort', resolve));
+        const stopped = new Promise<undefined>((resolve) => {
+          if (interrupted.aborted) resolve(undefined);
+          interrupted.addEventListener('abort', () => resolve(undefined));
+        });
+        if (options.example) {
+          log(`\nRunning ${config.dev.exampleFile} …`);
+          const example = runExample(client, config.dev.exampleFile, {
+            taskQueue,
+            sandboxUrl: stack.sandboxUrl,
+            graceSeconds: config.dev.graceSeconds,
+          });
+          // Ctrl-C while the example settles stops at once; the example, cut off as the stack stops, is let go.
+          example.catch(() => undefined);
+          const run = await Promise.race([example, stopped]);
+          if (run) {
+            log(`\n${exampleSummary(run, stack.intakeUrl)}\n`);
+            const waiting = run.settled.find((r) => r.stage === 'awaiting-input' && r.pendingRuns.length > 0);
+            if (waiting) {
+              log('A verification awaits input. Find it in Temporal UI with VerificationStage = "awaiting-input", or:');
+              log(`  npx eligibility list --stage awaiting-input`);
+              log(
+                `  npx eligibility supply-input ${waiting.workflowId} ${waiting.pendingRuns[0]} --input '{"note":"ok"}'`,
+              );
+              log(`  or answer it in the operator console: ${stack.consoleUrl}/runs/${waiting.workflowId}`);
+            }
+          }
+        }
+        if (!interrupted.aborted) log('Ctrl-C stops everything.');
+        await stopped;
         log('Stopping…');
       } finally {
         await stack.stop();

@@ -181,7 +181,7 @@ export function awaitingInputPages(app: FastifyInstance, deps: ConsoleDeps): voi
       request.log.info({ workflowId, flowRunId, status: answer.status, operator }, 'run input accepted');
       await answered('ok');
       request.session.notice =
-        `Run ${flowRunId} answered: the service took the input (its status: ${answer.status}). ` +
+        `Run ${flowRunId} answered: the service took the input (the run is now ${answer.status.toLowerCase()}). ` +
         `The verification records it as sent by ${operatorIdentity(operator)}.`;
       return reply.redirect(`/runs/${encodeURIComponent(workflowId)}`, 303);
     },

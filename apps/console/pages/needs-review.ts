@@ -88,9 +88,9 @@ export function needsReviewPages(app: FastifyInstance, deps: ConsoleDeps): void 
       { title: 'Needs review', section: '/needs-review' },
       (csrf) =>
         html`<p class="lead">
-            A v1 creation that got no answer from the service is never retried by itself (v1 has no idempotency). Check
-            at the service whether the verification exists, then decide. The reason and deadline of each are on its
-            verification page.
+            A v1 creation that got no answer from the service is never retried by itself: the service cannot tell a
+            repeated v1 request from a new one, so a retry could create a second verification. Check at the service
+            whether the verification exists, then decide. The reason and deadline of each are on its verification page.
           </p>
           ${queueTable(
             shown,

@@ -45,6 +45,7 @@ const SIGNAL_WORDS: Record<string, string> = {
   runAwaitingInput: 'the service asked for input on a run',
   runInput: 'input sent for a run',
   discoveryUpdated: 'the discovery has news',
+  discoveryHandout: 'the discovery handed over its answer',
   cancel: 'asked to cancel',
   reviewDecision: 'review decided',
 };
@@ -61,6 +62,9 @@ const UPDATE_WORDS: Record<string, { sent: string; answered: string; refused: st
     refused: 'the front desk wait ended',
   },
 };
+/** Who sent a message, as a person reads it: another workflow's (Temporal's own `history-service`) names nobody. */
+const byWhom = (identity: string | null | undefined) => (identity === 'history-service' ? '' : (identity ?? ''));
+
 const updateWords = (name: string) =>
   UPDATE_WORDS[name] ?? { sent: `${name} sent`, answered: `${name} answered`, refused: `${name} refused` };
 
@@ -105,8 +109,8 @@ export async function timelineOf(events: readonly HistoryEvent[], runIdOf?: RunI
       entries.push({
         at,
         kind: 'message',
-        text: SIGNAL_WORDS[signal.signalName ?? ''] ?? `message ${signal.signalName ?? '?'}`,
-        identity: signal.identity ?? '',
+        text: SIGNAL_WORDS[signal.signalName ?? ''] ?? 'a message came',
+        identity: byWhom(signal.identity),
       });
       continue;
     }

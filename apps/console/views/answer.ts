@@ -96,7 +96,7 @@ export function answerView(
                   (r) =>
                     html`<li>
                       <code>${r.flowRunId}</code>: the service took the
-                      input${r.serviceStatus ? ` (its status: ${r.serviceStatus})` : ''}${answeredBy(detail, r.flowRunId)}
+                      input${r.serviceStatus ? ` (the run is now ${r.serviceStatus.toLowerCase()})` : ''}${answeredBy(detail, r.flowRunId)}
                     </li>`,
                 )}
               </ul>

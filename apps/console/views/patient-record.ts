@@ -41,7 +41,12 @@ export const patientName = (view: PatientView): string | undefined =>
 export const changeKinds = (change: CoverageChange) => change.kinds.join(', ');
 
 /** A patient's page: details, visits upcoming and past, the coverage timeline with checks in progress, its changes. */
-export function patientRecord(view: PatientView, names: PayerNameMap, now = Date.now()): Html {
+export function patientRecord(
+  view: PatientView,
+  names: PayerNameMap,
+  now = Date.now(),
+  awaiting: ReadonlySet<string> = new Set(),
+): Html {
   const p = view.patient;
   const checking = checksInProgress(view);
   return html`<section class="card" aria-labelledby="patient-h">
@@ -55,7 +60,7 @@ export function patientRecord(view: PatientView, names: PayerNameMap, now = Date
         ['Patient id', view.patientId],
       ])}
     </section>
-    ${patientVisits(view, names, now)}
+    ${patientVisits(view, names, now, awaiting)}
     <section class="card" aria-labelledby="timeline-h">
       <h2 id="timeline-h">Coverage timeline</h2>
       ${

@@ -32,8 +32,14 @@ function visitsTable(
   visits: readonly Appointment[],
   view: PatientView,
   names: PayerNameMap,
+  awaiting: ReadonlySet<string>,
 ) {
   const copy = { ...view, revision: view.copies ?? 0 };
+  // A check under way that waits for a person reads as Today reads it.
+  const coverage = (a: Appointment): VisitCoverage => {
+    const state = visitCoverage(a, copy);
+    return state === 'checking' && awaiting.has(checkWorkflowId(a) ?? '') ? 'needs-input' : state;
+  };
   return html`<section class="card" aria-labelledby="${id}">
     <h2 id="${id}">${heading}</h2>
     ${
@@ -56,9 +62,7 @@ function visitsTable(
                       <td>${visitWhen(a)}</td>
                       <td>${a.status}</td>
                       <td>${payer(a.payerId, names) ?? 'the last known'}</td>
-                      <td>
-                        ${a.status === 'cancelled' ? '' : coverageBadge(visitCoverage(a, copy), checkWorkflowId(a))}
-                      </td>
+                      <td>${a.status === 'cancelled' ? '' : coverageBadge(coverage(a), checkWorkflowId(a))}</td>
                     </tr>`,
                 )}
               </tbody>
@@ -69,14 +73,19 @@ function visitsTable(
 }
 
 /** The patient's visits, upcoming (soonest first) apart from past ones (latest first). */
-export function patientVisits(view: PatientView, names: PayerNameMap, now = Date.now()): Html {
+export function patientVisits(
+  view: PatientView,
+  names: PayerNameMap,
+  now = Date.now(),
+  awaiting: ReadonlySet<string> = new Set(),
+): Html {
   const upcoming = view.appointments.filter((a) => !visitHasPassed(a, now)).sort(byVisitTime);
   const past = view.appointments
     .filter((a) => visitHasPassed(a, now))
     .sort(byVisitTime)
     .reverse();
-  return html`${visitsTable('upcoming-h', 'Upcoming visits', upcoming, view, names)}
-  ${visitsTable('past-h', 'Past visits', past, view, names)}`;
+  return html`${visitsTable('upcoming-h', 'Upcoming visits', upcoming, view, names, awaiting)}
+  ${visitsTable('past-h', 'Past visits', past, view, names, awaiting)}`;
 }
 
 /** Verifications a check started that have not ended yet: on the timeline as "checking" until they do. */
