@@ -72,3 +72,12 @@ const LAYOUT_PROBLEMS = `(() => {
 
 /** The page's layout problems at its viewport's width (none is the rule for every console page at 390 px). */
 export const layoutProblems = (page: Page): Promise<string[]> => page.evaluate(LAYOUT_PROBLEMS);
+
+/** Signs in on the sign-in form `url` shows a signed-out visitor, and waits to land back on `url`'s path. */
+export async function signInAt(page: Page, url: string, who: { name: string; password: string }): Promise<void> {
+  await page.goto(url);
+  await page.getByLabel('Operator name').fill(who.name);
+  await page.getByLabel('Password').fill(who.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(new RegExp(`${new URL(url).pathname}$`));
+}

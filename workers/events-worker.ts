@@ -4,10 +4,11 @@ import { createEmitActivities } from '../activities/events/emit.js';
 import { createEventActivities } from '../activities/events/index.js';
 import type { Config } from '../src/config.js';
 import { deliveryPolicy, EventDelivery, type DeliveryPolicy } from '../src/events/delivery/index.js';
-import { eventServices, secretBox } from '../src/events/services.js';
+import { eventServices } from '../src/events/services.js';
+import { SecretBox } from '../src/events/secret-box.js';
 import { createLogger } from '../src/logging.js';
 import { openStore } from '../src/store/database.js';
-import { loadCodecKeys } from '../src/codec/keys.js';
+import { sealingKeys } from '../src/codec/sealing.js';
 import { Visits } from '../src/visits/index.js';
 import type { PatientCopies } from '../activities/patient.js';
 import type { Tracing } from '../src/tracing/tracing.js';
@@ -82,11 +83,13 @@ export async function openEventsSide(
   if (!config.database.url) return undefined;
   const store = await openStore(config.database.url);
   try {
-    const services = eventServices(store, await secretBox(config));
+    // One load of the keys for what the worker seals: endpoint secrets and patient copies.
+    const keys = await sealingKeys(config);
+    const services = eventServices(store, new SecretBox(keys));
     const delivery = new EventDelivery(services, createLogger(config, 'events'), deliveryPolicy(config.events, policy));
     return {
       emitActivities: createEmitActivities(delivery),
-      copies: new Visits(store, config.codec.disabled ? undefined : await loadCodecKeys(config.codec)),
+      copies: new Visits(store, keys),
       async createWorker(connection, dataConverter, code) {
         const worker = await createEventsWorker({
           connection,

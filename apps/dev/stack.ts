@@ -36,7 +36,8 @@ import { AuditTrail } from '../../src/audit/audit-trail.js';
 import { loadAuditSigning } from '../../src/audit/signing.js';
 import { openStore, type Store } from '../../src/store/database.js';
 import { mintCodecToken } from '../../src/access/codec-tokens.js';
-import { eventServices, secretBox } from '../../src/events/services.js';
+import { eventServices } from '../../src/events/services.js';
+import { SecretBox } from '../../src/events/secret-box.js';
 import { sealingKeys } from '../../src/codec/sealing.js';
 import { Visits } from '../../src/visits/index.js';
 import { startEmbeddedDatabase } from '../../src/store/embedded.js';
@@ -291,8 +292,10 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
     // One trail for the intake API and the console: both append to the same chain.
     const trail = new AuditTrail(store, await loadAuditSigning(config));
     const clients = new IntakeClients(store);
-    // One set of event services for the intake API and the console: both change the same endpoints.
-    const events = eventServices(store, await secretBox(config));
+    // One set of event services for the intake API and the console: both change the same endpoints. One load of the
+    // keys for what they seal: endpoint secrets and patient copies.
+    const sealing = await sealingKeys(config);
+    const events = eventServices(store, new SecretBox(sealing));
     const blindIndex = await loadBlindIndexKeys(config.codec);
     if (!config.patients.idKey && (await ensurePatientIdKeyFile(config.patients.idKeyFile))) {
       log(`Made a local patient id key in ${config.patients.idKeyFile}`);
@@ -328,7 +331,7 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
       events,
       ...(blindIndex ? { blindIndex } : {}),
       payers,
-      visits: new Visits(store, await sealingKeys(config)),
+      visits: new Visits(store, sealing),
     });
     const consoleUrl = await listen(consoleApp, config.console.host, config.console.port, 'operator console');
     stops.push(() => consoleApp.close());

@@ -14,7 +14,7 @@ import { testStore } from '../../testing/database.js';
 import { FAST, v2Intake } from '../../testing/fixtures.js';
 import { testTemporal } from '../../testing/temporal.js';
 import { eventually, startWorkflowHarness, type WorkflowHarness } from '../../testing/workflow-harness.js';
-import { axeViolations, launchChromium } from '../../testing/browser.js';
+import { axeViolations, launchChromium, signInAt } from '../../testing/browser.js';
 import { startTestConsole, type TestConsole } from '../../testing/console-app.js';
 import { verificationAwaitingInput } from '../../testing/waiting-verifications.js';
 
@@ -89,13 +89,7 @@ describe("operator console in a browser: an operator's morning", function () {
     assert.ok(width <= PHONE.width, `${what} scrolls sideways at 390 px (${width} px wide): ${wide.join(', ')}`);
   }
 
-  async function signIn() {
-    await page.goto(`${console.url}/verifications`);
-    await page.getByLabel('Operator name').fill(console.operator.name);
-    await page.getByLabel('Password').fill(console.operator.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/verifications$/);
-  }
+  const signIn = () => signInAt(page, `${console.url}/verifications`, console.operator);
 
   it('finds a patient, works the failed list, answers a run through its form and follows a batch', async () => {
     // The night's work: the patient's verification, a failure of an unknown payer, a run awaiting input, a batch.

@@ -16,7 +16,7 @@ import { dayStartsAt } from '../../src/patients/visit-day.js';
 import { putRefreshSchedule } from '../../src/schedules/refresh-schedules.js';
 import type { Store } from '../../src/store/database.js';
 import { batchIdFor, submitRequests } from '../../testing/batches.js';
-import { axeViolations, launchChromium, layoutProblems } from '../../testing/browser.js';
+import { axeViolations, launchChromium, layoutProblems, signInAt } from '../../testing/browser.js';
 import { testCodecKeys } from '../../testing/codec.js';
 import { startTestConsole, type TestConsole } from '../../testing/console-app.js';
 import { testStore } from '../../testing/database.js';
@@ -123,13 +123,7 @@ describe('operator console in a browser: every page at 1280 and 390 px', functio
   });
   afterEach(() => context.close());
 
-  async function signIn(who: { name: string; password: string }) {
-    await page.goto(`${console.url}/verifications`);
-    await page.getByLabel('Operator name').fill(who.name);
-    await page.getByLabel('Password').fill(who.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/verifications$/);
-  }
+  const signIn = (who: { name: string; password: string }) => signInAt(page, `${console.url}/verifications`, who);
 
   /** Every page of the navigation (the administrators' too, for them) and the pages made here. */
   async function pagesOf(role: 'admin' | 'viewer'): Promise<[string, string][]> {

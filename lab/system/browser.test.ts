@@ -16,7 +16,7 @@ import { testStore } from '../../testing/database.js';
 import { FAST, v1Intake, v2Intake } from '../../testing/fixtures.js';
 import { testTemporal } from '../../testing/temporal.js';
 import { eventually, startWorkflowHarness, type WorkflowHarness } from '../../testing/workflow-harness.js';
-import { axeViolations, launchChromium } from '../../testing/browser.js';
+import { axeViolations, launchChromium, signInAt } from '../../testing/browser.js';
 import { startTestConsole, type TestConsole } from '../../testing/console-app.js';
 import { verificationAwaitingInput } from '../../testing/waiting-verifications.js';
 
@@ -58,13 +58,7 @@ describe('operator console in a browser', function () {
   });
   afterEach(() => context.close());
 
-  async function signIn() {
-    await page.goto(`${console.url}/awaiting-input`);
-    await page.getByLabel('Operator name').fill(console.operator.name);
-    await page.getByLabel('Password').fill(console.operator.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/awaiting-input$/);
-  }
+  const signIn = () => signInAt(page, `${console.url}/awaiting-input`, console.operator);
 
   async function assertAccessible(what: string) {
     const violations = await axeViolations(page);

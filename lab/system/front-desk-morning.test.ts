@@ -122,6 +122,19 @@ describe("operator console in a browser: a front desk's morning", function () {
     await context?.close();
     await browser?.close();
     await console?.close();
+    // Its patients end with it: left running without their worker, they would stall other suites' lists (Changes).
+    await Promise.all(
+      bookings.flatMap((b) =>
+        b.patientId
+          ? [
+              client()
+                .workflow.getHandle(patientWorkflowId(b.patientId))
+                .terminate('the suite is over')
+                .catch(() => {}),
+            ]
+          : [],
+      ),
+    );
     await h?.stop();
     await store?.close();
   });

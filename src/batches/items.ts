@@ -60,12 +60,36 @@ export interface ListItemsOptions {
 const RowCursor = z.object({ r: z.number().int(), n: z.number().int() });
 const byRow = (a: BatchItemView, b: BatchItemView) => a.row - b.row || a.round - b.round;
 
+/** One attempt of a batch's row: what visibility shows of it, and the execution it was read from. */
+export interface BatchAttempt {
+  view: BatchItemView;
+  info: WorkflowExecutionInfo;
+}
+
 /**
- * A page of a batch's items in row order (the order of the submitted file; a row's attempts by round), optionally at
- * one stage or with one outcome. Visibility has no order by a memo's row (SQL visibility takes no ORDER BY), so every
- * attempt of the batch is read (at most MAX_BATCH_ITEMS per round), sorted, and a page cut after the cursor: the row
- * and round last shown, so pages stay in order while items move meanwhile. A row's latest attempt is the one of its
- * highest round; the others were replaced by a resubmission.
+ * Every attempt of a batch's rows in row order (the order of the submitted file; a row's attempts by round), each
+ * marked `superseded` when a later round replaced it. Visibility has no order by a memo's row (SQL visibility takes no
+ * ORDER BY), so the whole batch is read once (at most MAX_BATCH_ITEMS per round) and sorted here.
+ */
+export async function batchAttempts(client: Client, batchId: string): Promise<BatchAttempt[]> {
+  const all: BatchAttempt[] = [];
+  for await (const info of client.workflow.list({ query: itemsQuery(batchId), pageSize: 1000 })) {
+    const view = itemView(info);
+    if (view) all.push({ view, info });
+  }
+  const latest = new Map<number, number>();
+  for (const { view } of all) latest.set(view.row, Math.max(latest.get(view.row) ?? 0, view.round));
+  for (const { view } of all) view.superseded = view.round < (latest.get(view.row) ?? 0);
+  return all.sort((a, b) => byRow(a.view, b.view));
+}
+
+/** Each row's latest attempt, in row order. */
+export const latestAttempts = async (client: Client, batchId: string): Promise<BatchAttempt[]> =>
+  (await batchAttempts(client, batchId)).filter(({ view }) => !view.superseded);
+
+/**
+ * A page of a batch's items in row order, optionally at one stage or with one outcome, cut after the cursor: the row
+ * and round last shown, so pages stay in order while items move meanwhile.
  */
 export async function listBatchItems(
   client: Client,
@@ -73,19 +97,11 @@ export async function listBatchItems(
   options: ListItemsOptions,
 ): Promise<{ items: BatchItemView[]; nextPageToken?: string }> {
   const cursor = options.pageToken ? readPageToken('batch-items', options.pageToken, RowCursor) : undefined;
-  const all: BatchItemView[] = [];
-  for await (const info of client.workflow.list({ query: itemsQuery(batchId), pageSize: 1000 })) {
-    const view = itemView(info);
-    if (view) all.push(view);
-  }
-  const latest = new Map<number, number>();
-  for (const item of all) latest.set(item.row, Math.max(latest.get(item.row) ?? 0, item.round));
-  for (const item of all) item.superseded = item.round < (latest.get(item.row) ?? 0);
-  const wanted = all
+  const wanted = (await batchAttempts(client, batchId))
+    .map(({ view }) => view)
     .filter((item) => options.superseded || !item.superseded)
     .filter((item) => (options.stage ? item.stage === options.stage : true))
-    .filter((item) => (options.outcome ? item.outcome === options.outcome : true))
-    .sort(byRow);
+    .filter((item) => (options.outcome ? item.outcome === options.outcome : true));
   const after = cursor
     ? wanted.filter((item) => item.row > cursor.r || (item.row === cursor.r && item.round > cursor.n))
     : wanted;

@@ -8,8 +8,7 @@ import {
 import { failureDetails } from '../../workflows/shared/failure-details.js';
 import { DiscoveryId } from '../../workflows/shared/search-attributes.js';
 import type { LastError, VerificationResult } from '../../workflows/verification/verification.js';
-import { itemView, type BatchItemView } from './items.js';
-import { itemsQuery } from './item-state.js';
+import { latestAttempts } from './items.js';
 import { inLanes } from './lanes.js';
 import { startInput } from './start-input.js';
 import type { PayerNames } from '../payers/payer-names.js';
@@ -65,18 +64,6 @@ const RESULT_PATIENT_FIELDS = ['memberId'] as const satisfies readonly (keyof Ba
 /** The names of the patient-data columns these rows disclose. */
 export const resultPatientFields = (rows: readonly BatchResultRow[]): string[] =>
   RESULT_PATIENT_FIELDS.filter((name) => rows.some((row) => row[name] !== undefined));
-
-/** Each row's latest attempt among every item workflow of the batch. */
-async function latestItems(client: Client, batchId: string) {
-  const latest = new Map<number, { view: BatchItemView; info: WorkflowExecutionInfo }>();
-  for await (const info of client.workflow.list({ query: itemsQuery(batchId), pageSize: 1000 })) {
-    const view = itemView(info);
-    if (!view) continue;
-    const known = latest.get(view.row);
-    if (!known || known.view.round < view.round) latest.set(view.row, { view, info });
-  }
-  return latest;
-}
 
 /**
  * The failure a failed verification ended with, and the result object it carries
@@ -172,7 +159,7 @@ export async function batchResults(
   for (const list of await inLanes(pageNumbers, 4, (page) => pageRows(client, batchId, page))) {
     for (const row of list) rows.set(row.row, row);
   }
-  const latest = [...(await latestItems(client, batchId)).values()];
+  const latest = await latestAttempts(client, batchId);
   const read = await inLanes(latest, 16, async ({ view, info }) => {
     const needsResult =
       view.outcome !== undefined &&

@@ -1,5 +1,6 @@
 import type { BatchCounts, BatchState } from '../../workflows/batch/batch.js';
 import { plural } from '../text-format.js';
+import { groupOf, RUNNING_STAGES } from '../../workflows/shared/stages.js';
 
 const WORDS: Record<BatchState, string> = {
   starting: 'starting its rows',
@@ -21,7 +22,8 @@ export function batchStateWords(view: { state: BatchState; counts: BatchCounts }
   const words = WORDS[view.state] ?? view.state;
   if (view.state !== 'settled') return words;
   const { running } = view.counts;
-  const person = running['awaiting-input'] + running['needs-review'];
+  // The stage table says which stages wait for a person (its `needs input` group).
+  const person = RUNNING_STAGES.filter((stage) => groupOf(stage) === 'needs input').reduce((n, s) => n + running[s], 0);
   const grace = running.created;
   const waiting = [
     ...(person > 0 ? [`${plural(person, 'item')} waiting for a person`] : []),

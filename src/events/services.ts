@@ -1,4 +1,4 @@
-import { loadCodecKeys } from '../codec/keys.js';
+import { sealingKeys } from '../codec/sealing.js';
 import type { Config } from '../config.js';
 import type { Store } from '../store/database.js';
 import { EventOutbox } from './delivery/outbox.js';
@@ -15,7 +15,7 @@ export interface EventServices {
 
 /** The secret box of the configuration: the codec keys, or none with ENCRYPTION_DISABLED. */
 export async function secretBox(config: Pick<Config, 'codec'>): Promise<SecretBox> {
-  return new SecretBox(config.codec.disabled ? undefined : await loadCodecKeys(config.codec));
+  return new SecretBox(await sealingKeys(config));
 }
 
 /** What the workers deliver with, and the intake API, the console and the CLI manage endpoints with. */

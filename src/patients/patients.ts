@@ -22,6 +22,7 @@ import type { patientWorkflow } from '../../workflows/patient/index.js';
 import { PastDateOfServiceError } from './errors.js';
 import { patientIdOf } from './patient-id.js';
 import { dayStartsAt } from './visit-day.js';
+import type { PayerNamesNow } from '../payers/payer-names.js';
 
 /** What the patients' clients (intake API, CLI, tests) share: where patients run and how their ids are made. */
 export interface Patients {
@@ -44,7 +45,7 @@ export interface Patients {
    */
   blindIndex?: BlindIndexKeys;
   /** Payer names known now (src/payers): the checks' verifications show the visit's payer by name in Temporal UI. */
-  payerNames?: { nameNow(payerId: string): string | undefined };
+  payerNames?: PayerNamesNow;
 }
 
 export const DEFAULT_TIME_ZONE = 'UTC';

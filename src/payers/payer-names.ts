@@ -10,6 +10,9 @@ export interface PayerName {
   aliasNames: readonly string[];
 }
 
+/** Payer names as a start reads them: known now, or not (src/payers `PayerNames.nameNow`). */
+export type PayerNamesNow = Pick<PayerNames, 'nameNow'>;
+
 /** The one call the cache makes: `EligibilityClient.getPayer`. */
 export interface PayerSource {
   getPayer(payerId: string, opts?: { signal?: AbortSignal }): Promise<Payer>;

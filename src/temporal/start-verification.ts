@@ -22,6 +22,7 @@ import type { Timing } from '../../workflows/shared/timing.js';
 import type { verificationWorkflow } from '../../workflows/verification/index.js';
 import { WorkflowType } from '../../workflows/shared/workflow-types.js';
 import { verificationStartMetadata } from '../../workflows/verification/verification.js';
+import type { PayerNamesNow } from '../payers/payer-names.js';
 
 /** A request that would fail the workflow's `validating` stage, caught before anything starts. */
 export class IntakeValidationError extends Error {
@@ -69,7 +70,7 @@ export interface StartVerificationOptions {
   /** The patient search index's keys: the start carries the patient's keyed hashes (none without keys). */
   blindIndex?: BlindIndexKeys;
   /** Payer names known now (src/payers): Temporal UI shows the payer by name beside its id. */
-  payerNames?: { nameNow(payerId: string): string | undefined };
+  payerNames?: PayerNamesNow;
 }
 
 /**

@@ -26,15 +26,20 @@ export function checkWorkflowId(appointment: Pick<Appointment, 'checks'>): strin
 }
 
 /**
- * Where the visit's coverage stands, from the patient's copy alone: its latest answered check names a verification;
- * until that verification is on the timeline it is `checking` (a reader with Temporal refines it to `needs-input` when
- * the verification waits for a person); once there, a change nobody has seen is `changed`, else the entry's coverage.
+ * Where the visit's coverage stands, from the patient's copy: its latest answered check names a verification; until
+ * that verification is on the timeline it is `checking`, or `needs-input` when it is among the verifications a reader
+ * found waiting for a person (`awaiting`, from Temporal); once there, a change nobody has seen is `changed`, else the
+ * entry's coverage.
  */
-export function visitCoverage(appointment: Pick<Appointment, 'checks'>, copy: PatientCopy): VisitCoverage {
+export function visitCoverage(
+  appointment: Pick<Appointment, 'checks'>,
+  copy: PatientCopy,
+  awaiting: ReadonlySet<string> = new Set(),
+): VisitCoverage {
   const workflowId = checkWorkflowId(appointment);
   if (!workflowId) return 'not-checked';
   const entry = copy.timeline.find((e) => e.workflowId === workflowId);
-  if (!entry) return 'checking';
+  if (!entry) return awaiting.has(workflowId) ? 'needs-input' : 'checking';
   if (copy.changes.some((c) => c.workflowId === workflowId && c.seenAt === undefined)) return 'changed';
   return entry.coverage === 'covered' ? 'verified' : entry.coverage;
 }

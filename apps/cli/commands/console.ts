@@ -33,7 +33,8 @@ Example:
       // With a database, what operators see of patients and what they change goes to the audit trail.
       const { OperatorDirectory } = await import('../../../src/access/operators.js');
       const { IntakeClients } = await import('../../../src/access/intake-clients.js');
-      const { eventServices, secretBox } = await import('../../../src/events/services.js');
+      const { eventServices } = await import('../../../src/events/services.js');
+      const { SecretBox } = await import('../../../src/events/secret-box.js');
       const { loadBlindIndexKeys } = await import('../../../src/blind-index/keys.js');
       const { Visits } = await import('../../../src/visits/index.js');
       const { sealingKeys } = await import('../../../src/codec/sealing.js');
@@ -45,10 +46,11 @@ Example:
         const audit = store && (await auditTrail(ctx, store));
         const directory = store && new OperatorDirectory(store);
         const clients = store && new IntakeClients(store);
-        // Tenants' event endpoints, as the intake API gets them: their secrets sealed with the codec keys.
-        const box = store && (await secretBox(config));
-        // Today's visits, from the patients' copies, sealed with the same keys.
-        const visits = store && new Visits(store, await sealingKeys(config));
+        // Tenants' event endpoints, as the intake API gets them, and today's visits from the patients' copies: both
+        // sealed with the codec keys.
+        const sealing = store && (await sealingKeys(config));
+        const box = store && new SecretBox(sealing);
+        const visits = store && new Visits(store, sealing);
         await serveHttp(config, {
           what: 'Operator console',
           role: 'console',

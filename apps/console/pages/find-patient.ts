@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { normaliseDateOfBirth, normaliseLastName, normaliseMemberId } from '../../../src/blind-index/normalise.js';
 import { findPatient } from '../../../src/temporal/find-patient.js';
 import { TenantSchema } from '../../../src/temporal/tenant.js';
 import { audited } from '../audit.js';
 import { requireCsrf } from '../csrf.js';
 import { payerNames, sendPage, withDeadline, type ConsoleDeps } from '../deps.js';
+import { patientKeysProblem, typedFields } from '../patient-search.js';
 import { operatorOf } from '../session.js';
 import { html } from '../views/html.js';
 import {
@@ -18,34 +18,13 @@ import { searchForm } from '../views/verification.js';
 /** Most verifications one search shows. */
 const MATCH_LIMIT = 50;
 
-const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
+const FIELDS = ['lastName', 'dateOfBirth', 'memberId', 'tenant'] as const;
 
 /** The search asked for, or the first field at fault (named, never repeated back in the message). */
 function readQuery(body: Record<string, unknown> | undefined): { query: PatientQuery } | PatientQueryProblem {
-  const query: PatientQuery = {};
-  for (const name of ['lastName', 'dateOfBirth', 'memberId', 'tenant'] as const) {
-    const value = text(body?.[name]);
-    if (value !== undefined) query[name] = value;
-  }
-  const { lastName, dateOfBirth, memberId } = query;
-  if (memberId !== undefined && !normaliseMemberId(memberId)) {
-    return { field: 'memberId', message: 'A member id holds letters or digits.' };
-  }
-  if (lastName !== undefined && !normaliseLastName(lastName)) {
-    return { field: 'lastName', message: 'A last name holds letters.' };
-  }
-  if (dateOfBirth !== undefined && !normaliseDateOfBirth(dateOfBirth)) {
-    return { field: 'dateOfBirth', message: 'Give the date as MM/DD/YYYY or pick it in the calendar.' };
-  }
-  if (lastName !== undefined && dateOfBirth === undefined) {
-    return { field: 'dateOfBirth', message: 'Give the date of birth with the last name.' };
-  }
-  if (dateOfBirth !== undefined && lastName === undefined) {
-    return { field: 'lastName', message: 'Give the last name with the date of birth.' };
-  }
-  if (lastName === undefined && memberId === undefined) {
-    return { field: 'lastName', message: 'Type a last name and a date of birth, or a member id.' };
-  }
+  const query: PatientQuery = typedFields(body, FIELDS);
+  const problem = patientKeysProblem(query, 'Type a last name and a date of birth, or a member id.');
+  if (problem) return problem;
   if (query.tenant !== undefined && !TenantSchema.safeParse(query.tenant).success) {
     return { field: 'tenant', message: 'This is not a tenant identifier.' };
   }
@@ -131,11 +110,4 @@ export function findPatientPages(app: FastifyInstance, deps: ConsoleDeps): void 
 }
 
 /** What was typed, to show in the form again (the page is the operator's own; never a URL or a log). */
-function patientQueryOf(body: Record<string, unknown> | undefined): PatientQuery {
-  const query: PatientQuery = {};
-  for (const name of ['lastName', 'dateOfBirth', 'memberId', 'tenant'] as const) {
-    const value = text(body?.[name]);
-    if (value !== undefined && value.length <= 100) query[name] = value;
-  }
-  return query;
-}
+const patientQueryOf = (body: Record<string, unknown> | undefined): PatientQuery => typedFields(body, FIELDS, 100);

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { and, is, withWorkflowIdIn } from '../../../src/temporal/visibility-query.js';
-import { VerificationStage } from '../../../workflows/shared/search-attributes.js';
+import { EVERY_TENANT } from '../../../src/access/tenancy.js';
+import { awaitingInput } from '../../../src/visits/index.js';
 import { checksInProgress } from '../views/patient-visits.js';
 import { patientViewFields } from '../../../src/patients/disclosed-fields.js';
 import { patientWorkflowId } from '../../../workflows/shared/ids.js';
@@ -37,24 +37,13 @@ export function patientPages(app: FastifyInstance, deps: ConsoleDeps): void {
       ...view.timeline.map((e) => e.payerId),
     ]);
     const heading = patientName(shown) ?? 'A patient without details yet';
-    const awaiting = await waitingForInput(
-      deps,
-      checksInProgress(view).map((c) => c.workflowId),
+    // Its checks under way that wait for a person: the patient passed the wall, so among its own ids, every tenant.
+    const underWay = checksInProgress(view).map((c) => c.workflowId);
+    const awaiting = new Set(
+      await withDeadline(deps, () => awaitingInput(deps.client, EVERY_TENANT, undefined, underWay)),
     );
     return sendPage(request, reply, { title: 'Patient', heading, section: '/patients' }, () =>
       patientRecord(shown, names, Date.now(), awaiting),
     );
   });
-}
-
-/** Which of the patient's checks under way wait for a person: one visibility list of a few ids. */
-async function waitingForInput(deps: ConsoleDeps, workflowIds: readonly string[]): Promise<Set<string>> {
-  if (workflowIds.length === 0) return new Set();
-  const { executions } = await withDeadline(deps, () =>
-    deps.client.workflowService.listWorkflowExecutions({
-      namespace: deps.client.options.namespace,
-      query: and(withWorkflowIdIn(workflowIds), is(VerificationStage, 'awaiting-input')),
-    }),
-  );
-  return new Set(executions.flatMap((e) => (e.execution?.workflowId ? [e.execution.workflowId] : [])));
 }

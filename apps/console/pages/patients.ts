@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { tenantToStart, type TenantScope } from '../../../src/access/tenancy.js';
-import { normaliseDateOfBirth, normaliseLastName, normaliseMemberId } from '../../../src/blind-index/normalise.js';
 import { searchTokens } from '../../../src/blind-index/tokens.js';
 import { patientIdOf } from '../../../src/patients/patient-id.js';
 import { patientTenant } from '../../../src/patients/patients.js';
@@ -10,6 +9,7 @@ import { audited } from '../audit.js';
 import { requireCsrf } from '../csrf.js';
 import { sendPage, type ConsoleDeps } from '../deps.js';
 import { patientRows } from '../patient-rows.js';
+import { patientKeysProblem, typedFields } from '../patient-search.js';
 import { operatorOf } from '../session.js';
 import { html, type Html } from '../views/html.js';
 import {
@@ -22,17 +22,8 @@ import {
 
 const FIELDS = ['lastName', 'dateOfBirth', 'memberId', 'patientRef', 'tenant'] as const;
 
-const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
-
 /** What was typed (bounded), to show in the form again: the page is the operator's own, never a URL or a log. */
-function queryOf(body: Record<string, unknown> | undefined): PatientsQuery {
-  const query: PatientsQuery = {};
-  for (const name of FIELDS) {
-    const value = text(body?.[name]);
-    if (value !== undefined && value.length <= 200) query[name] = value;
-  }
-  return query;
-}
+const queryOf = (body: Record<string, unknown> | undefined): PatientsQuery => typedFields(body, FIELDS, 200);
 
 /** The first field at fault, named; undefined when the search can run. */
 function problemOf(q: PatientsQuery): PatientsProblem | undefined {
@@ -40,25 +31,7 @@ function problemOf(q: PatientsQuery): PatientsProblem | undefined {
     return { field: 'tenant', message: 'This is not a tenant identifier.' };
   }
   if (q.patientRef !== undefined) return undefined;
-  if (q.memberId !== undefined && !normaliseMemberId(q.memberId)) {
-    return { field: 'memberId', message: 'A member id holds letters or digits.' };
-  }
-  if (q.lastName !== undefined && !normaliseLastName(q.lastName)) {
-    return { field: 'lastName', message: 'A last name holds letters.' };
-  }
-  if (q.dateOfBirth !== undefined && !normaliseDateOfBirth(q.dateOfBirth)) {
-    return { field: 'dateOfBirth', message: 'Give the date as MM/DD/YYYY or pick it in the calendar.' };
-  }
-  if (q.lastName !== undefined && q.dateOfBirth === undefined) {
-    return { field: 'dateOfBirth', message: 'Give the date of birth with the last name.' };
-  }
-  if (q.dateOfBirth !== undefined && q.lastName === undefined) {
-    return { field: 'lastName', message: 'Give the last name with the date of birth.' };
-  }
-  if (q.lastName === undefined && q.memberId === undefined) {
-    return { field: 'lastName', message: 'Type a last name and a date of birth, a member id, or a patient reference.' };
-  }
-  return undefined;
+  return patientKeysProblem(q, 'Type a last name and a date of birth, a member id, or a patient reference.');
 }
 
 const choiceOf = (tenants: TenantScope): TenantChoice =>

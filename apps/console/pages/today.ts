@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { maskName, masksPatients, yearOfBirth } from '../../../src/access/masking.js';
 import { TenantSchema } from '../../../src/temporal/tenant.js';
 import { awaitingInput, isVisitCoverage, type DayOfVisits } from '../../../src/visits/index.js';
 import { audited } from '../audit.js';
@@ -7,7 +6,9 @@ import { payerNames, sendPage, withDeadline, type ConsoleDeps } from '../deps.js
 import { operatorOf } from '../session.js';
 import { html } from '../views/html.js';
 import { pageParam } from '../views/paging.js';
-import { todayView, type TodayFilters } from '../views/today.js';
+import { todayView, type ShownDay, type TodayFilters } from '../views/today.js';
+import { patientNameFor } from '../masking.js';
+import type { ConsoleOperator } from '../../../src/access/operators.js';
 
 /** What a page of the day shows of each patient: its names and date of birth, never its member id. */
 export const DAY_FIELDS = [
@@ -34,26 +35,11 @@ function filtersOf(query: Record<string, unknown>): TodayFilters {
   };
 }
 
-/** The day as a viewer may see it: initials and the year of birth, as on every page (apps/console/masking.ts). */
-const dayFor = (operator: Parameters<typeof masksPatients>[0], day: DayOfVisits): DayOfVisits =>
-  masksPatients(operator)
-    ? {
-        ...day,
-        visits: day.visits.map((v) =>
-          v.patient
-            ? {
-                ...v,
-                patient: {
-                  ...v.patient,
-                  firstName: '',
-                  lastName: maskName(v.patient.firstName, v.patient.lastName),
-                  dateOfBirth: yearOfBirth(v.patient.dateOfBirth),
-                },
-              }
-            : v,
-        ),
-      }
-    : day;
+/** The day as the operator may see its patients: a viewer sees initials and the year of birth, as on every page. */
+const dayFor = (operator: ConsoleOperator, day: DayOfVisits): ShownDay => ({
+  ...day,
+  visits: day.visits.map(({ patient, ...v }) => (patient ? { ...v, patient: patientNameFor(operator, patient) } : v)),
+});
 
 /**
  * Today's visits (docs/operating/console.md), the front desk's first page: one day of the operator's clinics from the

@@ -1,7 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { BatchView } from '../../../src/batches/describe.js';
-import { itemsQuery } from '../../../src/batches/item-state.js';
-import { itemView, type BatchItemView } from '../../../src/batches/items.js';
+import { latestAttempts, type BatchItemView } from '../../../src/batches/items.js';
 import { inLanes } from '../../../src/batches/lanes.js';
 import { startInput } from '../../../src/batches/start-input.js';
 import {
@@ -16,16 +15,6 @@ import { cannotSucceed, closedErrorOf } from './closed-errors.js';
 export interface BatchRows {
   items: BatchItemView[];
   invalid: BatchRowProblem[];
-}
-
-/** Each row's latest attempt, in row order (visibility only: identifiers and stages). */
-async function latestInRowOrder(client: Client, batchId: string): Promise<BatchItemView[]> {
-  const latest = new Map<number, BatchItemView>();
-  for await (const info of client.workflow.list({ query: itemsQuery(batchId), pageSize: 1000 })) {
-    const view = itemView(info);
-    if (view && (latest.get(view.row)?.round ?? -1) < view.round) latest.set(view.row, view);
-  }
-  return [...latest.values()].sort((a, b) => a.row - b.row);
 }
 
 /** The rows refused at submission, with the field and the reason (never a value), from each page's input or result. */
@@ -45,7 +34,7 @@ async function invalidRows(client: Client, batchId: string, pages: number): Prom
 
 export async function batchRows(client: Client, view: BatchView): Promise<BatchRows> {
   const [items, invalid] = await Promise.all([
-    latestInRowOrder(client, view.batchId),
+    latestAttempts(client, view.batchId).then((attempts) => attempts.map((a) => a.view)),
     view.counts.invalid > 0 ? invalidRows(client, view.batchId, view.pages) : Promise.resolve([]),
   ]);
   return { items, invalid };

@@ -1,5 +1,6 @@
 import type { PatientMatch } from '../../../src/temporal/find-patient.js';
 import { html, type Html } from './html.js';
+import { searchField } from './search-field.js';
 import { hiddenCsrf, time } from './layout.js';
 import { payer, type PayerNameMap } from './payer.js';
 import { stageBadge } from './stage-words.js';
@@ -16,27 +17,13 @@ export interface PatientQuery {
 /** The problem of one field, said beside it. */
 export type PatientQueryProblem = { field: keyof PatientQuery; message: string };
 
-function field(
+const field = (
   name: keyof PatientQuery,
   label: string,
   value: string | undefined,
   problem: PatientQueryProblem | undefined,
   extra: Html,
-): Html {
-  const invalid = problem?.field === name;
-  return html`<div class="field">
-    <label for="p-${name}">${label}</label>
-    <input
-      id="p-${name}"
-      name="${name}"
-      value="${value ?? ''}"
-      autocomplete="off"
-      ${extra}
-      ${invalid ? html`aria-invalid="true" aria-describedby="p-${name}-error"` : ''}
-    />
-    ${invalid ? html`<p id="p-${name}-error" class="error" role="alert">${problem.message}</p>` : ''}
-  </div>`;
-}
+): Html => searchField('p', name, label, value, problem, extra);
 
 /**
  * The patient search: last name + date of birth, or member id. Posted, so nothing typed reaches a URL or a log; what

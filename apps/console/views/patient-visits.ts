@@ -35,11 +35,6 @@ function visitsTable(
   awaiting: ReadonlySet<string>,
 ) {
   const copy = { ...view, revision: view.copies ?? 0 };
-  // A check under way that waits for a person reads as Today reads it.
-  const coverage = (a: Appointment): VisitCoverage => {
-    const state = visitCoverage(a, copy);
-    return state === 'checking' && awaiting.has(checkWorkflowId(a) ?? '') ? 'needs-input' : state;
-  };
   return html`<section class="card" aria-labelledby="${id}">
     <h2 id="${id}">${heading}</h2>
     ${
@@ -62,7 +57,9 @@ function visitsTable(
                       <td>${visitWhen(a)}</td>
                       <td>${a.status}</td>
                       <td>${payer(a.payerId, names) ?? 'the last known'}</td>
-                      <td>${a.status === 'cancelled' ? '' : coverageBadge(coverage(a), checkWorkflowId(a))}</td>
+                      <td>
+                        ${a.status === 'cancelled' ? '' : coverageBadge(visitCoverage(a, copy, awaiting), checkWorkflowId(a))}
+                      </td>
                     </tr>`,
                 )}
               </tbody>

@@ -1,5 +1,6 @@
 import type { CheckOf, PatientRow } from '../patient-rows.js';
 import { html, type Html } from './html.js';
+import { searchField } from './search-field.js';
 import { hiddenCsrf } from './layout.js';
 import { byVisitTime, visitHasPassed, visitWhen } from './patient-visits.js';
 
@@ -18,27 +19,13 @@ export type PatientsProblem = { field: keyof PatientsQuery; message: string };
 /** The tenant field: a text box for an operator of every tenant, a choice for one of several, none for one of one. */
 export type TenantChoice = { kind: 'any' } | { kind: 'some'; tenants: readonly string[] } | { kind: 'one' };
 
-function input(
+const input = (
   name: keyof PatientsQuery,
   label: string,
   q: PatientsQuery,
   problem: PatientsProblem | undefined,
   extra: Html,
-) {
-  const invalid = problem?.field === name;
-  return html`<div class="field">
-    <label for="pt-${name}">${label}</label>
-    <input
-      id="pt-${name}"
-      name="${name}"
-      value="${q[name] ?? ''}"
-      autocomplete="off"
-      ${extra}
-      ${invalid ? html`aria-invalid="true" aria-describedby="pt-${name}-error"` : ''}
-    />
-    ${invalid ? html`<p id="pt-${name}-error" class="error" role="alert">${problem.message}</p>` : ''}
-  </div>`;
-}
+) => searchField('pt', name, label, q[name], problem, extra);
 
 function tenantField(choice: TenantChoice, q: PatientsQuery, problem: PatientsProblem | undefined): Html | string {
   if (choice.kind === 'one') return '';

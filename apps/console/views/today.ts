@@ -1,4 +1,9 @@
 import type { DayOfVisits, Visit, VisitCoverage } from '../../../src/visits/index.js';
+
+/** A visit as the operator may see its patient (apps/console/masking.ts `patientNameFor`). */
+export type ShownVisit = Omit<Visit, 'patient'> & { patient?: { name: string; dateOfBirth: string } };
+/** The day with its patients as the operator may see them. */
+export type ShownDay = Omit<DayOfVisits, 'visits'> & { visits: ShownVisit[] };
 import { VISIT_COVERAGES } from '../../../src/visits/index.js';
 import { html, type Html } from './html.js';
 import { groupLinks } from './lists.js';
@@ -34,7 +39,7 @@ const dayWords = (day: string) =>
   });
 
 /** The previous and next days, and the days ahead with their visits, a click away. */
-function dayLinks(f: TodayFilters, day: DayOfVisits): Html {
+function dayLinks(f: TodayFilters, day: ShownDay): Html {
   const ahead = new Map(day.ahead.map((a) => [a.day, a.visits]));
   const next = [1, 2, 3, 4, 5].map((n) => shiftDay(f.day, n));
   return html`<nav class="pager" aria-label="Days">
@@ -50,7 +55,7 @@ function dayLinks(f: TodayFilters, day: DayOfVisits): Html {
 }
 
 /** The day, clinic and provider asked for: a GET form, so each choice is a link to keep or share. */
-function dayForm(f: TodayFilters, day: DayOfVisits, clinics: readonly string[] | undefined): Html {
+function dayForm(f: TodayFilters, day: ShownDay, clinics: readonly string[] | undefined): Html {
   const option = (value: string, label: string, current: string | undefined) =>
     html`<option value="${value}" ${value === (current ?? '') ? html`selected` : ''}>${label}</option>`;
   return html`<form method="get" action="/today" class="filters" aria-label="Day, clinic and provider">
@@ -79,10 +84,9 @@ function dayForm(f: TodayFilters, day: DayOfVisits, clinics: readonly string[] |
   </form>`;
 }
 
-const patientCell = (v: Visit) =>
+const patientCell = (v: ShownVisit) =>
   v.patient
-    ? html`<a href="/patients/${v.patientId}">${[v.patient.firstName, v.patient.lastName].filter(Boolean).join(' ')}</a
-        ><br /><small>Born ${v.patient.dateOfBirth}</small>`
+    ? html`<a href="/patients/${v.patientId}">${v.patient.name}</a><br /><small>Born ${v.patient.dateOfBirth}</small>`
     : html`<a href="/patients/${v.patientId}">${v.patientId}</a>`;
 
 /**
@@ -91,7 +95,7 @@ const patientCell = (v: Visit) =>
  */
 export function todayView(
   f: TodayFilters,
-  day: DayOfVisits,
+  day: ShownDay,
   names: PayerNameMap,
   clinics: readonly string[] | undefined,
 ): Html {
